@@ -16,6 +16,9 @@
 #   show_leds(buf)            push a bytearray of GRB triples to the WS2812 chain
 #   entropy_into(buf)         fill buf with bytes from the hardware entropy source
 #   status_led(on)            the heartbeat LED
+#   boot_reason()             proto.BOOT_POWER_ON / BOOT_WATCHDOG / BOOT_SOFT
+#   ensure_quad(n)            start quadrature state machine n if it is not running; False
+#                             when it cannot exist (n out of range or its pins not wired)
 #   mux_reset()               pulse the TCA9548A reset line
 #   watchdog_start(ms) / watchdog_feed()
 #   background()              list of coroutines the backend needs running (the sim's control

@@ -1,0 +1,236 @@
+# dialrig.app — the firmware's tasks and how they share the chip.
+#
+# Four asyncio tasks, none of which ever blocks:
+#   sampler     every sample_ms: read every dial (dials.Dials.sample: allocation-free), debounce
+#               the roll button.
+#   link        every millisecond: take host bytes, answer commands, stream events.
+#   heartbeat   every heartbeat_ms: tell the host we are alive, blink the status LED, stream
+#               diagnostics when asked.
+#   supervisor  feeds the hardware watchdog only while sampler and link are both making
+#               progress, so a wedged task resets the board instead of silently losing clicks.
+#
+# Ctrl-C (mpremote, or a person at the REPL) raises KeyboardInterrupt out of asyncio.run: the
+# board is put in a safe state (state machines stopped, LEDs off, watchdog disabled) and the
+# exception is re-raised so MicroPython drops to the REPL. Frames can never carry a 0x03
+# (dialrig.proto escapes it), so only a real Ctrl-C does this.
+import sys
+import time
+
+import asyncio
+
+from dialrig import config, dice, proto
+from dialrig.dials import Dials
+from dialrig.hw import open_board
+from dialrig.link import Link
+from dialrig.ringlog import RingLog
+
+CONFIG_FILE = "dialrig.json"
+BUTTON_DEBOUNCE_MS = 30
+DEFAULT_BUTTON_DICE = 2  # 2d6: pilot checks and initiative, the commonest roll
+LED_WALK_MS = 25
+
+_COLOURS = {proto.COLOUR_OFF: dice.OFF, proto.COLOUR_MISS: dice.MISS, proto.COLOUR_HIT: dice.HIT,
+            proto.COLOUR_SIX: dice.SIX}
+
+
+class SerialIO:
+    """The USB serial port as the firmware sees it: sys.stdin / sys.stdout, like the REPL."""
+
+    def __init__(self):
+        import select
+
+        self.rx = sys.stdin.buffer
+        self.tx = sys.stdout.buffer
+        self.poller = select.poll()
+        self.poller.register(sys.stdin, select.POLLIN)
+        self.buf = bytearray(512)
+        self.mv = memoryview(self.buf)
+        self.one = bytearray(1)
+
+    def read_available(self):
+        n = 0
+        while n < len(self.buf):
+            ready = False
+            for _ in self.poller.ipoll(0):
+                ready = True
+            if not ready or not self.rx.readinto(self.one):
+                break
+            self.buf[n] = self.one[0]
+            n += 1
+        return self.mv[:n] if n else None
+
+    def write(self, data):
+        self.tx.write(data)
+
+
+def load_config(path=None):
+    """Defaults, overridden by dialrig.json when present. An invalid file is reported on the
+    console and ignored as a whole: half a config could put two dials on one sensor."""
+    import os
+
+    cfg = config.default_config()
+    if path is None and hasattr(os, "getenv"):  # the unix port (virtual tray) has getenv
+        path = os.getenv("DIALRIG_CONFIG")
+    path = path or CONFIG_FILE
+    try:
+        import json
+
+        with open(path) as f:
+            custom = json.load(f)
+    except OSError:
+        return cfg
+    except ValueError as e:
+        print("dialrig: %s is not valid JSON (%s): using defaults" % (path, e))
+        return cfg
+    merged = dict(cfg)
+    merged.update(custom)
+    problems = config.validate(merged)
+    if problems:
+        print("dialrig: %s rejected: %s" % (path, "; ".join(problems)))
+        return cfg
+    return merged
+
+
+class App:
+    def __init__(self, cfg, board, io):
+        self.cfg = cfg
+        self.board = board
+        self.ring = RingLog(cfg["ring_size"])
+        self.dials = Dials(cfg, board, self.ring)
+        self.display = dice.DiceDisplay(cfg["dice"])
+        self.faces = bytearray(config.MAX_DICE)
+        self.button_dice = DEFAULT_BUTTON_DICE
+        self.button_down = False
+        self.button_since = 0
+        self.diag_period = 0
+        self.reboot_requested = False
+        self.progress = 0
+        seed = bytearray(4)
+        board.entropy_into(seed)
+        boot_id = (seed[0] | seed[1] << 8 | seed[2] << 16 | (seed[3] & 0x7F) << 24) or 1
+        self.link = Link(self, io, boot_id)
+
+    # ---- dice --------------------------------------------------------------------------------
+
+    def roll_dice(self, n, request_id, now):
+        """Roll n fair d6 from hardware entropy, log the faces and show them."""
+        dice.roll_into(self.faces, n, self.board.entropy_into)
+        self.button_dice = n
+        value, extra = proto.pack_faces(self.faces, n)
+        self.ring.append(now, proto.EV_DICE, n, request_id, value, extra)
+        self.display.clear()
+        for i in range(n):
+            self.display.set(i, self.faces[i], dice.SIX if self.faces[i] == 6 else dice.MISS)
+        self.board.show_leds(self.display.buffer)
+
+    def show_dice(self, n, faces, colours):
+        self.display.clear()
+        for i in range(n):
+            self.display.set(i, faces[i], _COLOURS[colours[i]])
+        self.board.show_leds(self.display.buffer)
+
+    def button_tick(self, now):
+        down = self.board.button()
+        if down != self.button_down:
+            if time.ticks_diff(now, self.button_since) >= BUTTON_DEBOUNCE_MS:
+                self.button_down = down
+                self.button_since = now
+                if down:
+                    self.ring.append(now, proto.EV_BUTTON, 0xFF, 0, 1, 0)
+                    self.roll_dice(self.button_dice, 0, now)
+        else:
+            self.button_since = now
+
+    # ---- boot ----------------------------------------------------------------------------------
+
+    async def self_test(self):
+        """LED walk over every die, then one read of every sensor; the result is an event."""
+        walked = 0
+        for i in range(self.cfg["dice"]):
+            self.display.clear()
+            self.display.set(i, 6, dice.HIT)
+            self.board.show_leds(self.display.buffer)
+            walked += 1
+            await asyncio.sleep_ms(LED_WALK_MS)
+            self.board.watchdog_feed()
+        self.display.clear()
+        self.board.show_leds(self.display.buffer)
+        now = time.ticks_ms()
+        self.dials.sample(now)
+        self.ring.append(now, proto.EV_SELFTEST, 0, 0, self.dials.faulted_mask(), walked)
+
+    # ---- tasks ---------------------------------------------------------------------------------
+
+    async def sampler(self):
+        while True:
+            now = time.ticks_ms()
+            self.dials.sample(now)
+            self.button_tick(now)
+            self.progress |= 1
+            await asyncio.sleep_ms(self.cfg["sample_ms"])
+
+    async def link_task(self):
+        link = self.link
+        io = link.io
+        while True:
+            now = time.ticks_ms()
+            data = io.read_available()
+            if data:
+                link.receive(data, now)
+            link.pump(now)
+            self.progress |= 2
+            if self.reboot_requested:
+                await asyncio.sleep_ms(50)  # let the ACK leave
+                self.board.reset()
+            await asyncio.sleep_ms(1)
+
+    async def heartbeat(self):
+        on = False
+        last_diag = time.ticks_ms()
+        last_beat = 0
+        while True:
+            now = time.ticks_ms()
+            if time.ticks_diff(now, last_beat) >= self.cfg["heartbeat_ms"]:
+                last_beat = now
+                self.link.heartbeat(now)
+                on = not on
+                self.board.status_led(on)
+            if self.diag_period and time.ticks_diff(now, last_diag) >= self.diag_period:
+                last_diag = now
+                self.link.send_diag(now)
+            await asyncio.sleep_ms(5)
+
+    async def supervisor(self):
+        self.board.watchdog_start(self.cfg["watchdog_ms"])
+        while True:
+            await asyncio.sleep_ms(100)
+            if self.progress == 3:
+                self.board.watchdog_feed()
+            self.progress = 0
+
+    async def run(self):
+        for coro in self.board.background():
+            asyncio.create_task(coro)
+        now = time.ticks_ms()
+        self.ring.append(now, proto.EV_BOOT, 0, 0, self.board.boot_reason(), 0)
+        self.dials.announce_boot(now)
+        asyncio.create_task(self.link_task())
+        self.link.hello()
+        await self.self_test()
+        asyncio.create_task(self.sampler())
+        asyncio.create_task(self.heartbeat())
+        await self.supervisor()
+
+
+def main():
+    cfg = load_config()
+    board = open_board(cfg)
+    print("dialrig %s: %d docks" % (config.FIRMWARE_VERSION, len(cfg["docks"])))
+    app = App(cfg, board, SerialIO())
+    try:
+        asyncio.run(app.run())
+    except KeyboardInterrupt:
+        board.deinit()
+        asyncio.new_event_loop()
+        print("dialrig stopped: REPL")
+        raise

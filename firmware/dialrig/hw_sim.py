@@ -1,0 +1,290 @@
+# dialrig.hw_sim — the simulated tray: the hardware boundary for the MicroPython unix port.
+#
+# This is the only fake in the system, and it fakes only what sits below the firmware: the
+# physical dials, the PIO counters, the I2C parts, the button, the LEDs, the watchdog. It behaves
+# like the hardware, faults included:
+#   - a dial turn takes time; quadrature contacts bounce (the count flickers by ±1 while moving
+#     and for a few ms after) — the PIO program still counts every transition;
+#   - AS5600 sensors (dialrig.sim_i2c) read the physical angle with noise, report a missing
+#     magnet, or stop answering (NAK);
+#   - the physical position of every dial survives a reboot (the controller passes it in
+#     DIALRIG_SIM_STATE), but PIO counters start from zero, so quadrature dials lose track exactly
+#     as real incremental encoders do;
+#   - the watchdog is external, as in silicon: the controller process restarts the firmware when
+#     feeds stop.
+#
+# Control channel: the controller (host/dialtray/virtual) writes text lines to the FIFO named by
+# DIALRIG_SIM_CTRL and reads the FIFO named by DIALRIG_SIM_OUT. Lines in:
+#   turn K DELTA [MS]   turn dial K (= dock*2+dial) by DELTA detents over MS milliseconds
+#   pos K TICKS         set dial K's physical position (1000 ticks = 1 detent), instantly
+#   magnet K 0|1        remove / refit the magnet under dial K
+#   nak K 0|1           make dial K's AS5600 stop / resume answering on I2C
+#   button 0|1          the roll button released / held
+#   bounce 0|1          contact bounce on quadrature dials off / on
+#   hang MS             block the event loop for MS ms (a firmware bug: the watchdog must bite)
+# Lines out: `leds HEX` when the LED frame changes, `wdt MS` when the watchdog starts (0 when
+# disabled), `feed`, `reset REASON` before the process exits for a reset.
+import os
+import sys
+import time
+from array import array
+
+import asyncio
+
+from dialrig import config, proto
+from dialrig.sim_i2c import SimAS5600, SimI2C
+
+TICKS_PER_DETENT = 1000
+DEFAULT_TURN_MS = 8  # a brisk click of a clix dial
+BOUNCE_TAIL_MS = 3
+RESET_EXIT_CODE = 75
+
+
+class Board:
+    def __init__(self, cfg):
+        self.cfg = cfg
+        self.n = len(cfg["docks"]) * 2
+        n = self.n
+        self.uid = _uid()
+        self.i2c = SimI2C()
+        muxes = {}
+        for addr in config.MUX_ADDRS:
+            muxes[addr] = self.i2c.add_mux(addr)
+        self.sensors = [None] * n
+        self.detents = bytearray(n)
+        self.pulses = bytearray(n)
+        self.mount = array("i", bytes(4 * n))  # magnet angle at physical position 0
+        self.quad_dial = bytearray(config.MAX_QUADRATURE_DIALS)
+        self.quad_wired = bytearray(config.MAX_QUADRATURE_DIALS)
+        for d in range(len(cfg["docks"])):
+            for i in range(2):
+                k = d * 2 + i
+                dial = cfg["docks"][d][i]
+                self.detents[k] = dial["detents"]
+                self.pulses[k] = dial["pulses"]
+                if dial["sensor"] == config.SENSOR_AS5600:
+                    s = SimAS5600()
+                    muxes[dial["mux"]].attach(dial["channel"], s)
+                    self.sensors[k] = s
+                    self.mount[k] = dial["zero"]
+                elif dial["sensor"] == config.SENSOR_QUADRATURE:
+                    self.quad_dial[dial["quad"]] = k
+                    self.quad_wired[dial["quad"]] = 1
+        # Physical motion of each dial, in ticks: linear from `start` at t0 to `target` at t1.
+        self.start = array("i", bytes(4 * n))
+        self.target = array("i", bytes(4 * n))
+        self.t0 = array("i", bytes(4 * n))
+        self.t1 = array("i", bytes(4 * n))
+        self.at_boot = array("i", bytes(4 * n))  # where the dial was when the PIO started
+        self.bounce = False
+        self.held = False
+        self.leds = b""
+        self.wdt_ms = 0
+        self._seed = 0
+        self._restore_state()
+        self._ctrl = None
+        self._out = None
+        self._open_channels()
+        self.physics(time.ticks_ms())
+
+    # ---- the Board interface ----------------------------------------------------------------
+
+    def quad_count(self, n):
+        k = self.quad_dial[n]
+        now = time.ticks_ms()
+        ticks = self._position(k, now) - self.at_boot[k]
+        count = ticks * 4 * self.pulses[k] // TICKS_PER_DETENT
+        if self.bounce and time.ticks_diff(now, self.t1[k]) < BOUNCE_TAIL_MS and \
+                time.ticks_diff(now, self.t0[k]) >= 0:
+            # Contact bounce: the last transition flickers back and forth until it settles.
+            if (now * 2654435761 + k * 40503) & 0x40000:
+                count -= 1 if self.target[k] >= self.start[k] else -1
+        return count
+
+    def button(self):
+        return self.held
+
+    def show_leds(self, buf):
+        if buf != self.leds:
+            self.leds = bytes(buf)
+            self._emit("leds " + _hex(self.leds))
+
+    def entropy_into(self, buf):
+        if self._seed:
+            # A seeded run (tests) must be reproducible: xorshift32.
+            x = self._seed
+            for i in range(len(buf)):
+                x ^= (x << 13) & 0xFFFFFFFF
+                x ^= x >> 17
+                x ^= (x << 5) & 0xFFFFFFFF
+                buf[i] = x & 0xFF
+            self._seed = x
+        else:
+            buf[:] = os.urandom(len(buf))
+
+    def status_led(self, on):
+        pass
+
+    def boot_reason(self):
+        return int(_env("DIALRIG_BOOT_REASON", "0"))
+
+    def ensure_quad(self, n):
+        return 0 <= n < config.MAX_QUADRATURE_DIALS and bool(self.quad_wired[n])
+
+    def mux_reset(self):
+        self.i2c.reset_muxes()
+
+    def watchdog_start(self, ms):
+        self.wdt_ms = ms
+        self._emit("wdt %d" % ms)
+
+    def watchdog_feed(self):
+        if self.wdt_ms:
+            self._emit("feed")
+
+    def background(self):
+        return [self._control_task()] if self._ctrl is not None else []
+
+    def deinit(self):
+        self.wdt_ms = 0
+        self._emit("wdt 0")
+        self.show_leds(bytes(len(self.leds)))
+
+    def reset(self, reason=proto.BOOT_SOFT):
+        self._emit("reset %d" % reason)
+        sys.exit(RESET_EXIT_CODE)
+
+    # ---- the physical world ------------------------------------------------------------------
+
+    def turn(self, k, detents, ms=DEFAULT_TURN_MS):
+        """A person turns dial k by `detents` clicks (signed), taking `ms` milliseconds."""
+        now = time.ticks_ms()
+        self.start[k] = self._position(k, now)
+        self.target[k] += detents * TICKS_PER_DETENT
+        self.t0[k] = now
+        self.t1[k] = time.ticks_add(now, max(1, ms))
+
+    def set_position(self, k, ticks):
+        now = time.ticks_ms()
+        self.start[k] = ticks
+        self.target[k] = ticks
+        self.t0[k] = now
+        self.t1[k] = now
+
+    def set_magnet(self, k, present):
+        if self.sensors[k] is not None:
+            self.sensors[k].magnet = present
+
+    def set_nak(self, k, nak):
+        if self.sensors[k] is not None:
+            self.sensors[k].nak = nak
+
+    def physics(self, now):
+        """Move every AS5600's magnet to where its dial physically is now."""
+        for k in range(self.n):
+            s = self.sensors[k]
+            if s is not None:
+                per_rev = self.detents[k] * TICKS_PER_DETENT
+                s.angle = (self.mount[k] + self._position(k, now) % per_rev * 4096 // per_rev) % 4096
+
+    def _position(self, k, now):
+        t1 = self.t1[k]
+        if time.ticks_diff(now, t1) >= 0:
+            return self.target[k]
+        t0 = self.t0[k]
+        span = time.ticks_diff(t1, t0)
+        done = time.ticks_diff(now, t0)
+        if done <= 0:
+            return self.start[k]
+        return self.start[k] + (self.target[k] - self.start[k]) * done // span
+
+    def _restore_state(self):
+        """Physical positions and faults carried over from before the reboot (or power-off)."""
+        seed = _env("DIALRIG_SEED", "")
+        self._seed = (int(seed) & 0xFFFFFFFF) or 1 if seed else 0
+        self.bounce = _env("DIALRIG_SIM_BOUNCE", "0") == "1"
+        state = _env("DIALRIG_SIM_STATE", "")
+        if not state:
+            return
+        for k, item in enumerate(state.split(",")):
+            if k >= self.n or not item:
+                continue
+            parts = item.split(":")
+            self.set_position(k, int(parts[0]))
+            self.at_boot[k] = int(parts[0])
+            if len(parts) > 1 and self.sensors[k] is not None:
+                self.sensors[k].magnet = "m" not in parts[1]
+                self.sensors[k].nak = "n" in parts[1]
+
+    # ---- control channel -----------------------------------------------------------------------
+
+    def _open_channels(self):
+        ctrl = _env("DIALRIG_SIM_CTRL", "")
+        out = _env("DIALRIG_SIM_OUT", "")
+        if out:
+            self._out = open(out, "w")
+        if ctrl:
+            import select
+
+            self._ctrl = open(ctrl, "r")
+            self._poller = select.poll()
+            self._poller.register(self._ctrl, select.POLLIN | select.POLLHUP)
+
+    def _emit(self, line):
+        if self._out is not None:
+            self._out.write(line + "\n")
+            self._out.flush()
+
+    async def _control_task(self):
+        while True:
+            for _ in self._poller.ipoll(0):
+                line = self._ctrl.readline()
+                if not line:  # the controller is gone: the tray has lost power
+                    sys.exit(0)
+                self.command(line)
+            self.physics(time.ticks_ms())
+            await asyncio.sleep_ms(1)
+
+    def command(self, line):
+        """Apply one control line; unknown or malformed lines are reported and ignored."""
+        words = line.split()
+        if not words:
+            return
+        try:
+            op = words[0]
+            if op == "turn":
+                ms = int(words[3]) if len(words) > 3 else DEFAULT_TURN_MS * abs(int(words[2]))
+                self.turn(int(words[1]), int(words[2]), ms)
+            elif op == "pos":
+                self.set_position(int(words[1]), int(words[2]))
+            elif op == "magnet":
+                self.set_magnet(int(words[1]), words[2] == "1")
+            elif op == "nak":
+                self.set_nak(int(words[1]), words[2] == "1")
+            elif op == "button":
+                self.held = words[1] == "1"
+            elif op == "bounce":
+                self.bounce = words[1] == "1"
+            elif op == "hang":
+                time.sleep_ms(int(words[1]))
+            else:
+                self._emit("error unknown control line: " + line.strip())
+        except (IndexError, ValueError):
+            self._emit("error bad control line: " + line.strip())
+
+
+def _env(name, default):
+    v = os.getenv(name)
+    return default if v is None else v
+
+
+def _uid():
+    h = _env("DIALRIG_UID", "5349cd7472617930")
+    out = bytearray(8)
+    for i in range(8):
+        out[i] = int(h[2 * i : 2 * i + 2], 16)
+    return bytes(out)
+
+
+def _hex(b):
+    return "".join("%02x" % x for x in b)

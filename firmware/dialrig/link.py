@@ -1,0 +1,232 @@
+# dialrig.link — the device's end of the host link.
+#
+# Events are streamed from the ring log as they happen. The host acknowledges cumulatively; if
+# acknowledgements stop advancing while events are outstanding the device goes back to the first
+# unacknowledged event and sends again (go-back-N), and the host asks for a replay as soon as it
+# sees a gap in the sequence numbers. Both sides drop duplicates by sequence number, so a
+# corrupted, dropped or duplicated frame costs a resend, never a lost or double click.
+#
+# When the host falls silent (cable out, host app closed) the device keeps logging into the
+# ring and keeps sending heartbeats only; a returning host says hello and asks for a replay.
+#
+# Commands from the host are acknowledged with a status. A command that is malformed, unknown or
+# out of range is counted, acknowledged with the reason where it carries an id, and changes
+# nothing.
+import struct
+import time
+
+from dialrig import config, proto
+
+RETRANSMIT_MS = 150
+MAX_EVENTS_PER_TICK = 16
+_SENSOR_NAMES = {}
+for _name in proto.SENSOR_CODES:
+    _SENSOR_NAMES[proto.SENSOR_CODES[_name]] = _name
+_DIAL_STATUS_BAD = (proto.ST_NAK, proto.ST_NO_MAGNET)
+
+
+class Link:
+    """Protocol state for one device. `io` has write(buf) and read_available() -> bytes."""
+
+    def __init__(self, app, io, boot_id):
+        self.app = app
+        self.io = io
+        self.boot_id = boot_id
+        self.writer = proto.FrameWriter()
+        self.deframer = proto.Deframer()
+        self.send_seq = 1  # next event to send
+        self.acked = 1  # every event below this has reached the host
+        self.last_ack_ms = time.ticks_ms()
+        self.last_rx_ms = time.ticks_ms()
+        self.host_present = False
+        self.unknown = 0
+        self.bad_args = 0
+        self.tx_frames = 0
+        self.overflows = 0
+        self.snap = bytearray(9 + 32 * struct.calcsize(proto.SNAP_DIAL_FMT))
+        self.diag = bytearray(5 + 4 * 32)
+
+    # ---- sending ----------------------------------------------------------------------------
+
+    def send(self, wire):
+        self.io.write(wire)
+        self.tx_frames += 1
+
+    def pump(self, now):
+        """Send pending events (a bounded batch per call) and resend after a silent spell."""
+        ring = self.app.ring
+        if not self.host_present:
+            return
+        if self.acked < self.send_seq and time.ticks_diff(now, self.last_ack_ms) > RETRANSMIT_MS:
+            self.send_seq = max(self.acked, ring.oldest())
+            self.last_ack_ms = now
+        sent = 0
+        while self.send_seq < ring.next_seq and sent < MAX_EVENTS_PER_TICK:
+            rec = ring.record(self.send_seq)
+            if rec is None:  # overwritten before the host took it: the host will see the gap
+                self.send_seq = ring.oldest()
+                continue
+            self.send(self.writer.frame_bytes(proto.T_EVENT, rec))
+            self.send_seq += 1
+            sent += 1
+
+    def heartbeat(self, now):
+        self.send(self.writer.frame(proto.T_HEARTBEAT, proto.HEARTBEAT_FMT, self.boot_id,
+                                    self.app.ring.next_seq, now & 0x7FFFFFFF))
+        if self.host_present and time.ticks_diff(now, self.last_rx_ms) > \
+                self.app.cfg["host_timeout_ms"]:
+            self.host_present = False
+
+    def hello(self):
+        v = [int(x) for x in config.FIRMWARE_VERSION.split(".")]
+        ring = self.app.ring
+        self.send(self.writer.frame(proto.T_HELLO, proto.HELLO_FMT, v[0], v[1], v[2],
+                                    proto.PROTO_VERSION, self.app.board.uid, self.boot_id,
+                                    ring.oldest(), ring.next_seq, len(self.app.cfg["docks"]), 0))
+
+    def ack(self, cmd_id, status, info=0):
+        self.send(self.writer.frame(proto.T_ACK, proto.ACK_FMT, cmd_id, status, info))
+
+    def snapshot(self):
+        dials = self.app.dials
+        struct.pack_into(proto.SNAP_HEAD_FMT, self.snap, 0, self.boot_id, self.app.ring.next_seq,
+                         dials.n)
+        size = struct.calcsize(proto.SNAP_DIAL_FMT)
+        for k in range(dials.n):
+            struct.pack_into(proto.SNAP_DIAL_FMT, self.snap, 9 + k * size, k >> 1, k & 1,
+                             dials.kind[k], dials.status[k], dials.reported[k])
+        self.send(self.writer.frame_bytes(proto.T_SNAPSHOT, memoryview(self.snap)[:9 + dials.n * size]))
+
+    def send_diag(self, now):
+        dials = self.app.dials
+        struct.pack_into(proto.DIAG_HEAD_FMT, self.diag, 0, now & 0x7FFFFFFF, dials.n)
+        for k in range(dials.n):
+            struct.pack_into("<i", self.diag, 5 + 4 * k, dials.raw[k])
+        self.send(self.writer.frame_bytes(proto.T_DIAG, memoryview(self.diag)[:5 + 4 * dials.n]))
+
+    def stats(self):
+        d = self.deframer
+        self.send(self.writer.frame(proto.T_STATS, proto.STATS_FMT, d.ok, d.corrupt, d.noise,
+                                    self.unknown, self.bad_args, self.tx_frames,
+                                    d.overflow + self.overflows))
+
+    # ---- receiving --------------------------------------------------------------------------
+
+    def receive(self, data, now):
+        for payload in self.deframer.feed(data):
+            self.last_rx_ms = now
+            try:
+                mtype, body = proto.parse(payload)
+            except proto.ProtoError:
+                self.unknown += 1
+                if len(payload) >= 4 and payload[0] == proto.PROTO_VERSION:
+                    # Unknown type or wrong length: answer with the id if the body has one.
+                    self.ack(payload[2] | (payload[3] << 8), proto.ACK_UNKNOWN)
+                continue
+            self.dispatch(mtype, body, now)
+
+    def dispatch(self, mtype, body, now):
+        if mtype == proto.C_ACK_EVENTS or mtype == proto.C_HEARTBEAT:
+            (upto,) = struct.unpack(proto.ACK_EVENTS_FMT, body)
+            self.host_present = True
+            self.take_ack(upto, now)
+            return
+        if mtype < 0x40:
+            # A device-to-host message arriving at the device: someone is echoing us.
+            self.unknown += 1
+            return
+        cmd_id = body[0] | (body[1] << 8)
+        if mtype == proto.C_HELLO:
+            self.host_present = True
+            self.ack(cmd_id, proto.ACK_OK)
+            self.hello()
+        elif mtype == proto.C_REPLAY:
+            self.replay(cmd_id, struct.unpack(proto.REPLAY_FMT, body)[1], now)
+        elif mtype == proto.C_SNAPSHOT:
+            self.ack(cmd_id, proto.ACK_OK)
+            self.snapshot()
+        elif mtype == proto.C_STATS:
+            self.ack(cmd_id, proto.ACK_OK)
+            self.stats()
+        elif mtype == proto.C_ROLL_DICE:
+            _, n, req = struct.unpack(proto.ROLL_FMT, body)
+            if not 1 <= n <= self.app.cfg["dice"] or req == 0:
+                return self.reject(cmd_id)
+            self.ack(cmd_id, proto.ACK_OK)
+            self.app.roll_dice(n, req, now)
+        elif mtype == proto.C_SHOW_DICE:
+            _, n, faces, colours = struct.unpack(proto.SHOW_DICE_FMT, body)
+            if n > self.app.cfg["dice"]:
+                return self.reject(cmd_id)
+            for i in range(n):
+                if not 1 <= faces[i] <= 6 or colours[i] > proto.COLOUR_SIX:
+                    return self.reject(cmd_id)
+            self.ack(cmd_id, proto.ACK_OK)
+            self.app.show_dice(n, faces, colours)
+        elif mtype == proto.C_SET_DIAL:
+            self.set_dial(cmd_id, struct.unpack(proto.SET_DIAL_FMT, body))
+        elif mtype == proto.C_SET_TIMING:
+            _, settle, sample = struct.unpack(proto.SET_TIMING_FMT, body)
+            if settle > 1000 or not 1 <= sample <= 100:
+                return self.reject(cmd_id)
+            self.app.cfg["settle_ms"] = settle
+            self.app.cfg["sample_ms"] = sample
+            self.app.dials.settle_ms = settle
+            self.ack(cmd_id, proto.ACK_OK)
+        elif mtype == proto.C_DIAG:
+            _, on, period = struct.unpack(proto.DIAG_CMD_FMT, body)
+            if on > 1 or (on and not 5 <= period <= 5000):
+                return self.reject(cmd_id)
+            self.app.diag_period = period if on else 0
+            self.ack(cmd_id, proto.ACK_OK)
+        elif mtype == proto.C_REBOOT:
+            self.ack(cmd_id, proto.ACK_OK)
+            self.app.reboot_requested = True
+        else:
+            self.unknown += 1
+            self.ack(cmd_id, proto.ACK_UNKNOWN)
+
+    def reject(self, cmd_id):
+        self.bad_args += 1
+        self.ack(cmd_id, proto.ACK_BAD_ARGS)
+
+    def take_ack(self, upto, now):
+        ring = self.app.ring
+        if upto > ring.next_seq:
+            self.bad_args += 1  # acknowledges events that never existed: ignore it
+            return
+        if upto > self.acked:
+            self.acked = upto
+            self.last_ack_ms = now
+        if self.send_seq < self.acked:
+            self.send_seq = self.acked
+
+    def replay(self, cmd_id, from_seq, now):
+        ring = self.app.ring
+        if from_seq > ring.next_seq or from_seq < 1:
+            return self.reject(cmd_id)
+        self.host_present = True
+        if from_seq < ring.oldest():
+            self.ack(cmd_id, proto.ACK_REJECTED, ring.oldest())
+            self.send(self.writer.frame(proto.T_REPLAY_GAP, proto.REPLAY_GAP_FMT, from_seq,
+                                        ring.oldest()))
+            return
+        self.ack(cmd_id, proto.ACK_OK)
+        self.send_seq = from_seq
+        self.acked = from_seq
+        self.last_ack_ms = now
+
+    def set_dial(self, cmd_id, f):
+        _, dock, dial, sensor, mux, channel, quad, detents, pulses, direction, zero = f
+        name = _SENSOR_NAMES.get(sensor)
+        if name is None or dock >= len(self.app.cfg["docks"]) or dial > 1:
+            return self.reject(cmd_id)
+        new = {"sensor": name, "mux": mux, "channel": channel, "quad": quad, "detents": detents,
+               "pulses": pulses, "direction": direction, "zero": zero}
+        if config.validate_dial(new, "dial"):
+            return self.reject(cmd_id)
+        if name == config.SENSOR_QUADRATURE and not self.app.board.ensure_quad(quad):
+            return self.reject(cmd_id)
+        self.app.cfg["docks"][dock][dial] = new
+        self.app.dials.configure(dock * 2 + dial, new)
+        self.ack(cmd_id, proto.ACK_OK)

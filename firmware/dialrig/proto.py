@@ -1,0 +1,433 @@
+# dialrig.proto — the wire format between the tray and the host, written once.
+#
+# This module runs unchanged under MicroPython (on the Pico and the unix port) and CPython (the
+# host imports it as `dialrig.proto`), so the two ends can never disagree about a byte. It uses
+# only what both interpreters have: struct, binascii.crc32, bytes/bytearray/memoryview.
+#
+# Framing (docs/protocol.md has the full description):
+#   payload = version:u8 type:u8 body... crc32:u32le(over version..body)
+#   wire    = 0x00  escape(cobs(payload))  0x00
+# COBS removes every 0x00 from the frame so 0x00 always means "frame boundary": a receiver that
+# lands mid-stream (after a reconnect, a dropped byte or REPL chatter) resynchronises at the next
+# 0x00. The escape step then removes the bytes the MicroPython REPL acts on (0x01-0x05: raw REPL,
+# friendly REPL, Ctrl-C, Ctrl-D, paste mode) and the escape byte itself: DLE (0x10) followed by
+# the byte XOR 0x20. So a frame can never interrupt the firmware or drive the REPL, while a real
+# Ctrl-C from mpremote still stops the firmware. Leading 0x00 isolates any text the REPL printed
+# between frames; such text fails the CRC and is counted as noise, never acted on.
+
+import binascii
+import struct
+
+PROTO_VERSION = 1
+MAX_PAYLOAD = 160
+MAX_WIRE = 2 * (MAX_PAYLOAD + MAX_PAYLOAD // 254 + 2) + 2
+DELIM = 0x00
+DLE = 0x10
+ESCAPE_XOR = 0x20
+# Bytes that must never appear inside a frame on the wire.
+ESCAPED = (0x01, 0x02, 0x03, 0x04, 0x05, DLE)
+
+# ---- message types -------------------------------------------------------------------------
+# device -> host
+T_HELLO = 0x01
+T_EVENT = 0x02
+T_HEARTBEAT = 0x03
+T_ACK = 0x04
+T_SNAPSHOT = 0x05
+T_DIAG = 0x06
+T_REPLAY_GAP = 0x07
+T_STATS = 0x08
+# host -> device
+C_HELLO = 0x41
+C_ACK_EVENTS = 0x42
+C_REPLAY = 0x43
+C_SNAPSHOT = 0x44
+C_ROLL_DICE = 0x45
+C_SHOW_DICE = 0x46
+C_SET_DIAL = 0x47
+C_DIAG = 0x48
+C_HEARTBEAT = 0x49
+C_REBOOT = 0x4A
+C_STATS = 0x4B
+C_SET_TIMING = 0x4C
+
+# Body layouts (little-endian). A body must have exactly this length or the frame is rejected.
+HELLO_FMT = "<BBBB8sIIIBB"  # fw major, minor, patch, proto, uid, boot_id, oldest, next_seq, docks, flags
+EVENT_FMT = "<IIBBBih"  # seq, t_ms, kind, dock, dial, value, extra
+HEARTBEAT_FMT = "<III"  # boot_id, next_seq, uptime_ms
+ACK_FMT = "<HBi"  # cmd_id, status, info
+SNAP_HEAD_FMT = "<IIB"  # boot_id, next_seq, n_dials ; then n_dials x SNAP_DIAL_FMT
+SNAP_DIAL_FMT = "<BBBBi"  # dock, dial, sensor, status, position
+DIAG_HEAD_FMT = "<IB"  # t_ms, n_dials ; then n_dials x "<i" raw readings
+REPLAY_GAP_FMT = "<II"  # requested, oldest available
+STATS_FMT = "<IIIIIII"  # frames_ok, corrupt, noise, unknown, bad_args, tx_frames, overflows
+
+CMD_ID_FMT = "<H"
+HOST_HELLO_FMT = "<HB"  # cmd_id, host proto version
+ACK_EVENTS_FMT = "<I"  # every event with seq < this has arrived
+REPLAY_FMT = "<HI"  # cmd_id, from_seq
+ROLL_FMT = "<HBB"  # cmd_id, n dice, request id
+SHOW_DICE_FMT = "<HB12s12s"  # cmd_id, n, faces[12], colours[12]
+SET_DIAL_FMT = "<HBBBBBbBBbi"  # cmd_id, dock, dial, sensor, mux, channel, quad, detents, pulses, direction, zero
+DIAG_CMD_FMT = "<HBH"  # cmd_id, on, period_ms
+HOST_HEARTBEAT_FMT = "<I"  # next expected seq (doubles as an ack)
+SET_TIMING_FMT = "<HHB"  # cmd_id, settle_ms, sample_ms
+
+EVENT_SIZE = struct.calcsize(EVENT_FMT)
+
+# Event kinds (EVENT body field `kind`).
+EV_BOOT = 1  # value = boot reason (BOOT_*); first event of every boot
+EV_CLICK = 2  # dock, dial, value = settled position, extra = signed clicks since last report
+EV_FAULT = 3  # dock, dial, value = FAULT_* code
+EV_FAULT_CLEARED = 4  # dock, dial, value = FAULT_* code that cleared
+EV_BUTTON = 5  # the roll button was pressed
+EV_DICE = 6  # dock = n dice, dial = request id (0: the button), value/extra = faces (nibbles)
+EV_SELFTEST = 7  # value = bitmask of dials that failed (bit = dock*2+dial), extra = 1 if LEDs ok
+
+BOOT_POWER_ON = 0
+BOOT_WATCHDOG = 1
+BOOT_SOFT = 2
+
+# Dial status (snapshot) and fault codes (events) share one numbering.
+ST_OK = 0
+ST_LOST_TRACK = 1  # incremental encoder since boot: position is relative, not absolute
+ST_NO_MAGNET = 2  # AS5600 reports no magnet (or too weak/strong)
+ST_NAK = 3  # the sensor does not answer on I2C
+ST_NONE = 4  # no sensor fitted
+
+SENSOR_CODES = {"none": 0, "as5600": 1, "quadrature": 2}
+
+# ACK status codes.
+ACK_OK = 0
+ACK_BAD_ARGS = 1
+ACK_UNKNOWN = 2
+ACK_REJECTED = 3  # valid request the device cannot do now (e.g. config invalid)
+
+# Dice LED colours (SHOW_DICE).
+COLOUR_OFF = 0
+COLOUR_MISS = 1
+COLOUR_HIT = 2
+COLOUR_SIX = 3
+
+# Rejection reasons counted by Deframer.
+R_CORRUPT = 1
+R_NOISE = 2
+R_OVERFLOW = 3
+
+BODY_FORMATS = {
+    T_HELLO: HELLO_FMT,
+    T_EVENT: EVENT_FMT,
+    T_HEARTBEAT: HEARTBEAT_FMT,
+    T_ACK: ACK_FMT,
+    T_REPLAY_GAP: REPLAY_GAP_FMT,
+    T_STATS: STATS_FMT,
+    C_HELLO: HOST_HELLO_FMT,
+    C_ACK_EVENTS: ACK_EVENTS_FMT,
+    C_REPLAY: REPLAY_FMT,
+    C_SNAPSHOT: CMD_ID_FMT,
+    C_ROLL_DICE: ROLL_FMT,
+    C_SHOW_DICE: SHOW_DICE_FMT,
+    C_SET_DIAL: SET_DIAL_FMT,
+    C_DIAG: DIAG_CMD_FMT,
+    C_HEARTBEAT: HOST_HEARTBEAT_FMT,
+    C_REBOOT: CMD_ID_FMT,
+    C_STATS: CMD_ID_FMT,
+    C_SET_TIMING: SET_TIMING_FMT,
+}
+BODY_SIZES = {}
+for _t in BODY_FORMATS:
+    BODY_SIZES[_t] = struct.calcsize(BODY_FORMATS[_t])
+
+
+class ProtoError(ValueError):
+    """A frame that decoded but does not follow the protocol (unknown type, wrong length...)."""
+
+
+def crc32(data):
+    return binascii.crc32(data) & 0xFFFFFFFF
+
+
+# ---- COBS ------------------------------------------------------------------------------------
+
+
+def cobs_encode_into(src, n, dst, at):
+    """COBS-encode src[:n] into dst starting at index `at`; return the index after the last byte.
+
+    Allocation-free so the firmware can frame events without touching the heap.
+    """
+    code_at = at
+    out = at + 1
+    code = 1
+    for i in range(n):
+        b = src[i]
+        if b == 0:
+            dst[code_at] = code
+            code_at = out
+            out += 1
+            code = 1
+        else:
+            dst[out] = b
+            out += 1
+            code += 1
+            if code == 0xFF:
+                dst[code_at] = code
+                code_at = out
+                out += 1
+                code = 1
+    dst[code_at] = code
+    return out
+
+
+def cobs_decode(data):
+    """Decode one COBS block (no delimiters). Returns bytes, or None when malformed."""
+    out = bytearray()
+    i = 0
+    n = len(data)
+    while i < n:
+        code = data[i]
+        if code == 0:
+            return None
+        end = i + code
+        if end > n:
+            return None
+        out.extend(data[i + 1 : end])
+        i = end
+        if code != 0xFF and i < n:
+            out.append(0)
+    return bytes(out)
+
+
+# ---- escaping of REPL control bytes ----------------------------------------------------------
+
+
+def _escape_table():
+    t = bytearray(256)
+    for b in ESCAPED:
+        t[b] = 1
+    return bytes(t)
+
+
+NEEDS_ESCAPE = _escape_table()
+
+
+def unescape(data):
+    """Undo the DLE escaping. Returns bytes, or None if a DLE is dangling or escapes a byte
+    that never needed it (a sign of corruption)."""
+    if DLE not in data:
+        return data
+    parts = data.split(bytes((DLE,)))
+    out = bytearray(parts[0])
+    for k in range(1, len(parts)):
+        p = parts[k]
+        if not p:
+            return None
+        b = p[0] ^ ESCAPE_XOR
+        if not NEEDS_ESCAPE[b]:
+            return None
+        out.append(b)
+        out.extend(p[1:])
+    return bytes(out)
+
+
+# ---- frames ----------------------------------------------------------------------------------
+
+
+class FrameWriter:
+    """Builds wire frames in preallocated buffers: `frame(type, fmt, *fields)` returns a
+    memoryview of the wire bytes, valid until the next call.
+
+    One writer per sending task; the firmware keeps one for the whole run so framing an event
+    allocates nothing but the struct field values it is given.
+    """
+
+    def __init__(self, max_payload=MAX_PAYLOAD):
+        self.payload = bytearray(max_payload + 4)
+        self.cobs = bytearray(max_payload + 4 + max_payload // 254 + 3)
+        self.wire = bytearray(2 * len(self.cobs) + 2)
+        self._pmv = memoryview(self.payload)
+        self._wmv = memoryview(self.wire)
+
+    def begin(self, mtype):
+        """Start a payload; the caller packs the body at offset 2 and calls finish(body_len)."""
+        self.payload[0] = PROTO_VERSION
+        self.payload[1] = mtype
+        return self.payload
+
+    def finish(self, body_len):
+        n = 2 + body_len
+        c = binascii.crc32(self._pmv[:n]) & 0xFFFFFFFF
+        struct.pack_into("<I", self.payload, n, c)
+        n += 4
+        m = cobs_encode_into(self.payload, n, self.cobs, 0)
+        wire = self.wire
+        cobs = self.cobs
+        table = NEEDS_ESCAPE
+        wire[0] = DELIM
+        w = 1
+        for i in range(m):
+            b = cobs[i]
+            if table[b]:
+                wire[w] = DLE
+                wire[w + 1] = b ^ ESCAPE_XOR
+                w += 2
+            else:
+                wire[w] = b
+                w += 1
+        wire[w] = DELIM
+        return self._wmv[: w + 1]
+
+    def frame(self, mtype, fmt, *fields):
+        struct.pack_into(fmt, self.begin(mtype), 2, *fields)
+        return self.finish(struct.calcsize(fmt))
+
+    def frame_bytes(self, mtype, body):
+        """Frame an already packed body (variable-length messages: snapshot, diag)."""
+        p = self.begin(mtype)
+        p[2 : 2 + len(body)] = body
+        return self.finish(len(body))
+
+
+def encode(mtype, fmt, *fields):
+    """Convenience for the host and tests: one frame as bytes."""
+    return bytes(FrameWriter().frame(mtype, fmt, *fields))
+
+
+def encode_body(mtype, body):
+    return bytes(FrameWriter(max(MAX_PAYLOAD, len(body) + 8)).frame_bytes(mtype, body))
+
+
+class Deframer:
+    """Splits a byte stream into verified payloads.
+
+    feed(data) returns the list of payloads (version..body, CRC stripped) completed by `data`.
+    Everything that is not a valid frame is counted, never returned: `corrupt` (bad COBS,
+    escape or CRC), `noise` (printable text such as REPL output between frames), `overflow`
+    (a run longer than any frame: something is streaming without delimiters).
+    """
+
+    def __init__(self, max_wire=MAX_WIRE * 4):
+        self.max_wire = max_wire
+        self.partial = b""
+        self.ok = 0
+        self.corrupt = 0
+        self.noise = 0
+        self.overflow = 0
+        self.last_reject = 0
+
+    def feed(self, data):
+        out = []
+        if not data:
+            return out
+        chunks = (self.partial + bytes(data)).split(b"\x00")
+        self.partial = chunks.pop()
+        if len(self.partial) > self.max_wire:
+            self.partial = b""
+            self.overflow += 1
+            self.last_reject = R_OVERFLOW
+        for chunk in chunks:
+            if chunk:
+                p = self.check(chunk)
+                if p is not None:
+                    out.append(p)
+        return out
+
+    def check(self, chunk):
+        """Verify one delimiter-free chunk; return its payload or None (counted)."""
+        if len(chunk) > self.max_wire:
+            self.overflow += 1
+            self.last_reject = R_OVERFLOW
+            return None
+        raw = unescape(chunk)
+        p = cobs_decode(raw) if raw is not None else None
+        if p is None or len(p) < 6 or (binascii.crc32(p[:-4]) & 0xFFFFFFFF) != struct.unpack(
+            "<I", p[-4:]
+        )[0]:
+            if is_text(chunk):
+                self.noise += 1
+                self.last_reject = R_NOISE
+            else:
+                self.corrupt += 1
+                self.last_reject = R_CORRUPT
+            return None
+        self.ok += 1
+        return p[:-4]
+
+
+def is_text(chunk):
+    """True when a rejected chunk looks like REPL/console text rather than a damaged frame."""
+    for b in chunk:
+        if not (b == 9 or b == 10 or b == 13 or 32 <= b < 127):
+            return False
+    return True
+
+
+def parse(payload):
+    """Split a verified payload into (type, body bytes); ProtoError when it breaks the rules."""
+    if len(payload) < 2:
+        raise ProtoError("short payload")
+    if payload[0] != PROTO_VERSION:
+        raise ProtoError("protocol version %d, expected %d" % (payload[0], PROTO_VERSION))
+    mtype = payload[1]
+    body = payload[2:]
+    if mtype == T_SNAPSHOT:
+        if len(body) < 9:
+            raise ProtoError("snapshot too short")
+        n = body[8]
+        if len(body) != 9 + n * struct.calcsize(SNAP_DIAL_FMT):
+            raise ProtoError("snapshot length %d for %d dials" % (len(body), n))
+        return mtype, body
+    if mtype == T_DIAG:
+        if len(body) < 5 or len(body) != 5 + 4 * body[4]:
+            raise ProtoError("diag length")
+        return mtype, body
+    size = BODY_SIZES.get(mtype)
+    if size is None:
+        raise ProtoError("unknown message type 0x%02x" % mtype)
+    if len(body) != size:
+        raise ProtoError("type 0x%02x body is %d bytes, expected %d" % (mtype, len(body), size))
+    return mtype, body
+
+
+def fields(mtype, body):
+    """Unpack a fixed-layout body into its field tuple."""
+    return struct.unpack(BODY_FORMATS[mtype], body)
+
+
+def snapshot_dials(body):
+    """(boot_id, next_seq, [(dock, dial, sensor, status, position), ...]) from a snapshot."""
+    boot_id, next_seq, n = struct.unpack_from(SNAP_HEAD_FMT, body, 0)
+    size = struct.calcsize(SNAP_DIAL_FMT)
+    dials = []
+    for i in range(n):
+        dials.append(struct.unpack_from(SNAP_DIAL_FMT, body, 9 + i * size))
+    return boot_id, next_seq, dials
+
+
+def diag_readings(body):
+    t_ms, n = struct.unpack_from(DIAG_HEAD_FMT, body, 0)
+    return t_ms, [struct.unpack_from("<i", body, 5 + 4 * i)[0] for i in range(n)]
+
+
+def pack_faces(faces, n):
+    """Dice faces (1..6) as nibbles: faces 0-7 in `value` (int32), 8-11 in `extra` (int16)."""
+    value = 0
+    extra = 0
+    for i in range(n):
+        if i < 8:
+            value |= (faces[i] & 0xF) << (4 * i)
+        else:
+            extra |= (faces[i] & 0xF) << (4 * (i - 8))
+    if value >= 0x80000000:
+        value -= 0x100000000
+    return value, extra
+
+
+def unpack_faces(n, value, extra):
+    value &= 0xFFFFFFFF
+    out = []
+    for i in range(n):
+        if i < 8:
+            out.append((value >> (4 * i)) & 0xF)
+        else:
+            out.append((extra >> (4 * (i - 8))) & 0xF)
+    return out
