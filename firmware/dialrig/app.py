@@ -13,10 +13,9 @@
 # board is put in a safe state (state machines stopped, LEDs off, watchdog disabled) and the
 # exception is re-raised so MicroPython drops to the REPL. Frames can never carry a 0x03
 # (dialrig.proto escapes it), so only a real Ctrl-C does this.
+import asyncio
 import sys
 import time
-
-import asyncio
 
 from dialrig import config, dice, proto
 from dialrig.dials import Dials
@@ -144,7 +143,7 @@ class App:
     # ---- boot ----------------------------------------------------------------------------------
 
     async def self_test(self):
-        """LED walk over every die, then one read of every sensor; the result is an event."""
+        """LED walk over every die while the sampler checks every sensor; the result is an event."""
         walked = 0
         for i in range(self.cfg["dice"]):
             self.display.clear()
@@ -155,9 +154,9 @@ class App:
             self.board.watchdog_feed()
         self.display.clear()
         self.board.show_leds(self.display.buffer)
-        now = time.ticks_ms()
-        self.dials.sample(now)
-        self.ring.append(now, proto.EV_SELFTEST, 0, 0, self.dials.faulted_mask(), walked)
+        # The sampler has been reading every sensor all along: its fault state is the verdict.
+        self.ring.append(time.ticks_ms(), proto.EV_SELFTEST, 0, 0, self.dials.faulted_mask(),
+                         walked)
 
     # ---- tasks ---------------------------------------------------------------------------------
 
@@ -213,12 +212,15 @@ class App:
             asyncio.create_task(coro)
         now = time.ticks_ms()
         self.ring.append(now, proto.EV_BOOT, 0, 0, self.board.boot_reason(), 0)
+        # The first reading is where every absolute dial is at boot: the baseline that the
+        # host's snapshot reports and later clicks are counted from.
+        self.dials.sample(now)
         self.dials.announce_boot(now)
+        asyncio.create_task(self.sampler())
         asyncio.create_task(self.link_task())
+        asyncio.create_task(self.heartbeat())
         self.link.hello()
         await self.self_test()
-        asyncio.create_task(self.sampler())
-        asyncio.create_task(self.heartbeat())
         await self.supervisor()
 
 

@@ -24,12 +24,11 @@
 #   hang MS             block the event loop for MS ms (a firmware bug: the watchdog must bite)
 # Lines out: `leds HEX` when the LED frame changes, `wdt MS` when the watchdog starts (0 when
 # disabled), `feed`, `reset REASON` before the process exits for a reset.
+import asyncio
 import os
 import sys
 import time
 from array import array
-
-import asyncio
 
 from dialrig import config, proto
 from dialrig.sim_i2c import SimAS5600, SimI2C
@@ -132,7 +131,7 @@ class Board:
         return 0 <= n < config.MAX_QUADRATURE_DIALS and bool(self.quad_wired[n])
 
     def mux_reset(self):
-        self.i2c.reset_muxes()
+        self.i2c.mux_reset()
 
     def watchdog_start(self, ms):
         self.wdt_ms = ms
@@ -185,7 +184,8 @@ class Board:
             s = self.sensors[k]
             if s is not None:
                 per_rev = self.detents[k] * TICKS_PER_DETENT
-                s.angle = (self.mount[k] + self._position(k, now) % per_rev * 4096 // per_rev) % 4096
+                turned = self._position(k, now) % per_rev * 4096 // per_rev
+                s.angle = (self.mount[k] + turned) % 4096
 
     def _position(self, k, now):
         t1 = self.t1[k]
@@ -232,8 +232,8 @@ class Board:
 
     def _emit(self, line):
         if self._out is not None:
+            # MicroPython files are unbuffered; flush() would fsync, which a FIFO refuses.
             self._out.write(line + "\n")
-            self._out.flush()
 
     async def _control_task(self):
         while True:

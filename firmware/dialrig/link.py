@@ -22,7 +22,9 @@ MAX_EVENTS_PER_TICK = 16
 _SENSOR_NAMES = {}
 for _name in proto.SENSOR_CODES:
     _SENSOR_NAMES[proto.SENSOR_CODES[_name]] = _name
-_DIAL_STATUS_BAD = (proto.ST_NAK, proto.ST_NO_MAGNET)
+# Commands that must not run twice when the host resends them after a lost ACK: the device
+# remembers the last one and answers a repeat with the same ACK without acting again.
+_ONCE_ONLY = (proto.C_ROLL_DICE, proto.C_SET_DIAL, proto.C_SET_TIMING, proto.C_REBOOT)
 
 
 class Link:
@@ -45,6 +47,8 @@ class Link:
         self.overflows = 0
         self.snap = bytearray(9 + 32 * struct.calcsize(proto.SNAP_DIAL_FMT))
         self.diag = bytearray(5 + 4 * 32)
+        self.last_cmd = (0, 0)  # (type, id) of the last once-only command
+        self.last_status = 0
 
     # ---- sending ----------------------------------------------------------------------------
 
@@ -85,6 +89,7 @@ class Link:
                                     ring.oldest(), ring.next_seq, len(self.app.cfg["docks"]), 0))
 
     def ack(self, cmd_id, status, info=0):
+        self.last_status = status
         self.send(self.writer.frame(proto.T_ACK, proto.ACK_FMT, cmd_id, status, info))
 
     def snapshot(self):
@@ -94,8 +99,10 @@ class Link:
         size = struct.calcsize(proto.SNAP_DIAL_FMT)
         for k in range(dials.n):
             struct.pack_into(proto.SNAP_DIAL_FMT, self.snap, 9 + k * size, k >> 1, k & 1,
-                             dials.kind[k], dials.status[k], dials.reported[k])
-        self.send(self.writer.frame_bytes(proto.T_SNAPSHOT, memoryview(self.snap)[:9 + dials.n * size]))
+                             dials.kind[k], dials.status[k], dials.detents[k],
+                             dials.reported[k])
+        body = memoryview(self.snap)[:9 + dials.n * size]
+        self.send(self.writer.frame_bytes(proto.T_SNAPSHOT, body))
 
     def send_diag(self, now):
         dials = self.app.dials
@@ -136,6 +143,11 @@ class Link:
             self.unknown += 1
             return
         cmd_id = body[0] | (body[1] << 8)
+        if mtype in _ONCE_ONLY:
+            if self.last_cmd == (mtype, cmd_id):
+                self.ack(cmd_id, self.last_status)
+                return
+            self.last_cmd = (mtype, cmd_id)
         if mtype == proto.C_HELLO:
             self.host_present = True
             self.ack(cmd_id, proto.ACK_OK)

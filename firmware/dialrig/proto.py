@@ -18,8 +18,12 @@
 import binascii
 import struct
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # MicroPython has no typing module; annotations are never evaluated
+    from typing import Any
+
 PROTO_VERSION = 1
-MAX_PAYLOAD = 160
+MAX_PAYLOAD = 320  # a snapshot of 16 docks (32 dials) is the largest message
 MAX_WIRE = 2 * (MAX_PAYLOAD + MAX_PAYLOAD // 254 + 2) + 2
 DELIM = 0x00
 DLE = 0x10
@@ -52,12 +56,13 @@ C_STATS = 0x4B
 C_SET_TIMING = 0x4C
 
 # Body layouts (little-endian). A body must have exactly this length or the frame is rejected.
-HELLO_FMT = "<BBBB8sIIIBB"  # fw major, minor, patch, proto, uid, boot_id, oldest, next_seq, docks, flags
+# fw major, minor, patch, proto version, uid, boot_id, oldest seq, next seq, docks, flags
+HELLO_FMT = "<BBBB8sIIIBB"
 EVENT_FMT = "<IIBBBih"  # seq, t_ms, kind, dock, dial, value, extra
 HEARTBEAT_FMT = "<III"  # boot_id, next_seq, uptime_ms
 ACK_FMT = "<HBi"  # cmd_id, status, info
 SNAP_HEAD_FMT = "<IIB"  # boot_id, next_seq, n_dials ; then n_dials x SNAP_DIAL_FMT
-SNAP_DIAL_FMT = "<BBBBi"  # dock, dial, sensor, status, position
+SNAP_DIAL_FMT = "<BBBBBi"  # dock, dial, sensor, status, detents, position
 DIAG_HEAD_FMT = "<IB"  # t_ms, n_dials ; then n_dials x "<i" raw readings
 REPLAY_GAP_FMT = "<II"  # requested, oldest available
 STATS_FMT = "<IIIIIII"  # frames_ok, corrupt, noise, unknown, bad_args, tx_frames, overflows
@@ -68,7 +73,8 @@ ACK_EVENTS_FMT = "<I"  # every event with seq < this has arrived
 REPLAY_FMT = "<HI"  # cmd_id, from_seq
 ROLL_FMT = "<HBB"  # cmd_id, n dice, request id
 SHOW_DICE_FMT = "<HB12s12s"  # cmd_id, n, faces[12], colours[12]
-SET_DIAL_FMT = "<HBBBBBbBBbi"  # cmd_id, dock, dial, sensor, mux, channel, quad, detents, pulses, direction, zero
+# cmd_id, dock, dial, sensor, mux, channel, quad, detents, pulses, direction, zero
+SET_DIAL_FMT = "<HBBBBBbBBbi"
 DIAG_CMD_FMT = "<HBH"  # cmd_id, on, period_ms
 HOST_HEARTBEAT_FMT = "<I"  # next expected seq (doubles as an ack)
 SET_TIMING_FMT = "<HHB"  # cmd_id, settle_ms, sample_ms
@@ -134,7 +140,7 @@ BODY_FORMATS = {
     C_STATS: CMD_ID_FMT,
     C_SET_TIMING: SET_TIMING_FMT,
 }
-BODY_SIZES = {}
+BODY_SIZES: dict[int, int] = {}
 for _t in BODY_FORMATS:
     BODY_SIZES[_t] = struct.calcsize(BODY_FORMATS[_t])
 
@@ -143,14 +149,14 @@ class ProtoError(ValueError):
     """A frame that decoded but does not follow the protocol (unknown type, wrong length...)."""
 
 
-def crc32(data):
+def crc32(data: bytes | bytearray | memoryview) -> int:
     return binascii.crc32(data) & 0xFFFFFFFF
 
 
 # ---- COBS ------------------------------------------------------------------------------------
 
 
-def cobs_encode_into(src, n, dst, at):
+def cobs_encode_into(src: bytes | bytearray | memoryview, n: int, dst: bytearray, at: int) -> int:
     """COBS-encode src[:n] into dst starting at index `at`; return the index after the last byte.
 
     Allocation-free so the firmware can frame events without touching the heap.
@@ -178,7 +184,7 @@ def cobs_encode_into(src, n, dst, at):
     return out
 
 
-def cobs_decode(data):
+def cobs_decode(data: bytes) -> bytes | None:
     """Decode one COBS block (no delimiters). Returns bytes, or None when malformed."""
     out = bytearray()
     i = 0
@@ -200,7 +206,7 @@ def cobs_decode(data):
 # ---- escaping of REPL control bytes ----------------------------------------------------------
 
 
-def _escape_table():
+def _escape_table() -> bytes:
     t = bytearray(256)
     for b in ESCAPED:
         t[b] = 1
@@ -210,7 +216,7 @@ def _escape_table():
 NEEDS_ESCAPE = _escape_table()
 
 
-def unescape(data):
+def unescape(data: bytes) -> bytes | None:
     """Undo the DLE escaping. Returns bytes, or None if a DLE is dangling or escapes a byte
     that never needed it (a sign of corruption)."""
     if DLE not in data:
@@ -240,20 +246,20 @@ class FrameWriter:
     allocates nothing but the struct field values it is given.
     """
 
-    def __init__(self, max_payload=MAX_PAYLOAD):
+    def __init__(self, max_payload: int = MAX_PAYLOAD) -> None:
         self.payload = bytearray(max_payload + 4)
         self.cobs = bytearray(max_payload + 4 + max_payload // 254 + 3)
         self.wire = bytearray(2 * len(self.cobs) + 2)
         self._pmv = memoryview(self.payload)
         self._wmv = memoryview(self.wire)
 
-    def begin(self, mtype):
+    def begin(self, mtype: int) -> bytearray:
         """Start a payload; the caller packs the body at offset 2 and calls finish(body_len)."""
         self.payload[0] = PROTO_VERSION
         self.payload[1] = mtype
         return self.payload
 
-    def finish(self, body_len):
+    def finish(self, body_len: int) -> memoryview:
         n = 2 + body_len
         c = binascii.crc32(self._pmv[:n]) & 0xFFFFFFFF
         struct.pack_into("<I", self.payload, n, c)
@@ -276,23 +282,23 @@ class FrameWriter:
         wire[w] = DELIM
         return self._wmv[: w + 1]
 
-    def frame(self, mtype, fmt, *fields):
+    def frame(self, mtype: int, fmt: str, *fields: int | bytes) -> memoryview:
         struct.pack_into(fmt, self.begin(mtype), 2, *fields)
         return self.finish(struct.calcsize(fmt))
 
-    def frame_bytes(self, mtype, body):
+    def frame_bytes(self, mtype: int, body: bytes | bytearray | memoryview) -> memoryview:
         """Frame an already packed body (variable-length messages: snapshot, diag)."""
         p = self.begin(mtype)
         p[2 : 2 + len(body)] = body
         return self.finish(len(body))
 
 
-def encode(mtype, fmt, *fields):
+def encode(mtype: int, fmt: str, *fields: int | bytes) -> bytes:
     """Convenience for the host and tests: one frame as bytes."""
     return bytes(FrameWriter().frame(mtype, fmt, *fields))
 
 
-def encode_body(mtype, body):
+def encode_body(mtype: int, body: bytes) -> bytes:
     return bytes(FrameWriter(max(MAX_PAYLOAD, len(body) + 8)).frame_bytes(mtype, body))
 
 
@@ -305,17 +311,17 @@ class Deframer:
     (a run longer than any frame: something is streaming without delimiters).
     """
 
-    def __init__(self, max_wire=MAX_WIRE * 4):
+    def __init__(self, max_wire: int = MAX_WIRE * 4) -> None:
         self.max_wire = max_wire
-        self.partial = b""
+        self.partial: bytes = b""
         self.ok = 0
         self.corrupt = 0
         self.noise = 0
         self.overflow = 0
         self.last_reject = 0
 
-    def feed(self, data):
-        out = []
+    def feed(self, data: bytes | bytearray | memoryview) -> list[bytes]:
+        out: list[bytes] = []
         if not data:
             return out
         chunks = (self.partial + bytes(data)).split(b"\x00")
@@ -331,7 +337,7 @@ class Deframer:
                     out.append(p)
         return out
 
-    def check(self, chunk):
+    def check(self, chunk: bytes) -> bytes | None:
         """Verify one delimiter-free chunk; return its payload or None (counted)."""
         if len(chunk) > self.max_wire:
             self.overflow += 1
@@ -353,7 +359,7 @@ class Deframer:
         return p[:-4]
 
 
-def is_text(chunk):
+def is_text(chunk: bytes) -> bool:
     """True when a rejected chunk looks like REPL/console text rather than a damaged frame."""
     for b in chunk:
         if not (b == 9 or b == 10 or b == 13 or 32 <= b < 127):
@@ -361,7 +367,7 @@ def is_text(chunk):
     return True
 
 
-def parse(payload):
+def parse(payload: bytes) -> tuple[int, bytes]:
     """Split a verified payload into (type, body bytes); ProtoError when it breaks the rules."""
     if len(payload) < 2:
         raise ProtoError("short payload")
@@ -388,27 +394,27 @@ def parse(payload):
     return mtype, body
 
 
-def fields(mtype, body):
+def fields(mtype: int, body: bytes) -> "tuple[Any, ...]":
     """Unpack a fixed-layout body into its field tuple."""
     return struct.unpack(BODY_FORMATS[mtype], body)
 
 
-def snapshot_dials(body):
-    """(boot_id, next_seq, [(dock, dial, sensor, status, position), ...]) from a snapshot."""
+def snapshot_dials(body: bytes) -> tuple[int, int, list[tuple[int, int, int, int, int, int]]]:
+    """(boot_id, next_seq, [(dock, dial, sensor, status, detents, position), ...])."""
     boot_id, next_seq, n = struct.unpack_from(SNAP_HEAD_FMT, body, 0)
     size = struct.calcsize(SNAP_DIAL_FMT)
-    dials = []
+    dials: list[tuple[int, int, int, int, int, int]] = []
     for i in range(n):
         dials.append(struct.unpack_from(SNAP_DIAL_FMT, body, 9 + i * size))
     return boot_id, next_seq, dials
 
 
-def diag_readings(body):
+def diag_readings(body: bytes) -> tuple[int, list[int]]:
     t_ms, n = struct.unpack_from(DIAG_HEAD_FMT, body, 0)
     return t_ms, [struct.unpack_from("<i", body, 5 + 4 * i)[0] for i in range(n)]
 
 
-def pack_faces(faces, n):
+def pack_faces(faces: bytes | bytearray | list[int], n: int) -> tuple[int, int]:
     """Dice faces (1..6) as nibbles: faces 0-7 in `value` (int32), 8-11 in `extra` (int16)."""
     value = 0
     extra = 0
@@ -422,9 +428,9 @@ def pack_faces(faces, n):
     return value, extra
 
 
-def unpack_faces(n, value, extra):
+def unpack_faces(n: int, value: int, extra: int) -> list[int]:
     value &= 0xFFFFFFFF
-    out = []
+    out: list[int] = []
     for i in range(n):
         if i < 8:
             out.append((value >> (4 * i)) & 0xF)

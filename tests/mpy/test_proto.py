@@ -141,10 +141,10 @@ def test_dice_faces_pack_into_event_fields():
 
 def test_snapshot_and_diag_variable_bodies():
     body = struct.pack(proto.SNAP_HEAD_FMT, 77, 5, 2) + struct.pack(
-        proto.SNAP_DIAL_FMT, 0, 0, 1, proto.ST_OK, 3) + struct.pack(
-        proto.SNAP_DIAL_FMT, 0, 1, 2, proto.ST_LOST_TRACK, -4)
+        proto.SNAP_DIAL_FMT, 0, 0, 1, proto.ST_OK, 12, 3) + struct.pack(
+        proto.SNAP_DIAL_FMT, 0, 1, 2, proto.ST_LOST_TRACK, 12, -4)
     mtype, b = proto.parse(proto.Deframer().feed(proto.encode_body(proto.T_SNAPSHOT, body))[0])
-    assert proto.snapshot_dials(b) == (77, 5, [(0, 0, 1, 0, 3), (0, 1, 2, 1, -4)])
+    assert proto.snapshot_dials(b) == (77, 5, [(0, 0, 1, 0, 12, 3), (0, 1, 2, 1, 12, -4)])
     try:
         proto.parse(bytes([proto.PROTO_VERSION, proto.T_SNAPSHOT]) + body[:-1])
         raise AssertionError("short snapshot accepted")

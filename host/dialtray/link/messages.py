@@ -1,0 +1,314 @@
+"""What the tray says, as typed values, and the commands the host sends.
+
+The bytes are defined once, in the firmware's own codec (``dialrig.proto``); this module only
+gives the host readable names for what that codec decodes. Every event the rest of the host
+sees is a :class:`TrayEvent`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dialrig import config, proto
+
+DIAL_NAMES = config.DIAL_NAMES
+SENSOR_NAMES = {code: name for name, code in proto.SENSOR_CODES.items()}
+STATUS_NAMES = {
+    proto.ST_OK: "ok",
+    proto.ST_LOST_TRACK: "lost track",
+    proto.ST_NO_MAGNET: "no magnet",
+    proto.ST_NAK: "not answering (I2C NAK)",
+    proto.ST_NONE: "no sensor",
+}
+BOOT_NAMES = {proto.BOOT_POWER_ON: "power-on", proto.BOOT_WATCHDOG: "watchdog",
+              proto.BOOT_SOFT: "soft reset"}
+ACK_NAMES = {proto.ACK_OK: "ok", proto.ACK_BAD_ARGS: "bad arguments",
+             proto.ACK_UNKNOWN: "unknown command", proto.ACK_REJECTED: "rejected"}
+
+
+def dial_name(dock: int, dial: int) -> str:
+    """'dock 3 speed' — how players and judges name a dial."""
+    return f"dock {dock} {DIAL_NAMES[dial] if dial < len(DIAL_NAMES) else dial}"
+
+
+@dataclass(frozen=True)
+class TrayEvent:
+    """Something the tray reported. ``seq`` is the device's sequence number (0: host-made)."""
+
+    seq: int
+
+
+@dataclass(frozen=True)
+class Click(TrayEvent):
+    """A dial settled on a new detent. ``delta`` > 0 is clockwise (damage, fate, throttle down).
+
+    ``recovered`` marks clicks the host inferred from a snapshot after the device rebooted or
+    the replay window was lost: the net movement is certain, the timing is not.
+    """
+
+    dock: int
+    dial: int
+    position: int
+    delta: int
+    t_ms: int = 0
+    recovered: bool = False
+
+    def __str__(self) -> str:
+        way = "clockwise" if self.delta > 0 else "counter-clockwise"
+        tag = " (recovered from snapshot)" if self.recovered else ""
+        return (f"{dial_name(self.dock, self.dial)}: {abs(self.delta)} click(s) {way} "
+                f"→ position {self.position}{tag}")
+
+
+@dataclass(frozen=True)
+class DialFault(TrayEvent):
+    dock: int
+    dial: int
+    code: int
+    cleared: bool = False
+
+    def __str__(self) -> str:
+        what = STATUS_NAMES.get(self.code, f"fault {self.code}")
+        if self.cleared:
+            return f"{dial_name(self.dock, self.dial)}: sensor recovered ({what} cleared)"
+        if self.code == proto.ST_LOST_TRACK:
+            return (f"{dial_name(self.dock, self.dial)}: incremental sensor lost track at boot — "
+                    "check the dial by eye before play continues")
+        return f"{dial_name(self.dock, self.dial)}: sensor fault: {what}"
+
+
+@dataclass(frozen=True)
+class Booted(TrayEvent):
+    reason: int
+
+    def __str__(self) -> str:
+        return f"tray booted ({BOOT_NAMES.get(self.reason, self.reason)})"
+
+
+@dataclass(frozen=True)
+class SelfTest(TrayEvent):
+    failed_mask: int
+    dice_walked: int
+
+    @property
+    def failed(self) -> list[tuple[int, int]]:
+        return [(k >> 1, k & 1) for k in range(32) if self.failed_mask >> k & 1]
+
+    def __str__(self) -> str:
+        bad = ", ".join(dial_name(d, i) for d, i in self.failed) or "none"
+        return f"self-test: {self.dice_walked} dice lit, sensors failing: {bad}"
+
+
+@dataclass(frozen=True)
+class ButtonPressed(TrayEvent):
+    def __str__(self) -> str:
+        return "roll button pressed"
+
+
+@dataclass(frozen=True)
+class DiceRolled(TrayEvent):
+    faces: tuple[int, ...]
+    request_id: int  # 0: rolled by the button
+
+    def __str__(self) -> str:
+        who = "button" if self.request_id == 0 else f"request {self.request_id}"
+        return f"tray rolled {len(self.faces)}d6 ({who}): {' '.join(map(str, self.faces))}"
+
+
+@dataclass(frozen=True)
+class UnknownEvent(TrayEvent):
+    kind: int
+
+    def __str__(self) -> str:
+        return f"unknown event kind {self.kind} (newer firmware?)"
+
+
+@dataclass(frozen=True)
+class DialState:
+    dock: int
+    dial: int
+    sensor: str
+    status: int
+    detents: int
+    position: int
+
+
+@dataclass(frozen=True)
+class Snapshot(TrayEvent):
+    """Every dial's position at one moment; ``reason`` says why the host asked for it."""
+
+    boot_id: int
+    next_seq: int
+    dials: tuple[DialState, ...]
+    reason: str = "connect"
+
+    def position(self, dock: int, dial: int) -> DialState | None:
+        for d in self.dials:
+            if d.dock == dock and d.dial == dial:
+                return d
+        return None
+
+    def __str__(self) -> str:
+        parts = [f"{dial_name(d.dock, d.dial)}={d.position}"
+                 + ("" if d.status == proto.ST_OK else f" ({STATUS_NAMES.get(d.status)})")
+                 for d in self.dials if d.sensor != "none"]
+        return f"snapshot ({self.reason}): " + ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class LinkState(TrayEvent):
+    connected: bool
+    detail: str = ""
+
+    def __str__(self) -> str:
+        state = "link up" if self.connected else "link down"
+        return state + (f": {self.detail}" if self.detail else "")
+
+
+@dataclass(frozen=True)
+class Hello:
+    firmware: str
+    protocol: int
+    uid: str
+    boot_id: int
+    oldest: int
+    next_seq: int
+    docks: int
+
+
+@dataclass(frozen=True)
+class Heartbeat:
+    boot_id: int
+    next_seq: int
+    uptime_ms: int
+
+
+@dataclass(frozen=True)
+class Ack:
+    cmd_id: int
+    status: int
+    info: int
+
+
+@dataclass(frozen=True)
+class ReplayGap:
+    requested: int
+    oldest: int
+
+
+@dataclass(frozen=True)
+class Stats:
+    frames_ok: int
+    corrupt: int
+    noise: int
+    unknown: int
+    bad_args: int
+    tx_frames: int
+    overflows: int
+
+
+@dataclass(frozen=True)
+class Diag:
+    t_ms: int
+    raw: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class RawEvent:
+    """An EVENT frame before the session decides whether it is new, duplicate or out of order."""
+
+    seq: int
+    t_ms: int
+    kind: int
+    dock: int
+    dial: int
+    value: int
+    extra: int
+
+    def to_event(self) -> TrayEvent:
+        s = self.seq
+        if self.kind == proto.EV_CLICK:
+            return Click(s, self.dock, self.dial, self.value, self.extra, self.t_ms)
+        if self.kind in (proto.EV_FAULT, proto.EV_FAULT_CLEARED):
+            cleared = self.kind == proto.EV_FAULT_CLEARED
+            return DialFault(s, self.dock, self.dial, self.value, cleared)
+        if self.kind == proto.EV_BOOT:
+            return Booted(s, self.value)
+        if self.kind == proto.EV_SELFTEST:
+            return SelfTest(s, self.value & 0xFFFFFFFF, self.extra)
+        if self.kind == proto.EV_BUTTON:
+            return ButtonPressed(s)
+        if self.kind == proto.EV_DICE:
+            return DiceRolled(s, tuple(proto.unpack_faces(self.dock, self.value, self.extra)),
+                              self.dial)
+        return UnknownEvent(s, self.kind)
+
+
+DeviceMessage = Hello | Heartbeat | Ack | ReplayGap | Stats | Diag | RawEvent | Snapshot
+
+
+def decode(payload: bytes) -> DeviceMessage:
+    """A verified payload as a typed message; proto.ProtoError when it breaks the protocol."""
+    mtype, body = proto.parse(payload)
+    if mtype == proto.T_EVENT:
+        return RawEvent(*proto.fields(mtype, body))
+    if mtype == proto.T_HEARTBEAT:
+        return Heartbeat(*proto.fields(mtype, body))
+    if mtype == proto.T_ACK:
+        return Ack(*proto.fields(mtype, body))
+    if mtype == proto.T_HELLO:
+        major, minor, patch, pv, uid, boot_id, oldest, nxt, docks, _ = proto.fields(mtype, body)
+        return Hello(f"{major}.{minor}.{patch}", pv, uid.hex(), boot_id, oldest, nxt, docks)
+    if mtype == proto.T_SNAPSHOT:
+        boot_id, nxt, dials = proto.snapshot_dials(body)
+        return Snapshot(0, boot_id, nxt, tuple(
+            DialState(d, i, SENSOR_NAMES.get(s, f"sensor {s}"), st, det, pos)
+            for d, i, s, st, det, pos in dials))
+    if mtype == proto.T_REPLAY_GAP:
+        return ReplayGap(*proto.fields(mtype, body))
+    if mtype == proto.T_STATS:
+        return Stats(*proto.fields(mtype, body))
+    if mtype == proto.T_DIAG:
+        t_ms, raw = proto.diag_readings(body)
+        return Diag(t_ms, tuple(raw))
+    raise proto.ProtoError(f"host-bound type 0x{mtype:02x} is a command, not a device message")
+
+
+@dataclass
+class CommandEncoder:
+    """Builds command frames, numbering each one so its ACK can be matched (and a resent
+    command recognised by the device as already done)."""
+
+    next_id: int = 1
+    writer: proto.FrameWriter = field(default_factory=proto.FrameWriter)
+
+    def _id(self) -> int:
+        cid = self.next_id
+        self.next_id = cid % 0xFFFF + 1
+        return cid
+
+    def command(self, mtype: int, fmt: str, *rest: int | bytes) -> tuple[int, bytes]:
+        cid = self._id()
+        return cid, bytes(self.writer.frame(mtype, fmt, cid, *rest))
+
+    def ack_events(self, next_expected: int) -> bytes:
+        return bytes(self.writer.frame(proto.C_ACK_EVENTS, proto.ACK_EVENTS_FMT, next_expected))
+
+    def heartbeat(self, next_expected: int) -> bytes:
+        return bytes(self.writer.frame(proto.C_HEARTBEAT, proto.HOST_HEARTBEAT_FMT, next_expected))
+
+
+def show_dice_fields(faces: list[int], colours: list[int]) -> tuple[int, bytes, bytes]:
+    """The SHOW_DICE body after the command id: count, faces[12], colours[12]."""
+    if len(faces) != len(colours) or len(faces) > config.MAX_DICE:
+        raise ValueError(f"at most {config.MAX_DICE} dice, one colour per face")
+    pad = config.MAX_DICE - len(faces)
+    return len(faces), bytes(faces) + bytes(pad), bytes(colours) + bytes(pad)
+
+
+def set_dial_fields(dial: dict[str, int | str]) -> tuple[int, ...]:
+    """The SET_DIAL fields after dock and dial, from a config-style dial dict."""
+    return (proto.SENSOR_CODES[str(dial["sensor"])], int(dial["mux"]) & 0xFF,
+            int(dial["channel"]) & 0xFF, int(dial["quad"]), int(dial["detents"]),
+            int(dial["pulses"]), int(dial["direction"]), int(dial["zero"]))
+

