@@ -32,8 +32,25 @@ _COLOURS = {proto.COLOUR_OFF: dice.OFF, proto.COLOUR_MISS: dice.MISS, proto.COLO
             proto.COLOUR_SIX: dice.SIX}
 
 
+CTRL_C = 0x03
+CR = 0x0D
+SILENCE_BEFORE_CTRL_C_MS = 500
+
+
 class SerialIO:
-    """The USB serial port as the firmware sees it: sys.stdin / sys.stdout, like the REPL."""
+    """The USB serial port as the firmware sees it: sys.stdin / sys.stdout, like the REPL.
+
+    Ctrl-C. With no host connected, the interrupt character works as on any MicroPython board.
+    While a dialtray host is connected the board turns it off (Board.set_ctrl_c) and judges a
+    0x03 in context instead, because on a noisy line one damaged byte can become 0x03, and an
+    interrupted firmware sitting at the REPL would then execute line noise. A frame never
+    contains 0x03 (proto escapes it), so a real Ctrl-C is recognised as one of:
+      - CR then 0x03, which is what mpremote and pyboard.py send;
+      - two 0x03 in a row (a person pressing Ctrl-C twice);
+      - 0x03 after SILENCE_BEFORE_CTRL_C_MS of silence (the host never stays that quiet).
+    Any other 0x03 is line damage: it stays in the byte stream, where it spoils the frame it
+    landed in and is counted as such.
+    """
 
     def __init__(self):
         import select
@@ -45,6 +62,9 @@ class SerialIO:
         self.buf = bytearray(512)
         self.mv = memoryview(self.buf)
         self.one = bytearray(1)
+        self.judge_ctrl_c = False
+        self.prev = 0
+        self.last_rx = time.ticks_ms()
 
     def read_available(self):
         n = 0
@@ -54,7 +74,15 @@ class SerialIO:
                 ready = True
             if not ready or not self.rx.readinto(self.one):
                 break
-            self.buf[n] = self.one[0]
+            b = self.one[0]
+            now = time.ticks_ms()
+            if b == CTRL_C and self.judge_ctrl_c and (
+                    self.prev == CR or self.prev == CTRL_C or
+                    time.ticks_diff(now, self.last_rx) >= SILENCE_BEFORE_CTRL_C_MS):
+                raise KeyboardInterrupt
+            self.prev = b
+            self.last_rx = now
+            self.buf[n] = b
             n += 1
         return self.mv[:n] if n else None
 
@@ -112,8 +140,15 @@ class App:
     # ---- dice --------------------------------------------------------------------------------
 
     def roll_dice(self, n, request_id, now):
-        """Roll n fair d6 from hardware entropy, log the faces and show them."""
-        dice.roll_into(self.faces, n, self.board.entropy_into)
+        """Roll n fair d6 from hardware entropy, log the faces and show them.
+
+        A stuck entropy source (dice.roll_into raises OSError) rolls nothing: logging a
+        predictable roll would be worse than refusing it. The host sees no dice event and
+        reports the timeout."""
+        try:
+            dice.roll_into(self.faces, n, self.board.entropy_into)
+        except OSError:
+            return
         self.button_dice = n
         value, extra = proto.pack_faces(self.faces, n)
         self.ring.append(now, proto.EV_DICE, n, request_id, value, extra)

@@ -52,7 +52,9 @@ DIAL_NAMES = (DIAL_COMBAT, DIAL_SPEED)
 #   zero          raw reading at the dial's click 0 (AS5600 angle units 0..4095, or counts)
 DEFAULT_DETENTS = 12
 DEFAULT_SETTLE_MS = 15
-DEFAULT_SAMPLE_MS = 2
+# 16 AS5600 reads take ~3.2 ms of I2C0 at 400 kHz (3 bytes each plus mux switching), so a
+# full pass of the default tray cannot run more often than this.
+DEFAULT_SAMPLE_MS = 5
 DEFAULT_DOCKS = 8
 
 
@@ -80,7 +82,7 @@ def default_config(docks=DEFAULT_DOCKS):
         "heartbeat_ms": 500,
         "host_timeout_ms": 2000,
         "watchdog_ms": 4000,
-        "ring_size": 256,
+        "ring_size": 2048,  # 17 bytes each: 35 KB, ~6 s of non-stop clicking while unplugged
         "dice": MAX_DICE,
     }
     for d in range(docks):
@@ -172,10 +174,12 @@ def validate_dial(dial, where):
         out.append(where + ".zero: must be an integer")
     if sensor == SENSOR_QUADRATURE and not (isinstance(dial["quad"], int)
                                             and 0 <= dial["quad"] < MAX_QUADRATURE_DIALS):
-        out.append("%s.quad: must be 0..%d for a quadrature dial" % (where, MAX_QUADRATURE_DIALS - 1))
+        out.append("%s.quad: must be 0..%d for a quadrature dial"
+                   % (where, MAX_QUADRATURE_DIALS - 1))
     if sensor == SENSOR_AS5600:
         if dial["mux"] not in MUX_ADDRS:
-            out.append("%s.mux: must be one of %s" % (where, ", ".join("0x%02x" % a for a in MUX_ADDRS)))
+            addrs = ", ".join("0x%02x" % a for a in MUX_ADDRS)
+            out.append("%s.mux: must be one of %s" % (where, addrs))
         if not isinstance(dial["channel"], int) or not 0 <= dial["channel"] <= 7:
             out.append(where + ".channel: must be 0..7")
     return out

@@ -16,6 +16,9 @@
 #   show_leds(buf)            push a bytearray of GRB triples to the WS2812 chain
 #   entropy_into(buf)         fill buf with bytes from the hardware entropy source
 #   status_led(on)            the heartbeat LED
+#   set_ctrl_c(enabled)       whether a 0x03 on the serial line interrupts the firmware at the
+#                             hardware level (micropython.kbd_intr); off while a host is
+#                             connected, when app.SerialIO judges Ctrl-C itself
 #   boot_reason()             proto.BOOT_POWER_ON / BOOT_WATCHDOG / BOOT_SOFT
 #   ensure_quad(n)            start quadrature state machine n if it is not running; False
 #                             when it cannot exist (n out of range or its pins not wired)

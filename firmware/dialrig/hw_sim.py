@@ -37,6 +37,7 @@ TICKS_PER_DETENT = 1000
 DEFAULT_TURN_MS = 8  # a brisk click of a clix dial
 BOUNCE_TAIL_MS = 3
 RESET_EXIT_CODE = 75
+_ISIG = 0o1  # c_lflag bit on Linux; MicroPython's termios does not name it
 
 
 class Board:
@@ -62,7 +63,7 @@ class Board:
                 self.detents[k] = dial["detents"]
                 self.pulses[k] = dial["pulses"]
                 if dial["sensor"] == config.SENSOR_AS5600:
-                    s = SimAS5600()
+                    s = SimAS5600(seed=0xACE1 + k)  # independent noise per sensor
                     muxes[dial["mux"]].attach(dial["channel"], s)
                     self.sensors[k] = s
                     self.mount[k] = dial["zero"]
@@ -144,7 +145,27 @@ class Board:
     def background(self):
         return [self._control_task()] if self._ctrl is not None else []
 
+    def set_ctrl_c(self, enabled):
+        """The unix port raises KeyboardInterrupt from SIGINT, which the pty's line discipline
+        makes out of a 0x03 only while ISIG is set: toggle both, so a 0x03 either interrupts
+        (like kbd_intr(3) on the Pico) or arrives as data (like kbd_intr(-1))."""
+        import termios
+
+        import micropython
+
+        micropython.kbd_intr(3 if enabled else -1)
+        try:
+            attrs = termios.tcgetattr(0)
+            if enabled:
+                attrs[3] |= _ISIG
+            else:
+                attrs[3] &= ~_ISIG
+            termios.tcsetattr(0, termios.TCSANOW, attrs)
+        except OSError:
+            pass  # stdin is not a terminal (a test run): nothing to toggle
+
     def deinit(self):
+        self.set_ctrl_c(True)
         self.wdt_ms = 0
         self._emit("wdt 0")
         self.show_leds(bytes(len(self.leds)))

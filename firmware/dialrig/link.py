@@ -1,9 +1,10 @@
 # dialrig.link — the device's end of the host link.
 #
-# Events are streamed from the ring log as they happen. The host acknowledges cumulatively; if
-# acknowledgements stop advancing while events are outstanding the device goes back to the first
-# unacknowledged event and sends again (go-back-N), and the host asks for a replay as soon as it
-# sees a gap in the sequence numbers. Both sides drop duplicates by sequence number, so a
+# Events are streamed from the ring log as they happen. The host acknowledges cumulatively and,
+# as soon as it sees a hole in the sequence numbers, sends a NACK naming the first missing event:
+# the device goes back there and streams on (go-back-N; the host keeps what it already had past
+# the hole). If acknowledgements stop advancing altogether the device goes back on its own after
+# RETRANSMIT_MS. Both sides drop duplicates by sequence number, so a
 # corrupted, dropped or duplicated frame costs a resend, never a lost or double click.
 #
 # When the host falls silent (cable out, host app closed) the device keeps logging into the
@@ -50,6 +51,13 @@ class Link:
         self.last_cmd = (0, 0)  # (type, id) of the last once-only command
         self.last_status = 0
 
+    def set_host_present(self, present):
+        """A host is talking to us (or has gone quiet): hand Ctrl-C judgement over."""
+        if present != self.host_present:
+            self.host_present = present
+            self.app.board.set_ctrl_c(not present)
+            self.io.judge_ctrl_c = present
+
     # ---- sending ----------------------------------------------------------------------------
 
     def send(self, wire):
@@ -79,7 +87,7 @@ class Link:
                                     self.app.ring.next_seq, now & 0x7FFFFFFF))
         if self.host_present and time.ticks_diff(now, self.last_rx_ms) > \
                 self.app.cfg["host_timeout_ms"]:
-            self.host_present = False
+            self.set_host_present(False)
 
     def hello(self):
         v = [int(x) for x in config.FIRMWARE_VERSION.split(".")]
@@ -135,8 +143,17 @@ class Link:
     def dispatch(self, mtype, body, now):
         if mtype == proto.C_ACK_EVENTS or mtype == proto.C_HEARTBEAT:
             (upto,) = struct.unpack(proto.ACK_EVENTS_FMT, body)
-            self.host_present = True
+            self.set_host_present(True)
             self.take_ack(upto, now)
+            return
+        if mtype == proto.C_NACK:
+            (missing,) = struct.unpack(proto.NACK_FMT, body)
+            self.set_host_present(True)
+            ring = self.app.ring
+            if ring.oldest() <= missing < self.send_seq:
+                # Go back to the hole; the host keeps what it already has after it.
+                self.send_seq = missing
+                self.last_ack_ms = now
             return
         if mtype < 0x40:
             # A device-to-host message arriving at the device: someone is echoing us.
@@ -149,7 +166,7 @@ class Link:
                 return
             self.last_cmd = (mtype, cmd_id)
         if mtype == proto.C_HELLO:
-            self.host_present = True
+            self.set_host_present(True)
             self.ack(cmd_id, proto.ACK_OK)
             self.hello()
         elif mtype == proto.C_REPLAY:
@@ -217,7 +234,7 @@ class Link:
         ring = self.app.ring
         if from_seq > ring.next_seq or from_seq < 1:
             return self.reject(cmd_id)
-        self.host_present = True
+        self.set_host_present(True)
         if from_seq < ring.oldest():
             self.ack(cmd_id, proto.ACK_REJECTED, ring.oldest())
             self.send(self.writer.frame(proto.T_REPLAY_GAP, proto.REPLAY_GAP_FMT, from_seq,

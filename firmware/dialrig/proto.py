@@ -6,7 +6,10 @@
 #
 # Framing (docs/protocol.md has the full description):
 #   payload = version:u8 type:u8 body... crc32:u32le(over version..body)
-#   wire    = 0x00  escape(cobs(payload))  0x00
+#   wire    = 0x00  escape(cobs(whiten(payload)))  0x00
+# Whitening XORs every payload byte with 0xA5 first: real payloads are full of zeros and small
+# numbers (dock 3, 1 click, sequence 0x00000102), which would otherwise become short COBS blocks
+# and escaped control bytes, making frames longer and so likelier to be hit by line noise.
 # COBS removes every 0x00 from the frame so 0x00 always means "frame boundary": a receiver that
 # lands mid-stream (after a reconnect, a dropped byte or REPL chatter) resynchronises at the next
 # 0x00. The escape step then removes the bytes the MicroPython REPL acts on (0x01-0x05: raw REPL,
@@ -28,6 +31,7 @@ MAX_WIRE = 2 * (MAX_PAYLOAD + MAX_PAYLOAD // 254 + 2) + 2
 DELIM = 0x00
 DLE = 0x10
 ESCAPE_XOR = 0x20
+WHITEN = 0xA5
 # Bytes that must never appear inside a frame on the wire.
 ESCAPED = (0x01, 0x02, 0x03, 0x04, 0x05, DLE)
 
@@ -54,6 +58,7 @@ C_HEARTBEAT = 0x49
 C_REBOOT = 0x4A
 C_STATS = 0x4B
 C_SET_TIMING = 0x4C
+C_NACK = 0x4D  # "I am missing this event": resend from it (not acknowledged)
 
 # Body layouts (little-endian). A body must have exactly this length or the frame is rejected.
 # fw major, minor, patch, proto version, uid, boot_id, oldest seq, next seq, docks, flags
@@ -78,6 +83,7 @@ SET_DIAL_FMT = "<HBBBBBbBBbi"
 DIAG_CMD_FMT = "<HBH"  # cmd_id, on, period_ms
 HOST_HEARTBEAT_FMT = "<I"  # next expected seq (doubles as an ack)
 SET_TIMING_FMT = "<HHB"  # cmd_id, settle_ms, sample_ms
+NACK_FMT = "<I"  # the first sequence number the host is missing
 
 EVENT_SIZE = struct.calcsize(EVENT_FMT)
 
@@ -139,6 +145,7 @@ BODY_FORMATS = {
     C_REBOOT: CMD_ID_FMT,
     C_STATS: CMD_ID_FMT,
     C_SET_TIMING: SET_TIMING_FMT,
+    C_NACK: NACK_FMT,
 }
 BODY_SIZES: dict[int, int] = {}
 for _t in BODY_FORMATS:
@@ -156,8 +163,10 @@ def crc32(data: bytes | bytearray | memoryview) -> int:
 # ---- COBS ------------------------------------------------------------------------------------
 
 
-def cobs_encode_into(src: bytes | bytearray | memoryview, n: int, dst: bytearray, at: int) -> int:
-    """COBS-encode src[:n] into dst starting at index `at`; return the index after the last byte.
+def cobs_encode_into(src: bytes | bytearray | memoryview, n: int, dst: bytearray, at: int,
+                     xor: int = 0) -> int:
+    """COBS-encode src[:n] (each byte XOR `xor` first) into dst from index `at`; return the
+    index after the last byte.
 
     Allocation-free so the firmware can frame events without touching the heap.
     """
@@ -165,7 +174,7 @@ def cobs_encode_into(src: bytes | bytearray | memoryview, n: int, dst: bytearray
     out = at + 1
     code = 1
     for i in range(n):
-        b = src[i]
+        b = src[i] ^ xor
         if b == 0:
             dst[code_at] = code
             code_at = out
@@ -214,6 +223,17 @@ def _escape_table() -> bytes:
 
 
 NEEDS_ESCAPE = _escape_table()
+_UNWHITEN = bytes(bytearray([b ^ WHITEN for b in range(256)]))
+_HAS_TRANSLATE = hasattr(b"", "translate")  # CPython has it (fast), MicroPython does not
+
+
+def unwhiten(data: bytes) -> bytes:
+    if _HAS_TRANSLATE:
+        return data.translate(_UNWHITEN)
+    out = bytearray(data)
+    for i in range(len(out)):
+        out[i] ^= WHITEN
+    return bytes(out)
 
 
 def unescape(data: bytes) -> bytes | None:
@@ -264,7 +284,7 @@ class FrameWriter:
         c = binascii.crc32(self._pmv[:n]) & 0xFFFFFFFF
         struct.pack_into("<I", self.payload, n, c)
         n += 4
-        m = cobs_encode_into(self.payload, n, self.cobs, 0)
+        m = cobs_encode_into(self.payload, n, self.cobs, 0, WHITEN)
         wire = self.wire
         cobs = self.cobs
         table = NEEDS_ESCAPE
@@ -345,6 +365,8 @@ class Deframer:
             return None
         raw = unescape(chunk)
         p = cobs_decode(raw) if raw is not None else None
+        if p is not None:
+            p = unwhiten(p)
         if p is None or len(p) < 6 or (binascii.crc32(p[:-4]) & 0xFFFFFFFF) != struct.unpack(
             "<I", p[-4:]
         )[0]:

@@ -294,6 +294,9 @@ class CommandEncoder:
     def ack_events(self, next_expected: int) -> bytes:
         return bytes(self.writer.frame(proto.C_ACK_EVENTS, proto.ACK_EVENTS_FMT, next_expected))
 
+    def nack(self, missing: int) -> bytes:
+        return bytes(self.writer.frame(proto.C_NACK, proto.NACK_FMT, missing))
+
     def heartbeat(self, next_expected: int) -> bytes:
         return bytes(self.writer.frame(proto.C_HEARTBEAT, proto.HOST_HEARTBEAT_FMT, next_expected))
 

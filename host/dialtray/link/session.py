@@ -10,7 +10,8 @@ hello, learns the device's boot id and sequence range, and then
   track, because incremental encoders cannot know what happened while they were off.
 
 Events are delivered exactly once and in sequence order: duplicates are dropped by sequence
-number, a gap triggers a replay, and nothing after a gap is delivered until the gap is filled.
+number; events that arrive past a hole are held back while a NACK asks the device to go back to
+the hole, and are delivered once it is filled.
 Commands are numbered, acknowledged and resent when the ACK does not come back; the device
 recognises a resent command and does not act twice.
 
@@ -59,9 +60,11 @@ SILENCE_S = 1.5  # the device heartbeats every 0.5 s: three missed beats means t
 COMMAND_RETRY_S = 0.25
 COMMAND_TRIES = 8
 REPLAY_RETRY_S = 0.15
-HELLO_RETRY_S = 0.4
+NACK_EVERY_S = 0.02
+REORDER_LIMIT = 4096  # events held past a hole while it is refilled
+SYNC_RETRY_S = 0.15
 BACKOFF_FIRST_S = 0.05
-BACKOFF_MAX_S = 2.0
+BACKOFF_MAX_S = 0.5  # a replugged Pico enumerates in about a second: look often
 
 
 class CommandFailed(RuntimeError):
@@ -254,11 +257,13 @@ class TraySession:
         self._phase = "hello"
         self._replay_in_flight: _Pending | None = None
         self._replay_at = 0.0
+        self._held: dict[int, RawEvent] = {}
+        self._nack_at = 0.0
         last_rx = time.monotonic()
         last_ack = last_beat = 0.0
         acked = -1
         self._send_command(proto.C_HELLO, proto.HOST_HELLO_FMT, proto.PROTO_VERSION)
-        hello_at = time.monotonic()
+        self._phase_at = time.monotonic()
         self.connected.set()
         self._deliver(LinkState(0, True, "connected"))
         while not self._stop.is_set():
@@ -271,9 +276,15 @@ class TraySession:
             elif now - last_rx > SILENCE_S:
                 raise LinkDown(f"tray silent for {SILENCE_S:.1f} s")
             self._pump_commands(now)
-            if self._phase == "hello" and now - hello_at > HELLO_RETRY_S:
-                self._send_command(proto.C_HELLO, proto.HOST_HELLO_FMT, proto.PROTO_VERSION)
-                hello_at = now
+            if self._phase in ("hello", "snapshot") and now - self._phase_at > SYNC_RETRY_S:
+                # The answer (HELLO or SNAPSHOT) was lost even though the command's ACK may
+                # have arrived: ask again. Large frames are the likeliest to be damaged.
+                self.counters[f"{self._phase} retries"] += 1
+                if self._phase == "hello":
+                    self._send_command(proto.C_HELLO, proto.HOST_HELLO_FMT, proto.PROTO_VERSION)
+                else:
+                    self._send_command(proto.C_SNAPSHOT, proto.CMD_ID_FMT)
+                self._phase_at = now
             if self.expected and self._phase in ("replay", "synced"):
                 if self.expected != acked and now - last_ack > ACK_EVERY_S:
                     t.write(self._encoder.ack_events(self.expected))
@@ -281,6 +292,8 @@ class TraySession:
                 if now - last_beat > HEARTBEAT_EVERY_S:
                     t.write(self._encoder.heartbeat(self.expected))
                     last_beat = now
+                if self._held:
+                    self._nack(now)
 
     def _send_command(self, mtype: int, fmt: str, *fields: int | bytes) -> _Pending:
         cmd_id, frame = self._encoder.command(mtype, fmt, *fields)
@@ -327,9 +340,10 @@ class TraySession:
         elif isinstance(msg, Heartbeat):
             if self._phase == "synced" and msg.boot_id == self.boot_id and \
                     msg.next_seq > self.expected:
-                self._request_replay(now)  # the device has events we never saw
+                self._nack(now)  # the device has events we never saw
             elif self._phase == "synced" and msg.boot_id != self.boot_id:
                 self._phase = "hello"  # rebooted under us without the link dropping
+                self._phase_at = now
                 self._send_command(proto.C_HELLO, proto.HOST_HELLO_FMT, proto.PROTO_VERSION)
         elif isinstance(msg, Hello):
             self._on_hello(msg)
@@ -362,6 +376,7 @@ class TraySession:
 
     def _ask_snapshot(self, reason: str) -> None:
         self._phase = "snapshot"
+        self._phase_at = time.monotonic()
         self._snapshot_reason = reason
         self._send_command(proto.C_SNAPSHOT, proto.CMD_ID_FMT)
 
@@ -434,9 +449,22 @@ class TraySession:
             self.counters["duplicates dropped"] += 1
             return
         if raw.seq > self.expected:
-            self.counters["gaps"] += 1
-            self._request_replay(now)
+            if raw.seq not in self._held and len(self._held) < REORDER_LIMIT:
+                self._held[raw.seq] = raw
+                self.counters["held past a hole"] += 1
+            self._nack(now)
             return
+        self._accept(raw)
+        while self.expected in self._held:
+            self._accept(self._held.pop(self.expected))
+
+    def _nack(self, now: float) -> None:
+        if now - self._nack_at >= NACK_EVERY_S:
+            self._nack_at = now
+            self.counters["nacks"] += 1
+            self._t.write(self._encoder.nack(self.expected))
+
+    def _accept(self, raw: RawEvent) -> None:
         self.expected += 1
         ev = raw.to_event()
         if isinstance(ev, Click):

@@ -48,6 +48,9 @@ class UsbBridge:
         self.bytes_to_device = 0
         self.overflowed = 0
         self.plugged = False
+        # The last bytes the device wrote, before any cable damage: its console, for people
+        # debugging the firmware (tracebacks, the REPL banner).
+        self.device_tail = bytearray()
         self._thread = threading.Thread(target=self._run, name="usb-bridge", daemon=True)
         self._thread.start()
 
@@ -131,6 +134,9 @@ class UsbBridge:
             return
         if not data:
             return
+        if to_host:
+            self.device_tail += data
+            del self.device_tail[:-8192]
         injector = self.to_host if to_host else self.to_device
         data = injector.apply(data)
         if dst is None or not data:

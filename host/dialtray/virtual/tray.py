@@ -236,6 +236,8 @@ class VirtualTray:
         except BlockingIOError:
             pass
         master, slave = os.openpty()
+        # ISIG on: until a host connects, a 0x03 interrupts the firmware as on a Pico. The
+        # firmware turns it off itself while a host is connected (Board.set_ctrl_c).
         make_raw(slave, isig=True)
         env = dict(os.environ)
         env.update({
