@@ -37,6 +37,22 @@ CR = 0x0D
 SILENCE_BEFORE_CTRL_C_MS = 500
 
 
+class CtrlCJudge:
+    """Decides whether a 0x03 read from the line is a person's Ctrl-C (see SerialIO)."""
+
+    def __init__(self):
+        self.prev = 0
+        self.last_rx = time.ticks_ms()
+
+    def is_interrupt(self, b, now):
+        """Feed one received byte; True when it is a Ctrl-C meant to stop the firmware."""
+        real = b == CTRL_C and (self.prev == CR or self.prev == CTRL_C or
+                                time.ticks_diff(now, self.last_rx) >= SILENCE_BEFORE_CTRL_C_MS)
+        self.prev = b
+        self.last_rx = now
+        return real
+
+
 class SerialIO:
     """The USB serial port as the firmware sees it: sys.stdin / sys.stdout, like the REPL.
 
@@ -63,8 +79,7 @@ class SerialIO:
         self.mv = memoryview(self.buf)
         self.one = bytearray(1)
         self.judge_ctrl_c = False
-        self.prev = 0
-        self.last_rx = time.ticks_ms()
+        self.judge = CtrlCJudge()
 
     def read_available(self):
         n = 0
@@ -75,13 +90,8 @@ class SerialIO:
             if not ready or not self.rx.readinto(self.one):
                 break
             b = self.one[0]
-            now = time.ticks_ms()
-            if b == CTRL_C and self.judge_ctrl_c and (
-                    self.prev == CR or self.prev == CTRL_C or
-                    time.ticks_diff(now, self.last_rx) >= SILENCE_BEFORE_CTRL_C_MS):
+            if self.judge.is_interrupt(b, time.ticks_ms()) and self.judge_ctrl_c:
                 raise KeyboardInterrupt
-            self.prev = b
-            self.last_rx = now
             self.buf[n] = b
             n += 1
         return self.mv[:n] if n else None
@@ -221,7 +231,7 @@ class App:
     async def heartbeat(self):
         on = False
         last_diag = time.ticks_ms()
-        last_beat = 0
+        last_beat = time.ticks_ms()
         while True:
             now = time.ticks_ms()
             if time.ticks_diff(now, last_beat) >= self.cfg["heartbeat_ms"]:

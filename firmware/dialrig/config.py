@@ -75,7 +75,7 @@ def default_dial(dock, dial_index, sensor=SENSOR_AS5600):
 
 def default_config(docks=DEFAULT_DOCKS):
     """The tray as shipped: every dial on an AS5600 (absolute, survives power-off)."""
-    cfg = {
+    cfg = {  # type: dict
         "docks": [],
         "settle_ms": DEFAULT_SETTLE_MS,
         "sample_ms": DEFAULT_SAMPLE_MS,
@@ -120,8 +120,8 @@ def validate(cfg):
     docks = cfg.get("docks")
     if not isinstance(docks, list) or not 1 <= len(docks) <= 16:
         return ["docks: must be a list of 1..16 docks"]
-    quads = {}
-    muxed = {}
+    quads = {}  # type: dict
+    muxed = {}  # type: dict
     for d, dock in enumerate(docks):
         if not isinstance(dock, list) or len(dock) != len(DIAL_NAMES):
             problems.append("docks[%d]: must list %d dials" % (d, len(DIAL_NAMES)))
@@ -137,11 +137,11 @@ def validate(cfg):
                                     % (where, dial["quad"], quads[dial["quad"]]))
                 quads[dial["quad"]] = where
             elif dial["sensor"] == SENSOR_AS5600:
-                key = (dial["mux"], dial["channel"])
-                if key in muxed:
+                wired = (dial["mux"], dial["channel"])
+                if wired in muxed:
                     problems.append("%s.channel: mux 0x%02x channel %d already used by %s"
-                                    % (where, key[0], key[1], muxed[key]))
-                muxed[key] = where
+                                    % (where, wired[0], wired[1], muxed[wired]))
+                muxed[wired] = where
     for key, lo, hi in (("settle_ms", 0, 1000), ("sample_ms", 1, 100), ("ring_size", 16, 4096),
                         ("heartbeat_ms", 50, 10000), ("host_timeout_ms", 100, 60000),
                         ("watchdog_ms", 500, 8000), ("dice", 0, MAX_DICE)):

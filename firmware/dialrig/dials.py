@@ -55,7 +55,7 @@ class Dials:
         self.raw = array("i", bytes(4 * n))
         self.status = bytearray(n)
         self.known = bytearray(n)
-        self.sensors = [None] * n
+        self.sensors = [None] * n  # type: list
         for d in range(len(cfg["docks"])):
             for i in range(2):
                 self.configure(d * 2 + i, cfg["docks"][d][i])
@@ -70,7 +70,7 @@ class Dials:
         self.known[k] = 0
         self.reported[k] = 0
         self.candidate[k] = 0
-        self.since[k] = time.ticks_ms()
+        self.since[k] = time.ticks_ms()  # type: ignore[call-overload]
         self.sensors[k] = None
         if self.kind[k] == K_AS5600:
             self.sensors[k] = AS5600(self.board.i2c, self.mux, dial["mux"], dial["channel"])

@@ -33,6 +33,10 @@ from array import array
 from dialrig import config, proto
 from dialrig.sim_i2c import SimAS5600, SimI2C
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    pass
+
 TICKS_PER_DETENT = 1000
 DEFAULT_TURN_MS = 8  # a brisk click of a clix dial
 BOUNCE_TAIL_MS = 3
@@ -50,7 +54,7 @@ class Board:
         muxes = {}
         for addr in config.MUX_ADDRS:
             muxes[addr] = self.i2c.add_mux(addr)
-        self.sensors = [None] * n
+        self.sensors = [None] * n  # type: list
         self.detents = bytearray(n)
         self.pulses = bytearray(n)
         self.mount = array("i", bytes(4 * n))  # magnet angle at physical position 0
@@ -82,8 +86,8 @@ class Board:
         self.wdt_ms = 0
         self._seed = 0
         self._restore_state()
-        self._ctrl = None
-        self._out = None
+        self._ctrl = None  # type: Any
+        self._out = None  # type: Any
         self._open_channels()
         self.physics(time.ticks_ms())
 
@@ -97,7 +101,8 @@ class Board:
         if self.bounce and time.ticks_diff(now, self.t1[k]) < BOUNCE_TAIL_MS and \
                 time.ticks_diff(now, self.t0[k]) >= 0:
             # Contact bounce: the last transition flickers back and forth until it settles.
-            if (now * 2654435761 + k * 40503) & 0x40000:
+            # (small-int arithmetic only: this runs in the sampling loop and must not allocate)
+            if ((now >> 1) ^ k) & 1:  # type: ignore[operator]
                 count -= 1 if self.target[k] >= self.start[k] else -1
         return count
 
@@ -149,7 +154,7 @@ class Board:
         """The unix port raises KeyboardInterrupt from SIGINT, which the pty's line discipline
         makes out of a 0x03 only while ISIG is set: toggle both, so a 0x03 either interrupts
         (like kbd_intr(3) on the Pico) or arrives as data (like kbd_intr(-1))."""
-        import termios
+        import termios  # type: ignore[import-not-found]  # unix port only
 
         import micropython
 
@@ -181,15 +186,15 @@ class Board:
         now = time.ticks_ms()
         self.start[k] = self._position(k, now)
         self.target[k] += detents * TICKS_PER_DETENT
-        self.t0[k] = now
-        self.t1[k] = time.ticks_add(now, max(1, ms))
+        self.t0[k] = now  # type: ignore[call-overload]
+        self.t1[k] = time.ticks_add(now, max(1, ms))  # type: ignore[call-overload]
 
     def set_position(self, k, ticks):
         now = time.ticks_ms()
         self.start[k] = ticks
         self.target[k] = ticks
-        self.t0[k] = now
-        self.t1[k] = now
+        self.t0[k] = now  # type: ignore[call-overload]
+        self.t1[k] = now  # type: ignore[call-overload]
 
     def set_magnet(self, k, present):
         if self.sensors[k] is not None:

@@ -208,9 +208,14 @@ class Stats:
 
 
 @dataclass(frozen=True)
-class Diag:
+class Diag(TrayEvent):
+    """Raw sensor readings (diagnostics mode): AS5600 angles 0..4095, quadrature counts."""
+
     t_ms: int
     raw: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return "raw: " + " ".join(f"{dial_name(k >> 1, k & 1)}={v}" for k, v in enumerate(self.raw))
 
 
 @dataclass(frozen=True)
@@ -270,7 +275,7 @@ def decode(payload: bytes) -> DeviceMessage:
         return Stats(*proto.fields(mtype, body))
     if mtype == proto.T_DIAG:
         t_ms, raw = proto.diag_readings(body)
-        return Diag(t_ms, tuple(raw))
+        return Diag(0, t_ms, tuple(raw))
     raise proto.ProtoError(f"host-bound type 0x{mtype:02x} is a command, not a device message")
 
 

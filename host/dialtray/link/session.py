@@ -28,7 +28,8 @@ import threading
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from dialrig import proto
 
@@ -36,7 +37,9 @@ from dialtray.link.messages import (
     Ack,
     Click,
     CommandEncoder,
+    Diag,
     DialFault,
+    DialState,
     DiceRolled,
     Heartbeat,
     Hello,
@@ -61,8 +64,9 @@ COMMAND_RETRY_S = 0.25
 COMMAND_TRIES = 8
 REPLAY_RETRY_S = 0.15
 NACK_EVERY_S = 0.02
+ANSWER_WAIT_S = 0.3
 REORDER_LIMIT = 4096  # events held past a hole while it is refilled
-SYNC_RETRY_S = 0.15
+SYNC_RETRY_S = 0.08
 BACKOFF_FIRST_S = 0.05
 BACKOFF_MAX_S = 0.5  # a replugged Pico enumerates in about a second: look often
 
@@ -115,6 +119,8 @@ class TraySession:
         self._stats_waiters: list[tuple[threading.Event, list[Stats]]] = []
         self._dice_waiters: dict[int, tuple[threading.Event, list[DiceRolled]]] = {}
         self._next_roll = 1
+        self._boot_snapshot: Snapshot | None = None  # a reboot being replayed from seq 1
+        self._boot_events: list[RawEvent] = []
         self.connected = threading.Event()
         self.synced = threading.Event()
 
@@ -172,25 +178,28 @@ class TraySession:
                                 f"{ACK_NAMES.get(p.ack.status, p.ack.status)}")
         return p.ack
 
-    def snapshot(self, timeout: float = 3.0) -> Snapshot:
-        got: list[Snapshot] = []
+    def _ask(self, mtype: int, waiters: list[tuple[threading.Event, list[Any]]],
+             timeout: float, what: str) -> Any:
+        """Send a command whose answer is a separate message; ask again while the answer is
+        lost (its ACK may well have arrived: the answer is the larger, likelier-damaged frame)."""
+        got: list[Any] = []
         ev = threading.Event()
         with self._lock:
-            self._snapshot_waiters.append((ev, got))
-        self.request(proto.C_SNAPSHOT, proto.CMD_ID_FMT, timeout=timeout)
-        if not ev.wait(timeout):
-            raise TimeoutError("no snapshot from the tray")
-        return got[0]
+            waiters.append((ev, got))
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self.request(mtype, proto.CMD_ID_FMT, timeout=max(0.1, deadline - time.monotonic()))
+            if ev.wait(min(ANSWER_WAIT_S, max(0.0, deadline - time.monotonic()))):
+                return got[0]
+        raise TimeoutError(f"no {what} from the tray within {timeout:.1f} s")
+
+    def snapshot(self, timeout: float = 3.0) -> Snapshot:
+        snap: Snapshot = self._ask(proto.C_SNAPSHOT, self._snapshot_waiters, timeout, "snapshot")
+        return snap
 
     def stats(self, timeout: float = 3.0) -> Stats:
-        got: list[Stats] = []
-        ev = threading.Event()
-        with self._lock:
-            self._stats_waiters.append((ev, got))
-        self.request(proto.C_STATS, proto.CMD_ID_FMT, timeout=timeout)
-        if not ev.wait(timeout):
-            raise TimeoutError("no statistics from the tray")
-        return got[0]
+        stats: Stats = self._ask(proto.C_STATS, self._stats_waiters, timeout, "statistics")
+        return stats
 
     def roll_dice(self, n: int, timeout: float = 3.0) -> DiceRolled:
         """Ask the tray to roll n d6 from its hardware entropy; returns the faces it logged."""
@@ -259,6 +268,7 @@ class TraySession:
         self._replay_at = 0.0
         self._held: dict[int, RawEvent] = {}
         self._nack_at = 0.0
+        self._boot_snapshot = None
         last_rx = time.monotonic()
         last_ack = last_beat = 0.0
         acked = -1
@@ -351,7 +361,12 @@ class TraySession:
             self._on_snapshot(msg)
         elif isinstance(msg, ReplayGap):
             self.counters["replay gaps"] += 1
-            self._ask_snapshot("replay window lost")
+            if self._boot_snapshot is not None:
+                self._abandon_boot_replay()
+            else:
+                self._ask_snapshot("replay window lost")
+        elif isinstance(msg, Diag):
+            self._deliver(msg)
         elif isinstance(msg, Stats):
             with self._lock:
                 waiters, self._stats_waiters = self._stats_waiters, []
@@ -390,11 +405,47 @@ class TraySession:
             return
         snap = Snapshot(0, snap.boot_id, snap.next_seq, snap.dials, self._snapshot_reason)
         rebooted = self.boot_id is not None and snap.boot_id != self.boot_id
-        self._reconcile(snap, rebooted)
         self.boot_id = snap.boot_id
-        self.expected = snap.next_seq
         self._phase = "replay"
+        if rebooted and self.hello is not None and self.hello.oldest <= 1:
+            # The ring still holds every event since the reboot. Replay them all: the boot-time
+            # positions are the snapshot minus those clicks, so only what happened while the
+            # tray was down is "recovered"; everything after boot arrives click by click.
+            self._boot_snapshot = snap
+            self._boot_events = []
+            self.expected = 1
+        else:
+            self._reconcile(snap, rebooted)
+            self.expected = snap.next_seq
         self._request_replay(time.monotonic(), force=True)
+
+    def _boot_replayed(self) -> None:
+        """Every event from boot to the snapshot is in: reconcile at boot time, then deliver."""
+        snap, events = self._boot_snapshot, self._boot_events
+        assert snap is not None
+        self._boot_snapshot = None
+        moved: Counter[tuple[int, int]] = Counter()
+        for raw in events:
+            if raw.kind == proto.EV_CLICK:
+                moved[(raw.dock, raw.dial)] += raw.extra
+        at_boot = tuple(replace(d, position=self._wrap(d, d.position - moved[(d.dock, d.dial)]))
+                        for d in snap.dials)
+        self._reconcile(replace(snap, dials=at_boot, next_seq=1), rebooted=True)
+        for raw in events:
+            self._deliver_event(raw)
+
+    def _abandon_boot_replay(self) -> None:
+        """The ring lost the start of this boot after all: fall back to the snapshot alone."""
+        snap = self._boot_snapshot
+        assert snap is not None
+        self._boot_snapshot = None
+        self._reconcile(snap, rebooted=True)
+        self.expected = snap.next_seq
+        self._request_replay(time.monotonic(), force=True)
+
+    @staticmethod
+    def _wrap(d: DialState, position: int) -> int:
+        return position % d.detents if d.sensor == "as5600" and d.detents else position
 
     def _reconcile(self, snap: Snapshot, rebooted: bool) -> None:
         """Turn the difference between what we knew and the snapshot into recovered clicks."""
@@ -466,6 +517,15 @@ class TraySession:
 
     def _accept(self, raw: RawEvent) -> None:
         self.expected += 1
+        boot = self._boot_snapshot
+        if boot is not None:
+            self._boot_events.append(raw)
+            if self.expected >= boot.next_seq:
+                self._boot_replayed()
+            return
+        self._deliver_event(raw)
+
+    def _deliver_event(self, raw: RawEvent) -> None:
         ev = raw.to_event()
         if isinstance(ev, Click):
             mem = self.dials.get((ev.dock, ev.dial))

@@ -1,0 +1,126 @@
+"""A small command language for driving the virtual tray by hand or from a file.
+
+One command per line; ``#`` starts a comment. Docks count from 0; a dial is ``combat`` or
+``speed``; clicks are positive clockwise (damage, fate, throttle down) and negative
+counter-clockwise (throttle up)::
+
+    turn 2 combat 1        # one click of damage on dock 2
+    turn 2 speed -2 40     # throttle up two clicks, taking 40 ms
+    press                  # press the roll button
+    magnet 3 speed off     # lift the magnet off dock 3's speed dial
+    unplug / replug        # the USB cable
+    off / on / reboot      # the tray's power
+    sleep 0.5
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from dialtray.virtual.tray import VirtualTray
+
+HELP = __doc__ or ""
+
+
+class ScriptError(ValueError):
+    """A line that is not a valid command; the message names the line."""
+
+
+@dataclass
+class Command:
+    name: str
+    usage: str
+    run: Callable[[VirtualTray, list[str]], str]
+
+
+def _on_off(word: str) -> bool:
+    if word not in ("on", "off"):
+        raise ValueError(f"expected on or off, got {word!r}")
+    return word == "on"
+
+
+def _turn(tray: VirtualTray, a: list[str]) -> str:
+    ms = int(a[3]) if len(a) > 3 else None
+    tray.turn(int(a[0]), a[1], int(a[2]), ms)
+    return f"turned dock {a[0]} {a[1]} by {a[2]}"
+
+
+def _magnet(tray: VirtualTray, a: list[str]) -> str:
+    tray.set_magnet(int(a[0]), a[1], _on_off(a[2]))
+    return f"magnet {a[2]} under dock {a[0]} {a[1]}"
+
+
+def _nak(tray: VirtualTray, a: list[str]) -> str:
+    tray.set_nak(int(a[0]), a[1], _on_off(a[2]))
+    return f"dock {a[0]} {a[1]} sensor {'stops answering' if a[2] == 'on' else 'answers again'}"
+
+
+def _status(tray: VirtualTray, a: list[str]) -> str:
+    dials = ", ".join(f"{k // 2}{'cs'[k % 2]}={d.detent}" for k, d in enumerate(tray.dials))
+    state = "running" if tray.running else "off"
+    cable = "plugged" if tray.bridge.plugged else "unplugged"
+    return f"tray {state}, cable {cable}, boots {tray.boots}, port {tray.port}\n  dials: {dials}"
+
+
+def _console(tray: VirtualTray, a: list[str]) -> str:
+    tail = bytes(tray.bridge.device_tail[-2000:])
+    text = "".join(chr(b) if 32 <= b < 127 or b in (10, 13) else "." for b in tail)
+    return "device console (last 2000 bytes, frames shown as dots):\n" + text
+
+
+def _simple(action: Callable[[VirtualTray], object], said: str) -> Callable[
+        [VirtualTray, list[str]], str]:
+    def run(tray: VirtualTray, a: list[str]) -> str:
+        action(tray)
+        return said
+    return run
+
+
+def _bounce(tray: VirtualTray, a: list[str]) -> str:
+    tray.set_bounce(_on_off(a[0]))
+    return f"contact bounce {a[0]}"
+
+
+def _hang(tray: VirtualTray, a: list[str]) -> str:
+    tray.hang(int(a[0]))
+    return f"firmware blocks its event loop for {a[0]} ms"
+
+
+def _sleep(tray: VirtualTray, a: list[str]) -> str:
+    time.sleep(float(a[0]))
+    return ""
+
+
+COMMANDS = {c.name: c for c in (
+    Command("turn", "turn DOCK combat|speed CLICKS [MS]", _turn),
+    Command("press", "press", _simple(VirtualTray.press_button, "roll button pressed")),
+    Command("magnet", "magnet DOCK DIAL on|off", _magnet),
+    Command("nak", "nak DOCK DIAL on|off", _nak),
+    Command("bounce", "bounce on|off", _bounce),
+    Command("unplug", "unplug", _simple(VirtualTray.unplug, "cable unplugged")),
+    Command("replug", "replug", lambda t, a: f"cable plugged in: {t.replug()}"),
+    Command("off", "off", _simple(VirtualTray.power_off, "power off")),
+    Command("on", "on", _simple(VirtualTray.power_on, "power on")),
+    Command("reboot", "reboot", _simple(VirtualTray.reboot, "power cycled")),
+    Command("hang", "hang MS", _hang),
+    Command("sleep", "sleep SECONDS", _sleep),
+    Command("status", "status", _status),
+    Command("console", "console", _console),
+)}
+
+
+def run_line(tray: VirtualTray, line: str, where: str = "") -> str:
+    """Run one command line; returns what happened. ScriptError names the place at fault."""
+    words = line.split("#", 1)[0].split()
+    if not words:
+        return ""
+    cmd = COMMANDS.get(words[0])
+    at = f"{where}: " if where else ""
+    if cmd is None:
+        raise ScriptError(f"{at}unknown command {words[0]!r}; commands: {', '.join(COMMANDS)}")
+    try:
+        return cmd.run(tray, words[1:])
+    except (IndexError, ValueError) as e:
+        raise ScriptError(f"{at}{e or 'missing argument'} (usage: {cmd.usage})") from e
