@@ -18,6 +18,7 @@ import sys
 import time
 from pathlib import Path
 
+from dialtray.rules.aces.grid import Square
 from dialtray.rules.aces.lof import line_of_fire
 from dialtray.rules.aces.maps import Terrain, load_map
 from dialtray.rules.aces.scenarios import load_scenario, start_scenario
@@ -28,6 +29,7 @@ RESULTS = Path(__file__).resolve().parent / "results" / "aces.json"
 
 
 def bench_destinations(rounds: int = 200) -> dict[str, float]:
+    """``reach_of`` per figure (the legal destination set, AC-M21..M27) and the whole menu."""
     g = start_scenario(load_scenario("hangar-brawl"), SeededDice(1))
     rng = random.Random(7)
     m = g.map
@@ -46,7 +48,16 @@ def bench_destinations(rounds: int = 200) -> dict[str, float]:
             r = g.reach_of(c)
             times.append((time.perf_counter() - t0) * 1000)
             sizes.append(len(r.destinations))
+    # the whole menu of the active player (every move of every character, every attack)
+    menu: list[float] = []
+    n_actions = 0
+    for _ in range(rounds // 4):
+        t0 = time.perf_counter()
+        n_actions = len(g.legal_actions())
+        menu.append((time.perf_counter() - t0) * 1000)
     return {
+        "legal_actions_median_ms": statistics.median(menu),
+        "legal_actions_count": n_actions,
         "calls": len(times),
         "median_ms": statistics.median(times),
         "p95_ms": sorted(times)[int(0.95 * len(times))],
@@ -62,7 +73,7 @@ def bench_lof(pairs: int = 20_000) -> dict[str, float]:
     m = load_map("hangar_24x30")
     free = [i for i in range(m.size) if m.terrain[i] is not Terrain.BLOCKING]
     occupied = set(rng.sample(free, 12))
-    sample = []
+    sample: list[tuple[Square, Square]] = []
     while len(sample) < pairs:
         a, b = rng.choice(free), rng.choice(free)
         if a != b:
@@ -85,6 +96,8 @@ def main() -> int:
         ("  p95 / max", f"{dest['p95_ms']:.3f} / {dest['max_ms']:.3f} ms"),
         ("  target", f"<= {TARGET_MS} ms median: {'PASS' if ok else 'FAIL'}"),
         ("  mean destination squares", f"{dest['mean_destinations']:.1f}"),
+        ("legal_actions() of the aggressor (6-7 figures)",
+         f"{dest['legal_actions_median_ms']:.2f} ms ({dest['legal_actions_count']:.0f} actions)"),
         ("line-of-fire checks/s (cold cache)", f"{lof['cold_checks_per_second']:,.0f}"),
         ("line-of-fire checks/s (warm cache)", f"{lof['warm_checks_per_second']:,.0f}"),
     ]

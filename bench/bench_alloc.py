@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "alloc.json"
 ITERATIONS = 10_000
 
-SCRIPT = """
+SCRIPT = f"""
+ITERATIONS = {ITERATIONS}
 import gc, time
 from dialrig import config, hw_sim
 from dialrig.app import App
@@ -45,7 +46,7 @@ def measure(cfg, bounce):
     gc.collect()
     gc.disable()
     before = gc.mem_alloc()
-    for i in range(%d):
+    for i in range(ITERATIONS):
         now = time.ticks_ms()
         dials.sample(now)
         app.button_tick(now)
@@ -55,7 +56,7 @@ def measure(cfg, bounce):
 
 print("as5600", measure(config.default_config(8), False))
 print("quadrature", measure(config.quadrature_config(3), True))
-""" % ITERATIONS
+"""
 
 
 def micropython() -> str:

@@ -3,11 +3,11 @@
 import struct
 import time
 
-import mpytest
-
 from dialrig import config, hw_sim, proto
 from dialrig.dials import Dials
 from dialrig.ringlog import RingLog
+
+import mpytest
 
 
 def _tray(docks=2, quad=False, settle=10):

@@ -1,10 +1,10 @@
 # The ring log: sequence numbers, replay window, and no allocation when logging.
 import struct
 
-import mpytest
-
 from dialrig import proto
 from dialrig.ringlog import RingLog
+
+import mpytest
 
 
 def test_sequence_numbers_start_at_one_and_records_are_event_bodies():
