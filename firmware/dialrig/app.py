@@ -245,7 +245,6 @@ class App:
             await asyncio.sleep_ms(5)
 
     async def supervisor(self):
-        self.board.watchdog_start(self.cfg["watchdog_ms"])
         while True:
             await asyncio.sleep_ms(100)
             if self.progress == 3:
@@ -253,6 +252,8 @@ class App:
             self.progress = 0
 
     async def run(self):
+        # Armed before anything else can hang: a wedge during boot must reset the board too.
+        self.board.watchdog_start(self.cfg["watchdog_ms"])
         for coro in self.board.background():
             asyncio.create_task(coro)
         now = time.ticks_ms()

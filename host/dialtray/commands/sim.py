@@ -10,7 +10,7 @@ from pathlib import Path
 from dialrig import config
 
 from dialtray.link.faults import FaultInjector
-from dialtray.virtual.script import HELP, ScriptError, run_line
+from dialtray.virtual.script import COMMANDS, HELP, ScriptError, run_line
 from dialtray.virtual.tray import VirtualTray
 
 EPILOG = """\
@@ -29,7 +29,8 @@ examples:
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("sim", help="run the virtual tray (real firmware, simulated hardware)",
                        description="Start the virtual tray and print its serial port.",
-                       epilog=EPILOG + "\ncommands:\n" + HELP,
+                       epilog=EPILOG + "\ncommands (at the sim> prompt, in a script, or piped):\n"
+                       + "\n".join(f"  {c.usage}" for c in COMMANDS.values()) + "\n" + HELP,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--docks", type=int, default=config.DEFAULT_DOCKS,
                    help="docks on the tray (default %(default)s)")

@@ -116,6 +116,12 @@ class VirtualTray:
         self._ctrl_fd = os.open(self._ctrl_path, os.O_RDWR | os.O_NONBLOCK)
         self._out_fd = os.open(self._out_path, os.O_RDWR)
         (self.workdir / "dialrig.json").write_text(json.dumps(self.cfg))
+        # Only the firmware goes on MicroPython's path: in an installed copy its neighbours are
+        # the rest of site-packages, whose modules must not shadow MicroPython's own.
+        self._fw_path = self.workdir / "firmware"
+        shutil.copytree(firmware_dir() / "dialrig", self._fw_path / "dialrig",
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
+                        dirs_exist_ok=True)
         self._threads = [threading.Thread(target=self._read_out, daemon=True, name="sim-out"),
                          threading.Thread(target=self._supervise, daemon=True, name="sim-wdt")]
         for t in self._threads:
@@ -241,7 +247,7 @@ class VirtualTray:
         make_raw(slave, isig=True)
         env = dict(os.environ)
         env.update({
-            "MICROPYPATH": f"{firmware_dir()}:.frozen",
+            "MICROPYPATH": f"{self._fw_path}:.frozen",
             "DIALRIG_SIM_CTRL": str(self._ctrl_path),
             "DIALRIG_SIM_OUT": str(self._out_path),
             "DIALRIG_SIM_STATE": ",".join(d.state() for d in self.dials),
