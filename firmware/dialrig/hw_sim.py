@@ -34,8 +34,8 @@ from dialrig import config, proto
 from dialrig.sim_i2c import SimAS5600, SimI2C
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:
-    pass
+if TYPE_CHECKING:  # MicroPython has no typing module; the names serve type comments only
+    from typing import Any  # noqa: F401
 
 TICKS_PER_DETENT = 1000
 DEFAULT_TURN_MS = 8  # a brisk click of a clix dial
