@@ -206,10 +206,14 @@ class App:
     # ---- tasks ---------------------------------------------------------------------------------
 
     async def sampler(self):
+        ring = self.ring
         while True:
             now = time.ticks_ms()
+            logged = ring.next_seq
             self.dials.sample(now)
             self.button_tick(now)
+            if ring.next_seq != logged:
+                self.link.pump(now)  # a click goes out now, not at the link task's next tick
             self.progress |= 1
             await asyncio.sleep_ms(self.cfg["sample_ms"])
 

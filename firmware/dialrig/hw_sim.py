@@ -44,13 +44,30 @@ RESET_EXIT_CODE = 75
 _ISIG = 0o1  # c_lflag bit on Linux; MicroPython's termios does not name it
 
 
+class LiveI2C(SimI2C):
+    """The simulated bus, reading the magnets where the dials are at the moment of the read
+    (as a real AS5600 does), not where they were at the last control-loop tick."""
+
+    def __init__(self, board):
+        SimI2C.__init__(self)
+        self.board = board
+        self.moved_at = 0
+
+    def readfrom_mem_into(self, addr, memaddr, buf, addrsize=8):
+        now = time.ticks_ms()
+        if now != self.moved_at:
+            self.moved_at = now  # type: ignore[assignment]
+            self.board.physics(now)
+        return SimI2C.readfrom_mem_into(self, addr, memaddr, buf, addrsize)
+
+
 class Board:
     def __init__(self, cfg):
         self.cfg = cfg
         self.n = len(cfg["docks"]) * 2
         n = self.n
         self.uid = _uid()
-        self.i2c = SimI2C()
+        self.i2c = LiveI2C(self)
         muxes = {}
         for addr in config.MUX_ADDRS:
             muxes[addr] = self.i2c.add_mux(addr)
@@ -250,11 +267,7 @@ class Board:
         if out:
             self._out = open(out, "w")
         if ctrl:
-            import select
-
-            self._ctrl = open(ctrl, "r")
-            self._poller = select.poll()
-            self._poller.register(self._ctrl, select.POLLIN | select.POLLHUP)
+            self._ctrl = open(ctrl, "rb")  # asyncio's readline builds bytes
 
     def _emit(self, line):
         if self._out is not None:
@@ -262,14 +275,14 @@ class Board:
             self._out.write(line + "\n")
 
     async def _control_task(self):
+        # An asyncio stream wakes the moment the controller writes, so a turn starts on time;
+        # the magnets are moved when they are read (LiveI2C), not by this task.
+        reader = asyncio.StreamReader(self._ctrl)
         while True:
-            for _ in self._poller.ipoll(0):
-                line = self._ctrl.readline()
-                if not line:  # the controller is gone: the tray has lost power
-                    sys.exit(0)
-                self.command(line)
-            self.physics(time.ticks_ms())
-            await asyncio.sleep_ms(1)
+            line = await reader.readline()
+            if not line:  # the controller is gone: the tray has lost power
+                sys.exit(0)
+            self.command(line.decode())
 
     def command(self, line):
         """Apply one control line; unknown or malformed lines are reported and ignored."""
