@@ -14,7 +14,6 @@ import time
 from collections.abc import Iterator
 
 import pytest
-
 from dialrig import proto
 from dialtray.link.messages import Click, UnknownEvent
 from dialtray.link.session import CommandFailed, TraySession

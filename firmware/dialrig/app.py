@@ -75,6 +75,8 @@ class SerialIO:
         self.tx = sys.stdout.buffer
         self.poller = select.poll()
         self.poller.register(sys.stdin, select.POLLIN)
+        self.out_poller = select.poll()
+        self.out_poller.register(sys.stdout, select.POLLOUT)
         self.buf = bytearray(512)
         self.mv = memoryview(self.buf)
         self.one = bytearray(1)
@@ -97,7 +99,16 @@ class SerialIO:
         return self.mv[:n] if n else None
 
     def write(self, data):
-        self.tx.write(data)
+        """Write one frame if the port can take it now; False (frame dropped) if not.
+
+        A host that stops reading (busy, asleep, a full USB buffer) must never stall the
+        firmware: a blocked write would stop the sampler and a click could come and go unseen.
+        Dropped event frames are still in the ring log and are sent again when the host NACKs;
+        a dropped answer is asked for again by the host."""
+        for _ in self.out_poller.ipoll(0):
+            self.tx.write(data)
+            return True
+        return False
 
 
 def load_config(path=None):

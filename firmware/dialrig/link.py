@@ -61,7 +61,9 @@ class Link:
     # ---- sending ----------------------------------------------------------------------------
 
     def send(self, wire):
-        self.io.write(wire)
+        if self.io.write(wire) is False:
+            self.overflows += 1  # the port was full: see SerialIO.write
+            return
         self.tx_frames += 1
 
     def pump(self, now):

@@ -31,7 +31,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from dialrig import proto
+from dialrig import config, proto
 
 from dialtray.link.messages import (
     Ack,
@@ -213,6 +213,19 @@ class TraySession:
         if not ev.wait(timeout):
             raise TimeoutError(f"the tray did not report the {n} dice it rolled")
         return got[0]
+
+    def roll_led_dice(self, count: int, purpose: str) -> tuple[int, ...]:
+        """The rules engines' tray dice (``rules.core.dice.TrayDiceLink``): ``count`` d6 from the
+        tray's hardware entropy, in batches of at most the 12 dice the LED panel shows."""
+        log.info("%s: rolling %dd6 on the tray for %s", self.name, count, purpose)
+        faces: list[int] = []
+        try:
+            while len(faces) < count:
+                batch = min(config.MAX_DICE, count - len(faces))
+                faces.extend(self.roll_dice(batch).faces)
+        except CommandFailed as e:
+            raise ConnectionError(f"the tray could not roll for {purpose}: {e}") from e
+        return tuple(faces)
 
     def show_dice(self, faces: list[int], colours: list[int]) -> None:
         self.request(proto.C_SHOW_DICE, proto.SHOW_DICE_FMT, *show_dice_fields(faces, colours))

@@ -1,0 +1,23 @@
+"""Crimson Skies: Aces rules engine on square-grid maps.
+
+Source of truth: ``/work/shared/seeds/000_df7e16f59b6aff48.txt`` ("CRIMSON SKIES ACES COMPLETE
+RULES"); mechanic ids (AC-Mnn), worked examples (AC-Tnn) and ambiguities (AC-Ann) are those of
+``rules-inventory.md`` §3. Modules, one concern each:
+
+- ``grid``      squares, names ("c5"), Chebyshev distance (AC-M20, AC-A06)
+- ``maps``      the text map format, terrain, walls on edges, starting areas (AC-M05..M07, M57..M65)
+- ``lof``       line of fire centre to centre, hindering modifier, range (AC-M30..M32, M60..M64)
+- ``movement``  legal destinations and paths (AC-M21..M27, M43, M58, M59, M63, M64)
+- ``figures``   figure catalogue (schema-validated JSON, samples marked) (AC-M02, M08, M11, M12)
+- ``talents``   colours -> abilities through data, unknown colours reported (AC-M13, M74)
+- ``combat``    attack / capture / escape / fate arithmetic (AC-M36, M39, M47, M53..M56)
+- ``game``      the game object: legal_actions / apply / undo / outcome, event-sourced
+- ``victory``   VP and tie-breaks (AC-M66..M72); ``scenarios`` setup and scenarios as data
+- ``odds``      exact odds; ``bots`` bot players; ``notation`` logs and the replay game kind
+"""
+
+from dialtray.rules.aces.notation import AcesKind
+
+GAME_KIND = AcesKind()
+
+__all__ = ["GAME_KIND"]

@@ -1,0 +1,104 @@
+"""Aces game logs in the shared notation (``core.notation``), and the ``aces`` game kind that
+``dialtray replay`` finds through ``core.registry``.
+
+Header keys of an Aces log::
+
+    Game: aces
+    Scenario: kim-vs-tim        # a shipped scenario id (map, teams, placement, victory)
+    First: 1                    # first player (1-based); the 2d6 roll-off is not replayed
+    Turn-limit: 300             # optional, overrides the scenario's
+    ---
+    move charlie h6
+    shoot charlie louis | 2 5 6
+    #   charlie ranged attack on louis: [2, 5, 6] vs defense [4]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from dialtray.rules.aces.actions import AcesAction
+from dialtray.rules.aces.game import AcesGame
+from dialtray.rules.aces.scenarios import load_scenario, start_scenario
+from dialtray.rules.core.dice import DiceSource, RecordingDice
+from dialtray.rules.core.errors import NotationError
+from dialtray.rules.core.events import Event
+from dialtray.rules.core.notation import GameLog, format_action_line, format_log
+
+KIND = "aces"
+TITLE = "Crimson Skies: Aces"
+
+
+class AcesKind:
+    """The ``aces`` entry of the game-kind registry (``core.registry.GameKind``)."""
+
+    name = KIND
+    title = TITLE
+
+    def new_game(self, log: GameLog, dice: DiceSource) -> AcesGame:
+        sc_name = log.one("Scenario")
+        if not sc_name:
+            raise log.error(log.kind_line, "an Aces log needs 'Scenario: ID'")
+        try:
+            sc = load_scenario(sc_name)
+        except (OSError, ValueError) as exc:
+            line = log.values("Scenario")[0].line
+            raise NotationError(log.name, line, f"Scenario: {exc}") from None
+        first_text = log.one("First")
+        first: int | None = None
+        if first_text is not None:
+            if not first_text.isdigit() or not 1 <= int(first_text) <= len(sc.teams):
+                line = log.values("First")[0].line
+                raise NotationError(log.name, line, f"First: {first_text!r} is not a player")
+            first = int(first_text) - 1
+        elif sc.first_player is None:
+            raise log.error(log.kind_line, "the scenario rolls for first player: give 'First: N'")
+        limit_text = log.one("Turn-limit")
+        limit = int(limit_text) if limit_text and limit_text.isdigit() else None
+        return start_scenario(sc, dice, first_player=first, turn_limit=limit)
+
+
+class LogWriter:
+    """Applies actions to a game and writes each with its dice faces and event reports."""
+
+    def __init__(
+        self,
+        game: AcesGame,
+        scenario: str,
+        first: int | None = None,
+        turn_limit: int | None = None,
+    ) -> None:
+        """``first`` defaults to the game's first player (rolled at setup, AC-M04)."""
+        if first is None:
+            first = game.state.first_player
+        self.game = game
+        self.recorder = RecordingDice(game.dice)
+        game.dice = self.recorder
+        self.header: list[tuple[str, str]] = [("Scenario", scenario), ("First", str(first + 1))]
+        if turn_limit is not None:
+            self.header.append(("Turn-limit", str(turn_limit)))
+        self.lines: list[str] = []
+
+    def apply(self, action: AcesAction) -> Sequence[Event]:
+        self.recorder.take()
+        events = self.game.apply(action)
+        faces = [f for _, fs in self.recorder.take() for f in fs]
+        self.lines.append(format_action_line(action.text(), faces, (e.text() for e in events)))
+        return events
+
+    def text(self, comment: str | None = None) -> str:
+        return format_log(KIND, self.header, self.lines, comment)
+
+
+def write_log(
+    game: AcesGame,
+    scenario: str,
+    actions: Iterable[AcesAction],
+    first: int | None = None,
+    turn_limit: int | None = None,
+) -> str:
+    """Apply ``actions`` to a fresh ``game`` and return the log text."""
+    w = LogWriter(game, scenario, first, turn_limit)
+    for a in actions:
+        w.apply(a)
+    return w.text()

@@ -1,0 +1,21 @@
+"""Crimson Skies: Air Action rules engine (seed 002; ids AA-Mnn of rules-inventory.md §4).
+
+- ``catalogue``  figure files, Ace figures, colour map, navigation cards (data/airaction)
+- ``actions``    actions as value objects with their notation (``parse_action``)
+- ``events``     everything that happens, as data
+- ``state``      the state and the pure fold of events into it
+- ``game``       ``AirActionGame``: legal_actions / apply / undo / outcome, the turn flow
+- ``rulebook``   the rules' numbers (tables) and seed headings
+- ``base``       shared queries, dice, pilot checks, damage / VP / XP
+- ``turn``, ``movement``, ``collisions``, ``feats``, ``combat``, ``ending``: rule handlers
+- ``etiquette``  expected dial moves and dial verification (what to turn)
+- ``notation``   log header and writer; ``GAME_KIND`` for ``dialtray replay``
+- ``odds``       exact shot odds (hits, clicks, fate)
+- ``table``      approximate digital 2D table (markers, card paths) producing geometry facts
+- ``bots``       bot players
+- ``campaign``   pilots across games (levels, XP, advancement), campaign file
+"""
+
+from dialtray.rules.airaction.notation import AirActionKind
+
+GAME_KIND = AirActionKind()

@@ -1,0 +1,173 @@
+"""Fate: AC-M49..M56 and the worked examples AC-T02, AC-T03, AC-T05 ("Fate" in the Aces rules);
+decisions AC-A01 (once per attack with Old One-Two) and AC-A16 (fate clicks at the end)."""
+
+from __future__ import annotations
+
+import pytest
+from aces_helpers import catalogue_with, feed, make_game, texts
+from dialtray.rules.aces import events as ev
+from dialtray.rules.aces.figures import Click
+from dialtray.rules.core.errors import IllegalActionError
+
+
+def rolled(events: tuple[ev.Event, ...]) -> ev.AttackRolled:
+    return next(e for e in events if isinstance(e, ev.AttackRolled))
+
+
+def test_T02_M50_M51_louis_offensive_fate_rolls_five_dice_and_clicks_once() -> None:
+    """AC-T02: Louis (attack 3, fate 2) against defense 5 "rolls five dice and counts the hits
+    normally. After resolving the attack, click Louis' combat dial once clockwise"."""
+    g = make_game({"louis": "c3"}, {"show-stopper": "c6", "ruffian": "j10"})
+    assert g.char("show-stopper").values.defense == 5
+    feed(g, 1, 2, 5, 6, 3)
+    out = g.push_text("shoot louis show-stopper fate")
+    r = rolled(out)
+    assert len(r.faces) == 5 and r.fate_dice == 2
+    assert g.char("louis").click == 0  # AC-M50 / AC-A16: not yet, the action is not over
+    out += g.push_text("nofate show-stopper")  # Show-stopper could have prevented the 5
+    assert g.char("show-stopper").click == 2  # the 5 and the 6 hit (each die >= 5)
+    # Old One-Two is optional (AC-M74): Louis declines the second attack
+    assert g.turn.phase == "attacked" and "end" in texts(g)
+    out += g.push_text("end")
+    assert g.char("louis").click == 1  # exactly one fate click, at the end of the action
+    kinds = [type(e).__name__ for e in out]
+    assert kinds.index("FateClicked") > kinds.index("Damaged")  # AC-A16 order
+
+
+def test_T03_old_one_two_two_attacks_fate_on_both_two_clicks() -> None:
+    """AC-T03: "If Louis had used Old One-Two to attack twice, he could have used fate twice to
+    add dice to both attacks. At the end of the turn ... clicked his base twice clockwise."
+    (AC-A01: with such a talent fate is once per attack.)"""
+    g = make_game({"louis": "c3"}, {"show-stopper": "c6", "genghis": "j10"})
+    assert "old_one_two" in g.abilities(g.char("louis"))
+    feed(g, 1, 1, 1, 1, 1)
+    assert len(rolled(g.push_text("shoot louis show-stopper fate")).faces) == 5
+    assert "shoot louis show-stopper fate" in texts(g)  # the second attack, fate again
+    feed(g, 1, 1, 1, 1, 2)
+    assert len(rolled(g.push_text("shoot louis show-stopper fate")).faces) == 5  # 3 + 2 [derived]
+    assert g.char("louis").click == 2
+    assert g.turn.player == 1  # the turn passed
+
+
+def test_M49_without_extra_attacks_fate_once_per_turn_and_only_one_attack() -> None:
+    """AC-M49 "Each Ace can use fate only once per turn"; AC-M28 one attack per action."""
+    g = make_game({"charlie": "c3"}, {"show-stopper": "c6", "genghis": "j10"})
+    feed(g, 1, 1, 1, 1, 1)
+    g.push_text("shoot charlie show-stopper fate")
+    assert g.turn.player == 1  # one attack only: the action and the turn are over
+
+
+def test_M49_defensive_fate_once_per_turn_against_old_one_two() -> None:
+    """AC-M49 / AC-A01 (decided): Old One-Two lets the *attacker* use fate per attack; the target
+    still uses fate at most once per turn."""
+    g = make_game({"charlie": "c3", "vigilante": "j10"}, {"louis": "c6"}, first=1)
+    feed(g, 5, 5, 1)
+    g.push_text("shoot louis charlie")
+    assert g.to_move() == 0 and texts(g) == {"fate charlie", "nofate charlie"}
+    g.push_text("fate charlie")
+    assert g.char("charlie").click == 0
+    feed(g, 5, 5, 1)
+    g.push_text("shoot louis charlie")
+    # no second defensive fate: two hits land at once, then the fate click at the end
+    assert g.char("charlie").click == 3
+
+
+def test_T05_charlie_defensive_fate_only_the_natural_six_hits() -> None:
+    """AC-T05: Charlie (defense 4, fate 2) against 4, 4, 5, 6 uses fate: only the 6 hits; her
+    dial is clicked once for the hit and once for fate."""
+    g = make_game({"charlie": "c3", "vigilante": "j10"}, {"genghis": "c4"}, first=1)
+    assert g.char("genghis").values.attack == 4
+    feed(g, 4, 4, 5, 6)
+    g.push_text("close genghis charlie")
+    assert g.to_move() == 0  # the defender decides after seeing the roll (AC-M53)
+    out = g.push_text("fate charlie")
+    declared = next(e for e in out if isinstance(e, ev.FateDeclared))
+    assert declared.prevented == 3
+    assert next(e for e in out if isinstance(e, ev.HitsResolved)).hits == 1
+    assert g.char("charlie").click == 2  # 1 damage + 1 fate (M50, M54)
+
+
+def test_M53_no_defensive_fate_at_fate_zero_and_M54_not_offered_for_sixes_only() -> None:
+    """AC-M53: defensive fate needs a fate value above 0; AC-M54: a natural six cannot be
+    prevented, so against only sixes fate is not even offered."""
+    cat = catalogue_with(charlie={"starting_click": 4})  # sample dial: fate 0 at click 4
+    g = make_game({"charlie": "c3", "vigilante": "j10"}, {"genghis": "c4"}, first=1, catalogue=cat)
+    assert g.char("charlie").values.fate == 0
+    feed(g, 6, 6, 6, 6)  # defense 3 at click 4; every die hits
+    g.push_text("close genghis charlie")
+    assert g.char("charlie").knocked_out  # no decision asked
+    g2 = make_game({"charlie": "c3", "vigilante": "j10"}, {"genghis": "c4"}, first=1)
+    feed(g2, 6, 1, 1, 1)
+    g2.push_text("close genghis charlie")
+    assert g2.turn.player == 0 and g2.char("charlie").click == 1
+
+
+def test_M52_fate_zero_offensive_adds_no_dice_but_clicks() -> None:
+    """AC-M52: at fate 0 an Ace may still use fate offensively: no dice, still the click, which
+    can bring the dial to a click with fate > 0."""
+    cat = catalogue_with(charlie={"dial": (Click(7, 3, 4, 0), Click(7, 3, 4, 2))})
+    g = make_game({"charlie": "c3"}, {"genghis": "c6", "ruffian": "j10"}, catalogue=cat)
+    feed(g, 1, 1, 1)
+    assert len(rolled(g.push_text("shoot charlie genghis fate")).faces) == 3
+    assert g.char("charlie").click == 1 and g.char("charlie").values.fate == 2
+
+
+def test_M51_M12_tokens_cannot_use_fate() -> None:
+    """AC-M12 / AC-M49: character tokens cannot use fate."""
+    g = make_game({"sergeant": "c3"}, {"genghis": "c6"})
+    with pytest.raises(IllegalActionError) as info:
+        g.push_text("shoot sergeant genghis fate")
+    assert info.value.mechanic == "AC-M49" and "token" in info.value.reason
+
+
+def test_M56_fate_ko_scores_for_the_opponent() -> None:
+    """AC-M56: an Ace removed because it used fate on its last click gives its points to the
+    opposing player."""
+    cat = catalogue_with(charlie={"starting_click": 5})  # the last click of the sample dial
+    g = make_game({"charlie": "c3", "vigilante": "j10"}, {"genghis": "c6"}, catalogue=cat)
+    feed(g, 1, 1)
+    out = g.push_text("shoot charlie genghis fate")
+    ko = next(e for e in out if isinstance(e, ev.Eliminated))
+    assert ko.cause == "fate" and ko.awards == ((1, 49),)
+    assert g.state.vp == [0, 49]
+
+
+def test_M55_defensive_fate_against_capture() -> None:
+    """AC-M55: against a capture attempt fate negates every hit but natural sixes; with none
+    left the capture fails."""
+    g = make_game({"charlie": "c3", "vigilante": "j10"}, {"genghis": "c4"}, first=1)
+    feed(g, 5, 4)  # attack 4 - 2 = 2 dice
+    g.push_text("capture genghis charlie")
+    g.push_text("fate charlie")
+    assert g.char("charlie").captor is None and g.char("charlie").click == 1  # only the fate click
+
+
+def test_M48_escape_fate_only_offensive() -> None:
+    """AC-M48: in an escape attempt fate may be used only offensively (by the captive, adding
+    dice); the captor is never asked for defensive fate."""
+    g = make_game(
+        {"charlie": "c3", "vigilante": "j10"}, {"genghis": "c4", "ruffian": "h8"}, first=1
+    )
+    feed(g, 6, 6)
+    g.push_text("capture genghis charlie")
+    assert g.char("charlie").captor == "genghis"
+    # P1's turn: Charlie escapes with fate: 3 + 2 dice against Genghis's 4
+    feed(g, 1, 1, 1, 4, 4, 1, 1, 1, 1)
+    out = g.push_text("escape charlie fate")
+    roll = next(e for e in out if isinstance(e, ev.EscapeRolled))
+    assert len(roll.captive_faces) == 5 and len(roll.captor_faces) == 4
+    assert roll.escaped and not any(isinstance(e, ev.DefenseAwaited) for e in out)
+    assert g.char("charlie").click == 1  # the captive's dial is still turned for fate (AC-M42)
+
+
+def test_dial_changes_for_the_tray_T05() -> None:
+    """AC-T05 as the tray sees it: one damage click, then one fate click, both clockwise."""
+    from dialtray.rules.aces.dial import dial_changes
+
+    g = make_game({"charlie": "c3", "vigilante": "j10"}, {"genghis": "c4"}, first=1)
+    feed(g, 4, 4, 5, 6)
+    out = g.push_text("close genghis charlie") + g.push_text("fate charlie")
+    assert [c.text() for c in dial_changes(out)] == [
+        "charlie: 1 click clockwise (damage)",
+        "charlie: 1 click clockwise (fate)",
+    ]
