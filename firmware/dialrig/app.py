@@ -153,6 +153,7 @@ class App:
         self.diag_period = 0
         self.reboot_requested = False
         self.progress = 0
+        self.display_taken = False  # the host or the button has put dice on the LEDs
         seed = bytearray(4)
         board.entropy_into(seed)
         boot_id = (seed[0] | seed[1] << 8 | seed[2] << 16 | (seed[3] & 0x7F) << 24) or 1
@@ -173,12 +174,14 @@ class App:
         self.button_dice = n
         value, extra = proto.pack_faces(self.faces, n)
         self.ring.append(now, proto.EV_DICE, n, request_id, value, extra)
+        self.display_taken = True
         self.display.clear()
         for i in range(n):
             self.display.set(i, self.faces[i], dice.SIX if self.faces[i] == 6 else dice.MISS)
         self.board.show_leds(self.display.buffer)
 
     def show_dice(self, n, faces, colours):
+        self.display_taken = True
         self.display.clear()
         for i in range(n):
             self.display.set(i, faces[i], _COLOURS[colours[i]])
@@ -202,14 +205,17 @@ class App:
         """LED walk over every die while the sampler checks every sensor; the result is an event."""
         walked = 0
         for i in range(self.cfg["dice"]):
+            if self.display_taken:
+                break  # real dice on the LEDs matter more than the walk: never wipe them
             self.display.clear()
             self.display.set(i, 6, dice.HIT)
             self.board.show_leds(self.display.buffer)
             walked += 1
             await asyncio.sleep_ms(LED_WALK_MS)
             self.board.watchdog_feed()
-        self.display.clear()
-        self.board.show_leds(self.display.buffer)
+        if not self.display_taken:
+            self.display.clear()
+            self.board.show_leds(self.display.buffer)
         # The sampler has been reading every sensor all along: its fault state is the verdict.
         self.ring.append(time.ticks_ms(), proto.EV_SELFTEST, 0, 0, self.dials.faulted_mask(),
                          walked)
