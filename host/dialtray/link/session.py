@@ -150,6 +150,11 @@ class TraySession:
         """Call ``listener`` (on the link thread) for every delivered event."""
         self._listeners.append(listener)
 
+    def unsubscribe(self, listener: Callable[[TrayEvent], None]) -> None:
+        with self._lock:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
     async def stream(self) -> AsyncIterator[TrayEvent]:
         """Every delivered event, for asyncio code."""
         loop = asyncio.get_running_loop()
@@ -555,7 +560,7 @@ class TraySession:
     def _deliver(self, ev: TrayEvent) -> None:
         self.counters["delivered"] += 1
         self.events.put(ev)
-        for listener in self._listeners:
+        for listener in list(self._listeners):
             listener(ev)
 
     def _sync_counters(self) -> None:
