@@ -41,6 +41,7 @@ def test_A08_capture_with_no_dice_fails() -> None:
 
 
 def test_M40_captive_may_only_pass_or_escape() -> None:
+    """AC-M40 (Capturing): "A captive may be given only pass or escape actions"."""
     g = captured_game()
     assert {t for t in texts(g) if " vigilante" in t and not t.startswith(("shoot", "close"))} >= {
         "pass vigilante",
@@ -89,6 +90,8 @@ def test_M44_captor_may_only_move_or_pass_and_M43_moves_captive_at_lower_speed()
 
 
 def test_M45_captor_not_target_of_capture_or_ranged_but_of_close_combat() -> None:
+    """AC-M45 (Capturing): the controlling character "may not be the target of an enemy's capture
+    attempt or ranged combat attack, though it may be the target of a close combat attack"."""
     g = make_game(
         {"genghis": "c3", "tail-gunner": "a10"},
         {"vigilante": "c4", "sergeant": "d2", "soldier": "h3", "ruffian": "j10"},
@@ -123,8 +126,10 @@ def test_M41_one_captive_at_a_time() -> None:
 
 
 def test_M46_captive_freed_when_captor_knocked_out() -> None:
+    """AC-M46 (Capturing): "If a character with a captive is eliminated, the captive is no longer
+    considered captured and may act normally"."""
     g = make_game(
-        {"ruffian": "c3", "tail-gunner": "a10"},
+        {"ruffian": "c3", "tail-gunner": "a8"},
         {"vigilante": "c4", "sergeant": "d3", "soldier": "j10"},
     )
     feed(g, 6)
@@ -132,8 +137,15 @@ def test_M46_captive_freed_when_captor_knocked_out() -> None:
     assert g.char("vigilante").captor == "ruffian"
     feed(g, 6, 1, 1)
     out = g.push_text("close sergeant ruffian")
+    assert any(isinstance(e, ev.Eliminated) and e.label == "ruffian" for e in out)
     assert any(isinstance(e, ev.Freed) and e.captive == "vigilante" for e in out)
-    assert g.char("vigilante").captor is None
+    assert g.char("vigilante").captor is None and not g.char("vigilante").is_captive
+    g.push_text("pass tail-gunner")  # P1
+    # P2: the Vigilante acts normally again: it may move and shoot, and no longer escapes
+    assert {"move vigilante c6", "shoot vigilante tail-gunner"} <= texts(g)
+    assert "escape vigilante" not in texts(g)
+    g.push_text("move vigilante c6")
+    assert g.square_of("vigilante").name() == "c6"
 
 
 def test_M47_escape_needs_strictly_more_hits_then_acts_again() -> None:

@@ -55,6 +55,8 @@ def test_M28_one_attack_per_action_and_M38_turn_passes() -> None:
 
 
 def test_M29_no_friendly_or_self_target() -> None:
+    """AC-M29 (Combat): "A character may not target a friendly character with a damaging attack",
+    nor "target itself with an attack"."""
     g = make_game({"charlie": "c3", "vigilante": "c5"}, {"genghis": "j10"})
     assert illegal(g, "shoot charlie vigilante").mechanic == "AC-M29"
     assert illegal(g, "shoot charlie charlie").mechanic == "AC-M29"
@@ -77,11 +79,20 @@ def test_M31_M32_line_of_fire_and_range_in_the_engine() -> None:
 
 
 def test_M33_may_shoot_an_enemy_adjacent_to_a_friend() -> None:
-    g = make_game({"charlie": "c1", "vigilante": "f6"}, {"genghis": "e6"})
+    """AC-M33 (Ranged Combat): "You may use a ranged combat attack to target an enemy figure that
+    is adjacent to a friendly character": Genghis, next to the Vigilante, is a legal target and
+    takes the hits."""
+    g = make_game({"charlie": "c1", "vigilante": "f6"}, {"genghis": "e6", "ruffian": "j10"})
     assert g.adjacent(g.char("vigilante"), g.char("genghis"))
-    feed(g, 1, 1, 1)
-    g.push_text("shoot charlie genghis")
-    assert g.turn.player == 1
+    assert g.line_of_fire("charlie", "genghis").clear
+    assert "shoot charlie genghis" in {a.text() for a in g.legal_actions()}
+    feed(g, 4, 4, 1)
+    out = g.push_text("shoot charlie genghis")
+    roll = next(e for e in out if isinstance(e, ev.AttackRolled))
+    assert (roll.kind, roll.targets) == ("ranged", ("genghis",))
+    out += g.push_text("nofate genghis")
+    assert next(e for e in out if isinstance(e, ev.Damaged)).label == "genghis"
+    assert g.char("genghis").click == 2 and g.turn.player == 1
 
 
 def test_M35_close_combat_needs_adjacency_not_across_a_wall() -> None:

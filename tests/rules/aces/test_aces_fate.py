@@ -16,7 +16,10 @@ def rolled(events: tuple[ev.Event, ...]) -> ev.AttackRolled:
 
 def test_T02_M50_M51_louis_offensive_fate_rolls_five_dice_and_clicks_once() -> None:
     """AC-T02: Louis (attack 3, fate 2) against defense 5 "rolls five dice and counts the hits
-    normally. After resolving the attack, click Louis' combat dial once clockwise"."""
+    normally. After resolving the attack, click Louis' combat dial once clockwise". AC-M51 (Fate:
+    offensive fate adds dice equal to the fate value, 3 + 2); AC-M50 (Fate: fate click): "At the
+    end of an action in which you use fate, click the combat dial of your Ace clockwise once" -
+    not before the action ends, and exactly once."""
     g = make_game({"louis": "c3"}, {"show-stopper": "c6", "ruffian": "j10"})
     assert g.char("show-stopper").values.defense == 5
     feed(g, 1, 2, 5, 6, 3)
@@ -112,12 +115,37 @@ def test_M52_fate_zero_offensive_adds_no_dice_but_clicks() -> None:
     assert g.char("charlie").click == 1 and g.char("charlie").values.fate == 2
 
 
-def test_M51_M12_tokens_cannot_use_fate() -> None:
+def test_M12_M49_tokens_cannot_use_fate() -> None:
     """AC-M12 / AC-M49: character tokens cannot use fate."""
     g = make_game({"sergeant": "c3"}, {"genghis": "c6"})
     with pytest.raises(IllegalActionError) as info:
         g.push_text("shoot sergeant genghis fate")
     assert info.value.mechanic == "AC-M49" and "token" in info.value.reason
+
+
+def test_M51_offensive_fate_adds_dice_equal_to_the_fate_value() -> None:
+    """AC-M51 (Fate: offensive): "declare that you are using fate prior to taking a shot. Add a
+    number of attack dice to the roll equal to your Ace's fate value": Charlie (attack 3) rolls
+    3 dice without fate, 3 + 1 at fate 1 and 3 + 3 at fate 3, in ranged and close combat."""
+    for fate in (1, 3):
+        cat = catalogue_with(charlie={"dial": (Click(7, 3, 4, fate),) * 3})
+        g = make_game(
+            {"charlie": "c3", "vigilante": "j1"}, {"ruffian": "c6", "genghis": "j10"}, catalogue=cat
+        )
+        feed(g, *[1] * (3 + fate))
+        r = rolled(g.push_text("shoot charlie ruffian fate"))
+        assert (len(r.faces), r.fate_dice, r.offensive_fate) == (3 + fate, fate, True)
+        g2 = make_game(
+            {"charlie": "c3", "vigilante": "j1"}, {"ruffian": "c4", "genghis": "j10"}, catalogue=cat
+        )
+        feed(g2, *[1] * (3 + fate))
+        assert len(rolled(g2.push_text("close charlie ruffian fate")).faces) == 3 + fate
+        g3 = make_game(
+            {"charlie": "c3", "vigilante": "j1"}, {"ruffian": "c6", "genghis": "j10"}, catalogue=cat
+        )
+        feed(g3, 1, 1, 1)
+        r = rolled(g3.push_text("shoot charlie ruffian"))  # no fate declared: no extra dice
+        assert (len(r.faces), r.fate_dice, r.offensive_fate) == (3, 0, False)
 
 
 def test_M56_fate_ko_scores_for_the_opponent() -> None:

@@ -46,6 +46,8 @@ def test_T01_kims_team_is_exactly_100_and_charlie_is_49() -> None:
 
 
 def test_M01_build_total_may_be_equalled_not_exceeded() -> None:
+    """AC-M01 (Recruitment: build total): a team's points may equal the build total but never
+    exceed it."""
     team = [CAT[f] for f in KIM] + [CAT["sample-ruffian"]]  # 106
     with pytest.raises(IllegalActionError) as info:
         validate_team(team, 100)
@@ -54,6 +56,8 @@ def test_M01_build_total_may_be_equalled_not_exceeded() -> None:
 
 
 def test_M03_one_of_each_ace_per_team_tokens_may_repeat() -> None:
+    """AC-M03 (Recruitment: uniqueness): only one of any particular Ace on a team; the same Ace
+    may be on two teams in one game; tokens may repeat."""
     with pytest.raises(IllegalActionError) as info:
         validate_team([CAT["sample-genghis"], CAT["sample-genghis"]], 100)
     assert info.value.mechanic == "AC-M03"

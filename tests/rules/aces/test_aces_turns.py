@@ -24,6 +24,8 @@ def test_M14_one_action_per_turn_then_the_next_player() -> None:
 
 
 def test_M15_not_the_same_character_two_turns_in_a_row() -> None:
+    """AC-M15 (Turns and Actions: no repeats): "You may not give an action to the same character
+    two turns in a row"; after another character's turn it may act again."""
     g = make_game({"charlie": "c3", "vigilante": "d3"}, {"louis": "c8", "genghis": "h8"})
     g.push_text("pass charlie")
     g.push_text("pass louis")
@@ -77,24 +79,47 @@ def test_M17_second_wind_when_showing_heals_toward_start() -> None:
 
 
 def test_M18_move_then_attack_not_attack_then_move() -> None:
+    """AC-M18 (Combat: order inside an action): "Move your character if you choose to. After
+    moving your character, check to see if an enemy character is adjacent ... or within range",
+    then attack; never attack first and move afterwards."""
     g = make_game({"charlie": "c1", "vigilante": "j1"}, {"louis": "c9", "genghis": "h9"})
+    with pytest.raises(IllegalActionError) as info:
+        g.push_text("shoot charlie louis")  # 8 squares from c1: out of range 6
+    assert info.value.mechanic == "AC-M32"
     g.push_text("move charlie c3")
     assert g.turn.phase == "moved"
     feed(g, 1, 1, 1)
-    g.push_text("shoot charlie louis")
+    out = g.push_text("shoot charlie louis")  # range is checked from c3, after the move
+    assert next(e for e in out if isinstance(e, ev.AttackRolled)).targets == ("louis",)
     g2 = make_game({"charlie": "c1", "vigilante": "j1"}, {"louis": "c6", "genghis": "h9"})
     feed(g2, 1, 1, 1)
     g2.push_text("shoot charlie louis")
     assert g2.turn.player == 1  # the action ended with the attack: no move after it
+    # Louis's Old One-Two keeps his action open after the attack, but he still may not move
+    g3 = make_game({"louis": "c3", "vigilante": "j1"}, {"genghis": "c6", "ruffian": "j10"})
+    feed(g3, 1, 1, 1)
+    g3.push_text("shoot louis genghis")
+    assert g3.turn.label == "louis" and g3.turn.phase == "attacked"
+    assert not any(t.startswith("move louis") for t in texts(g3))
+    with pytest.raises(IllegalActionError) as info:
+        g3.push_text("move louis c1")
+    assert info.value.mechanic == "AC-M18"
 
 
 def test_M19_premeasuring_changes_nothing() -> None:
-    g = make_game({"charlie": "c1"}, {"louis": "c9"})
-    before = (g.event_count(), g.report())
-    g.line_of_fire("charlie", "louis")
+    """AC-M19 (Ranged Combat: pre-measuring allowed): "You may check distance and line of fire to
+    a target before declaring your character's action": measuring answers, commits to nothing
+    and leaves every action open."""
+    g = make_game({"charlie": "c1", "vigilante": "j1"}, {"louis": "c9", "genghis": "h9"})
+    before = (g.event_count(), g.report(), texts(g))
+    lof = g.line_of_fire("charlie", "louis")
+    assert lof.clear and lof.distance == 8  # the answer: a clear line, but out of range 6
+    assert g.line_of_fire("vigilante", "genghis").distance == 8
     g.reach_of(g.char("charlie"))
-    g.legal_actions()
-    assert (g.event_count(), g.report()) == before
+    assert (g.event_count(), g.report(), texts(g)) == before
+    assert g.turn.label is None and g.turn.phase == "choose"  # no action was declared
+    g.push_text("move vigilante j3")  # measuring Charlie did not give her the action
+    assert g.square_of("charlie").name() == "c1" and g.turn.player == 1
 
 
 def test_illegal_action_leaves_state_unchanged_and_names_rule() -> None:
@@ -167,6 +192,9 @@ def test_M27_no_break_away_across_blocking_terrain() -> None:
 
 
 def test_M59_start_in_hindering_half_speed_rounded_up() -> None:
+    """AC-M59 (Hindering Terrain): "If a character begins a turn in hindering terrain, reduce its
+    speed by half (round up)": speed 7 becomes 4, not 3, and a character in clear terrain keeps
+    its full speed."""
     rows = []
     for y in range(10):
         rows.append(" ".join(("~" if y == 0 else ".") + "." * 9))
@@ -175,6 +203,13 @@ def test_M59_start_in_hindering_half_speed_rounded_up() -> None:
     g = make_game({"charlie": "a1", "vigilante": "j1"}, {"louis": "j10"}, rows=rows)
     assert g.char("charlie").values.speed == 7
     assert g.speed(g.char("charlie")) == 4  # ceil(7 / 2)
+    assert g.speed(g.char("vigilante")) == 6  # clear terrain (j1): no halving
+    assert "move charlie a5" in texts(g) and "move charlie a6" not in texts(g)
+    with pytest.raises(IllegalActionError) as info:
+        g.push_text("move charlie a6")  # 5 squares
+    assert info.value.mechanic == "AC-M21"
+    g.push_text("move charlie a5")  # 4 squares
+    assert g.square_of("charlie").name() == "a5"
 
 
 def test_M58_entering_hindering_ends_the_move_in_the_engine() -> None:
@@ -196,6 +231,8 @@ def test_M74_optional_ability_may_be_declined() -> None:
 
 
 def test_M73_each_hit_one_clockwise_click() -> None:
+    """AC-M73 (Glossary: click, hit): "Each hit results in 1 click of damage", a click being one
+    clockwise turn of the combat dial: two hits turn Louis's dial from click 0 to click 2."""
     g = make_game({"genghis": "c3", "vigilante": "j1"}, {"louis": "c4", "ruffian": "j10"})
     feed(g, 4, 4, 1, 1)
     out = g.push_text("close genghis louis")

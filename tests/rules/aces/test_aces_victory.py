@@ -9,6 +9,8 @@ from dialtray.rules.core.dice import ManualDice
 
 
 def test_M67_1_game_ends_when_one_player_has_characters_left() -> None:
+    """AC-M67 (Ending the Game, condition 1): "Only one player still has characters on the map":
+    the game ends at once, with the VP table, and no action is legal afterwards."""
     g = make_game({"genghis": "c3"}, {"vigilante": "c4"})
     feed(g, 6, 1, 1, 1)
     g.push_text("close genghis vigilante")
@@ -19,8 +21,11 @@ def test_M67_1_game_ends_when_one_player_has_characters_left() -> None:
 
 
 def test_M67_2_3_time_limit_and_agreement() -> None:
+    """AC-M67 (Ending the Game, conditions 2 and 3): "A predetermined time limit for the game is
+    reached" (here 2 turns: not before) or "All remaining players agree to end the game"."""
     g = make_game({"genghis": "c3"}, {"vigilante": "c8"}, turn_limit=2)
     g.push_text("move genghis c5")  # range 0, nobody adjacent: the action ends
+    assert g.outcome() is None and g.turn.player == 1  # turn 2 of 2 still to play
     g.push_text("pass vigilante")
     o = g.outcome()
     assert o is not None and "time limit" in o.reason
@@ -83,11 +88,35 @@ def test_A10_split_evenly_drops_the_remainder() -> None:
 
 
 def test_M68_eliminations_scored_during_play() -> None:
+    """AC-M68 (Victory!: eliminations): each enemy eliminated is worth its point value, "scored
+    during the game as soon as a character is knocked out" - the Vigilante's 11, mid-game."""
     g = make_game({"genghis": "c3", "charlie": "h1"}, {"vigilante": "c4", "louis": "j10"})
     feed(g, 6, 1, 1, 1)
     g.push_text("close genghis vigilante")
     assert g.state.vp == [11, 0] and g.outcome() is None
     assert g.victory_points() == (11 + 28 + 49, 40)  # AC-M71 if it ended now
+
+
+def test_M71_vp_total_is_eliminations_plus_captives_plus_survivors() -> None:
+    """AC-M71 (Victory!: formula): "your victory point total = (eliminated enemy character points
+    and captive points) + (remaining friendly character points)". P1 eliminates the Vigilante
+    (11), holds the Soldier captive (2 x 8) and keeps Genghis (28) and Charlie (49); P2 keeps
+    only Louis (40), the captive Soldier scoring nothing for its owner (AC-A09)."""
+    g = make_game(
+        {"genghis": "c3", "charlie": "h1"},
+        {"vigilante": "c4", "soldier": "h2", "louis": "j10"},
+    )
+    feed(g, 6, 1, 1, 1)
+    g.push_text("close genghis vigilante")  # the Vigilante is knocked out: 11 to P1 at once
+    g.push_text("pass louis")
+    feed(g, 4)  # Charlie's capture attempt: attack 3 - 2 = 1 die against defense 4
+    g.push_text("capture charlie soldier")
+    assert g.char("soldier").captor == "charlie"
+    total = (11 + 2 * 8 + 28 + 49, 40)
+    assert g.victory_points() == total
+    g.push_text("endgame agreed")
+    o = g.outcome()
+    assert o is not None and o.vp == total and o.winner == 0
 
 
 def test_M70_survivors_score_their_points_at_the_end() -> None:
