@@ -55,11 +55,10 @@ def run(args: argparse.Namespace) -> int:
                     break
                 try:
                     ev: TrayEvent = session.events.get(timeout=0.1)
-                except queue.Empty:
-                    ev = None  # type: ignore[assignment]
-                if ev is not None:
                     seen += 1
                     print(f"{time.monotonic() - start:8.3f}  {ev}", flush=True)
+                except queue.Empty:
+                    pass
                 if args.diag and session.synced.is_set() and not diag_on:
                     session.diagnostics(True, args.diag)
                     diag_on = True

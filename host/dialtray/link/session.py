@@ -34,6 +34,7 @@ from typing import Any
 from dialrig import config, proto
 
 from dialtray.link.messages import (
+    ACK_NAMES,
     Ack,
     Click,
     CommandEncoder,
@@ -177,8 +178,6 @@ class TraySession:
         if p.ack is None:
             raise CommandFailed(p.error or "no acknowledgement")
         if p.ack.status not in (proto.ACK_OK, proto.ACK_REJECTED):
-            from dialtray.link.messages import ACK_NAMES
-
             raise CommandFailed(f"tray refused command 0x{mtype:02x}: "
                                 f"{ACK_NAMES.get(p.ack.status, p.ack.status)}")
         return p.ack
