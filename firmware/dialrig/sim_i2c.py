@@ -336,7 +336,10 @@ class SimI2C:
         self.readfrom_into(addr, buf, stop)
         return bytes(buf)
 
-    def readfrom_mem_into(self, addr, memaddr, buf, addrsize=8):
+    def _memaddr(self, addr, memaddr, addrsize):
+        """Address the device for writing and send the register address; returns how many
+        responders took it, or -1 when the register byte was not acknowledged (then the
+        transfer ends with STOP and, as machine.I2C does, without an error)."""
         n = self._address(addr, False, 1)
         resp = self._resp
         shift = addrsize - 8
@@ -348,9 +351,14 @@ class SimI2C:
                     ack = True
             self.bits += 9
             if not ack:
-                self.bits += 1  # STOP; machine.I2C returns without an error here
-                return
+                self.bits += 1  # STOP
+                return -1
             shift -= 8
+        return n
+
+    def readfrom_mem_into(self, addr, memaddr, buf, addrsize=8):
+        if self._memaddr(addr, memaddr, addrsize) < 0:
+            return
         n = self._address(addr, True, len(buf))
         self._read_bytes(n, buf)
 
@@ -360,20 +368,9 @@ class SimI2C:
         return bytes(buf)
 
     def writeto_mem(self, addr, memaddr, buf, addrsize=8):
-        n = self._address(addr, False, 1)
-        resp = self._resp
-        shift = addrsize - 8
-        while shift >= 0:
-            b = (memaddr >> shift) & 0xFF
-            ack = False
-            for j in range(n):
-                if resp[j].write(b):
-                    ack = True
-            self.bits += 9
-            if not ack:
-                self.bits += 1
-                return
-            shift -= 8
+        n = self._memaddr(addr, memaddr, addrsize)
+        if n < 0:
+            return
         self._write_bytes(n, buf, len(buf))
         self.bits += 1
 
