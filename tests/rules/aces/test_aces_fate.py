@@ -8,9 +8,10 @@ from aces_helpers import catalogue_with, feed, make_game, texts
 from dialtray.rules.aces import events as ev
 from dialtray.rules.aces.figures import Click
 from dialtray.rules.core.errors import IllegalActionError
+from dialtray.rules.core.events import Event
 
 
-def rolled(events: tuple[ev.Event, ...]) -> ev.AttackRolled:
+def rolled(events: tuple[Event, ...]) -> ev.AttackRolled:
     return next(e for e in events if isinstance(e, ev.AttackRolled))
 
 
@@ -66,7 +67,7 @@ def test_M49_defensive_fate_once_per_turn_against_old_one_two() -> None:
     g = make_game({"charlie": "c3", "vigilante": "j10"}, {"louis": "c6"}, first=1)
     feed(g, 5, 5, 1)
     g.push_text("shoot louis charlie")
-    assert g.to_move() == 0 and texts(g) == {"fate charlie", "nofate charlie"}
+    assert g.to_move() == "P1" and texts(g) == {"fate charlie", "nofate charlie"}
     g.push_text("fate charlie")
     assert g.char("charlie").click == 0
     feed(g, 5, 5, 1)
@@ -82,7 +83,7 @@ def test_T05_charlie_defensive_fate_only_the_natural_six_hits() -> None:
     assert g.char("genghis").values.attack == 4
     feed(g, 4, 4, 5, 6)
     g.push_text("close genghis charlie")
-    assert g.to_move() == 0  # the defender decides after seeing the roll (AC-M53)
+    assert g.to_move() == "P1"  # the defender decides after seeing the roll (AC-M53)
     out = g.push_text("fate charlie")
     declared = next(e for e in out if isinstance(e, ev.FateDeclared))
     assert declared.prevented == 3
@@ -190,12 +191,14 @@ def test_M48_escape_fate_only_offensive() -> None:
 
 def test_dial_changes_for_the_tray_T05() -> None:
     """AC-T05 as the tray sees it: one damage click, then one fate click, both clockwise."""
-    from dialtray.rules.aces.dial import dial_changes
-
     g = make_game({"charlie": "c3", "vigilante": "j10"}, {"genghis": "c4"}, first=1)
     feed(g, 4, 4, 5, 6)
-    out = g.push_text("close genghis charlie") + g.push_text("fate charlie")
-    assert [c.text() for c in dial_changes(out)] == [
-        "charlie: 1 click clockwise (damage)",
-        "charlie: 1 click clockwise (fate)",
+    g.push_text("close genghis charlie")
+    assert g.dial_changes() == ()  # charlie decides on defensive fate first (AC-M53)
+    g.push_text("fate charlie")
+    damage, fate = g.dial_changes()
+    assert [c.text() for c in (damage, fate)] == [
+        "charlie combat dial: 1 click clockwise (click 0 -> 1) [AC-M36]",
+        "charlie combat dial: 1 click clockwise (click 1 -> 2) [AC-M50]",
     ]
+    assert type(damage.cause_event) is ev.Damaged and type(fate.cause_event) is ev.FateClicked

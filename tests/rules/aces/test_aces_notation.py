@@ -18,7 +18,7 @@ def play_logged(seed: int) -> tuple[str, str]:
     w = LogWriter(g, "zeppelin-raid", first=0)
     bots = [GreedyBot(seed), RandomBot(seed + 1)]
     while not g.state.over:
-        w.apply(bots[g.to_move()].choose(g))
+        w.apply(bots[g.player_to_move()].choose(g))
     return w.text(), g.report()
 
 

@@ -15,8 +15,8 @@ def test_M67_1_game_ends_when_one_player_has_characters_left() -> None:
     feed(g, 6, 1, 1, 1)
     g.push_text("close genghis vigilante")
     o = g.outcome()
-    assert o is not None and "only one player" in o.reason
-    assert o.vp == (11 + 28, 0) and o.winner == 0  # AC-M68 + AC-M70
+    assert o is not None and "only one player" in o.termination
+    assert o.vp_table == (11 + 28, 0) and o.winner == "P1"  # AC-M68 + AC-M70
     assert g.legal_actions() == []
 
 
@@ -28,11 +28,11 @@ def test_M67_2_3_time_limit_and_agreement() -> None:
     assert g.outcome() is None and g.turn.player == 1  # turn 2 of 2 still to play
     g.push_text("pass vigilante")
     o = g.outcome()
-    assert o is not None and "time limit" in o.reason
+    assert o is not None and "time limit" in o.termination
     g2 = make_game({"genghis": "c3"}, {"vigilante": "c8"})
     assert "endgame agreed" in texts(g2)
     g2.push_text("endgame agreed")
-    assert g2.outcome() is not None and g2.outcome().vp == (28, 11)  # type: ignore[union-attr]
+    assert g2.outcome() is not None and g2.outcome().vp_table == (28, 11)  # type: ignore[union-attr]
 
 
 def test_M66_withdrawing_scores_no_survivors() -> None:
@@ -43,7 +43,7 @@ def test_M66_withdrawing_scores_no_survivors() -> None:
     g.push_text("close genghis vigilante")  # P1 scores 11 at once (AC-M68)
     g.push_text("withdraw")  # P2 withdraws
     o = g.outcome()
-    assert o is not None and o.vp == (11 + 28 + 49, 0)
+    assert o is not None and o.vp_table == (11 + 28 + 49, 0)
 
 
 def test_M69_M71_captives_double_and_owner_scores_nothing_for_them() -> None:
@@ -53,7 +53,7 @@ def test_M69_M71_captives_double_and_owner_scores_nothing_for_them() -> None:
     g.push_text("capture genghis vigilante")
     g.push_text("endgame time")
     o = g.outcome()
-    assert o is not None and o.vp == (28 + 49 + 2 * 11, 40)
+    assert o is not None and o.vp_table == (28 + 49 + 2 * 11, 40)
 
 
 def test_A09_captives_do_not_keep_their_player_in_the_game() -> None:
@@ -116,7 +116,7 @@ def test_M71_vp_total_is_eliminations_plus_captives_plus_survivors() -> None:
     assert g.victory_points() == total
     g.push_text("endgame agreed")
     o = g.outcome()
-    assert o is not None and o.vp == total and o.winner == 0
+    assert o is not None and o.vp_table == total and o.winner == "P1"
 
 
 def test_M70_survivors_score_their_points_at_the_end() -> None:
@@ -124,7 +124,7 @@ def test_M70_survivors_score_their_points_at_the_end() -> None:
     g = make_game({"genghis": "c3", "charlie": "h1"}, {"vigilante": "c8", "louis": "j10"})
     g.push_text("endgame agreed")
     o = g.outcome()
-    assert o is not None and o.vp == (28 + 49, 11 + 40) and o.winner == 0
+    assert o is not None and o.vp_table == (28 + 49, 11 + 40) and o.winner == "P1"
 
 
 def test_A10_fate_ko_split_between_two_opponents_in_a_three_player_game() -> None:

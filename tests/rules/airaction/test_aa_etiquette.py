@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 from aa_helpers import finish_turn, new_game, of, plan_all_cruise, run, start
 from dialtray.rules.airaction import events as ev
-from dialtray.rules.airaction.etiquette import DialMove, Reading, dial_moves, verify
+from dialtray.rules.airaction.dials import verify
 from dialtray.rules.airaction.game import SquadronPlane
+from dialtray.rules.core.dials import Dial
 from dialtray.rules.core.errors import IllegalActionError
 
 
@@ -26,10 +27,18 @@ def test_aa_m85_click_directions_damage_cw_throttle_up_ccw() -> None:
     g, d = new_game()
     start(g, d)
     finish_turn(g, d)
-    events = run(g, d, "initiative | 6 6 1 1", "throttle A1 +1", "throttle A2 -2 | 1 1")
-    assert dial_moves(events) == [
-        DialMove("A1", "speed", "counter-clockwise", 1),
-        DialMove("A2", "combat", "clockwise", 1),
+    run(g, d, "initiative | 6 6 1 1", "throttle A1 +1")
+    (up,) = g.dial_changes()
+    assert (up.figure, up.dial, up.direction, up.clicks, up.rule_id) == (
+        "A1",
+        "speed",
+        "counter-clockwise",
+        1,
+        "AA-M19",
+    )
+    run(g, d, "throttle A2 -2 | 1 1")  # failed two-click check: 1 damage click, speed unchanged
+    assert [(c.figure, c.dial, c.direction, c.clicks, c.rule_id) for c in g.dial_changes()] == [
+        ("A2", "combat", "clockwise", 1, "AA-M20")
     ]
 
 
@@ -41,15 +50,18 @@ def test_aa_m81_verify_dials_says_what_to_put_right() -> None:
     run(g, d, "shoot A1 front B1 | 6 5 1")
     want = g.plane("B1").combat_click
     assert want == 2
-    assert verify(g, {"B1": Reading(combat=2, speed=g.plane("B1").speed_index)}) == []
-    assert verify(g, {"B1": Reading(combat=0)}) == ["B1 combat dial: turn 2 click(s) clockwise"]
-    assert verify(g, {"B1": Reading(combat=3)}) == [
-        "B1 combat dial: turn 1 click(s) counter-clockwise"
+    b1_speed = g.plane("B1").speed_index
+    assert b1_speed is not None
+    dials = g.dials()
+    assert verify(dials, {Dial("B1", "combat"): 2, Dial("B1", "speed"): b1_speed}) == []
+    assert verify(dials, {Dial("B1", "combat"): 0}) == ["B1 combat dial: turn 2 clicks clockwise"]
+    assert verify(dials, {Dial("B1", "combat"): 3}) == [
+        "B1 combat dial: turn 1 click counter-clockwise"
     ]
     idx = g.plane("A1").speed_index
     assert idx is not None
-    assert verify(g, {"A1": Reading(speed=idx - 1)}) == [
-        "A1 speed dial: turn 1 click(s) counter-clockwise"
+    assert verify(g.dials(), {Dial("A1", "speed"): idx - 1}) == [
+        "A1 speed dial: turn 1 click counter-clockwise"
     ]
 
 

@@ -10,6 +10,8 @@ import pytest
 MODULES = [
     "dialtray.rules.core.dice",
     "dialtray.rules.core.errors",
+    "dialtray.rules.core.dials",
+    "dialtray.rules.core.game",
     "dialtray.rules.airaction.game",
 ]
 

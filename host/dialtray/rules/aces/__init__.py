@@ -16,8 +16,20 @@ RULES"); mechanic ids (AC-Mnn), worked examples (AC-Tnn) and ambiguities (AC-Ann
 - ``odds``      exact odds; ``bots`` bot players; ``notation`` logs and the replay game kind
 """
 
+from dialtray.rules.aces.actions import AcesAction, parse_action
+from dialtray.rules.aces.game import AcesGame
 from dialtray.rules.aces.notation import AcesKind
+from dialtray.rules.aces.state import AcesState
+from dialtray.rules.aces.victory import Outcome
 
 GAME_KIND = AcesKind()
 
-__all__ = ["GAME_KIND"]
+__all__ = [
+    "GAME_KIND",
+    "AcesAction",
+    "AcesGame",
+    "AcesKind",
+    "AcesState",
+    "Outcome",
+    "parse_action",
+]

@@ -128,5 +128,5 @@ def play(game: AcesGame, bots: list[Bot], max_steps: int = 20_000) -> AcesGame:
     for _ in range(max_steps):
         if game.state.over:
             return game
-        game.apply(bots[game.to_move()].choose(game))
+        game.apply(bots[game.player_to_move()].choose(game))
     raise RuntimeError(f"game did not end within {max_steps} actions: {game!r}")

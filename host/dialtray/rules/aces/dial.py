@@ -1,42 +1,44 @@
-"""What the players must turn: the dial clicks an Aces action caused, in order (for the tray).
+"""Aces' dials in the core dial vocabulary (``core.dials``): what the tray must see.
 
-AC-M73: a click is a clockwise turn of the combat dial; damage (AC-M36) and fate (AC-M50) turn it
-clockwise, healing counter-clockwise (AC-A17). A knocked-out character is removed (AC-M37).
+Every character has one combat dial (AC-M08). AC-M73: a click is a clockwise turn; damage
+(AC-M36) and fate (AC-M50) turn it clockwise, healing counter-clockwise (AC-A17). The dial stops
+at the KO click (``Figure.ko_click``, AC-M37): a knocked-out character is off the map
+(``DialSetting.in_play`` False) and its dial shows KO (no values).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
-
 from dialtray.rules.aces import events as ev
+from dialtray.rules.aces.state import AcesState
+from dialtray.rules.core.dials import COMBAT, Dial, DialChange, DialSetting, click_change
 from dialtray.rules.core.events import Event
 
 
-@dataclass(frozen=True)
-class DialChange:
-    label: str
-    clicks: int  # > 0 clockwise, < 0 counter-clockwise, 0 = remove the figure
-    cause: str  # damage | fate | healing | knocked out
-    to_click: int = -1
-
-    def text(self) -> str:
-        if self.cause == "knocked out":
-            return f"{self.label}: knocked out - take the figure off the map"
-        n = abs(self.clicks)
-        way = "clockwise" if self.clicks > 0 else "counter-clockwise"
-        return f"{self.label}: {n} click{'s' if n != 1 else ''} {way} ({self.cause})"
-
-
-def dial_changes(events: Iterable[Event]) -> list[DialChange]:
-    out: list[DialChange] = []
-    for e in events:
-        if isinstance(e, ev.Damaged):
-            out.append(DialChange(e.label, e.clicks, "damage", e.to_click))
-        elif isinstance(e, ev.FateClicked):
-            out.append(DialChange(e.label, 1, "fate", e.to_click))
-        elif isinstance(e, ev.Healed):
-            out.append(DialChange(e.label, -e.clicks, "healing", e.to_click))
-        elif isinstance(e, ev.Eliminated):
-            out.append(DialChange(e.label, 0, "knocked out"))
+def dial_settings(state: AcesState) -> dict[Dial, DialSetting]:
+    out: dict[Dial, DialSetting] = {}
+    for label, c in state.chars.items():
+        d = Dial(label, COMBAT)
+        click = min(c.click, c.figure.ko_click)
+        if click >= c.figure.ko_click:
+            out[d] = DialSetting(d, click, {}, {}, False)
+            continue
+        v = c.figure.dial[click]
+        values = {"speed": v.speed, "attack": v.attack, "defense": v.defense, "fate": v.fate}
+        in_play = c.on_map or (not c.knocked_out and c.player not in state.withdrawn)
+        out[d] = DialSetting(d, click, values, dict(v.colours), in_play)
     return out
+
+
+def dial_changes_of(state: AcesState, e: Event) -> tuple[DialChange, ...]:
+    """The clicks event ``e`` makes, ``state`` being the state just before it."""
+    if isinstance(e, ev.Damaged | ev.FateClicked | ev.Healed):
+        c = state.chars[e.label]
+        ko = c.figure.ko_click
+        before, after = min(c.click, ko), min(e.to_click, ko)
+        if before == after:
+            return ()
+        rule = "AC-M36" if isinstance(e, ev.Damaged) else "AC-M50"
+        if isinstance(e, ev.Healed):
+            rule = "AC-A17"
+        return (click_change(e.label, COMBAT, before, after, e, rule),)
+    return ()

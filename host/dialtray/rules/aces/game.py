@@ -47,6 +47,7 @@ from dialtray.rules.aces.combat import (
     split_evenly,
     target_defense,
 )
+from dialtray.rules.aces.dial import dial_changes_of, dial_settings
 from dialtray.rules.aces.figures import Figure, default_catalogue
 from dialtray.rules.aces.grid import Square, chebyshev
 from dialtray.rules.aces.lof import LineOfFire, line_of_fire
@@ -54,10 +55,12 @@ from dialtray.rules.aces.maps import AcesMap, Terrain
 from dialtray.rules.aces.movement import Reach, reach
 from dialtray.rules.aces.state import AcesState, CharState, PendingAttack, TurnState
 from dialtray.rules.aces.talents import Ability, Talents, load_talents
-from dialtray.rules.aces.victory import Outcome, final_vp, pick_winner
+from dialtray.rules.aces.victory import Outcome, final_vp, pick_winner, seat_of
+from dialtray.rules.core.dials import Dial, DialChange, DialSetting
 from dialtray.rules.core.dice import DiceSource
 from dialtray.rules.core.errors import IllegalActionError
 from dialtray.rules.core.events import Emit, Event, EventSourcedGame
+from dialtray.rules.core.game import Seat, plain
 
 # Rule headings of the seed text, for IllegalActionError.
 H_TURNS = "Turns and Actions"
@@ -78,6 +81,8 @@ H_DECK = "Hit the Deck!"
 
 class AcesGame(EventSourcedGame[AcesState, AcesAction]):
     """One game of Crimson Skies: Aces on one map."""
+
+    kind = "aces"
 
     def __init__(
         self,
@@ -246,12 +251,32 @@ class AcesGame(EventSourcedGame[AcesState, AcesAction]):
         sq = self.char(label).square
         return None if sq is None else self.map.square(sq)
 
-    def to_move(self) -> int:
-        """The player who must decide next (the defender during a defensive-fate decision)."""
+    def seats(self) -> tuple[Seat, ...]:
+        """"P1", "P2", ... in seating order (``state.players`` holds their names)."""
+        return tuple(seat_of(p) for p in range(len(self.state.players)))
+
+    def to_move(self) -> Seat | None:
+        """The seat that must decide next (the defender during a defensive-fate decision);
+        None once the game is over."""
+        if self.state.over or self.state.turn is None:
+            return None
+        return seat_of(self.player_to_move())
+
+    def player_to_move(self) -> int:
+        """``to_move()`` as a 0-based player index (the state's own numbering)."""
         t = self.turn
         if t.phase == "defend" and t.pending is not None and t.pending.awaiting:
             return self.char(t.pending.awaiting[0]).player
         return t.player
+
+    def state_dict(self) -> dict[str, Any]:
+        return state_dict(self.state, self.map)
+
+    def dial_settings(self, state: AcesState) -> dict[Dial, DialSetting]:
+        return dial_settings(state)
+
+    def dial_changes_of(self, state: AcesState, event: Event) -> tuple[DialChange, ...]:
+        return dial_changes_of(state, event)
 
     def abilities(self, c: CharState) -> dict[str, Ability]:
         return self.talents.active(c.values)
@@ -1036,7 +1061,8 @@ class AcesGame(EventSourcedGame[AcesState, AcesAction]):
         s = self.state
         if not s.over:
             return None
-        return Outcome(s.end_reason, s.final_vp, s.winner, s.tiebreak)
+        vp = {seat_of(p): v for p, v in enumerate(s.final_vp)}
+        return Outcome(s.end_reason, seat_of(s.winner), s.tiebreak, vp)
 
     def victory_points(self) -> tuple[int, ...]:
         """The VP table if the game ended now (AC-M71)."""
@@ -1080,6 +1106,26 @@ class AcesGame(EventSourcedGame[AcesState, AcesAction]):
             f"<AcesGame {s.map_name} turn {s.turn_number} P{s.turn.player + 1} "
             f"phase {s.turn.phase}{' over' if s.over else ''}>"
         )
+
+
+def state_dict(s: AcesState, game_map: AcesMap) -> dict[str, Any]:
+    """The state as plain data: figures by id, squares by name (``core.game.plain``)."""
+    chars = {}
+    for label, c in s.chars.items():
+        chars[label] = {
+            "figure": c.figure.id,
+            "player": c.player,
+            "square": None if c.square is None else game_map.square(c.square).name(),
+            "click": c.click,
+            "captor": c.captor,
+            "captive": c.captive,
+            "knocked_out": c.knocked_out,
+        }
+    out: dict[str, Any] = {
+        k: plain(getattr(s, k)) for k in s.__dataclass_fields__ if k not in ("chars",)
+    }
+    out["chars"] = chars
+    return out
 
 
 def _injections(n: int, k: int) -> Iterable[tuple[int, ...]]:

@@ -7,20 +7,35 @@ roll-off among the still-tied players, rerolling ties (AC-A13).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from dialtray.rules.aces.state import AcesState
 from dialtray.rules.core.dice import DiceSource
+from dialtray.rules.core.game import Seat
 
 CAPTIVE_MULTIPLIER = 2  # AC-M69 "Captives at the end of the game count for double"
 
 
 @dataclass(frozen=True)
 class Outcome:
-    reason: str
-    vp: tuple[int, ...]
-    winner: int
-    tiebreak: str  # "" or how a tie was broken
+    """``outcome()`` (``core.game.GameOutcome``): why the game ended, the winner's seat, how a
+    tie was broken ("" if none) and the VP table by seat."""
+
+    termination: str
+    winner: Seat
+    how: str
+    vp: Mapping[Seat, int]
+
+    @property
+    def vp_table(self) -> tuple[int, ...]:
+        """The VP in seating order."""
+        return tuple(self.vp.values())
+
+
+def seat_of(player: int) -> Seat:
+    """The seat id of 0-based player ``player`` ("P1", "P2", ...)."""
+    return f"P{player + 1}"
 
 
 def final_vp(s: AcesState) -> tuple[int, ...]:

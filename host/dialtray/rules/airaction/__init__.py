@@ -8,7 +8,7 @@
 - ``rulebook``   the rules' numbers (tables) and seed headings
 - ``base``       shared queries, dice, pilot checks, damage / VP / XP
 - ``turn``, ``movement``, ``collisions``, ``feats``, ``combat``, ``ending``: rule handlers
-- ``etiquette``  expected dial moves and dial verification (what to turn)
+- ``dials``      the dials in the core vocabulary: settings, clicks caused, verification
 - ``notation``   log header and writer; ``GAME_KIND`` for ``dialtray replay``
 - ``odds``       exact shot odds (hits, clicks, fate)
 - ``table``      approximate digital 2D table (markers, card paths) producing geometry facts
@@ -16,6 +16,21 @@
 - ``campaign``   pilots across games (levels, XP, advancement), campaign file
 """
 
+from dialtray.rules.airaction.actions import AAAction, parse_action
+from dialtray.rules.airaction.base import Outcome, SquadronPlane
+from dialtray.rules.airaction.game import AirActionGame
 from dialtray.rules.airaction.notation import AirActionKind
+from dialtray.rules.airaction.state import State
 
 GAME_KIND = AirActionKind()
+
+__all__ = [
+    "GAME_KIND",
+    "AAAction",
+    "AirActionGame",
+    "AirActionKind",
+    "Outcome",
+    "SquadronPlane",
+    "State",
+    "parse_action",
+]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from dialtray.rules.airaction import actions as ac
 from dialtray.rules.airaction import events as ev
@@ -13,6 +14,7 @@ from dialtray.rules.airaction.catalogue import (
     Catalogue,
     ColourEffect,
 )
+from dialtray.rules.airaction.dials import dial_changes_of, dial_settings
 from dialtray.rules.airaction.rulebook import (
     DISENGAGE_CARDS,
     XP_SHOT_DOWN,
@@ -20,8 +22,10 @@ from dialtray.rules.airaction.rulebook import (
     illegal,
 )
 from dialtray.rules.airaction.state import PlaneState, State
+from dialtray.rules.core.dials import Dial, DialChange, DialSetting
 from dialtray.rules.core.dice import DiceSource
-from dialtray.rules.core.events import EventSourcedGame
+from dialtray.rules.core.events import Event, EventSourcedGame
+from dialtray.rules.core.game import Seat, plain
 
 
 @dataclass(frozen=True)
@@ -51,6 +55,23 @@ class GameBase(EventSourcedGame[State, ac.AAAction]):
 
     cat: Catalogue
     dice: DiceSource
+    kind = "airaction"
+
+    # -- the core Game protocol (core.game) ---------------------------------------------------
+    def seats(self) -> tuple[Seat, ...]:
+        """The players' ids from the setup, in seating (clockwise) order."""
+        return self.state.players
+
+    def state_dict(self) -> dict[str, Any]:
+        """The whole state as plain JSON-able data (``core.game.plain``)."""
+        out: dict[str, Any] = plain(self.state)
+        return out
+
+    def dial_settings(self, state: State) -> dict[Dial, DialSetting]:
+        return dial_settings(state, self.cat)
+
+    def dial_changes_of(self, state: State, event: Event) -> tuple[DialChange, ...]:
+        return dial_changes_of(state, self.cat, event)
 
     def plane(self, pid: str) -> PlaneState:
         return self.state.planes[pid]

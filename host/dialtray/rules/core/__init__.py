@@ -1,5 +1,18 @@
 """The shared rules core: what every dialtray rule set builds on. See README.md here."""
 
+from dialtray.rules.core.dials import (
+    ACE,
+    CLOCKWISE,
+    COMBAT,
+    COUNTER_CLOCKWISE,
+    SET,
+    SPEED,
+    Dial,
+    DialChange,
+    DialSetting,
+    instructions,
+    replay_changes,
+)
 from dialtray.rules.core.dice import (
     DiceSource,
     ManualDice,
@@ -20,15 +33,28 @@ from dialtray.rules.core.errors import (
     RuleRef,
 )
 from dialtray.rules.core.events import Action, Entry, Event, EventSourcedGame
+from dialtray.rules.core.game import TABLE, Game, GameOutcome, Seat, plain, state_json
 
 __all__ = [
+    "ACE",
+    "CLOCKWISE",
+    "COMBAT",
+    "COUNTER_CLOCKWISE",
+    "SET",
+    "SPEED",
+    "TABLE",
     "Action",
     "CatalogueError",
+    "Dial",
+    "DialChange",
+    "DialSetting",
     "DiceError",
     "DiceSource",
     "Entry",
     "Event",
     "EventSourcedGame",
+    "Game",
+    "GameOutcome",
     "IllegalActionError",
     "InvalidActionError",
     "ManualDice",
@@ -36,9 +62,14 @@ __all__ = [
     "PromptDice",
     "RecordingDice",
     "RuleRef",
+    "Seat",
     "SeededDice",
     "TrayDice",
     "TrayDiceLink",
     "choose_uniform",
+    "instructions",
+    "plain",
+    "replay_changes",
     "roll_sum",
+    "state_json",
 ]

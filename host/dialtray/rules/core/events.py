@@ -17,7 +17,10 @@ import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from dialtray.rules.core.dials import Dial, DialChange, DialSetting
 
 
 class Event:
@@ -43,10 +46,11 @@ S = TypeVar("S")
 
 @dataclass(frozen=True)
 class Entry(Generic[A]):
-    """One applied action and every event it caused, in order."""
+    """One applied action, every event it caused and the dial clicks those made, in order."""
 
     action: A
     events: tuple[Event, ...]
+    dial_changes: tuple[DialChange, ...] = ()
 
 
 Emit = Callable[[Event], None]
@@ -56,7 +60,9 @@ class EventSourcedGame(ABC, Generic[S, A]):
     """Machinery for a game whose state is the fold of its events.
 
     Subclasses implement ``initial_state`` (the empty state before the setup events) and
-    ``apply_event`` (fold one event into a state, in place, no dice, no decisions).
+    ``apply_event`` (fold one event into a state, in place, no dice, no decisions). For the dial
+    vocabulary (``core.dials``) they implement ``dial_settings(state)`` and
+    ``dial_changes_of(state, event)`` (the clicks ``event`` makes, given the state before it).
     """
 
     def __init__(self, setup_events: Iterable[Event]) -> None:
@@ -94,6 +100,27 @@ class EventSourcedGame(ABC, Generic[S, A]):
         for entry in self._entries:
             yield from entry.events
 
+    # -- dials (core.dials) ------------------------------------------------------------------
+    def dial_settings(self, state: S) -> dict[Dial, DialSetting]:
+        """What every dial shows in ``state``; rule sets with dials override."""
+        return {}
+
+    def dial_changes_of(self, state: S, event: Event) -> tuple[DialChange, ...]:
+        """The clicks ``event`` makes on the dials, ``state`` being the state just before it."""
+        return ()
+
+    def dials(self) -> dict[Dial, DialSetting]:
+        """What every dial must show now."""
+        return self.dial_settings(self.state)
+
+    def initial_dials(self) -> dict[Dial, DialSetting]:
+        """What every dial showed after setup, before the first action."""
+        return self.dial_settings(self.fold(self._setup))
+
+    def dial_changes(self, index: int = -1) -> tuple[DialChange, ...]:
+        """The clicks caused by history entry ``index`` (default: the last action)."""
+        return self._entries[index].dial_changes
+
     def event_count(self) -> int:
         return len(self._setup) + sum(len(e.events) for e in self._entries)
 
@@ -104,8 +131,10 @@ class EventSourcedGame(ABC, Generic[S, A]):
         rebuilt from the log, so a refused action leaves no trace.
         """
         buf: list[Event] = []
+        clicks: list[DialChange] = []
 
         def emit(event: Event) -> None:
+            clicks.extend(self.dial_changes_of(self.state, event))
             self.apply_event(self.state, event)
             buf.append(event)
 
@@ -116,7 +145,7 @@ class EventSourcedGame(ABC, Generic[S, A]):
                 self.state = self.fold(self.events())
             raise
         events = tuple(buf)
-        self._entries.append(Entry(action, events))
+        self._entries.append(Entry(action, events, tuple(clicks)))
         return events
 
     def undo(self) -> Entry[A]:
