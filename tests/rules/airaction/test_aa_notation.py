@@ -81,7 +81,7 @@ def test_replay_fails_at_first_illegal_line_with_file_and_line(
     lines.insert(i + 1, "shoot B1 front A1 | 1 1")  # a second front shot: AA-M36
     f = tmp_path / "bad.log"
     f.write_text("\n".join(lines) + "\n")
-    assert main(["replay", str(f)]) == 1
+    assert main(["replay", str(f)]) == 2
     err = capsys.readouterr().err
     assert f"bad.log:{i + 2}: shoot B1 front A1" in err
     assert "AA-M36" in err

@@ -25,6 +25,7 @@ from dialtray.rules.core.errors import NotationError
 from dialtray.rules.core.events import Event
 from dialtray.rules.core.notation import GameLog, format_action_line, format_log
 
+HEADER_KEYS = ("Scenario", "First", "Turn-limit")
 KIND = "aces"
 TITLE = "Crimson Skies: Aces"
 
@@ -36,6 +37,7 @@ class AcesKind:
     title = TITLE
 
     def new_game(self, log: GameLog, dice: DiceSource) -> AcesGame:
+        log.check_keys(HEADER_KEYS)
         sc_name = log.one("Scenario")
         if not sc_name:
             raise log.error(log.kind_line, "an Aces log needs 'Scenario: ID'")
@@ -44,17 +46,12 @@ class AcesKind:
         except (OSError, ValueError) as exc:
             line = log.values("Scenario")[0].line
             raise NotationError(log.name, line, f"Scenario: {exc}") from None
-        first_text = log.one("First")
         first: int | None = None
-        if first_text is not None:
-            if not first_text.isdigit() or not 1 <= int(first_text) <= len(sc.teams):
-                line = log.values("First")[0].line
-                raise NotationError(log.name, line, f"First: {first_text!r} is not a player")
-            first = int(first_text) - 1
+        if log.values("First"):
+            first = log.integer("First", 1, minimum=1, maximum=len(sc.teams)) - 1
         elif sc.first_player is None:
             raise log.error(log.kind_line, "the scenario rolls for first player: give 'First: N'")
-        limit_text = log.one("Turn-limit")
-        limit = int(limit_text) if limit_text and limit_text.isdigit() else None
+        limit = log.integer("Turn-limit", 0) if log.values("Turn-limit") else None
         return start_scenario(sc, dice, first_player=first, turn_limit=limit)
 
 

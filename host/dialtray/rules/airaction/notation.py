@@ -29,15 +29,15 @@ KIND = "airaction"
 TITLE = "Crimson Skies: Air Action"
 
 
+HEADER_KEYS = ("Player", "Plane", "BuildTotal", "Campaign", "Obstacles", "RemovalVP", "Catalogue")
+
+
 def _yes(log: GameLog, key: str) -> bool:
-    v = (log.one(key, "no") or "no").lower()
-    if v not in ("yes", "no"):
-        line = log.values(key)[0].line
-        raise log.error(line, f"{key}: yes or no, not {v!r}")
-    return v == "yes"
+    return log.choice(key, ("yes", "no"), "no") == "yes"
 
 
 def game_from_log(log: GameLog, dice: DiceSource) -> AirActionGame:
+    log.check_keys(HEADER_KEYS)
     cat_dir = log.one("Catalogue")
     try:
         cat = Catalogue.load(Path(log.name).parent / cat_dir) if cat_dir else builtin()
@@ -62,16 +62,14 @@ def game_from_log(log: GameLog, dice: DiceSource) -> AirActionGame:
         if owner not in players:
             raise log.error(h.line, f"Plane: unknown player {owner!r} (declare Player: first)")
         planes.append(ev.PlaneSpec(pid, owner, fig, level, ace))
-    bt = log.one("BuildTotal", "200") or "200"
-    if not bt.isdigit():
-        raise log.error(log.values("BuildTotal")[0].line, f"BuildTotal: {bt!r} is not a number")
+    bt = log.integer("BuildTotal", 200)
     setup = ev.GameSetup(
         tuple(players),
         tuple(names[p] for p in players),
-        int(bt),
+        bt,
         _yes(log, "Campaign"),
         _yes(log, "Obstacles"),
-        (log.one("RemovalVP", "split") or "split").lower(),
+        log.choice("RemovalVP", ("split", "each"), "split"),
         tuple(planes),
     )
     try:

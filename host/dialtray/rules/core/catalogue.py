@@ -9,6 +9,7 @@ Every figure lives in its own JSON file. ``load_documents`` validates each again
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -43,6 +44,13 @@ def field_path(parts: Sequence[object]) -> str:
 
 
 def load_schema(path: str | Path) -> Document:
+    """A JSON Schema file, checked once per process (checking a schema costs ~15 ms; replaying a
+    log loads several). Callers must not modify the returned dict."""
+    return _load_schema(str(Path(path).resolve()))
+
+
+@functools.lru_cache(maxsize=32)
+def _load_schema(path: str) -> Document:
     with open(path, encoding="utf-8") as fh:
         schema: Document = json.load(fh)
     jsonschema.Draft202012Validator.check_schema(schema)

@@ -42,6 +42,19 @@ class BodyLine:
     line: int
 
 
+@dataclass(frozen=True)
+class NotationWarning:
+    """Something a game kind accepts but flags (``FILE:LINE: warning``), e.g. AA-M10's build
+    total under 300 with Aces when the log does not ask for strict checking."""
+
+    file: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.message}"
+
+
 @dataclass
 class GameLog:
     """A parsed log file: ``kind`` (from ``Game:``), header lines and action lines."""
@@ -51,6 +64,11 @@ class GameLog:
     header: list[HeaderLine] = field(default_factory=list)
     body: list[BodyLine] = field(default_factory=list)
     kind_line: int = 1
+    warnings: list[NotationWarning] = field(default_factory=list)
+
+    def warn(self, line: int, message: str) -> None:
+        """Record a warning for ``dialtray replay`` to print; the replay goes on."""
+        self.warnings.append(NotationWarning(self.name, line, message))
 
     def values(self, key: str) -> list[HeaderLine]:
         k = key.lower()
@@ -62,6 +80,42 @@ class GameLog:
             raise NotationError(self.name, found[1].line, f"{key}: given more than once")
         return found[0].value if found else default
 
+    def line_of(self, key: str) -> int:
+        """The line of header ``key`` (the ``Game:`` line if it is absent)."""
+        found = self.values(key)
+        return found[0].line if found else self.kind_line
+
+    def integer(self, key: str, default: int, minimum: int = 0, maximum: int | None = None) -> int:
+        """Header ``key`` as a whole number written in ASCII digits, within the bounds;
+        anything else ('soon', '²', '-5', '1e3') is a ``NotationError`` naming the line."""
+        text = self.one(key)
+        if text is None:
+            return default
+        if not (text.isascii() and text.isdigit()):
+            raise self.error(self.line_of(key), f"{key}: {text!r} is not a whole number")
+        value = int(text)
+        if value < minimum or (maximum is not None and value > maximum):
+            bounds = f"{minimum}..{maximum}" if maximum is not None else f">= {minimum}"
+            raise self.error(self.line_of(key), f"{key}: {value} is out of range ({bounds})")
+        return value
+
+    def choice(self, key: str, options: Sequence[str], default: str) -> str:
+        """Header ``key`` (case-insensitive) as one of ``options``; else a ``NotationError``."""
+        text = (self.one(key) or default).lower()
+        if text not in options:
+            listed = " | ".join(options)
+            raise self.error(self.line_of(key), f"{key}: {text!r} is not one of {listed}")
+        return text
+
+    def check_keys(self, known: Iterable[str]) -> None:
+        """Refuse header keys the game kind does not read: a misspelt ``Turn-limt:`` must not be
+        silently ignored."""
+        names = {k.lower(): k for k in known}
+        for h in self.header:
+            if h.key.lower() not in names:
+                listed = ", ".join(sorted(names.values()))
+                raise self.error(h.line, f"unknown header key {h.key!r} (known: {listed})")
+
     def error(self, line: int, message: str) -> NotationError:
         return NotationError(self.name, line, message)
 
@@ -71,10 +125,13 @@ def _strip_comment(raw: str) -> str:
     return (raw if i < 0 else raw[:i]).strip()
 
 
+_FACES = frozenset("123456")
+
+
 def parse_faces(text: str, name: str, line: int) -> tuple[int, ...]:
     faces: list[int] = []
     for tok in text.split():
-        if not tok.isdigit() or not 1 <= int(tok) <= 6:
+        if tok not in _FACES:
             raise NotationError(name, line, f"{tok!r} is not a die face (1-6)")
         faces.append(int(tok))
     return tuple(faces)
@@ -118,9 +175,21 @@ def parse_log(text: str, name: str = "<log>") -> GameLog:
     return GameLog(name, kind, header, body=body, kind_line=kind_line)
 
 
+def decode_log(data: bytes, name: str = "<log>") -> str:
+    """The text of a log file; bytes that are not UTF-8 are a ``NotationError`` naming their line
+    (a UTF-8 byte-order mark at the start is allowed and dropped)."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        bad = data[exc.start : exc.end].hex(" ")
+        raise NotationError(name, line, f"not UTF-8 text (byte(s) {bad})") from None
+
+
 def read_log(path: str | Path) -> GameLog:
+    """Read and parse a log file; ``OSError`` if it cannot be read, else ``NotationError``."""
     p = Path(path)
-    return parse_log(p.read_text(encoding="utf-8"), str(p))
+    return parse_log(decode_log(p.read_bytes(), str(p)), str(p))
 
 
 def format_action_line(text: str, faces: Sequence[int], reports: Iterable[str] = ()) -> str:

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from dialtray.rules.core import registry
 from dialtray.rules.core.dice import ManualDice
 from dialtray.rules.core.errors import (
+    CatalogueError,
     DiceError,
     IllegalActionError,
     InvalidActionError,
     NotationError,
 )
 from dialtray.rules.core.events import Event
-from dialtray.rules.core.notation import BodyLine, GameLog
+from dialtray.rules.core.notation import BodyLine, GameLog, NotationWarning
 from dialtray.rules.core.registry import GameKind, ReplayableGame
 
 
@@ -24,6 +25,7 @@ class ReplayResult:
     game: ReplayableGame
     actions: int
     events: int
+    warnings: list[NotationWarning] = field(default_factory=list)
 
 
 def replay_log(
@@ -36,7 +38,10 @@ def replay_log(
     except KeyError as exc:
         raise NotationError(log.name, log.kind_line, str(exc.args[0])) from None
     dice = ManualDice()
-    game = kind.new_game(log, dice)
+    try:
+        game = kind.new_game(log, dice)
+    except (IllegalActionError, InvalidActionError, DiceError, CatalogueError) as exc:
+        raise NotationError(log.name, log.kind_line, str(exc)) from exc
     events = 0
     for bl in log.body:
         dice.clear()
@@ -56,4 +61,4 @@ def replay_log(
             )
         if on_line is not None:
             on_line(bl, applied)
-    return ReplayResult(kind, game, len(log.body), events)
+    return ReplayResult(kind, game, len(log.body), events, list(log.warnings))
