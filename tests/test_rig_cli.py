@@ -77,7 +77,9 @@ def test_monitor_shows_clicks_from_a_tray() -> None:
         tray.turn(1, "speed", -2)
         out, _ = proc.communicate(timeout=30)
     assert proc.returncode == 0
-    assert "dock 1 speed: 2 click(s) counter-clockwise" in out
+    # No calibration in the (empty) data directory: the raw position, marked (issue 9).
+    assert "dock 1 speed: position " in out and "(-2, counter-clockwise)" in out
+    assert "UNCALIBRATED" in out
     assert "device: frames ok" in out
 
 

@@ -272,6 +272,9 @@ SCHEMA: dict[str, Any] = {
                 "additionalProperties": False,
                 "properties": {
                     "dock": {"type": "integer", "minimum": 0, "maximum": MAX_DOCKS - 1},
+                    "name": {"type": "string", "minLength": 1, "maxLength": 40,
+                             "description": "what the players call this dock (shown by "
+                                            "dialtray monitor), e.g. the figure on it"},
                     **{name: {"$ref": "#/$defs/dial"} for name in DIAL_NAMES},
                 },
             },
@@ -294,6 +297,7 @@ class CalibrationFile:
     date: str
     docks: dict[int, dict[str, DialCalibration]] = field(default_factory=dict)
     firmware: str | None = None
+    names: dict[int, str] = field(default_factory=dict)  # dock → what the players call it
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"format": FORMAT_VERSION, "board_uid": self.board_uid,
@@ -301,9 +305,10 @@ class CalibrationFile:
         if self.firmware is not None:
             out["firmware"] = self.firmware
         out["docks"] = [
-            {"dock": d, **{n: self.docks[d][n].to_json() for n in DIAL_NAMES
-                           if n in self.docks[d]}}
-            for d in sorted(self.docks)
+            {"dock": d, **({"name": self.names[d]} if d in self.names else {}),
+             **{n: self.docks.get(d, {})[n].to_json() for n in DIAL_NAMES
+                if n in self.docks.get(d, {})}}
+            for d in sorted(set(self.docks) | set(self.names))
         ]
         return out
 
@@ -313,8 +318,10 @@ class CalibrationFile:
                                       for n in DIAL_NAMES if n in entry}
                  for entry in data["docks"]}
         firmware = data.get("firmware")
+        names = {int(entry["dock"]): str(entry["name"]) for entry in data["docks"]
+                 if "name" in entry}
         return cls(board_uid=str(data["board_uid"]), date=str(data["date"]), docks=docks,
-                   firmware=None if firmware is None else str(firmware))
+                   firmware=None if firmware is None else str(firmware), names=names)
 
 
 def field_path(parts: Sequence[object]) -> str:

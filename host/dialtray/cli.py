@@ -1,46 +1,135 @@
-"""The `dialtray` command line: discovers one module per subcommand in dialtray.commands."""
+"""The `dialtray` command line: discovers one module per subcommand in dialtray.commands.
+
+main() is the one place a user-facing failure is turned into words: a bad argument is one line
+and exit status 2 (commands._args.Parser), a CommandError is its message, a closed pipe
+(`dialtray monitor | head`) is a quiet exit, and anything unexpected is one line with a hint to
+rerun with -v — never a traceback, unless -v asks for one (it then goes to the log).
+Start-up imports no POSIX-only module (fcntl, termios, pty): the virtual tray is loaded only by
+the commands that run it, so the CLI works wherever pyserial does.
+"""
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import logging
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from dialtray import __version__, commands
+from dialtray.commands._args import Parser
+from dialtray.commands._common import CommandError, default_data_dir
+
+log = logging.getLogger("dialtray")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """Every subcommand registers itself; the order of --help is alphabetical."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="dialtray",
         description=(
             "dialtray: a smart tray for Crimson Skies clix games. A Raspberry Pi Pico reads every "
             "dial click; this program runs the rules, tracks every click and tells players what "
-            "to turn. No hardware? `dialtray demo` plays a full game on the virtual tray."
+            "to turn. No hardware? `dialtray demo` plays a scene on the virtual tray."
         ),
-        epilog="Run `dialtray COMMAND --help` for each command's options and examples.",
+        epilog=("Run `dialtray COMMAND --help` for each command's options and examples.\n"
+                "examples:\n  dialtray demo\n  dialtray -v monitor /dev/ttyACM0\n"
+                "  dialtray --data-dir ~/trays calibrate --dock 0"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"dialtray {__version__}")
+    parser.add_argument("-v", "--verbose", dest="log_level", action="count", default=0,
+                        help="log what happens and an unexpected error's details (-vv: all)")
+    parser.add_argument("--log-file", type=Path, metavar="FILE",
+                        help="also write the log (every detail) to FILE")
+    parser.add_argument("--data-dir", type=Path, metavar="DIR",
+                        help="where dialtray keeps calibration copies and logs (default: "
+                             f"{default_data_dir()}; or set DIALTRAY_DATA_DIR)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue  # shared helpers, not commands
         module = importlib.import_module(f"{commands.__name__}.{info.name}")
         module.register(sub)
     return parser
 
 
+def setup_logging(level: int, log_file: Path | None) -> None:
+    """-v: INFO, -vv: DEBUG on stderr; --log-file: DEBUG to the file, whatever -v says."""
+    root = logging.getLogger()
+    for h in list(root.handlers):
+        root.removeHandler(h)
+    console = logging.StreamHandler(sys.stderr)
+    console.setLevel(logging.WARNING if level == 0 else logging.INFO if level == 1
+                     else logging.DEBUG)
+    console.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    root.addHandler(console)
+    if log_file is not None:
+        log_file.expanduser().parent.mkdir(parents=True, exist_ok=True)
+        fh = logging.FileHandler(log_file.expanduser(), encoding="utf-8")
+        fh.setLevel(logging.DEBUG)
+        fh.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        root.addHandler(fh)
+    root.setLevel(logging.DEBUG if level >= 2 or log_file is not None
+                  else logging.INFO if level == 1 else logging.WARNING)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        return _quiet_pipe_exit()
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # --help, --version, or a one-line argument error
+        return e.code if isinstance(e.code, int) else 0 if e.code is None else 2
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    prog = f"dialtray {args.command}"
+    try:
+        setup_logging(args.log_level, args.log_file)
+    except OSError as e:
+        print(f"dialtray: cannot write the log file {args.log_file}: {e.strerror or e}",
+              file=sys.stderr)
+        return 2
+    args.data_dir = (args.data_dir or Path(os.environ.get("DIALTRAY_DATA_DIR", "")
+                                           or default_data_dir())).expanduser()
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        raise
+    except CommandError as e:
+        log.debug("%s failed", prog, exc_info=True)
+        print(f"{prog}: {e}", file=sys.stderr)
+        return e.status
+    except Exception as e:  # the last line of defence: one line, never a traceback
+        log.info("unexpected error in %s", prog, exc_info=True)  # shown by -v, kept by --log-file
+        what = str(e) or type(e).__name__
+        hint = "" if args.log_level >= 1 else \
+            f" (a bug: rerun with -v, `dialtray -v {args.command} …`, for the details)"
+        print(f"{prog}: unexpected error: {what}{hint}", file=sys.stderr)
+        return 1
+
+
+def _quiet_pipe_exit() -> int:
+    """The reader went away (`| head`): stop quietly, and keep Python from complaining at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass  # stdout is not a real file (e.g. captured in a test)
+    return 0
 
 
 if __name__ == "__main__":

@@ -11,6 +11,9 @@ from dialrig import config
 
 from dialtray.calibration import (
     CALIBRATED_KEYS,
+    MAX_DETENTS,
+    MAX_DOCKS,
+    MIN_DETENTS,
     CalibrationError,
     CalibrationFile,
     DialCalibration,
@@ -19,6 +22,8 @@ from dialtray.calibration import (
     save_calibration,
 )
 from dialtray.calibration_capture import CaptureTimeout, capture_revolution
+from dialtray.calibration_view import host_copy
+from dialtray.commands._args import int_range, positive_seconds
 from dialtray.link.session import TraySession
 
 EPILOG = """\
@@ -40,17 +45,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                                    "readings and fit its calibration.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("port", nargs="?", help="serial port (default: the tray on USB)")
-    p.add_argument("--dock", type=int, required=True, help="dock number, from 0")
+    p.add_argument("--dock", type=int_range(0, MAX_DOCKS - 1), required=True,
+                   help="dock number, from 0")
     p.add_argument("--dial", choices=(*config.DIAL_NAMES, "both"), default="both")
-    p.add_argument("--clicks", type=int,
+    p.add_argument("--clicks", type=int_range(MIN_DETENTS, MAX_DETENTS),
                    help="clicks per revolution; needed for incremental encoders (default: "
                         "absolute dials stop by themselves when back on click 0)")
-    p.add_argument("--out", type=Path, help="calibration file to write or update "
-                                            "(default: calibration/tray-<board uid>.json)")
+    p.add_argument("--out", type=Path, help="calibration file to write or update (default: the "
+                                            "host's copy, calibration/tray-<board uid>.json in "
+                                            "the data directory)")
     p.add_argument("--apply", action="store_true",
                    help="also send the values to the tray now (assumes the default wiring of "
                         "dialrig.config: mux channel 2*dock+dial)")
-    p.add_argument("--timeout", type=float, default=60.0,
+    p.add_argument("--timeout", type=positive_seconds, default=60.0,
                    help="seconds to wait for each click (default %(default)s)")
     p.set_defaults(func=run)
 
@@ -102,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
                 else:
                     session.set_dial(args.dock, index, settings)
                     print(f"  {where}: sent to the tray")
-        out = args.out or Path("calibration") / f"tray-{hello.uid}.json"
+        out = args.out or host_copy(args.data_dir, hello.uid)
         try:
             save(out, hello.uid, hello.firmware, args.dock, results)
         except CalibrationError as e:

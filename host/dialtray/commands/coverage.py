@@ -81,6 +81,13 @@ def compute(
     return Coverage(ids, {i: tested[i] for i in ids if i in tested}, missing, undecided)
 
 
+def game_prefix(text: str) -> str:
+    """Two letters, as the inventory's ids start (AA-M01): AA, AC."""
+    if not re.fullmatch(r"[A-Za-z]{2}", text):
+        raise argparse.ArgumentTypeError(f"a game prefix is two letters (AA, AC), got {text!r}")
+    return text.upper()
+
+
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "coverage",
@@ -93,7 +100,8 @@ def register(sub: Any) -> None:
         epilog="example: dialtray coverage --prefix AA",
     )
     p.add_argument("inventory", nargs="?", default=str(DEFAULT_INVENTORY))
-    p.add_argument("--prefix", default="AA", help="game prefix: AA (Air Action), AC (Aces)")
+    p.add_argument("--prefix", default="AA", type=game_prefix,
+                   help="game prefix: AA (Air Action), AC (Aces)")
     p.add_argument("--tests", default=str(REPO / "tests"))
     p.add_argument("--decisions", default=str(REPO / "docs" / "rules-decisions.md"))
     p.add_argument("-v", "--verbose", action="store_true", help="also list each tested id")

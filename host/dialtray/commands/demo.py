@@ -7,16 +7,24 @@ import queue
 import sys
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from dialrig import config
 
+from dialtray.commands._args import int_range
+from dialtray.commands._common import MAX_DOCKS, CommandError, require_sim
 from dialtray.link.messages import Click, LinkState, TrayEvent
 from dialtray.link.session import TraySession
-from dialtray.virtual.tray import VirtualTray
+
+if TYPE_CHECKING:  # the virtual tray needs POSIX and the sim extra: imported when run
+    from dialtray.virtual.tray import VirtualTray
 
 NOT_YET = ("The rules engine is not wired into the demo yet: this run shows the tray, the "
            "firmware and the link. Dial meanings (damage, fate, throttle) come with the "
            "tracker.")
+
+
+MIN_DOCKS = 2  # the scene plays two planes, on docks 0 and 1
 
 
 @dataclass(frozen=True)
@@ -50,8 +58,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                                    "show every click arriving at the host.",
                        epilog=NOT_YET)
     p.add_argument("--fast", action="store_true", help="no pauses for reading")
-    p.add_argument("--docks", type=int, default=config.DEFAULT_DOCKS,
-                   help="docks on the tray (default %(default)s)")
+    p.add_argument("--docks", type=int_range(MIN_DOCKS, MAX_DOCKS), default=config.DEFAULT_DOCKS,
+                   help=f"docks on the tray, {MIN_DOCKS}..{MAX_DOCKS} (the scene uses docks 0 "
+                        "and 1; default %(default)s)")
     p.set_defaults(func=run)
 
 
@@ -59,10 +68,17 @@ def run(args: argparse.Namespace) -> int:
     pause = 0.0 if args.fast else 1.2
     expected: dict[tuple[int, int], int] = {}
     seen: dict[tuple[int, int], int] = {}
+    require_sim()
+    from dialtray.virtual.tray import VirtualTray
+
     print("dialtray demo: starting the virtual tray (firmware under MicroPython) …", flush=True)
     with VirtualTray(config.default_config(args.docks), seed=2026) as tray, \
             TraySession(tray.port, name="demo") as session:
-        session.wait_synced(20)
+        print(f"waiting for the virtual tray on {tray.port} to boot and answer …", flush=True)
+        try:
+            session.wait_synced(30)
+        except TimeoutError as e:
+            raise CommandError(f"the virtual tray did not answer: {e}") from e
         print(f"connected to the tray on {tray.port}\n", flush=True)
         drain(session, seen, 0.4)
         for n, step in enumerate(SCENE, 1):

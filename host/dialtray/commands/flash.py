@@ -9,7 +9,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from dialtray.virtual.tray import firmware_dir
+import dialrig
 
 EPILOG = """\
 Each firmware module is compiled with mpy-cross -march=armv6m (the RP2040's Cortex-M0+) into
@@ -44,6 +44,11 @@ def tool(name: str) -> str:
     if not found:
         raise FileNotFoundError(f"{name} is not installed (pip install {name})")
     return found
+
+
+def firmware_dir() -> Path:
+    """Where the dialrig package lives: the checkout's firmware/ or the installed copy."""
+    return Path(dialrig.__file__).resolve().parent.parent
 
 
 def firmware_sources() -> tuple[Path, list[Path]]:

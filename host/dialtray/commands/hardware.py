@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from dialtray import calibration, hardware_docs
+from dialtray.commands._args import float_range, int_range
 
 DOCS_EPILOG = """\
 examples:
@@ -75,7 +76,7 @@ def register(subparsers: Any) -> None:
     docs.add_argument(
         "--docks",
         metavar="N",
-        type=int,
+        type=int_range(1, max_docks()),
         default=None,
         help=f"document an AS5600 tray of N docks (1..{max_docks()}) instead of "
         "the default config; needs --out",
@@ -95,14 +96,14 @@ def register(subparsers: Any) -> None:
     target.add_argument(
         "--detents",
         metavar="N",
-        type=int,
+        type=int_range(calibration.MIN_DETENTS, calibration.MAX_DETENTS),
         default=calibration.DEFAULT_DETENTS,
         help="clicks per revolution (default: %(default)s)",
     )
     target.add_argument(
         "--diameter",
         metavar="MM",
-        type=float,
+        type=float_range(10.0, 500.0),
         default=calibration.TARGET_DIAMETER_MM,
         help="outer diameter of the ring in mm (default: %(default)s)",
     )
@@ -111,7 +112,7 @@ def register(subparsers: Any) -> None:
         metavar="FILE",
         type=Path,
         default=None,
-        help="output file (default: calibration/targets/target_N.svg)",
+        help="output file (default: targets/target_N.svg in the data directory)",
     )
     target.set_defaults(func=run_target)
 
@@ -190,7 +191,7 @@ def run_target(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"dialtray hardware target: {e}", file=sys.stderr)
         return 2
-    out: Path = args.out or Path("calibration", "targets", f"target_{args.detents}.svg")
+    out: Path = args.out or args.data_dir / "targets" / f"target_{args.detents}.svg"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(svg, encoding="utf-8", newline="")
     print(f"wrote {out}")

@@ -1,4 +1,4 @@
-"""`dialtray monitor`: watch a tray's events live."""
+"""`dialtray monitor`: watch a tray's events live, each dial in calibrated clicks."""
 
 from __future__ import annotations
 
@@ -6,13 +6,19 @@ import argparse
 import queue
 import sys
 import time
+from pathlib import Path
 
-from dialtray.link.messages import TrayEvent
+from dialtray.calibration_view import TrayView, host_copy
+from dialtray.commands._args import int_range, positive_seconds
+from dialtray.commands._common import resolve_port
+from dialtray.link.messages import Click, LinkState, Snapshot, TrayEvent
 from dialtray.link.session import TraySession
-from dialtray.link.transport import discover
 
 EPILOG = """\
-With no PORT, the one Raspberry Pi Pico on USB (VID:PID 2E8A:0005) is used.
+With no PORT, the one Raspberry Pi Pico on USB (VID:PID 2E8A:0005) is used; with two, name one.
+Each click is shown as the players read it: the click from the dial's zero, its direction and
+the dock's name, from the host's copy of the tray's calibration (`dialtray calibrate` writes it
+to the data directory). Dials without a calibration are marked UNCALIBRATED.
 
 examples:
   dialtray monitor                      the tray on USB
@@ -21,56 +27,92 @@ examples:
   dialtray monitor PORT --diag 100      raw sensor readings every 100 ms (calibration)
 """
 
+WAIT_NOTE_S = 5.0  # while no tray answers, say so this often
+
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("monitor", help="show a tray's events as they happen",
                        description="Connect to a tray and print every event it reports.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("port", nargs="?", help="serial port (default: find the tray on USB)")
-    p.add_argument("--stats", type=float, metavar="S",
+    p.add_argument("--stats", type=positive_seconds, metavar="S",
                    help="print link statistics (both sides) every S seconds")
-    p.add_argument("--diag", type=int, metavar="MS",
-                   help="diagnostics mode: stream raw sensor readings every MS ms")
-    p.add_argument("--seconds", type=float, help="stop after this long (default: until Ctrl-C)")
-    p.add_argument("--count", type=int, help="stop after this many events")
+    p.add_argument("--diag", type=int_range(5, 10_000), metavar="MS",
+                   help="diagnostics mode: stream raw sensor readings every MS ms (5..10000)")
+    p.add_argument("--seconds", type=positive_seconds,
+                   help="stop after this long (default: until Ctrl-C)")
+    p.add_argument("--count", type=int_range(1), help="stop after this many events")
+    p.add_argument("--calibration", type=Path, metavar="FILE",
+                   help="the tray's calibration file (default: the host's copy in the data "
+                        "directory, calibration/tray-<board uid>.json)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.port is None and not discover():
-        print("dialtray monitor: no tray found on USB (VID:PID 2E8A:0005). Plug it in, name "
-              "the port, or start a virtual one with `dialtray sim`.", file=sys.stderr)
-        return 1
+    port = resolve_port(args.port)
     start = time.monotonic()
     seen = 0
-    with TraySession(args.port, name="monitor") as session:
-        print(f"connecting to {args.port or 'the tray on USB'} … (Ctrl-C to stop)", flush=True)
-        last_stats = time.monotonic()
+    view: TrayView | None = None
+    with TraySession(port, name="monitor") as session:
+        print(f"waiting for the tray on {port} to answer … (Ctrl-C to stop)", flush=True)
+        last_stats = last_note = time.monotonic()
         diag_on = False
         try:
             while True:
-                if args.seconds is not None and time.monotonic() - start >= args.seconds:
+                now = time.monotonic()
+                if args.seconds is not None and now - start >= args.seconds:
                     break
                 if args.count is not None and seen >= args.count:
                     break
+                synced = session.synced.is_set()
+                if view is None and session.hello is not None:
+                    view = open_view(args, session.hello.uid)
+                if not synced and now - last_note >= WAIT_NOTE_S:
+                    last_note = now
+                    print(f"          still waiting for the tray on {port} "
+                          f"({now - start:.0f} s): is it powered and running the dialtray "
+                          "firmware? (`dialtray flash` installs it)", flush=True)
                 try:
                     ev: TrayEvent = session.events.get(timeout=0.1)
                     seen += 1
-                    print(f"{time.monotonic() - start:8.3f}  {ev}", flush=True)
+                    print(f"{time.monotonic() - start:8.3f}  {show(ev, view)}", flush=True)
+                    if isinstance(ev, LinkState) and not ev.connected:
+                        last_note = time.monotonic()
+                        print(f"          waiting for the tray on {port} to come back …",
+                              flush=True)
                 except queue.Empty:
                     pass
-                if args.diag and session.synced.is_set() and not diag_on:
+                if args.diag and synced and not diag_on:
                     session.diagnostics(True, args.diag)
                     diag_on = True
-                if args.stats and time.monotonic() - last_stats >= args.stats and \
-                        session.synced.is_set():
-                    last_stats = time.monotonic()
+                if args.stats and now - last_stats >= args.stats and synced:
+                    last_stats = now
                     print_stats(session)
         except KeyboardInterrupt:
             pass
         if args.stats and session.synced.is_set():
             print_stats(session)
     return 0
+
+
+def open_view(args: argparse.Namespace, uid: str) -> TrayView:
+    path = args.calibration or host_copy(args.data_dir, uid)
+    view = TrayView.load(path)
+    if view.cal is None:
+        print(f"          tray {uid}: {view.problem}; every dial is shown UNCALIBRATED "
+              f"(`dialtray calibrate --dock N` measures a dock)", flush=True)
+    else:
+        print(f"          tray {uid}: calibration from {path}", flush=True)
+    return view
+
+
+def show(ev: TrayEvent, view: TrayView | None) -> str:
+    if view is not None and isinstance(ev, Click):
+        return view.click(ev)
+    if view is not None and isinstance(ev, Snapshot):
+        rows = [view.dial_row(d) for d in ev.dials if d.sensor != "none"]
+        return f"snapshot ({ev.reason}):" + "".join(f"\n            {r}" for r in rows)
+    return str(ev)
 
 
 def print_stats(session: TraySession) -> None:
@@ -83,3 +125,4 @@ def print_stats(session: TraySession) -> None:
     print(f"          device: frames ok {dev.frames_ok}, corrupt {dev.corrupt}, noise {dev.noise}, "
           f"unknown {dev.unknown}, bad args {dev.bad_args}, sent {dev.tx_frames}")
     print("          host:   " + ", ".join(f"{k} {v}" for k, v in sorted(host.items())), flush=True)
+    sys.stdout.flush()

@@ -6,7 +6,18 @@ import argparse
 import time
 from typing import Any
 
+from dialtray.commands._args import int_range
+from dialtray.commands._common import CommandError
 from dialtray.rules.airaction.odds import shot_modifiers, shot_odds
+
+# Bounds that refuse typos, not rules: the largest printed gunnery is well under 10, a shot adds
+# at most the rear-arc die and the Ace's fate (AA-M42), and the odds are exact over 6**dice.
+MAX_DICE = 15
+MAX_GUNNERY = 10
+MAX_SILHOUETTE = 10  # capped at 6 when the odds are computed (AA-M44)
+MAX_FATE = 6
+DIRECT = ("dice", "target")
+FROM_VALUES = ("gunnery", "silhouette", "rear_arc", "point_blank", "fate")
 
 
 def register(sub: Any) -> None:
@@ -20,32 +31,58 @@ def register(sub: Any) -> None:
         ),
         epilog="example: dialtray odds --gunnery 3 --fate 3 --silhouette 5  (AA-T01: six dice)",
     )
-    p.add_argument("--dice", type=int, help="number of attack dice")
-    p.add_argument("--target", type=int, help="modified silhouette (capped at 6)")
-    p.add_argument("--gunnery", type=int, help="front or rear gunnery value")
-    p.add_argument("--silhouette", type=int, help="target's silhouette")
+    p.add_argument("--dice", type=int_range(0, MAX_DICE),
+                   help=f"number of attack dice, 0..{MAX_DICE}")
+    p.add_argument("--target", type=int_range(1, 6),
+                   help="target number, 1..6 (the modified silhouette, already capped at 6)")
+    p.add_argument("--gunnery", type=int_range(0, MAX_GUNNERY),
+                   help="front or rear gunnery value")
+    p.add_argument("--silhouette", type=int_range(1, MAX_SILHOUETTE),
+                   help="target's silhouette (capped at 6 after modifiers, AA-M44)")
     p.add_argument("--rear-arc", action="store_true", help="+1 die (AA-M39)")
     p.add_argument("--point-blank", action="store_true", help="silhouette -1 (AA-M43)")
-    p.add_argument("--fate", type=int, default=0, help="offensive fate value (AA-M62)")
+    p.add_argument("--fate", type=int_range(0, MAX_FATE), default=None,
+                   help="offensive fate value (AA-M62)")
     p.add_argument("--defensive-fate", action="store_true", help="target uses fate (AA-M63)")
-    p.add_argument("--clicks-left", type=int, help="clicks before the target is shot down")
+    p.add_argument("--clicks-left", type=int_range(1, 99),
+                   help="clicks before the target is shot down")
     p.set_defaults(func=run)
 
 
+def _given(args: argparse.Namespace, names: tuple[str, ...]) -> list[str]:
+    return ["--" + n.replace("_", "-") for n in names if getattr(args, n) not in (None, False)]
+
+
+def check(args: argparse.Namespace) -> None:
+    """One way to describe the shot: --dice/--target, or the values and modifiers."""
+    direct, values = _given(args, DIRECT), _given(args, FROM_VALUES)
+    if direct and values:
+        raise CommandError(f"argument {values[0]}: not allowed with {direct[0]}: give either "
+                           "--dice and --target, or --gunnery and --silhouette (with "
+                           "--rear-arc, --point-blank, --fate)", 2)
+    if not direct and not values:
+        raise CommandError("describe the shot: give either --dice and --target, or --gunnery "
+                           "and --silhouette (see the example below --help)", 2)
+    wanted = DIRECT if direct else ("gunnery", "silhouette")
+    missing = [f"--{n}" for n in wanted if getattr(args, n) is None]
+    if missing:
+        have = f" (with {', '.join(direct or values)})" if direct or values else ""
+        raise CommandError(f"missing {' and '.join(missing)}{have}: give either --dice and "
+                           "--target, or --gunnery and --silhouette", 2)
+
+
 def run(args: argparse.Namespace) -> int:
-    if args.dice is not None and args.target is not None:
-        dice, tn = args.dice, min(6, args.target)
-    elif args.gunnery is not None and args.silhouette is not None:
+    check(args)
+    if args.dice is not None:
+        dice, tn = args.dice, args.target
+    else:
         dice, tn = shot_modifiers(
             args.gunnery,
             args.silhouette,
             rear_arc=args.rear_arc,
             point_blank=args.point_blank,
-            fate=args.fate,
+            fate=args.fate or 0,
         )
-    else:
-        print("give --dice and --target, or --gunnery and --silhouette")
-        return 2
     t0 = time.perf_counter()
     o = shot_odds(
         dice, tn, defensive_fate=args.defensive_fate, clicks_to_shot_down=args.clicks_left

@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dialrig import config
 
+from dialtray.commands._args import int_range, probability
+from dialtray.commands._common import MAX_DOCKS, CommandError, require_sim, sim_missing
 from dialtray.link.faults import FaultInjector
-from dialtray.virtual.script import COMMANDS, HELP, ScriptError, run_line
-from dialtray.virtual.tray import VirtualTray
+
+if TYPE_CHECKING:  # the virtual tray needs POSIX and the sim extra: imported when run
+    from dialtray.virtual.tray import VirtualTray
+
+COMMANDS_MARKER = "\x00sim-commands\x00"
 
 EPILOG = """\
 The firmware runs unchanged under the MicroPython unix port; only the hardware below it
@@ -26,22 +33,38 @@ examples:
 """
 
 
+class _SimHelp(argparse.RawDescriptionHelpFormatter):
+    """Lists the console's commands only when --help is asked for: that needs the sim extra."""
+
+    def _format_text(self, text: str) -> str:
+        if COMMANDS_MARKER in text:
+            text = text.replace(COMMANDS_MARKER, console_help())
+        return super()._format_text(text)
+
+
+def console_help() -> str:
+    why = sim_missing()
+    if why is not None:
+        return f"(the console's commands are listed once the virtual tray can run: {why})\n"
+    from dialtray.virtual.script import COMMANDS, HELP
+    return ("commands (at the sim> prompt, in a script, or piped):\n"
+            + "\n".join(f"  {c.usage}" for c in COMMANDS.values()) + "\n" + HELP)
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("sim", help="run the virtual tray (real firmware, simulated hardware)",
                        description="Start the virtual tray and print its serial port.",
-                       epilog=EPILOG + "\ncommands (at the sim> prompt, in a script, or piped):\n"
-                       + "\n".join(f"  {c.usage}" for c in COMMANDS.values()) + "\n" + HELP,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--docks", type=int, default=config.DEFAULT_DOCKS,
-                   help="docks on the tray (default %(default)s)")
+                       epilog=EPILOG + "\n" + COMMANDS_MARKER, formatter_class=_SimHelp)
+    p.add_argument("--docks", type=int_range(1, MAX_DOCKS), default=config.DEFAULT_DOCKS,
+                   help=f"docks on the tray, 1..{MAX_DOCKS} (default %(default)s)")
     p.add_argument("--quadrature", action="store_true",
                    help="build the tray with incremental encoders (up to 7 dials) instead of "
                         "AS5600 absolute sensors")
     p.add_argument("--seed", type=int, help="make the tray's dice reproducible")
     p.add_argument("--bounce", action="store_true", help="quadrature contact bounce")
-    p.add_argument("--corrupt", type=float, default=0.0, metavar="P",
+    p.add_argument("--corrupt", type=probability, default=0.0, metavar="P",
                    help="probability each byte on the cable is damaged (both ways)")
-    p.add_argument("--drop", type=float, default=0.0, metavar="P",
+    p.add_argument("--drop", type=probability, default=0.0, metavar="P",
                    help="probability each byte on the cable is lost (both ways)")
     p.add_argument("--script", type=Path, help="a file of commands to run first")
     p.add_argument("--workdir", type=Path, help="where the port symlink and FIFOs live "
@@ -52,9 +75,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 1 <= args.docks <= 16:
-        print("dialtray sim: --docks must be 1..16", file=sys.stderr)
-        return 2
+    if args.script is not None and not args.script.is_file():
+        raise CommandError(f"argument --script: no such file: {args.script}", 2)
+    require_sim()
+    from dialtray.virtual.tray import VirtualTray
+
     cfg = config.quadrature_config(args.docks) if args.quadrature else \
         config.default_config(args.docks)
     damage = {"corrupt": args.corrupt, "drop": args.drop}
@@ -77,16 +102,56 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+class ConsoleError(Exception):
+    """A console line that failed; the message is one line, naming the line, no internals."""
+
+
+_INTERNALS = (
+    (re.compile(r"invalid literal for int\(\) with base 10: ('[^']*')"),
+     r"expected a whole number, got \1"),
+    (re.compile(r"could not convert string to float: ('[^']*')"), r"expected a number, got \1"),
+    (re.compile(r"(?:list|tuple) index out of range"), "a value is missing or out of range"),
+    (re.compile(r"tuple\.index\(x\): x not in tuple"), "a name is not one of those it takes"),
+)
+
+
+def plain(message: str) -> str:
+    """A console error in the user's words: Python's own phrasings replaced, one line."""
+    for pattern, words in _INTERNALS:
+        message = pattern.sub(words, message)
+    return " ".join(message.split())
+
+
+def console_line(tray: VirtualTray, line: str, where: str) -> str:
+    """Run one console line; any failure becomes a ConsoleError naming the line.
+
+    The console's parser (dialtray.virtual.script) raises ScriptError for what it checks;
+    anything else it lets through (a dock out of range, a bad dial name deep in the tray) is
+    caught here too, so the console never shows a traceback or Python's wording.
+    """
+    from dialtray.virtual.script import ScriptError, run_line
+
+    at = f"{where}: " if where else ""
+    try:
+        return run_line(tray, line, where)
+    except ScriptError as e:  # already names the place at fault
+        raise ConsoleError(plain(str(e))) from None
+    except Exception as e:  # the console must survive any line a user types
+        words = plain(str(e)) or type(e).__name__
+        raise ConsoleError(f"{at}{' '.join(line.split())!r}: {words} "
+                           "(type `help` for the commands)") from None
+
+
 def run_file(tray: VirtualTray, path: Path) -> bool:
     try:
-        lines = path.read_text().splitlines()
-    except OSError as e:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as e:
         print(f"dialtray sim: cannot read {path}: {e}", file=sys.stderr)
         return False
     for n, line in enumerate(lines, 1):
         try:
-            out = run_line(tray, line, f"{path}:{n}")
-        except ScriptError as e:
+            out = console_line(tray, line, f"{path}:{n}")
+        except ConsoleError as e:
             print(f"dialtray sim: {e}", file=sys.stderr)
             return False
         if out:
@@ -95,6 +160,8 @@ def run_file(tray: VirtualTray, path: Path) -> bool:
 
 
 def run_stream(tray: VirtualTray, interactive: bool) -> None:
+    from dialtray.virtual.script import HELP
+
     n = 0
     while True:
         if interactive:
@@ -109,8 +176,8 @@ def run_stream(tray: VirtualTray, interactive: bool) -> None:
             print(HELP)
             continue
         try:
-            out = run_line(tray, line, "" if interactive else f"<stdin>:{n}")
-        except ScriptError as e:
+            out = console_line(tray, line, "" if interactive else f"<stdin>:{n}")
+        except ConsoleError as e:
             print(f"error: {e}", file=sys.stderr if not interactive else sys.stdout, flush=True)
             continue
         if out:

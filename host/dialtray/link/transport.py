@@ -8,6 +8,9 @@ reboot or the virtual tray's unplug button.
 from __future__ import annotations
 
 import contextlib
+import errno
+import os
+import sys
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -25,6 +28,73 @@ class LinkDown(ConnectionError):
 
 class NoTrayFound(LinkDown):
     """Auto-discovery found no Raspberry Pi Pico (VID:PID 2E8A:0005) on USB."""
+
+
+class SeveralTrays(NoTrayFound):
+    """Auto-discovery found more than one Pico: the user must name the port."""
+
+
+class PortError(LinkDown):
+    """A named port that does not exist or that this user may not open; the message says why."""
+
+
+class NoSuchPort(PortError):
+    """The named port does not exist."""
+
+
+UDEV_RULE = "hardware/99-dialtray.rules"
+
+
+def permission_fix(path: str) -> str:
+    """What to do about a port this user may not open, in one sentence for this system."""
+    if sys.platform.startswith("linux"):
+        return (f"permission denied on {path}: add yourself to the port's group "
+                "(`sudo usermod -aG dialout $USER`, then log out and back in), or install the "
+                f"udev rule shipped in dialtray's {UDEV_RULE} (`sudo cp {UDEV_RULE} "
+                "/etc/udev/rules.d/ && sudo udevadm control --reload`, then replug the tray)")
+    if sys.platform == "darwin":
+        return f"permission denied on {path}: check the port's owner with `ls -l {path}`"
+    return (f"permission denied on {path}: another program (a serial terminal, Thonny, "
+            "mpremote) may have the port open; close it and try again")
+
+
+def check_port(path: str) -> None:
+    """Refuse, in words, a port path that does not exist or that this user may not open.
+
+    Cheap and without opening the port (opening a tray's port is the session's job). On
+    Windows, COM ports are not files: nothing to check before opening.
+    """
+    if sys.platform == "win32":
+        return
+    if not os.path.exists(path):
+        found = discover()
+        trays = f"trays on USB: {', '.join(found)}" if found else "no tray found on USB"
+        raise NoSuchPort(f"no such port {path} ({trays})")
+    if not os.access(path, os.R_OK | os.W_OK):
+        raise PortError(permission_fix(path))
+
+
+def describe(device: str) -> str:
+    """'/dev/ttyACM0 (Board in FS mode, serial e66038b7131b5c2f)' for a discovered port."""
+    for p in list_ports.comports():
+        if p.device == device:
+            bits = [b for b in (p.product or p.description, p.serial_number and
+                                f"serial {p.serial_number}") if b and b != "n/a"]
+            return f"{device} ({', '.join(bits)})" if bits else device
+    return device
+
+
+def find_tray() -> str:
+    """The one Pico on USB; NoTrayFound or SeveralTrays (naming each) otherwise."""
+    found = discover()
+    if not found:
+        raise NoTrayFound("no tray found on USB (looked for a Raspberry Pi Pico, VID:PID "
+                          "2E8A:0005): plug it in, or give the port, e.g. /dev/ttyACM0 or COM3; "
+                          "no tray at all? start a virtual one with `dialtray sim`")
+    if len(found) > 1:
+        raise SeveralTrays(f"{len(found)} trays found on USB, not guessing which: "
+                           f"{'; '.join(describe(d) for d in found)}: name the port to use")
+    return found[0]
 
 
 class Transport(Protocol):
@@ -52,16 +122,15 @@ class SerialTransport:
     @classmethod
     def open(cls, path: str | None) -> SerialTransport:
         if path is None:
-            found = discover()
-            if not found:
-                raise NoTrayFound("no tray found on USB (looked for VID:PID 2E8A:0005); "
-                                  "plug it in or give the port, e.g. /dev/ttyACM0")
-            if len(found) > 1:
-                raise NoTrayFound(f"several Picos found ({', '.join(found)}): name the port")
-            path = found[0]
+            path = find_tray()
         try:
             port = serial.Serial(path, BAUD, timeout=READ_TIMEOUT_S, write_timeout=1.0)
         except (serial.SerialException, OSError) as e:
+            code = getattr(e, "errno", None)
+            if code in (errno.EACCES, errno.EPERM) or isinstance(e, PermissionError):
+                raise PortError(permission_fix(path)) from e
+            if code == errno.ENOENT or isinstance(e, FileNotFoundError):
+                raise NoSuchPort(f"no such port {path}") from e
             raise LinkDown(f"cannot open {path}: {e}") from e
         return cls(port)
 

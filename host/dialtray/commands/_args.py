@@ -1,0 +1,88 @@
+"""Shared argparse pieces: typed, ranged argument types and the one-line error parser.
+
+Every command validates its arguments at parse time with these types, so a bad value is
+refused before anything starts (no tray opened, no process spawned) with one line that names
+the argument and what it accepts, and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Callable
+from typing import NoReturn
+
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line: `dialtray sim: argument --docks: ...`."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see `{self.prog} --help`)\n")
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        if message:
+            sys.stderr.write(message)
+        raise SystemExit(status)
+
+
+def int_range(lo: int | None = None, hi: int | None = None) -> Callable[[str], int]:
+    """A whole number within lo..hi (either bound may be open)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            raise argparse.ArgumentTypeError(f"{value} is out of range: {_span(lo, hi)}")
+        return value
+
+    parse.__name__ = "whole number"  # argparse names the type in some messages
+    return parse
+
+
+def float_range(lo: float | None = None, hi: float | None = None, *,
+                lo_open: bool = False) -> Callable[[str], float]:
+    """A finite number within lo..hi; ``lo_open`` excludes lo itself (e.g. seconds > 0)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+        low_bad = lo is not None and (value <= lo if lo_open else value < lo)
+        if low_bad or (hi is not None and value > hi):
+            bound = f"more than {lo:g}" if lo_open and hi is None else _span(lo, hi)
+            raise argparse.ArgumentTypeError(f"{value:g} is out of range: {bound}")
+        return value
+
+    parse.__name__ = "number"
+    return parse
+
+
+def probability(text: str) -> float:
+    """A probability, 0..1 (not a percentage)."""
+    try:
+        value = float(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a probability 0..1, got {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        hint = f" (for {value:g} %, write {value / 100:g})" if 1 < value <= 100 else ""
+        raise argparse.ArgumentTypeError(f"a probability is 0..1, got {text}{hint}")
+    return value
+
+
+def positive_seconds(text: str) -> float:
+    """A duration in seconds, more than 0."""
+    return float_range(0.0, lo_open=True)(text)
+
+
+def _span(lo: float | None, hi: float | None) -> str:
+    if lo is not None and hi is not None:
+        return f"must be {lo:g}..{hi:g}"
+    if lo is not None:
+        return f"must be at least {lo:g}"
+    return f"must be at most {hi:g}"

@@ -1,0 +1,91 @@
+"""What several commands share: their error type, the data directory, the virtual-tray extra.
+
+Nothing here imports a POSIX-only module: the virtual tray (fcntl, termios, pty) is imported
+by :func:`require_sim` only when a command that runs it is actually run.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import sys
+from pathlib import Path
+
+import platformdirs
+from dialrig import config
+
+SIM_EXTRA_HINT = ("install it with: pip install 'dialtray[sim]' (from a clone: "
+                  "pip install '.[sim]')")
+
+# The default wiring: two TCA9548A muxes of 8 channels, one channel per dial.
+MAX_DOCKS = len(config.MUX_ADDRS) * 8 // len(config.DIAL_NAMES)
+
+
+class CommandError(Exception):
+    """A failure the user can act on: cli.main prints the message as one line, no traceback."""
+
+    def __init__(self, message: str, status: int = 1) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def default_data_dir() -> Path:
+    """The user's data directory for dialtray (platformdirs), e.g. ~/.local/share/dialtray."""
+    return Path(platformdirs.user_data_dir("dialtray", appauthor=False))
+
+
+def calibration_dir(data_dir: Path) -> Path:
+    """Where the host keeps its copy of each tray's calibration (tray-<board uid>.json)."""
+    return data_dir / "calibration"
+
+
+def micropython_found() -> str | None:
+    """The MicroPython unix port the sim extra installs (beside this Python, or on PATH)."""
+    beside = Path(sys.executable).parent / ("micropython.exe" if sys.platform == "win32"
+                                            else "micropython")
+    if beside.exists():
+        return str(beside)
+    return shutil.which("micropython")
+
+
+def sim_missing() -> str | None:
+    """Why the virtual tray cannot run here, or None when it can."""
+    posix = all(importlib.util.find_spec(m) is not None for m in ("fcntl", "termios", "pty"))
+    if not posix:
+        return ("the virtual tray needs Linux or macOS (it runs the firmware in MicroPython on "
+                "a pseudo-terminal); on this computer, use a real tray")
+    if micropython_found() is None:
+        return ("the virtual tray is an optional part of dialtray (the MicroPython unix port "
+                "is not installed); " + SIM_EXTRA_HINT)
+    return None
+
+
+def require_sim() -> None:
+    """Raise a CommandError saying how to get the virtual tray, unless it can run here.
+
+    Callers then import dialtray.virtual.* inside the function that needs it.
+    """
+    why = sim_missing()
+    if why is not None:
+        raise CommandError(why)
+
+
+def resolve_port(port: str | None) -> str:
+    """The port to use: the one named (if it exists and may be opened), or the one tray on USB.
+
+    Every refusal is a CommandError with the fix: no tray, several trays (named, never a
+    guess), no such port, or a port this user may not open (the dialout group / udev rule).
+    """
+    from dialtray.link.transport import LinkDown, NoSuchPort, check_port, describe, find_tray
+
+    try:
+        if port is None:
+            found = find_tray()
+            print(f"found the tray on USB: {describe(found)}", flush=True)
+            return found
+        check_port(port)
+    except NoSuchPort as e:
+        raise CommandError(f"argument PORT: {e}", 2) from e
+    except LinkDown as e:
+        raise CommandError(str(e)) from e
+    return port
