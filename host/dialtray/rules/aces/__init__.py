@@ -11,7 +11,10 @@ RULES"); mechanic ids (AC-Mnn), worked examples (AC-Tnn) and ambiguities (AC-Ann
 - ``figures``   figure catalogue (schema-validated JSON, samples marked) (AC-M02, M08, M11, M12)
 - ``talents``   colours -> abilities through data, unknown colours reported (AC-M13, M74)
 - ``combat``    attack / capture / escape / fate arithmetic (AC-M36, M39, M47, M53..M56)
-- ``game``      the game object: legal_actions / apply / undo / outcome, event-sourced
+- ``game``      ``AcesGame``: the ``core.game.Game`` protocol (legal_actions / apply / undo /
+                outcome / state_dict / dials), event-sourced; ``base`` its shared queries
+- ``turn``, ``move``, ``attacks``, ``ranged``, ``close``, ``capture``, ``ending``: rule handlers
+- ``state``     the state and its fold; ``dial`` the combat dials (``core.dials``)
 - ``victory``   VP and tie-breaks (AC-M66..M72); ``scenarios`` setup and scenarios as data
 - ``odds``      exact odds; ``bots`` bot players; ``notation`` logs and the replay game kind
 """

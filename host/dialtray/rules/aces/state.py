@@ -6,9 +6,14 @@ dice or makes decisions.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from dialtray.rules.aces import events as ev
 from dialtray.rules.aces.figures import Click, Figure
+from dialtray.rules.aces.grid import Square
+from dialtray.rules.aces.maps import AcesMap
+from dialtray.rules.core.events import Event
 
 
 @dataclass
@@ -98,3 +103,136 @@ class AcesState:
 
     def recruited_points(self, player: int) -> int:
         return sum(c.figure.points for c in self.team(player))
+
+
+def current_turn(s: AcesState) -> TurnState:
+    if s.turn is None:
+        raise RuntimeError("no turn in progress")
+    return s.turn
+
+
+def apply_event(
+    state: AcesState, event: Event, game_map: AcesMap, catalogue: Mapping[str, Figure]
+) -> None:
+    """Fold one event into ``state`` (in place): the only code that changes an ``AcesState``."""
+    s = state
+    if isinstance(event, ev.GameCreated):
+        s.map_name, s.players = event.map_name, event.players
+        s.build_total, s.turn_limit = event.build_total, event.turn_limit
+        s.captives_count_on_map = event.captives_count_on_map
+        s.vp = [0] * len(event.players)
+    elif isinstance(event, ev.FirstPlayerRolled):
+        s.first_player = event.first
+    elif isinstance(event, ev.StartingAreaChosen):
+        s.areas[event.player] = event.area
+    elif isinstance(event, ev.Recruited):
+        fig = catalogue[event.figure_id]
+        s.chars[event.label] = CharState(event.label, fig, event.player, click=fig.starting_click)
+    elif isinstance(event, ev.Placed):
+        s.chars[event.label].square = game_map.index(Square.parse(event.square))
+    elif isinstance(event, ev.TurnPassed):
+        if s.turn is not None:
+            s.last_acted[s.turn.player] = tuple(s.turn.acted)
+        s.turn = TurnState(event.to_player)
+        s.turn_number += 1
+    elif isinstance(event, ev.ActionBegun):
+        t = current_turn(s)
+        t.label = event.label or None
+        t.phase = "choose"
+        t.broken_from = ()
+        t.break_failed = False
+        t.attacks_made = 0
+        t.pending = None
+        if event.label:
+            t.acted.append(event.label)
+        t.extra_for = None
+    elif isinstance(event, ev.BreakAwayRolled):
+        t = current_turn(s)
+        t.phase = "broke" if event.success else "failed"
+        t.break_failed = not event.success
+        t.broken_from = event.from_labels if event.success else ()
+    elif isinstance(event, ev.Moved):
+        if event.path:
+            s.chars[event.label].square = game_map.index(Square.parse(event.path[-1]))
+        current_turn(s).phase = "moved"
+    elif isinstance(event, ev.CaptiveMoved):
+        s.chars[event.label].square = game_map.index(Square.parse(event.square))
+    elif isinstance(event, ev.AttackRolled):
+        t = current_turn(s)
+        t.pending = PendingAttack(
+            event.attacker, event.kind, event.targets, event.defenses, event.faces
+        )
+        t.phase = "assign" if len(event.targets) > 1 else "defend"
+    elif isinstance(event, ev.DiceAssigned):
+        t = current_turn(s)
+        assert t.pending is not None
+        t.pending.assignment = {tg: d - 1 for tg, d in event.assignment}
+        t.phase = "defend"
+    elif isinstance(event, ev.FateDeclared):
+        t = current_turn(s)
+        t.fate_uses[event.label] = t.fate_uses.get(event.label, 0) + 1
+        t.fate_clicks.append(event.label)
+        if event.mode == "defensive" and t.pending is not None:
+            t.pending.defended.add(event.label)
+    elif isinstance(event, ev.DefenseAwaited):
+        t = current_turn(s)
+        assert t.pending is not None
+        t.pending.awaiting.extend(event.labels)
+    elif isinstance(event, ev.AttackResolved):
+        t = current_turn(s)
+        t.attacks_made += 1
+        t.pending = None
+        t.phase = "attacked"
+    elif isinstance(event, ev.HitsResolved):
+        t = current_turn(s)
+        if t.pending is not None and event.target in t.pending.awaiting:
+            t.pending.awaiting.remove(event.target)
+    elif isinstance(event, ev.Damaged):
+        s.chars[event.label].click = event.to_click
+    elif isinstance(event, ev.FateClicked):
+        s.chars[event.label].click = event.to_click
+        t = current_turn(s)
+        if event.label in t.fate_clicks:
+            t.fate_clicks.remove(event.label)
+    elif isinstance(event, ev.Healed):
+        s.chars[event.label].click = event.to_click
+    elif isinstance(event, ev.Eliminated):
+        c = s.chars[event.label]
+        c.square = None
+        c.knocked_out = True
+        for p, v in event.awards:
+            s.vp[p] += v
+        if s.turn is not None and event.label in s.turn.fate_clicks:
+            s.turn.fate_clicks = [x for x in s.turn.fate_clicks if x != event.label]
+    elif isinstance(event, ev.Captured):
+        s.chars[event.captor].captive = event.captive
+        s.chars[event.captive].captor = event.captor
+    elif isinstance(event, ev.Freed):
+        c = s.chars[event.captive]
+        if c.captor is not None:
+            s.chars[c.captor].captive = None
+        c.captor = None
+        if event.reason == "escape" and s.turn is not None:
+            s.turn.extra_for = event.captive
+    elif isinstance(event, ev.EscapeRolled):
+        pass
+    elif isinstance(event, ev.ActionEnded):
+        t = current_turn(s)
+        t.phase = "choose"
+        t.label = None
+        t.pending = None
+        t.attacks_made = 0
+        t.broken_from = ()
+        t.break_failed = False
+    elif isinstance(event, ev.Withdrew):
+        s.withdrawn.add(event.player)
+        for lab in event.removed:
+            s.chars[lab].square = None
+    elif isinstance(event, ev.GameEnded):
+        s.over = True
+        s.end_reason = event.reason
+        s.final_vp = event.vp
+        s.winner = event.winner
+        s.tiebreak = event.tiebreak
+    else:  # pragma: no cover - a new event without a fold is a programming error
+        raise TypeError(f"no fold for {type(event).__name__}")
