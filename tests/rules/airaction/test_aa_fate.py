@@ -135,10 +135,16 @@ def test_aa_m60_ace_only_attack_and_fate_used_plane_dial_takes_damage() -> None:
 
 
 def test_aa_m10_aces_need_build_total_300_and_their_own_plane() -> None:
-    """AA-M10: with Aces the build total should be >= 300; an Ace flies its corresponding plane
-    and its points are added to the plane's."""
+    """AA-M10: with Aces the build total should be >= 300 (an error when strict, else a
+    warning: test_aa_rule_followups); an Ace flies its corresponding plane and its points are
+    added to the plane's."""
     with pytest.raises(IllegalActionError, match="AA-M10"):
-        new_game({"P1": [LOYLE], "P2": [MILITIA]}, build_total=200, catalogue=builtin())
+        new_game(
+            {"P1": [LOYLE], "P2": [MILITIA]},
+            build_total=200,
+            catalogue=builtin(),
+            strict_build_total=True,
+        )
     with pytest.raises(IllegalActionError, match="AA-M10"):
         new_game(
             {

@@ -109,5 +109,20 @@ class CollisionRules(GameBase):
                 for p in looping:
                     self._damage(c, p, 1, "serious collision")
                 looping = [p for p in looping if s.planes[p].in_play]
+        if critical:
+            self._collision_survival_xp(c, group)
         clean = () if (failed or critical) else group
         c.emit(ev.CollisionEnded(group, clean))
+
+    def _collision_survival_xp(self, c: Ctx, group: tuple[str, ...]) -> None:
+        """AA-M75 "surviving serious collisions" earns XP, but the text gives no amount: the
+        game setting ``collision_survival_xp`` (log header ``CollisionXP:``, default 0, D-AA-17)
+        is paid to every pilot still in play after a serious collision it was not spared by a
+        "completely avoided" two-plane fate (that collision never happened)."""
+        setup = self.setup_events[0]
+        xp = setup.collision_survival_xp if isinstance(setup, ev.GameSetup) else 0
+        if xp <= 0:
+            return
+        for p in group:
+            if self.state.planes[p].in_play:
+                self._xp(c, self.state.planes[p].pilot, xp, "survived a serious collision")

@@ -30,10 +30,16 @@ class GameSetup(Event):
     obstacles: bool
     removal_vp: str  # "split" | "each"  (AA-A08)
     planes: tuple[PlaneSpec, ...]
+    # AA-M10 "should be at least 300" with Aces: a warning unless a tournament makes it strict
+    strict_build_total: bool = False
+    # AA-M75 XP for surviving a serious collision: value missing from the text (D-AA-17)
+    collision_survival_xp: int = 0
 
     def text(self) -> str:
         n, m = len(self.players), len(self.planes)
-        return f"setup: {n} players, {m} planes, build {self.build_total}"
+        strict = ", strict build total" if self.strict_build_total else ""
+        xp = f", {self.collision_survival_xp} XP per serious collision survived (AA-M75 setting)"
+        return f"setup: {n} players, {m} planes, build {self.build_total}{strict}{xp}"
 
 
 @dataclass(frozen=True)

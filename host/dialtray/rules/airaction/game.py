@@ -98,6 +98,8 @@ class AirActionGame(TurnRules, MovementRules, CollisionRules, FeatRules, CombatR
         campaign: bool = False,
         obstacles: bool = False,
         removal_vp: str = "split",
+        strict_build_total: bool = False,
+        collision_survival_xp: int = 0,
         names: Mapping[str, str] | None = None,
         dice: DiceSource | None = None,
         catalogue: Catalogue | None = None,
@@ -116,6 +118,8 @@ class AirActionGame(TurnRules, MovementRules, CollisionRules, FeatRules, CombatR
             obstacles,
             removal_vp,
             specs,
+            strict_build_total,
+            collision_survival_xp,
         )
         return cls(setup, dice if dice is not None else SeededDice(), catalogue)
 
@@ -425,7 +429,7 @@ def validate_setup(setup: ev.GameSetup, cat: Catalogue) -> None:
                     "AA-M10",
                     H_ACES,
                 )
-            if setup.build_total < MIN_ACE_BUILD:
+            if setup.build_total < MIN_ACE_BUILD and setup.strict_build_total:
                 raise illegal(
                     "setup", "with Aces the build total must be at least 300", "AA-M10", H_ACES
                 )

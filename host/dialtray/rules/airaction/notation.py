@@ -4,7 +4,9 @@ Header (after ``Game: airaction``)::
 
     Player: P1 Alice              # seating order = clockwise order; name optional
     Plane: P1 A1 sample-loyle-crawford rookie sample-ace-loyle-crawford
-    BuildTotal: 300               # default 200 (AA-M08)
+    BuildTotal: 300               # default 200 (AA-M08); with Aces < 300 warns (AA-M10)
+    StrictBuildTotal: no          # yes: AA-M10's "at least 300" with Aces is an error
+    CollisionXP: 0                # XP per serious collision survived (AA-M75, value missing)
     Campaign: no                  # yes|no (AA-M71..M80)
     Obstacles: no                 # yes|no (AA-M50)
     RemovalVP: split              # split|each (AA-A08)
@@ -20,6 +22,7 @@ from dialtray.rules.airaction import events as ev
 from dialtray.rules.airaction.actions import AAAction
 from dialtray.rules.airaction.catalogue import Catalogue, builtin
 from dialtray.rules.airaction.game import AirActionGame
+from dialtray.rules.airaction.rulebook import build_total_warnings
 from dialtray.rules.core.dice import DiceSource
 from dialtray.rules.core.errors import CatalogueError, IllegalActionError
 from dialtray.rules.core.events import Entry
@@ -29,7 +32,17 @@ KIND = "airaction"
 TITLE = "Crimson Skies: Air Action"
 
 
-HEADER_KEYS = ("Player", "Plane", "BuildTotal", "Campaign", "Obstacles", "RemovalVP", "Catalogue")
+HEADER_KEYS = (
+    "Player",
+    "Plane",
+    "BuildTotal",
+    "StrictBuildTotal",
+    "Campaign",
+    "CollisionXP",
+    "Obstacles",
+    "RemovalVP",
+    "Catalogue",
+)
 
 
 def _yes(log: GameLog, key: str) -> bool:
@@ -71,7 +84,11 @@ def game_from_log(log: GameLog, dice: DiceSource) -> AirActionGame:
         _yes(log, "Obstacles"),
         log.choice("RemovalVP", ("split", "each"), "split"),
         tuple(planes),
+        _yes(log, "StrictBuildTotal"),
+        log.integer("CollisionXP", 0, maximum=1000),
     )
+    for warning in build_total_warnings(setup):
+        log.warn(log.line_of("BuildTotal"), warning)
     try:
         return AirActionGame(setup, dice, cat)
     except IllegalActionError as exc:
@@ -86,9 +103,12 @@ def header_of(setup: ev.GameSetup) -> list[tuple[str, str]]:
     ]
     for s in setup.planes:
         out.append(("Plane", " ".join(x for x in (s.owner, s.id, s.figure, s.level, s.ace) if x)))
+    out.append(("BuildTotal", str(setup.build_total)))
+    if setup.strict_build_total:
+        out.append(("StrictBuildTotal", "yes"))
     out += [
-        ("BuildTotal", str(setup.build_total)),
         ("Campaign", "yes" if setup.campaign else "no"),
+        ("CollisionXP", str(setup.collision_survival_xp)),
         ("Obstacles", "yes" if setup.obstacles else "no"),
         ("RemovalVP", setup.removal_vp),
     ]
