@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -179,8 +179,11 @@ def play_game(
     campaign: bool = False,
     obstacles: bool = False,
     game: AirActionGame | None = None,
+    observe: Callable[[AirActionGame], None] | None = None,
 ) -> tuple[AirActionGame, GameResult]:
-    """A whole bot-vs-bot game on the digital table; ends by the rules or the time limit."""
+    """A whole bot-vs-bot game on the digital table; ends by the rules or the time limit.
+    ``observe(game)`` is called at every position before the next action (contract tests probe
+    the position there; whatever it applies it must undo)."""
     rng = random.Random(seed)
     g = game or AirActionGame.new(
         squadrons,
@@ -200,6 +203,8 @@ def play_game(
         steps += 1
         if steps > 20000:
             raise RuntimeError("bot game did not finish")
+        if observe is not None:
+            observe(g)
         s = g.state
         if s.phase == "initiative" and s.turn > max_turns:
             g.apply(ac.EndGame("time"))  # AA-M53(2): the agreed time limit
