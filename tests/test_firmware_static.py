@@ -3,8 +3,12 @@
 1. Every firmware/**/*.py compiles with mpy-cross for the RP2040's Cortex-M0+ (-march=armv6m).
 2. The firmware type-checks with mypy against MicroPython's stubs for the Pico
    (micropython-rp2-rpi-pico-stubs + micropython-stdlib-stubs, see firmware/mypy.ini). The stubs
-   are pip-installed once into .stubs/ (gitignored) by the `stubs` fixture below, never into the
-   venv, where their top-level machine.pyi/time.pyi/stdlib would shadow CPython's for the host.
+   are a test dependency (pyproject's test extra), installed with the rest; the `stubs` fixture
+   below copies their files into .stubs/ (gitignored) without touching the network, because in
+   mypy's path they must stand alone: pointed at site-packages, mypy would also read CPython's
+   modules there (typing_extensions) and crash. Nothing in the stubs shadows CPython for the
+   host: top-level .pyi files in site-packages are not PEP 561 packages, so the host's mypy
+   ignores them, and CPython never imports a .pyi (test_stubs_do_not_shadow_the_host checks).
 3. No firmware module imports `typing` at run time, and no f-string uses the `=` specifier
    (neither exists on older MicroPython firmware still found on Picos).
 4. dialrig.hw_rp2 runs in the MicroPython unix port against fake `machine`/`rp2` modules: its hot
@@ -33,7 +37,7 @@ MPY_CROSS = BIN / "mpy-cross"
 MICROPYTHON = BIN / "micropython"
 MYPY_INI = FIRMWARE / "mypy.ini"
 STUBS = ROOT / ".stubs"
-STUBS_SPEC = "micropython-rp2-rpi-pico-stubs==1.29.0.post1"
+STUBS_DISTS = ("micropython-rp2-rpi-pico-stubs", "micropython-stdlib-stubs")
 
 
 def _rel(path: Path) -> str:
@@ -66,21 +70,41 @@ def test_the_firmware_is_found() -> None:
 
 @pytest.fixture(scope="session")
 def stubs() -> Path:
-    """.stubs/ holding STUBS_SPEC (installed on first use; the marker names the exact spec)."""
+    """.stubs/: the installed Pico stubs' files, copied (offline) on first use.
+
+    The marker names each distribution's version, so an upgrade of the test extra rebuilds it.
+    Built beside and renamed into place, so parallel workers never see half a copy.
+    """
+    from importlib import metadata
+
+    dists = []
+    for name in STUBS_DISTS:
+        try:
+            dists.append(metadata.distribution(name))
+        except metadata.PackageNotFoundError:
+            pytest.fail(f"{name} is not installed: it is a test dependency, install the test "
+                        "extra (pip install -e '.[test]')")
+    spec = "\n".join(f"{d.metadata['Name']}=={d.version}" for d in dists) + "\n"
     marker = STUBS / ".installed"
-    if marker.exists() and marker.read_text().strip() == STUBS_SPEC:
+    if marker.exists() and marker.read_text() == spec:
         return STUBS
-    shutil.rmtree(STUBS, ignore_errors=True)  # a different spec, or an interrupted install
-    result = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-user",
-         "--disable-pip-version-check", "--target", str(STUBS), STUBS_SPEC],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if result.returncode != 0:
-        pytest.fail(f"pip could not install {STUBS_SPEC} into .stubs/:\n{result.stderr}")
-    marker.write_text(STUBS_SPEC + "\n")  # written last: only a complete install is reused
+    building = STUBS.with_name(f".stubs-{os.getpid()}")
+    shutil.rmtree(building, ignore_errors=True)
+    for dist in dists:
+        for f in dist.files or ():
+            if f.parts[0].endswith(".dist-info") or (f.suffix != ".pyi" and f.name != "VERSIONS"):
+                continue
+            dest = building / f
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(Path(str(dist.locate_file(f))), dest)
+    (building / ".installed").write_text(spec)  # written last: only a complete copy is reused
+    if marker.exists() and marker.read_text() != spec:
+        shutil.rmtree(STUBS, ignore_errors=True)  # another version's copy
+    try:
+        building.rename(STUBS)
+    except OSError:  # another worker got there first with the same copy
+        shutil.rmtree(building, ignore_errors=True)
+    assert marker.read_text() == spec, f"{STUBS} holds other stubs: remove it"
     return STUBS
 
 
@@ -107,6 +131,23 @@ def test_mypy_uses_the_micropython_stubs(stubs: Path, tmp_path: Path) -> None:
     assert "probe.py:4: error" in result.stdout, result.stdout + result.stderr
     assert "probe.py:3" not in result.stdout, result.stdout
     assert (stubs / "machine.pyi").exists() and (stubs / "stdlib" / "VERSIONS").exists()
+
+
+def test_stubs_do_not_shadow_the_host(stubs: Path, tmp_path: Path) -> None:
+    """Installed beside the host, the Pico stubs change nothing for CPython or the host's mypy."""
+    import importlib.util
+
+    assert importlib.util.find_spec("machine") is None  # CPython cannot import a .pyi
+    for name in ("time", "errno", "os"):
+        spec = importlib.util.find_spec(name)
+        assert spec is not None and not str(spec.origin).endswith(".pyi"), spec
+    probe = "import time\nimport machine\nreveal_type(time.monotonic())\n"
+    (tmp_path / "probe.py").write_text(probe)
+    r = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental", "probe.py"],
+                       capture_output=True, text=True, check=False, cwd=tmp_path)
+    # CPython's typeshed: time.monotonic exists and is a float; machine is unknown to the host.
+    assert re.search(r'Revealed type is "(builtins\.)?float"', r.stdout), r.stdout
+    assert 'Cannot find implementation or library stub for module named "machine"' in r.stdout
 
 
 def test_firmware_type_checks(stubs: Path) -> None:
