@@ -43,6 +43,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"dialtray {__version__}")
     parser.add_argument("-v", "--verbose", dest="log_level", action="count", default=0,
                         help="log what happens and an unexpected error's details (-vv: all)")
+    parser.add_argument("--log", action="store_true",
+                        help="also write the log (every detail) to logs/dialtray.log in the data "
+                             "directory")
     parser.add_argument("--log-file", type=Path, metavar="FILE",
                         help="also write the log (every detail) to FILE")
     parser.add_argument("--data-dir", type=Path, metavar="DIR",
@@ -94,14 +97,17 @@ def _main(argv: Sequence[str] | None) -> int:
         parser.print_help()
         return 2
     prog = f"dialtray {args.command}"
-    try:
-        setup_logging(args.log_level, args.log_file)
-    except OSError as e:
-        print(f"dialtray: cannot write the log file {args.log_file}: {e.strerror or e}",
-              file=sys.stderr)
-        return 2
     args.data_dir = (args.data_dir or Path(os.environ.get("DIALTRAY_DATA_DIR", "")
                                            or default_data_dir())).expanduser()
+    log_file = args.log_file or (args.data_dir / "logs" / "dialtray.log" if args.log else None)
+    try:
+        setup_logging(args.log_level, log_file)
+    except OSError as e:
+        print(f"dialtray: cannot write the log file {log_file}: {e.strerror or e}",
+              file=sys.stderr)
+        return 2
+    log.info("dialtray %s: %s (data directory %s)", __version__, " ".join(sys.argv[1:])
+             if argv is None else " ".join(argv), args.data_dir)
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:

@@ -15,6 +15,7 @@ from typing import Any
 
 from dialtray import calibration, hardware_docs
 from dialtray.commands._args import float_range, int_range
+from dialtray.commands._common import CommandError
 
 DOCS_EPILOG = """\
 examples:
@@ -71,7 +72,7 @@ def register(subparsers: Any) -> None:
         metavar="DIR",
         type=Path,
         default=None,
-        help="directory of wiring.md and bom.csv (default: ./hardware)",
+        help="directory of wiring.md and bom.csv (default: the clone's hardware/)",
     )
     docs.add_argument(
         "--docks",
@@ -122,6 +123,12 @@ def _usage(parser: argparse.ArgumentParser) -> int:
     return 2
 
 
+def clone_hardware_dir() -> Path | None:
+    """hardware/ of the clone dialtray runs from; None when it is installed elsewhere."""
+    repo = Path(__file__).resolve().parents[3]
+    return repo / "hardware" if (repo / "pyproject.toml").is_file() else None
+
+
 def max_docks() -> int:
     """Docks an AS5600 tray can have: one multiplexer channel per dial."""
     return len(hardware_docs.mux_addrs()) * 8 // len(hardware_docs.dial_names())
@@ -142,7 +149,10 @@ def run(args: argparse.Namespace) -> int:
             return 2
         cfg = hardware_docs.rig.default_config(args.docks)
     files = hardware_docs.generate(cfg)
-    out_dir: Path = args.out or Path("hardware")
+    out_dir: Path | None = args.out or clone_hardware_dir()
+    if out_dir is None:
+        raise CommandError("this dialtray is installed, not run from a clone: give --out DIR "
+                           "for wiring.md and bom.csv", 2)
     if args.check:
         return check(files, out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
