@@ -42,6 +42,9 @@ class Link:
         self.last_ack_ms = time.ticks_ms()
         self.last_rx_ms = time.ticks_ms()
         self.host_present = False
+        # Events stream only once a host has said HELLO to *this* boot: a host still acking the
+        # previous boot (its heartbeats) must not receive this boot's events as the old one's.
+        self.greeted = False
         self.unknown = 0
         self.bad_args = 0
         self.tx_frames = 0
@@ -69,7 +72,7 @@ class Link:
     def pump(self, now):
         """Send pending events (a bounded batch per call) and resend after a silent spell."""
         ring = self.app.ring
-        if not self.host_present:
+        if not self.host_present or not self.greeted:
             return
         if self.acked < self.send_seq and time.ticks_diff(now, self.last_ack_ms) > RETRANSMIT_MS:
             self.send_seq = max(self.acked, ring.oldest())
@@ -146,10 +149,10 @@ class Link:
         if mtype == proto.C_ACK_EVENTS or mtype == proto.C_HEARTBEAT:
             (upto,) = struct.unpack(proto.ACK_EVENTS_FMT, body)
             self.set_host_present(True)
-            self.take_ack(upto, now)
+            self.take_ack(self.seq_count(upto), now)
             return
         if mtype == proto.C_NACK:
-            (missing,) = struct.unpack(proto.NACK_FMT, body)
+            missing = self.seq_count(struct.unpack(proto.NACK_FMT, body)[0])
             self.set_host_present(True)
             ring = self.app.ring
             if ring.oldest() <= missing < self.send_seq:
@@ -169,10 +172,11 @@ class Link:
             self.last_cmd = (mtype, cmd_id)
         if mtype == proto.C_HELLO:
             self.set_host_present(True)
+            self.greeted = True
             self.ack(cmd_id, proto.ACK_OK)
             self.hello()
         elif mtype == proto.C_REPLAY:
-            self.replay(cmd_id, struct.unpack(proto.REPLAY_FMT, body)[1], now)
+            self.replay(cmd_id, self.seq_count(struct.unpack(proto.REPLAY_FMT, body)[1]), now)
         elif mtype == proto.C_SNAPSHOT:
             self.ack(cmd_id, proto.ACK_OK)
             self.snapshot()
@@ -220,6 +224,17 @@ class Link:
     def reject(self, cmd_id):
         self.bad_args += 1
         self.ack(cmd_id, proto.ACK_BAD_ARGS)
+
+    def seq_count(self, wire):
+        """A host's 32-bit sequence number as this boot's count: the count nearest our own.
+
+        Sequence numbers go on the wire modulo 2**32 (struct "I" keeps the low 32 bits); the
+        ring counts on. Until 2**30 events no count can be ambiguous, and no long integer is
+        made on the way (docs/protocol.md, "Sequence numbers past 2^32 − 1")."""
+        n = self.app.ring.next_seq
+        if n < 0x40000000:
+            return wire
+        return n + ((wire - n + 0x80000000) & 0xFFFFFFFF) - 0x80000000
 
     def take_ack(self, upto, now):
         ring = self.app.ring
