@@ -93,8 +93,9 @@ def test_flash_dry_run_compiles_every_module_for_armv6m() -> None:
     r = dialtray("flash", "--dry-run")
     assert r.returncode == 0, r.stderr
     modules = sorted(p.stem for p in (Path(config.__file__).parent).glob("*.py"))
-    for m in modules:
-        assert f"{m}.mpy" in r.stdout
+    for m in modules:  # the simulator's modules stay on the host (issue 9)
+        assert (f"{m}.mpy" not in r.stdout) if m in ("hw_sim", "sim_i2c") else \
+            (f"{m}.mpy" in r.stdout), m
 
 
 def test_mpremote_interrupts_the_running_firmware_and_the_repl_stays() -> None:
