@@ -41,7 +41,6 @@ TICKS_PER_DETENT = 1000
 DEFAULT_TURN_MS = 8  # a brisk click of a clix dial
 BOUNCE_TAIL_MS = 3
 RESET_EXIT_CODE = 75
-_ISIG = 0o1  # c_lflag bit on Linux; MicroPython's termios does not name it
 
 
 class LiveI2C(SimI2C):
@@ -168,23 +167,14 @@ class Board:
         return [self._control_task()] if self._ctrl is not None else []
 
     def set_ctrl_c(self, enabled):
-        """The unix port raises KeyboardInterrupt from SIGINT, which the pty's line discipline
-        makes out of a 0x03 only while ISIG is set: toggle both, so a 0x03 either interrupts
-        (like kbd_intr(3) on the Pico) or arrives as data (like kbd_intr(-1))."""
-        import termios  # type: ignore[import-not-found]  # unix port only
-
+        """kbd_intr, as on the Pico. The unix port turns kbd_intr(3) into a SIGINT handler and
+        kbd_intr(-1) into none; the virtual tray's USB bridge raises SIGINT for a 0x03 only
+        while the handler is there and otherwise hands the byte over as data, as the Pico's
+        USB CDC does (host/dialtray/virtual/bridge.py). The pty itself has no signal
+        characters at all."""
         import micropython
 
         micropython.kbd_intr(3 if enabled else -1)
-        try:
-            attrs = termios.tcgetattr(0)
-            if enabled:
-                attrs[3] |= _ISIG
-            else:
-                attrs[3] &= ~_ISIG
-            termios.tcsetattr(0, termios.TCSANOW, attrs)
-        except OSError:
-            pass  # stdin is not a terminal (a test run): nothing to toggle
 
     def deinit(self):
         self.set_ctrl_c(True)

@@ -1,9 +1,18 @@
 """The virtual tray's USB cable: two pseudo-terminals joined by a thread.
 
-The firmware process owns one pty (its "USB CDC" side, with ISIG on so a 0x03 byte raises
-KeyboardInterrupt exactly as the Pico's USB stack does). The host side is a second pty whose
-slave path is published through a stable symlink, like /dev/serial/by-id/… on a real machine,
-so pyserial and mpremote open it like any serial port.
+The firmware process owns one pty (its "USB CDC" side). That pty is fully raw, ISIG included:
+a Pico's USB CDC knows exactly one special byte, the keyboard-interrupt character, and nothing
+of a terminal's line discipline (0x1C SIGQUIT, 0x1A SIGTSTP, 0x7F, ...), any of which would
+otherwise kill or stop MicroPython. The bridge plays the CDC's interrupt logic itself: a 0x03
+from the host becomes SIGINT for the firmware process exactly when that process has asked for
+it (MicroPython's unix port installs its SIGINT handler while kbd_intr is 3 and code is running,
+and removes it at the REPL prompt and under kbd_intr(-1)), and is swallowed, as the CDC does;
+otherwise it is delivered as a data byte. See :func:`deliver_interrupt`.
+
+The host side is a second pty whose slave path is published through a stable symlink, like
+/dev/serial/by-id/… on a real machine, so pyserial and mpremote open it like any serial port.
+Host-to-device bytes are flow-controlled like USB: while the firmware is not reading, the
+bridge stops reading the host side, so a writer blocks instead of losing bytes.
 
 Unplugging closes the host-side pty: the host's reads fail as they do when a real cable is
 pulled. Replugging makes a new pty and moves the symlink. While unplugged, the device's output
@@ -12,24 +21,78 @@ is read and discarded, as USB CDC drops output when no host is attached.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
-import termios
+import signal
 import threading
 import time
 import tty
+from collections.abc import Callable
 from pathlib import Path
 
 from dialtray.link.faults import FaultInjector
 
+CTRL_C = 0x03
+_STOP_WAIT_S = 1.0
 
-def make_raw(fd: int, isig: bool = False) -> None:
-    """Raw mode (no echo, no line editing, no CR/LF translation); optionally keep ISIG."""
+
+def make_raw(fd: int) -> None:
+    """Raw mode: no echo, no line editing, no CR/LF translation and no signal characters."""
     tty.setraw(fd)
-    attrs = termios.tcgetattr(fd)
-    if isig:
-        attrs[3] |= termios.ISIG
-    termios.tcsetattr(fd, termios.TCSANOW, attrs)
+
+
+def _proc_field(pid: int, name: str) -> str | None:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith(name + ":"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        return None
+    return None
+
+
+def deliver_interrupt(pid: int) -> bool:
+    """Raise a keyboard interrupt in MicroPython process ``pid`` if it would take one.
+
+    True when the interrupt was raised (the 0x03 is consumed, as the Pico's USB CDC consumes
+    it); False when the process has no SIGINT handler — at the REPL prompt, where readline
+    reads Ctrl-C as a character, or under kbd_intr(-1), where the firmware judges 0x03 itself —
+    and the byte must be delivered as data. Sending SIGINT to a process without a handler
+    would kill it, so the check and the signal must not race the process changing its mind:
+    the process is stopped (SIGSTOP) while its handler is read from /proc and the signal is
+    queued, then continued; a pending signal is delivered with the disposition it was checked
+    against. Linux only (/proc); elsewhere the byte goes through as data and the firmware's own
+    read loop takes it (dialrig.app.SerialIO).
+    """
+    if not os.path.exists(f"/proc/{pid}/status"):
+        return False
+    try:
+        os.kill(pid, signal.SIGSTOP)
+    except ProcessLookupError:
+        return False
+    try:
+        deadline = time.monotonic() + _STOP_WAIT_S
+        while True:
+            state = _proc_field(pid, "State")
+            if state is None or state[:1] in ("T", "t", "Z", "X"):
+                break
+            if time.monotonic() > deadline:
+                return False  # never stopped: do not gamble on its handler
+            time.sleep(0.0002)
+        caught = _proc_field(pid, "SigCgt")
+        if state is None or caught is None or state[:1] not in ("T", "t"):
+            return False
+        if not int(caught, 16) >> (signal.SIGINT - 1) & 1:
+            return False
+        os.kill(pid, signal.SIGINT)
+        return True
+    except ProcessLookupError:
+        return False
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGCONT)
 
 
 class UsbBridge:
@@ -38,14 +101,19 @@ class UsbBridge:
         self.link_path = link_path
         self.to_host = to_host or FaultInjector()
         self.to_device = to_device or FaultInjector()
+        # The device's keyboard-interrupt logic (the tray sets it): called for each 0x03 on its
+        # way to the device; True when it became an interrupt and the byte is consumed.
+        self.interrupt: Callable[[], bool] | None = None
         self._device_fd: int | None = None
         self._host_fd: int | None = None
         self._host_slave: int | None = None
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._wake_r, self._wake_w = os.pipe()
+        self._to_device = bytearray()  # taken from the host, not yet taken by the device
         self.bytes_to_host = 0
         self.bytes_to_device = 0
+        self.interrupts = 0
         self.overflowed = 0
         self.plugged = False
         # The last bytes the device wrote, before any cable damage: its console, for people
@@ -60,6 +128,8 @@ class UsbBridge:
         """The firmware process's pty master (None while the tray is powered off)."""
         with self._lock:
             self._device_fd = fd
+            # Bytes the old firmware never read die with it, as a Pico's USB buffer does.
+            self._to_device.clear()
         self._wake()
 
     def plug(self) -> str:
@@ -91,6 +161,7 @@ class UsbBridge:
             os.close(self._host_slave)
             self._host_fd = self._host_slave = None
             self.plugged = False
+            self._to_device.clear()
         self._wake()
 
     def close(self) -> None:
@@ -110,43 +181,51 @@ class UsbBridge:
         while not self._stop.is_set():
             with self._lock:
                 dev, host = self._device_fd, self._host_fd
-            fds = [self._wake_r] + [fd for fd in (dev, host) if fd is not None]
+                backlog = bool(self._to_device)
+            readers = [self._wake_r] + [fd for fd in (dev,) if fd is not None]
+            writers = []
+            if backlog and dev is not None:
+                writers.append(dev)  # flow control: the host waits until the device reads
+            elif host is not None:
+                readers.append(host)
             try:
-                ready, _, _ = select.select(fds, [], [], 0.5)
+                ready, can_write, _ = select.select(readers, writers, [], 0.5)
             except (OSError, ValueError):
                 continue  # an fd closed under us by unplug(): take the new set
             if self._wake_r in ready:
                 os.read(self._wake_r, 4096)
             if dev is not None and dev in ready:
-                self._pump(dev, host, to_host=True)
+                self._from_device(dev, host)
             if host is not None and host in ready:
-                self._pump(host, dev, to_host=False)
+                self._from_host(host, dev)
+            if dev is not None and dev in can_write:
+                self._feed_device(dev)
 
-    def _pump(self, src: int, dst: int | None, to_host: bool) -> None:
+    def _read(self, fd: int) -> bytes:
         try:
-            data = os.read(src, 65536)
+            return os.read(fd, 65536)
         except BlockingIOError:
-            return
+            return b""
         except OSError:
             # The other side hung up (the process is gone, or nobody has the port open): a
             # pty master then stays "readable" with EIO, so pause instead of spinning.
             time.sleep(0.01)
-            return
+            return b""
+
+    def _from_device(self, dev: int, host: int | None) -> None:
+        data = self._read(dev)
         if not data:
             return
-        if to_host:
-            self.device_tail += data
-            del self.device_tail[:-8192]
-        injector = self.to_host if to_host else self.to_device
-        data = injector.apply(data)
-        if dst is None or not data:
-            return
+        self.device_tail += data
+        del self.device_tail[:-8192]
+        data = self.to_host.apply(data)
+        if host is None or not data:
+            return  # no host on the cable: USB CDC drops what nobody reads
         with self._lock:
-            still = dst in (self._device_fd, self._host_fd)
-        if not still:
-            return
+            if host != self._host_fd:
+                return
         try:
-            os.write(dst, data)
+            os.write(host, data)
         except BlockingIOError:
             # Nobody is reading the port and its buffer is full: like a USB host that stopped
             # polling, the bytes are lost. The protocol's replay covers it.
@@ -154,7 +233,48 @@ class UsbBridge:
             return
         except OSError:
             return
-        if to_host:
-            self.bytes_to_host += len(data)
-        else:
-            self.bytes_to_device += len(data)
+        self.bytes_to_host += len(data)
+
+    def _from_host(self, host: int, dev: int | None) -> None:
+        data = self._read(host)
+        if not data:
+            return
+        data = self.to_device.apply(data)
+        with self._lock:
+            if dev is None or dev != self._device_fd:
+                return  # the tray is off: nobody on the other end of the cable
+            self._to_device += data
+        self._feed_device(dev)
+
+    def _feed_device(self, dev: int) -> None:
+        """Hand the device what it will take now; a 0x03 goes through its interrupt logic."""
+        with self._lock:
+            if dev != self._device_fd:
+                return
+            pending = bytes(self._to_device)
+        done = 0
+        while done < len(pending):
+            if pending[done] == CTRL_C:
+                hook = self.interrupt
+                if hook is not None and hook():
+                    self.interrupts += 1
+                    done += 1
+                    continue
+                end = done + 1
+            else:
+                end = pending.find(CTRL_C, done)
+                end = len(pending) if end < 0 else end
+            try:
+                n = os.write(dev, pending[done:end])
+            except BlockingIOError:
+                break
+            except OSError:
+                done = len(pending)  # the process is gone: its input goes with it
+                break
+            self.bytes_to_device += n
+            done += n
+            if done < end:
+                break  # the device's input buffer is full: wait until it reads
+        with self._lock:
+            if dev == self._device_fd:
+                del self._to_device[:done]

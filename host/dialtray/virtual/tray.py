@@ -10,7 +10,10 @@ It also plays the physical world around the board, which the firmware cannot fak
   tray is off has really moved);
 * the hardware watchdog, which is independent of the CPU: when the firmware stops feeding it,
   the board is reset;
-* the power switch, the reset line and the USB cable (plug, unplug, a cable that damages bytes).
+* the power switch, the reset line and the USB cable (plug, unplug, a cable that damages bytes);
+* the chip's reset behaviour: whenever the firmware process ends — a reset it asked for, Ctrl-D
+  or SystemExit at the REPL (a soft reset on a Pico, an exit on the unix port), or a crash — the
+  supervisor says why and boots the firmware again, as a Pico would.
 """
 
 from __future__ import annotations
@@ -20,12 +23,14 @@ import fcntl
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import termios
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,11 +39,12 @@ import dialrig
 from dialrig import config, proto
 
 from dialtray.link.faults import FaultInjector
-from dialtray.virtual.bridge import UsbBridge, make_raw
+from dialtray.virtual.bridge import UsbBridge, deliver_interrupt, make_raw
 
 TICKS_PER_DETENT = 1000
 RESET_EXIT_CODE = 75  # dialrig.hw_sim: the firmware asked for a reset
 DEFAULT_TURN_MS = 8
+QUICK_EXIT_S = 1.0  # a firmware that ends sooner than this after boot is crash-looping
 
 
 def firmware_dir() -> Path:
@@ -81,7 +87,8 @@ class VirtualTray:
     def __init__(self, cfg: dict[str, Any] | None = None, *, workdir: Path | None = None,
                  seed: int | None = None, bounce: bool = False,
                  to_host: FaultInjector | None = None, to_device: FaultInjector | None = None,
-                 uid: str = "5349cd7472617930", console: bool = False) -> None:
+                 uid: str = "5349cd7472617930", console: bool = False,
+                 report: Callable[[str], None] | None = None) -> None:
         self.cfg = cfg or config.default_config()
         problems = config.validate(self.cfg)
         if problems:
@@ -99,6 +106,11 @@ class VirtualTray:
         self.boots = 0
         self.resets: list[str] = []
         self.errors: list[str] = []
+        self.notes: list[str] = []  # what the supervisor saw and did, in order
+        self.power_ons = 0  # the power switch (start, on, reboot): never the supervisor
+        self._report = report or _to_stderr
+        self._spawned_at = 0.0
+        self._quick_exits = 0
         self._proc: subprocess.Popen[bytes] | None = None
         self._lock = threading.RLock()
         self._wdt_ms = 0
@@ -106,6 +118,7 @@ class VirtualTray:
         self._stopping = False
         self._powered = False
         self.bridge = UsbBridge(Path(self.port), to_host, to_device)
+        self.bridge.interrupt = self._interrupt
         self._ctrl_path = self.workdir / "ctrl.fifo"
         self._out_path = self.workdir / "out.fifo"
         for p in (self._ctrl_path, self._out_path):
@@ -142,8 +155,10 @@ class VirtualTray:
 
     def power_on(self, reason: int = proto.BOOT_POWER_ON) -> None:
         with self._lock:
-            if self._powered:
+            if self._powered and self.running:
                 return
+            self._kill()
+            self.power_ons += 1
             self._spawn(reason)
             self._powered = True
 
@@ -156,6 +171,7 @@ class VirtualTray:
         """Pull the power and restore it: RAM (and the ring log) is lost, dials stay put."""
         with self._lock:
             self._kill()
+            self.power_ons += 1
             self._spawn(reason)
             self._powered = True
 
@@ -168,6 +184,12 @@ class VirtualTray:
     @property
     def running(self) -> bool:
         return self._proc is not None and self._proc.poll() is None
+
+    @property
+    def pid(self) -> int | None:
+        """The firmware process's id while it runs (changes at every boot)."""
+        proc = self._proc
+        return proc.pid if proc is not None and proc.poll() is None else None
 
     def close(self) -> None:
         self._stopping = True
@@ -242,9 +264,9 @@ class VirtualTray:
         except BlockingIOError:
             pass
         master, slave = os.openpty()
-        # ISIG on: until a host connects, a 0x03 interrupts the firmware as on a Pico. The
-        # firmware turns it off itself while a host is connected (Board.set_ctrl_c).
-        make_raw(slave, isig=True)
+        # Fully raw, no signal characters: the bridge plays the USB CDC's one interrupt
+        # character (bridge.deliver_interrupt), as the firmware asks for it (Board.set_ctrl_c).
+        make_raw(slave)
         env = dict(os.environ)
         env.update({
             "MICROPYPATH": f"{self._fw_path}:.frozen",
@@ -271,6 +293,7 @@ class VirtualTray:
         os.set_blocking(master, False)
         self._master = master
         self.boots += 1
+        self._spawned_at = time.monotonic()
         self.bridge.attach_device(master)
         threading.Thread(target=self._watch, args=(self._proc,), daemon=True,
                          name="sim-proc").start()
@@ -285,16 +308,40 @@ class VirtualTray:
             os.close(self._master)
         self._wdt_ms = 0
 
+    def _interrupt(self) -> bool:
+        """The USB CDC's keyboard-interrupt character, for the bridge (see deliver_interrupt)."""
+        proc = self._proc
+        if proc is None or proc.poll() is not None:
+            return False
+        return deliver_interrupt(proc.pid)
+
     def _watch(self, proc: subprocess.Popen[bytes]) -> None:
-        """A firmware-requested reset ends the process with RESET_EXIT_CODE: boot it again."""
+        """Every end of the firmware process is a reset of the chip: say why, boot it again.
+
+        A Pico never "exits": a reset it asks for reboots it, Ctrl-D or SystemExit at the REPL
+        soft-resets it (main.py runs again), and a crash ends in a reset. The unix port exits
+        in all these cases, so the supervisor turns every exit back into a boot.
+        """
         code = proc.wait()
         with self._lock:
-            if proc is not self._proc or self._stopping:
+            if proc is not self._proc or self._stopping or not self._powered:
                 return
-            if code == RESET_EXIT_CODE:
-                self.resets.append("soft")
-                self._kill()
-                self._spawn(proto.BOOT_SOFT)
+            lived = time.monotonic() - self._spawned_at
+        kind, reason, why = explain_exit(code)
+        self._quick_exits = self._quick_exits + 1 if lived < QUICK_EXIT_S else 0
+        delay = min(2.0, 0.05 * 2 ** self._quick_exits) if self._quick_exits > 1 else 0.0
+        note = f"{why}: booting the firmware again" + \
+            (f" in {delay:.1f} s (it keeps ending right after boot)" if delay else "")
+        self.notes.append(note)
+        self._report(note)
+        if delay:
+            time.sleep(delay)
+        with self._lock:
+            if proc is not self._proc or self._stopping or not self._powered:
+                return
+            self.resets.append(kind)
+            self._kill()
+            self._spawn(reason)
 
     def _supervise(self) -> None:
         """The RP2040 watchdog is hardware: it resets the chip whatever the CPU is doing."""
@@ -304,6 +351,9 @@ class VirtualTray:
                 if self._wdt_ms and self.running and \
                         time.monotonic() - self._last_feed > self._wdt_ms / 1000:
                     self.resets.append("watchdog")
+                    note = "the watchdog was not fed: it resets the board"
+                    self.notes.append(note)
+                    self._report(note)
                     self._kill()
                     self._spawn(proto.BOOT_WATCHDOG)
 
@@ -330,3 +380,25 @@ class VirtualTray:
             self.leds = bytes.fromhex(rest)
         elif word == "error":
             self.errors.append(rest)
+
+
+def explain_exit(code: int) -> tuple[str, int, str]:
+    """(kind for ``resets``, boot reason, why in words) for a firmware process's exit status."""
+    if code == RESET_EXIT_CODE:
+        return "soft", proto.BOOT_SOFT, "the firmware reset the board (a REBOOT command)"
+    if code == 0:
+        return "soft", proto.BOOT_SOFT, ("the firmware ended (Ctrl-D or SystemExit at the REPL, "
+                                         "a soft reset on a Pico)")
+    if code > 0:
+        return "exit", proto.BOOT_SOFT, (f"the firmware exited with status {code} (a fatal "
+                                         "MicroPython error; a Pico soft-resets)")
+    try:
+        name = signal.Signals(-code).name
+    except ValueError:
+        name = f"signal {-code}"
+    return "crash", proto.BOOT_POWER_ON, (f"the firmware was killed by {name} (a Pico would "
+                                          "have faulted and been reset)")
+
+
+def _to_stderr(note: str) -> None:
+    print(f"virtual tray: {note}", file=sys.stderr, flush=True)
