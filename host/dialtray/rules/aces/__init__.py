@@ -22,10 +22,12 @@ RULES"); mechanic ids (AC-Mnn), worked examples (AC-Tnn) and ambiguities (AC-Ann
 from dialtray.rules.aces.actions import AcesAction, parse_action
 from dialtray.rules.aces.game import AcesGame
 from dialtray.rules.aces.notation import AcesKind
+from dialtray.rules.aces.position import position_of, read_position
 from dialtray.rules.aces.state import AcesState
 from dialtray.rules.aces.victory import Outcome
+from dialtray.rules.core.position import PositionedKind
 
-GAME_KIND = AcesKind()
+GAME_KIND = PositionedKind(AcesKind(), read_position)
 
 __all__ = [
     "GAME_KIND",
@@ -35,4 +37,5 @@ __all__ = [
     "AcesState",
     "Outcome",
     "parse_action",
+    "position_of",
 ]

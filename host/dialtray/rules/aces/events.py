@@ -280,3 +280,30 @@ class GameEnded(Event):
         table = ", ".join(f"P{i + 1} {v}" for i, v in enumerate(self.vp))
         won = f"winner P{self.winner + 1} {self.tiebreak}".strip()
         return f"game over ({self.reason}): {table}; {won}"
+
+
+@dataclass(frozen=True)
+class CharPosition:
+    """One character in a ``PositionSet`` (docs/notation.md, "Position header")."""
+
+    label: str
+    square: str | None  # None: off the map
+    click: int
+    captor: str | None = None
+    knocked_out: bool = False
+
+
+@dataclass(frozen=True)
+class PositionSet(Event):
+    """A mid-game position from a log's ``Position:`` header: turn ``turn_number`` of
+    ``player`` begins with these characters, VP, withdrawals and last turns' actors (AC-M15)."""
+
+    turn_number: int
+    player: int
+    chars: tuple[CharPosition, ...]
+    vp: tuple[int, ...]
+    withdrawn: tuple[int, ...] = ()
+    last_acted: tuple[tuple[int, tuple[str, ...]], ...] = ()
+
+    def text(self) -> str:
+        return f"position: turn {self.turn_number}, P{self.player + 1} to act"

@@ -234,5 +234,19 @@ def apply_event(
         s.final_vp = event.vp
         s.winner = event.winner
         s.tiebreak = event.tiebreak
+    elif isinstance(event, ev.PositionSet):
+        for cp in event.chars:
+            c = s.chars[cp.label]
+            c.square = None if cp.square is None else game_map.index(Square.parse(cp.square))
+            c.click, c.knocked_out, c.captor, c.captive = cp.click, cp.knocked_out, None, None
+        for cp in event.chars:
+            if cp.captor is not None:
+                s.chars[cp.label].captor = cp.captor
+                s.chars[cp.captor].captive = cp.label
+        s.vp = list(event.vp)
+        s.withdrawn = set(event.withdrawn)
+        s.last_acted = dict(event.last_acted)
+        s.turn_number = event.turn_number
+        s.turn = TurnState(event.player)
     else:  # pragma: no cover - a new event without a fold is a programming error
         raise TypeError(f"no fold for {type(event).__name__}")

@@ -20,9 +20,11 @@ from dialtray.rules.airaction.actions import AAAction, parse_action
 from dialtray.rules.airaction.base import Outcome, SquadronPlane
 from dialtray.rules.airaction.game import AirActionGame
 from dialtray.rules.airaction.notation import AirActionKind
+from dialtray.rules.airaction.position import position_of, read_position
 from dialtray.rules.airaction.state import State
+from dialtray.rules.core.position import PositionedKind
 
-GAME_KIND = AirActionKind()
+GAME_KIND = PositionedKind(AirActionKind(), read_position)
 
 __all__ = [
     "GAME_KIND",
@@ -33,4 +35,5 @@ __all__ = [
     "SquadronPlane",
     "State",
     "parse_action",
+    "position_of",
 ]

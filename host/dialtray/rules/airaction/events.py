@@ -431,3 +431,36 @@ class WinnerDecided(Event):
 
     def text(self) -> str:
         return f"{self.player} wins ({self.how})"
+
+
+@dataclass(frozen=True)
+class PlanePosition:
+    """One plane in a ``PositionSet``: its dials and who flies it (docs/notation.md)."""
+
+    plane: str
+    combat_click: int
+    speed_index: int | None
+    ace_click: int
+    owner: str
+    ace: str | None
+    pilot: str
+    random_card_next: bool = False
+    removed: str | None = None  # why it left play; None while in play
+
+
+@dataclass(frozen=True)
+class PositionSet(Event):
+    """A mid-game position from a log's ``Position:`` header: the game resumes at the start of
+    ``turn`` (its initiative, AA-M16) with these dials, planes, VP, XP and disengagements."""
+
+    turn: int
+    first_player: str
+    planes: tuple[PlanePosition, ...]
+    vp: tuple[tuple[str, int], ...] = ()
+    shot_down: tuple[tuple[str, int], ...] = ()
+    xp: tuple[tuple[str, int], ...] = ()
+    dead: tuple[str, ...] = ()
+    disengaging: tuple[str, ...] = ()
+
+    def text(self) -> str:
+        return f"position: start of turn {self.turn}"

@@ -143,14 +143,10 @@ def apply_event(state: State, e: Event, cat: Catalogue) -> None:
         state.deployed.append(e.player)
     elif t is ev.TurnStarted:
         assert isinstance(e, ev.TurnStarted)
-        state.turn = e.turn
-        state.aggressor = None
-        state.speed, state.active = None, ()
-        state.phase = "initiative"
-        for ps in state.planes.values():
-            ps.throttle_done = ps.activated = ps.passed = ps.fate_used = False
-            ps.weapons_used = set()
-            ps.canceled = set()  # AA-M04 / AA-A11: optional effects reactivate
+        start_turn(state, e.turn)
+    elif t is ev.PositionSet:
+        assert isinstance(e, ev.PositionSet)
+        set_position(state, e)
     elif t is ev.AggressorChosen:
         assert isinstance(e, ev.AggressorChosen)
         state.aggressor = e.player
@@ -280,6 +276,45 @@ def apply_event(state: State, e: Event, cat: Catalogue) -> None:
         assert isinstance(e, ev.WinnerDecided)
         state.winner, state.win_how = e.player, e.how
     # Rolled, PilotCheck, UnknownEffect, EffectApplied, DisputeRolled: reports only
+
+
+def start_turn(state: State, turn: int) -> None:
+    """AA-M16: a new game turn begins with initiative; every per-turn and per-speed record is
+    cleared (so a turn start reads the same however the game got there)."""
+    state.turn = turn
+    state.aggressor = None
+    state.speed, state.active = None, ()
+    state.phase = "initiative"
+    state.plans, state.move_results, state.overlaps = {}, {}, []
+    state.collided, state.clean = set(), set()
+    state.feat_offers, state.shooter = [], None
+    for ps in state.planes.values():
+        ps.throttle_done = ps.activated = ps.passed = ps.fate_used = False
+        ps.weapons_used = set()
+        ps.canceled = set()  # AA-M04 / AA-A11: optional effects reactivate
+
+
+def set_position(state: State, e: ev.PositionSet) -> None:
+    """Fold a ``Position:`` header: the planes' dials and owners, scores, then the turn start."""
+    state.first_player = e.first_player
+    i = state.players.index(e.first_player)
+    state.deployed = list(state.players[i:] + state.players[:i])  # AA-M14: clockwise from first
+    state.disengaging = set(e.disengaging)
+    for pp in e.planes:
+        ps = state.planes[pp.plane]
+        ps.combat_click, ps.speed_index, ps.ace_click = (
+            pp.combat_click,
+            pp.speed_index,
+            pp.ace_click,
+        )
+        ps.owner, ps.ace, ps.pilot = pp.owner, pp.ace, pp.pilot
+        ps.random_card_next = pp.random_card_next
+        ps.in_play, ps.removed = pp.removed is None, pp.removed
+    state.vp = {p: 0 for p in state.players} | dict(e.vp)
+    state.shot_down = {p: 0 for p in state.players} | dict(e.shot_down)
+    state.xp = {p: 0 for p in state.planes} | dict(e.xp)
+    state.dead = set(e.dead)
+    start_turn(state, e.turn)
 
 
 def ev_collision(e: ev.CollisionStarted) -> Collision:

@@ -100,6 +100,14 @@ class EventSourcedGame(ABC, Generic[S, A]):
         for entry in self._entries:
             yield from entry.events
 
+    def add_setup(self, event: Event) -> None:
+        """Append a setup event before the first action (a log's ``Position:`` header, a
+        judge's set-up) and rebuild the state."""
+        if self._entries:
+            raise RuntimeError("setup events go before the first action")
+        self._setup = (*self._setup, event)
+        self.state = self.fold(self._setup)
+
     # -- dials (core.dials) ------------------------------------------------------------------
     def dial_settings(self, state: S) -> dict[Dial, DialSetting]:
         """What every dial shows in ``state``; rule sets with dials override."""
