@@ -1,53 +1,127 @@
-"""`dialtray calibrate` against the virtual tray: a builder clicks one revolution."""
+"""`dialtray calibrate` against the virtual tray: a builder clicks one revolution.
+
+The builder here is a thread that acts on what the command shows (each CaptureStatus): it turns
+the dial once the previous click has been counted, as a person watching the progress would.
+"""
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import queue
 import threading
-import time
 from pathlib import Path
 
+import pytest
 from dialrig import config
+from dialtray import cli
+from dialtray.calibration_capture import CaptureStatus
 from dialtray.commands import calibrate
 from dialtray.virtual.tray import VirtualTray
+from rich.console import Console
 
 MOUNT = 1000  # where the magnet happened to be glued: raw angle at click 0
+WAIT_S = 30.0  # generous: the machine may be loaded
 
 
-def _turn_one_revolution(tray: VirtualTray, started: threading.Event) -> None:
-    started.wait(10)
-    time.sleep(0.6)  # let click 0 be captured
-    for _ in range(12):
-        tray.turn(0, "combat", 1)
-        time.sleep(0.35)
+class Builder:
+    """Turns dock 0's dial one click each time the previous one has been counted."""
+
+    def __init__(self, tray: VirtualTray, dial: str = "combat") -> None:
+        self.tray, self.dial = tray, dial
+        self.seen: queue.Queue[CaptureStatus] = queue.Queue()
+        self.statuses: list[CaptureStatus] = []
+        self.thread = threading.Thread(target=self._work, daemon=True)
+
+    def observe(self, st: CaptureStatus) -> None:
+        self.statuses.append(st)
+        self.seen.put(st)
+
+    def _work(self) -> None:
+        while True:
+            st = self.seen.get(timeout=WAIT_S)
+            if st.done:
+                return
+            if st.clicks >= 0:  # click n counted: the next one
+                self.tray.turn(0, self.dial, 1)
+
+
+def namespace(port: str, tmp_path: Path, **kw: object) -> argparse.Namespace:
+    base: dict[str, object] = dict(port=port, dock=0, dial="combat", clicks=None,
+                                   out=tmp_path / "tray.json", apply=True, timeout=WAIT_S,
+                                   data_dir=tmp_path / "data", name=None, channel=None)
+    return argparse.Namespace(**{**base, **kw})
 
 
 def test_calibrating_a_dial_finds_its_clicks_direction_and_zero(tmp_path: Path) -> None:
     cfg = config.default_config(1)
     cfg["docks"][0][0]["zero"] = MOUNT  # the sim glues the magnet where the config says
-    out = tmp_path / "tray.json"
+    shown = io.StringIO()
     with VirtualTray(cfg, seed=1) as tray:
-        started = threading.Event()
-        turner = threading.Thread(target=_turn_one_revolution, args=(tray, started))
-        turner.start()
-        args = argparse.Namespace(port=tray.port, dock=0, dial="combat", clicks=None, out=out,
-                                  apply=True, timeout=10.0)
-        started.set()
-        assert calibrate.run(args) == 0
-        turner.join()
-    data = json.loads(out.read_text())
+        builder = Builder(tray)
+        builder.thread.start()
+        display = calibrate.Display(Console(file=shown, force_terminal=False, width=200))
+        assert calibrate.run(namespace(tray.port, tmp_path, name="Show-stopper"),
+                             builder.observe, display) == 0
+        builder.thread.join(WAIT_S)
+    data = json.loads((tmp_path / "tray.json").read_text())
     combat = data["docks"][0]["combat"]
     assert combat["detents"] == 12 and combat["direction"] == 1
     assert abs(combat["zero"] - MOUNT) <= 3
     assert data["board_uid"] == "5349cd7472617930"
+    assert data["docks"][0]["name"] == "Show-stopper"
+    # What the builder saw, step by step: the wait, each click, the direction, what next.
+    clicks = [st.clicks for st in builder.statuses]
+    assert clicks == list(range(-1, 13)), clicks
+    assert builder.statuses[-1].done and not any(st.done for st in builder.statuses[:-1])
+    text = shown.getvalue()
+    assert f"waiting for the tray on {tray.port} to answer" in text
+    assert "dock 0 combat: waiting for click 0 to settle: put the dial on click 0" in text
+    assert "click 3: raw" in text and "direction reading rises clockwise (+1)" in text
+    assert "next: click once clockwise, then pause" in text
+    assert "click 12: raw" in text and "next: done: back on click 0" in text
+    assert "dock 0 combat: sent to the tray" in text
 
 
-def test_a_dial_that_never_moves_times_out_with_a_clear_message(tmp_path: Path,
-                                                                 capsys: object) -> None:
+def test_the_progress_is_live_on_a_terminal(tmp_path: Path) -> None:
+    shown = io.StringIO()
+    with VirtualTray(config.default_config(1), seed=2) as tray:
+        builder = Builder(tray, "speed")
+        builder.thread.start()
+        display = calibrate.Display(Console(file=shown, force_terminal=True, width=160))
+        assert display.live
+        args = namespace(tray.port, tmp_path, dial="speed", apply=False)
+        assert calibrate.run(args, builder.observe, display) == 0
+    text = shown.getvalue()
+    assert "\x1b[" in text  # drawn with terminal control sequences, not printed line by line
+    assert "dock 0 speed" in text and "reading rises clockwise (+1)" in text
+
+
+def test_a_dial_that_never_moves_times_out_with_a_clear_message(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with VirtualTray(config.default_config(1), seed=1) as tray:
-        args = argparse.Namespace(port=tray.port, dock=0, dial="speed", clicks=None,
-                                  out=tmp_path / "t.json", apply=False, timeout=1.5)
-        assert calibrate.run(args) == 1
-    err = capsys.readouterr().err  # type: ignore[attr-defined]
-    assert "did not move to the next click within 2 s" in err
+        argv = ["--data-dir", str(tmp_path), "calibrate", tray.port, "--dock", "0", "--dial",
+                "speed", "--timeout", "1.5"]
+        assert cli.main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.strip() == "dialtray calibrate: the dial did not move to the next click within 2 s"
+
+
+def test_two_dials_on_one_sensor_are_refused_before_anything_is_measured(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 8 defect 4, host side: --channel onto the channel dock 0's speed dial reads."""
+    with VirtualTray(config.default_config(2), seed=1) as tray:
+        argv = ["--data-dir", str(tmp_path), "calibrate", tray.port, "--dock", "0", "--dial",
+                "combat", "--channel", "1", "--apply"]
+        assert cli.main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("dialtray calibrate: argument --channel: 1 is already read by another "
+                          "dial: docks[0].speed.channel: mux 0x70 channel 1 already used by "
+                          "docks[0].combat"), err
+    assert "\n" not in err and not (tmp_path / "calibration").exists()
+
+
+def test_channel_needs_apply_and_one_dial(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["calibrate", "/dev/null", "--dock", "0", "--channel", "3"]) == 2
+    assert "argument --channel: needs --apply and one --dial" in capsys.readouterr().err

@@ -57,6 +57,7 @@ BAD_ARGUMENTS: list[tuple[list[str], list[str]]] = [
     (["hardware", "target", "--detents", "1"], ["--detents", "2..64"]),
     (["hardware", "target", "--diameter", "big"], ["--diameter", "'big'"]),
     (["replay"], ["file", "required"]),
+    (["figures", "--game", "chess"], ["--game", "'chess'"]),
     (["coverage", "--prefix", "A-C"], ["--prefix", "'A-C'"]),
     (["nosuchcommand"], ["nosuchcommand"]),
     (["--data-dir"], ["--data-dir", "expected one argument"]),

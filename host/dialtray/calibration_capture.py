@@ -50,13 +50,47 @@ class CaptureTimeout(TimeoutError):
     """The dial did not settle or click within the time allowed."""
 
 
+@dataclass(frozen=True)
+class CaptureStatus:
+    """Where a capture stands, for a live display: what was measured, and what to do next."""
+
+    clicks: int  # clicks captured since click 0; -1 while waiting for click 0 to settle
+    raw: int | None  # the last settled reading
+    direction: int  # +1: a clockwise click raises the reading, -1: lowers it, 0: not seen yet
+    expected: int | None  # clicks per revolution, when known (given, or an incremental dial)
+    done: bool = False
+
+    @property
+    def direction_text(self) -> str:
+        return {1: "reading rises clockwise (+1)", -1: "reading falls clockwise (-1)"}.get(
+            self.direction, "not seen yet")
+
+    @property
+    def next_step(self) -> str:
+        if self.done:
+            return "done: back on click 0"
+        if self.clicks < 0:
+            return "put the dial on click 0 and hold still"
+        return "click once clockwise, then pause"
+
+    def __str__(self) -> str:
+        if self.clicks < 0:
+            return f"waiting for click 0 to settle: {self.next_step}"
+        of = f" of {self.expected}" if self.expected else ""
+        where = "click 0" if self.clicks == 0 else f"click {self.clicks}{of}"
+        return (f"{where}: raw {self.raw}, direction {self.direction_text}; "
+                f"next: {self.next_step}")
+
+
 def capture_revolution(session: TraySession, dock: int, dial: int, sensor: str,
-                       clicks: int | None = None, progress: Callable[[str], None] = print,
+                       clicks: int | None = None,
+                       progress: Callable[[CaptureStatus], None] = print,
                        timeout_s: float = 60.0) -> list[int]:
     """Settled raw readings from click 0, each click, and click 0 again.
 
-    With ``clicks`` unknown the capture stops when an absolute dial is back where it started;
-    an incremental encoder never comes back to its first count, so it needs ``clicks``.
+    With ``clicks`` unknown the capture stops as soon as an absolute dial is back where it
+    started; an incremental encoder never comes back to its first count, so it needs ``clicks``.
+    ``progress`` hears of every step (a CaptureStatus), starting with the wait for click 0.
     """
     if clicks is None and sensor != AS5600:
         raise ValueError("an incremental encoder needs the number of clicks per revolution")
@@ -71,21 +105,23 @@ def capture_revolution(session: TraySession, dock: int, dial: int, sensor: str,
     session.subscribe(listen)
     session.diagnostics(True, DIAG_PERIOD_MS)
     try:
+        progress(CaptureStatus(-1, None, 0, clicks))
         readings = [_settled(raw, rules, sensor, None, timeout_s)]
-        progress(f"click 0: raw {readings[0]}")
+        progress(CaptureStatus(0, readings[0], 0, clicks))
+        direction = 0
         while True:
             value = _settled(raw, rules, sensor, readings[-1], timeout_s)
             readings.append(value)
             n = len(readings) - 1
+            if direction == 0:
+                direction = 1 if wrap(value - readings[0], sensor) > 0 else -1
             if clicks is not None:
-                progress(f"click {n % clicks} ({n} of {clicks}): raw {value}")
-                if n == clicks:
-                    return readings
+                done = n == clicks
             else:
-                back = abs(wrap(value - readings[0], sensor)) <= rules.click
-                progress(f"click {n}: raw {value}" + ("  (back on click 0)" if back else ""))
-                if back and n >= 2:
-                    return readings
+                done = n >= 2 and abs(wrap(value - readings[0], sensor)) <= rules.click
+            progress(CaptureStatus(n, value, direction, clicks, done))
+            if done:
+                return readings
     finally:
         session.unsubscribe(listen)
         session.diagnostics(False)
