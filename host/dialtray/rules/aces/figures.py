@@ -66,7 +66,8 @@ class Figure:
         return self.dial[k]
 
 
-def _semantic(doc: dict[str, Any]) -> None:
+def semantic_check(doc: dict[str, Any]) -> None:
+    """Checks beyond the schema: the starting click is on the dial; a token has one click."""
     if doc["starting_click"] >= len(doc["dial"]):
         raise FieldError("starting_click", f"{doc['starting_click']} is past the last click")
     if doc["kind"] == "token" and len(doc["dial"]) != 1:
@@ -92,10 +93,16 @@ def figure_from_document(doc: Mapping[str, Any], source: str = "") -> Figure:
 
 
 def load_catalogue(directory: str | Path = FIGURES_DIR) -> dict[str, Figure]:
-    """Every figure file in ``directory`` by id; ``CatalogueError`` names file, figure, field."""
+    """Every figure file in ``directory`` by id; ``CatalogueError`` names file, figure, field,
+    including a dial colour the shipped talents map does not know (``dial[k].colours.STAT``).
+    To lay custom figures over the shipped ones use ``aces.catalogue``."""
+    from dialtray.rules.aces.talents import check_colours, load_talents  # talents imports us
+
     schema = load_schema(SCHEMA_PATH)
-    docs = load_documents(directory, schema, "id", _semantic)
-    return {fid: figure_from_document(doc, str(path)) for fid, (path, doc) in docs.items()}
+    docs = load_documents(directory, schema, "id", semantic_check)
+    out = {fid: figure_from_document(doc, str(path)) for fid, (path, doc) in docs.items()}
+    check_colours(out.values(), load_talents())
+    return out
 
 
 _default: dict[str, Figure] | None = None

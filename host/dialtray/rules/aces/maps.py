@@ -438,7 +438,15 @@ def load_map(name_or_path: str | Path) -> AcesMap:
 
 @lru_cache(maxsize=32)
 def _load_map_cached(path: str, mtime_ns: int, size: int, shown: str) -> AcesMap:
-    return parse_map(Path(path).read_text(encoding="utf-8"), source=shown)
+    data = Path(path).read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise MapError(
+            shown, line, 1, f"not UTF-8 text (byte(s) {exc.object[exc.start : exc.end].hex(' ')})"
+        ) from None
+    return parse_map(text, source=shown)
 
 
 def shipped_maps() -> list[str]:

@@ -6,7 +6,9 @@ Header keys of an Aces log::
     Game: aces
     Scenario: kim-vs-tim        # a shipped scenario id (map, teams, placement, victory)
     First: 1                    # first player (1-based); the 2d6 roll-off is not replayed
-    Turn-limit: 300             # optional, overrides the scenario's
+    Turn-limit: 300             # optional, overrides the scenario's (0 = none)
+    Catalogue: my-data          # optional: figures/ maps/ scenarios/ talents.json over the
+                                # shipped data, relative to the log (aces.catalogue)
     ---
     move charlie h6
     shoot charlie louis | 2 5 6
@@ -16,16 +18,19 @@ Header keys of an Aces log::
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 from dialtray.rules.aces.actions import AcesAction
+from dialtray.rules.aces.catalogue import catalogue_for
 from dialtray.rules.aces.game import AcesGame
+from dialtray.rules.aces.maps import MapError
 from dialtray.rules.aces.scenarios import load_scenario, start_scenario
 from dialtray.rules.core.dice import DiceSource, RecordingDice
-from dialtray.rules.core.errors import NotationError
+from dialtray.rules.core.errors import CatalogueError, IllegalActionError
 from dialtray.rules.core.events import Event
 from dialtray.rules.core.notation import GameLog, format_action_line, format_log
 
-HEADER_KEYS = ("Scenario", "First", "Turn-limit")
+HEADER_KEYS = ("Scenario", "First", "Turn-limit", "Catalogue")
 KIND = "aces"
 TITLE = "Crimson Skies: Aces"
 
@@ -38,21 +43,32 @@ class AcesKind:
 
     def new_game(self, log: GameLog, dice: DiceSource) -> AcesGame:
         log.check_keys(HEADER_KEYS)
+        here = Path(log.name).parent
+        data = catalogue_for(None)
+        cat_dir = log.one("Catalogue")
+        if cat_dir:
+            try:
+                data = catalogue_for(here / cat_dir)
+            except (CatalogueError, MapError, OSError) as exc:
+                raise log.error(log.line_of("Catalogue"), f"Catalogue: {exc}") from None
         sc_name = log.one("Scenario")
         if not sc_name:
             raise log.error(log.kind_line, "an Aces log needs 'Scenario: ID'")
-        try:
-            sc = load_scenario(sc_name)
+        sc_line = log.line_of("Scenario")
+        try:  # an id of the catalogue, or a file relative to the log
+            sc = load_scenario(here / sc_name if Path(sc_name).suffix else sc_name, data)
         except (OSError, ValueError) as exc:
-            line = log.values("Scenario")[0].line
-            raise NotationError(log.name, line, f"Scenario: {exc}") from None
+            raise log.error(sc_line, f"Scenario: {exc}") from None
         first: int | None = None
         if log.values("First"):
             first = log.integer("First", 1, minimum=1, maximum=len(sc.teams)) - 1
         elif sc.first_player is None:
             raise log.error(log.kind_line, "the scenario rolls for first player: give 'First: N'")
         limit = log.integer("Turn-limit", 0) if log.values("Turn-limit") else None
-        return start_scenario(sc, dice, first_player=first, turn_limit=limit)
+        try:
+            return start_scenario(sc, dice, first_player=first, turn_limit=limit, data=data)
+        except (IllegalActionError, CatalogueError, MapError, OSError) as exc:
+            raise log.error(sc_line, f"Scenario {sc.id}: {exc}") from None
 
 
 class LogWriter:
@@ -64,8 +80,10 @@ class LogWriter:
         scenario: str,
         first: int | None = None,
         turn_limit: int | None = None,
+        catalogue: str | None = None,
     ) -> None:
-        """``first`` defaults to the game's first player (rolled at setup, AC-M04)."""
+        """``first`` defaults to the game's first player (rolled at setup, AC-M04);
+        ``catalogue`` is the custom data directory the game used, as the log should name it."""
         if first is None:
             first = game.state.first_player
         self.game = game
@@ -74,6 +92,8 @@ class LogWriter:
         self.header: list[tuple[str, str]] = [("Scenario", scenario), ("First", str(first + 1))]
         if turn_limit is not None:
             self.header.append(("Turn-limit", str(turn_limit)))
+        if catalogue is not None:
+            self.header.insert(0, ("Catalogue", catalogue))
         self.lines: list[str] = []
 
     def apply(self, action: AcesAction) -> Sequence[Event]:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from dialtray.rules.aces import events as ev
+from dialtray.rules.aces.catalogue import AcesCatalogue, builtin
 from dialtray.rules.aces.figures import DATA_DIR, Figure, default_catalogue
 from dialtray.rules.aces.game import H_DECK, H_RECRUIT, AcesGame
 from dialtray.rules.aces.grid import Square
@@ -288,11 +289,13 @@ def parse_scenario(doc: Mapping[str, Any]) -> Scenario:
     )
 
 
-def load_scenario(name_or_path: str | Path) -> Scenario:
-    """A shipped scenario by id (``kim-vs-tim``) or a path; schema errors name file and field."""
+def load_scenario(name_or_path: str | Path, data: AcesCatalogue | None = None) -> Scenario:
+    """A scenario by id (``kim-vs-tim``: a custom catalogue's first, then the shipped ones) or a
+    path; schema errors name file and field."""
     p = Path(name_or_path)
     if not p.suffix:
-        p = SCENARIOS_DIR / f"{name_or_path}.json"
+        found = (data or builtin()).scenarios.get(str(name_or_path))
+        p = found if found is not None else SCENARIOS_DIR / f"{name_or_path}.json"
     doc = load_document(p, load_schema(SCENARIO_SCHEMA))
     return parse_scenario(doc)
 
@@ -307,13 +310,21 @@ def start_scenario(
     catalogue: Mapping[str, Figure] | None = None,
     first_player: int | None = None,
     turn_limit: int | None = None,
+    data: AcesCatalogue | None = None,
 ) -> AcesGame:
-    m = load_map(sc.map)
+    """A game of scenario ``sc``; ``data`` (a custom catalogue laid over the shipped one) gives
+    the map, the figures and the talents map."""
+    if data is None:
+        m = load_map(sc.map)
+    else:
+        m = data.load_map(sc.map)
+        catalogue = catalogue or data.figures
     return new_game(
         m,
         sc.teams,
         dice,
         catalogue,
+        data.talents if data is not None else None,
         build_total=sc.build_total,
         first_player=sc.first_player if first_player is None else first_player,
         turn_limit=sc.turn_limit if turn_limit is None else turn_limit,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -75,32 +76,73 @@ class Talents:
                         out.append(f"{f.id} click {k}: {ab.name} ({ab.kind}) has no rule hook")
         return out
 
+    def merged(self, other: Talents) -> Talents:
+        """This map with ``other``'s abilities and colours added or overriding (a custom
+        catalogue's ``talents.json`` over the shipped one)."""
+        colours = {stat: dict(table) for stat, table in self.colours.items()}
+        for stat, table in other.colours.items():
+            colours.setdefault(stat, {}).update(table)
+        return Talents(colours, {**self.abilities, **other.abilities}, self.sample or other.sample)
+
+
+def check_colours(figures: Iterable[Figure], talents: Talents) -> None:
+    """Catalogue errors are errors: a colour on a dial that the talents map does not know is a
+    ``CatalogueError`` naming the figure's file, the figure and ``dial[k].colours.STAT``. (A
+    known ability whose kind has no rule hook is the engine's gap, reported by ``unknown``.)"""
+    for f in figures:
+        for k, click in enumerate(f.dial):
+            for stat, colour in sorted(click.colours.items()):
+                if talents.ability_for(stat, colour) is None:
+                    known = ", ".join(sorted(talents.colours.get(stat, {}))) or "none"
+                    raise CatalogueError(
+                        f.source or f.id,
+                        f.id,
+                        f"dial[{k}].colours.{stat}",
+                        f"unknown colour {colour!r} for {stat} (the talents map knows: {known})",
+                    )
+
 
 def parse_talents(doc: Mapping[str, Any], source: str = "talents.json") -> Talents:
+    """The colour map as data; every fault is a ``CatalogueError`` naming ``source`` and the
+    field (``colours.speed.blue``, ``abilities.flight``)."""
     abilities: dict[str, Ability] = {}
     for aid, a in doc.get("abilities", {}).items():
         if not isinstance(a, dict) or "name" not in a or "kind" not in a:
-            raise ValueError(f"{source}: ability {aid}: needs 'name' and 'kind'")
+            raise CatalogueError(
+                source, "talents map", f"abilities.{aid}", "needs 'name' and 'kind'"
+            )
         params = {k: v for k, v in a.items() if k not in ("name", "kind", "optional", "source")}
         abilities[aid] = Ability(aid, a["name"], a["kind"], bool(a.get("optional", False)), params)
     colours: dict[str, dict[str, str]] = {}
     for stat, table in doc.get("colours", {}).items():
         if stat not in STATS:
-            raise ValueError(f"{source}: colours: {stat!r} is not a dial stat {STATS}")
+            raise CatalogueError(
+                source, "talents map", f"colours.{stat}", f"{stat!r} is not a dial stat {STATS}"
+            )
         for colour, aid in table.items():
             if aid not in abilities:
-                raise ValueError(f"{source}: colours.{stat}.{colour}: no ability {aid!r}")
+                raise CatalogueError(
+                    source, "talents map", f"colours.{stat}.{colour}", f"no ability {aid!r}"
+                )
         colours[stat] = dict(table)
     return Talents(colours, abilities, bool(doc.get("sample", True)))
 
 
 def load_talents(path: str | Path = TALENTS_PATH) -> Talents:
-    """Load and schema-check a talents colour map; ``CatalogueError`` names file and field."""
+    """Load and schema-check a talents colour map; ``CatalogueError`` names file and field.
+    The same unchanged file gives the same (read-only) object."""
+    p = Path(path)
+    st = p.stat()
+    return _load_talents(str(p.resolve()), st.st_mtime_ns, st.st_size, str(p))
+
+
+@lru_cache(maxsize=16)
+def _load_talents(path: str, mtime_ns: int, size: int, shown: str) -> Talents:
     p = Path(path)
     try:
         doc = json.loads(p.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise CatalogueError(str(p), "talents map", "(whole document)", str(exc)) from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise CatalogueError(shown, "talents map", "(whole document)", str(exc)) from None
     # the core validator names a document by its id field; the colour map has none
     errors = sorted(
         jsonschema.Draft202012Validator(load_schema(TALENTS_SCHEMA)).iter_errors(doc),
@@ -109,5 +151,5 @@ def load_talents(path: str | Path = TALENTS_PATH) -> Talents:
     if errors:
         err = errors[0]
         field = field_path(list(err.absolute_path))
-        raise CatalogueError(str(p), "talents map", field, err.message)
-    return parse_talents(doc, str(p))
+        raise CatalogueError(shown, "talents map", field, err.message)
+    return parse_talents(doc, shown)

@@ -272,6 +272,46 @@ class Catalogue:
             if name not in self.cards:
                 raise CatalogueError("navigation_cards.json", name, "basic_deck", "unknown card")
 
+    def overlay(self, data_dir: str | Path) -> Catalogue:
+        """A new catalogue: this one with a custom directory's files **added or overriding**
+        (a log's ``Catalogue: DIR``). The directory may hold any of ``figures/*.json``,
+        ``aces/*.json``, ``skills_equipment.json`` (colours added/overridden) and
+        ``navigation_cards.json`` (cards added/overridden; its ``basic_deck`` and
+        ``marker_width``, when given, replace the built-in ones)."""
+        d = Path(data_dir)
+        if not d.is_dir():
+            raise CatalogueError(str(d), "-", "(directory)", "no such directory")
+        parts = ("figures", "aces", "skills_equipment.json", "navigation_cards.json")
+        if not any((d / p).exists() for p in parts):
+            raise CatalogueError(str(d), "-", "(directory)", f"holds none of {', '.join(parts)}")
+        figs, aces = dict(self.figures), dict(self.aces)
+        if (d / "figures").is_dir():
+            fschema = load_schema(DATA_DIR / "figure.schema.json")
+            docs = load_documents(d / "figures", fschema, "id", _figure_semantics)
+            figs.update({k: figure_from_doc(doc, str(p)) for k, (p, doc) in docs.items()})
+        if (d / "aces").is_dir():
+            aschema = load_schema(DATA_DIR / "ace.schema.json")
+            adocs = load_documents(d / "aces", aschema, "id", _ace_semantics)
+            aces.update({k: ace_from_doc(doc, str(p)) for k, (p, doc) in adocs.items()})
+        colours, colours_sample = dict(self.colours), self.colours_sample
+        if (d / "skills_equipment.json").exists():
+            extra, sample = load_colours(d / "skills_equipment.json")
+            colours.update(extra)
+            colours_sample = colours_sample or sample
+        cards, deck = dict(self.cards), dict(self.basic_deck)
+        approx, width = self.cards_approximate, self.marker_width
+        if (d / "navigation_cards.json").exists():
+            more, more_deck, more_approx, more_width = load_cards(
+                d / "navigation_cards.json", partial=True
+            )
+            cards.update(more)
+            deck = more_deck or deck
+            width = more_width or width
+            approx = approx or more_approx
+        cat = Catalogue(figs, aces, colours, cards, deck, approx, colours_sample, width)
+        cat.check_references()
+        return cat
+
     def add_figure_file(self, path: str | Path) -> Figure:
         """Load one more figure file (validated like the rest)."""
         schema = load_schema(DATA_DIR / "figure.schema.json")
@@ -287,6 +327,8 @@ def _read_json(path: Path) -> dict[str, Any]:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise CatalogueError(str(path), "-", "(whole document)", f"not valid JSON: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise CatalogueError(str(path), "-", "(whole document)", f"not UTF-8: {exc}") from None
     if not isinstance(doc, dict):
         raise CatalogueError(str(path), "-", "(whole document)", "must be a JSON object")
     return doc
@@ -317,8 +359,11 @@ def load_colours(path: Path) -> tuple[dict[str, ColourEffect], bool]:
     return out, bool(doc.get("sample", True))
 
 
-def load_cards(path: Path) -> tuple[dict[str, NavCard], dict[str, int], bool, float]:
-    """Navigation cards (approximate geometry) and the basic deck (AA-M23)."""
+def load_cards(
+    path: Path, partial: bool = False
+) -> tuple[dict[str, NavCard], dict[str, int], bool, float]:
+    """Navigation cards (approximate geometry) and the basic deck (AA-M23). ``partial`` (a
+    custom catalogue's file): ``basic_deck`` and ``marker_width`` may be left out ({} and 0)."""
     doc = _read_json(path)
     cards: dict[str, NavCard] = {}
     for i, c in enumerate(doc.get("cards", [])):
@@ -336,6 +381,8 @@ def load_cards(path: Path) -> tuple[dict[str, NavCard], dict[str, int], bool, fl
             )
         except (AttributeError, KeyError, TypeError, ValueError, IndexError) as exc:
             raise CatalogueError(str(path), name, f"cards[{i}]", f"malformed card: {exc}") from None
+    if partial:
+        doc = {"basic_deck": {}, "marker_width": 0.0, **doc}
     try:
         deck = {str(k): int(v) for k, v in doc["basic_deck"].items()}
         width = float(doc["marker_width"])

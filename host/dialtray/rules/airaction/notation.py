@@ -10,7 +10,7 @@ Header (after ``Game: airaction``)::
     Campaign: no                  # yes|no (AA-M71..M80)
     Obstacles: no                 # yes|no (AA-M50)
     RemovalVP: split              # split|each (AA-A08)
-    Catalogue: path/to/data/dir   # optional; default the shipped data/airaction
+    Catalogue: path/to/data/dir   # optional: files that add to / override the shipped data
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from dialtray.rules.airaction import events as ev
 from dialtray.rules.airaction.actions import AAAction
-from dialtray.rules.airaction.catalogue import Catalogue, builtin
+from dialtray.rules.airaction.catalogue import builtin
 from dialtray.rules.airaction.game import AirActionGame
 from dialtray.rules.airaction.rulebook import build_total_warnings
 from dialtray.rules.core.dice import DiceSource
@@ -53,9 +53,9 @@ def game_from_log(log: GameLog, dice: DiceSource) -> AirActionGame:
     log.check_keys(HEADER_KEYS)
     cat_dir = log.one("Catalogue")
     try:
-        cat = Catalogue.load(Path(log.name).parent / cat_dir) if cat_dir else builtin()
+        cat = builtin().overlay(Path(log.name).parent / cat_dir) if cat_dir else builtin()
     except (CatalogueError, OSError) as exc:
-        raise log.error(log.values("Catalogue")[0].line, str(exc)) from None
+        raise log.error(log.line_of("Catalogue"), f"Catalogue: {exc}") from None
     players: list[str] = []
     names: dict[str, str] = {}
     for h in log.values("Player"):

@@ -90,6 +90,8 @@ def load_document(
         doc = json.loads(p.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise CatalogueError(str(p), p.stem, "(whole document)", f"not valid JSON: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise CatalogueError(str(p), p.stem, "(whole document)", f"not UTF-8: {exc}") from None
     return validate_document(doc, schema, str(p), id_field, semantic)
 
 
