@@ -69,8 +69,8 @@ module combat_coupler() {
     // key pins, mirrored: key_slots are measured looking at the ring's underside
     if (turns == "ring")
         mirror([1, 0, 0]) for (k = key_slots) rotate(k[1]) translate([k[0], 0, coupler_h - 0.01]) {
-            cylinder(d = key_pin_d, h = key_pin_h - 0.5);
-            translate([0, 0, key_pin_h - 0.5]) cylinder(d1 = key_pin_d, d2 = key_pin_d - 1, h = 0.5);
+            cylinder(d = key_pin_d, h = key_pin_h - 0.5 + 0.01);
+            translate([0, 0, key_pin_h - 0.5 + 0.01]) cylinder(d1 = key_pin_d, d2 = key_pin_d - 1, h = 0.5);
         }
 }
 

@@ -29,14 +29,14 @@ pip_d = 8;            // the lit window on top
 
 /* [LEDs] */
 led_board_d = 10.2;   // WS2812B round breakout diameter plus fit
-led_board_t = 1.6;
+led_board_t = 1.6;    // the breakout board's thickness
 led_h = 1.6;          // the 5050 package above its board
 diffuser = 0.6;       // plastic over the LED (print face down: the first layers)
 channel_w = 4;        // wiring channel between pips, underside
-wall = 2;
+wall = 2;             // least plastic between a pocket and the face edge
 
 /* [Panel] */
-panel_margin = 6;
+panel_margin = 6;     // plain border around the dice
 thickness = diffuser + led_h + led_board_t + 2.4; // room for wires behind the boards
 
 $fn = 48;

@@ -64,11 +64,11 @@ spindle_h = 5;            // MEASURE: how far the spindle stands above the top p
 speed_detents = 12;       // COUNT: clicks in one full turn of the speed dial
 // MEASURE: the figure's flight stand where it meets the top plate; the speed arm must clear it
 stand_pos = [0, 0];
-stand_d = 10;
+stand_d = 10;             // MEASURE: the stand's diameter at its foot
 
 /* [Magnet (AS5600): diametrically magnetised disc] */
 magnet_d = 6;             // the AS5600 is designed around a 6 mm disc
-magnet_t = 2.5;
+magnet_t = 2.5;           // its thickness (the usual 6 x 2.5 mm AS5600 magnet)
 magnet_recess = 0.2;      // how far the magnet sits inside its pocket: it never drags
 
 /* [Incremental encoder (sensor = "encoder")] */
@@ -80,37 +80,37 @@ shaft_l = 20;             // MEASURE: shaft length from the mounting face (body 
 enc_bushing_d = 7;        // threaded bushing (M7 on EC11-style encoders)
 enc_bushing_h = 7;        // MEASURE: bushing length from the mounting face
 enc_nut_d = 11;           // the bushing nut across its corners
-enc_body_w = 12.5;        // MEASURE: body, without the pins
-enc_body_l = 13.5;
-enc_body_h = 6.5;
+enc_body_w = 12.5;        // MEASURE: body width, without the pins
+enc_body_l = 13.5;        // MEASURE: body length
+enc_body_h = 6.5;         // MEASURE: body height, mounting face to the back
 enc_pins_h = 5;           // solder pins below the body
 enc_plate = 2;            // plastic the encoder is bolted through (under the bushing's thread)
 shaft_clear = 0.5;        // between the nut and the coupler
 
 /* [AS5600 breakout board] */
 board_w = 23;             // MEASURE your board: the common square breakout
-board_l = 23;
-board_t = 1.6;
+board_l = 23;             // MEASURE: its other side
+board_t = 1.6;            // circuit board thickness
 chip_h = 1.5;             // SOIC-8 body height above the board
 chip_offset = [0, 0];     // chip centre from the board centre, seen from the chip side
 chip_w = 5;               // SOIC-8 body footprint
-chip_l = 6.2;
+chip_l = 6.2;             // (5 x 6.2 mm with a little room)
 
 /* [Fits and gaps] */
 fit = 0.3;                // clearance of parts that slide or turn
 spin_fit = 0.2;           // radial play of a coupler in its well (the magnet's off-axis error)
 grip = 0.15;              // interference of a clip (collar on a plate, cap on a spindle)
-wall = 1.6;
+wall = 1.6;               // walls of couplers, collars and pods (4 lines of 0.4 mm)
 face_gap = 0.4;           // between a coupler's face and the base above it
 top_lift = 0.6;           // how far the top plate stands above the dock surface
 dock_floor = 0.8;         // plastic between a magnet's well and the AS5600 chip
 speed_gap = 0.5;          // between the speed cap and the speed arm's floor
 
 /* [Anchor collar] */
-collar_wall = 1.6;
+collar_wall = 1.6;        // the collar's ring: thin enough to spring over the plate
 collar_h = 2.5;           // at most the height of the part it clips onto
-tab_w = 5;
-tab_l = 4;
+tab_w = 5;                // the collar's tab, across
+tab_l = 4;                // how far the tab reaches out
 anchor_angle = 90;        // where the tab points: 90 = the back of the dock
 
 /* [Dock] */
@@ -118,9 +118,9 @@ rim = 9;                  // frame around the pocket
 finger_d = 18;            // finger notches at both sides (turn the ring, lift the figure out)
 arm_w = 8;                // speed arm cross-section
 peg_d = 5;                // speed arm peg into the dock
-peg_h = 6;
+peg_h = 6;                // its depth into the dock
 cable_w = 6;              // channel for the 4-core lead to the multiplexer
-cable_h = 3;
+cable_h = 3;              // (and room for the wires under the board)
 
 $fn = 96;
 
