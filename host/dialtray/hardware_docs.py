@@ -163,6 +163,11 @@ def count_sensors(cfg: Config, sensor: str) -> int:
     return sum(1 for s in sensed_dials(cfg) if s.sensor == sensor)
 
 
+def sensed_of(cfg: Config, dial: str) -> int:
+    """How many docks sense their `dial` (combat or speed): each needs a coupler for it."""
+    return sum(1 for s in sensed_dials(cfg) if s.dial == dial and s.sensor != rig.SENSOR_NONE)
+
+
 def muxes_used(cfg: Config) -> list[int]:
     """Multiplexer addresses some AS5600 dial of the config needs, in MUX_ADDRS order."""
     used = {s.mux for s in sensed_dials(cfg) if s.sensor == rig.SENSOR_AS5600}
@@ -612,10 +617,11 @@ def bom_lines(cfg: Config) -> list[BomLine]:
         BomLine("SEN", as5600, "AS5600 magnetic encoder breakout", "12-bit, I2C",
                 "reads one dial's absolute angle", "run at 3.3 V"),
         BomLine("MAG", as5600, "NdFeB disc magnet, diametrically magnetised", "6 mm × 2.5 mm",
-                "glued under the dial's spindle", "axially magnetised discs do NOT work"),
-        BomLine("ENC", quad, "incremental rotary encoder", "quadrature, A/B/C",
+                "pressed into the dial's printed coupler", "axially magnetised discs do NOT work"),
+        BomLine("ENC", quad, "incremental rotary encoder", "quadrature, A/B/C, D-shaft",
                 "reads one dial by counting",
-                "pulses per revolution a whole multiple of detents (e.g. 20 PPR, 20 detents)"),
+                "no detents of its own; pulses per revolution a whole multiple of the dial's "
+                "clicks (e.g. 24 PPR for 12 clicks)"),
         BomLine("R", 2 * quad, "resistor", "10 kΩ 1/4 W", "encoder A/B pull-ups to 3V3"),
         BomLine("LED", leds, "WS2812B addressable RGB LED", "5050 SMD on 10 mm round breakout",
                 "one dice pip", "GRB order; not PL9823 (RGB order, swaps red and green)"),
@@ -647,8 +653,20 @@ def bom_lines(cfg: Config) -> list[BomLine]:
                 "SDA, SCL, 3V3, GND (encoder: A, B, 3V3, GND)"),
         BomLine("P", docks, "printed dock", "hardware/parts/dock.scad",
                 "holds a figure's clix base over its sensors", "PLA or PETG"),
-        BomLine("P", as5600, "printed magnet holder", "hardware/parts/dock.scad (part=holder)",
-                "clips the magnet onto the dial's spindle", "print several spares"),
+        BomLine("P", docks, "printed anchor collar", "hardware/parts/dock.scad (part=collar)",
+                "clips onto a figure's base; its tab sets the one way the base sits in a dock",
+                "one per figure you play"),
+        BomLine("P", sensed_of(cfg, rig.DIAL_COMBAT), "printed combat coupler",
+                "hardware/parts/coupler.scad (part=combat)",
+                "keyed to the dial ring; carries the magnet or sits on the encoder shaft",
+                "print spares"),
+        BomLine("P", sensed_of(cfg, rig.DIAL_SPEED), "printed speed cap",
+                "hardware/parts/coupler.scad (part=speed)",
+                "pushed onto the speed spindle; carries its magnet or encoder shaft",
+                "print spares"),
+        BomLine("P", sensed_of(cfg, rig.DIAL_SPEED), "printed speed arm",
+                "hardware/parts/dock.scad (part=speed_arm)",
+                "holds the speed dial's sensor above the spindle", "pegged into the dock"),
         BomLine("P", 1 if leds else 0, "printed dice panel", "hardware/parts/dice_panel.scad",
                 f"holds {cfg['dice']} dice × {rig.PIPS_PER_DIE} pip LEDs",
                 "white or translucent top layer"),
