@@ -59,6 +59,9 @@ C_REBOOT = 0x4A
 C_STATS = 0x4B
 C_SET_TIMING = 0x4C
 C_NACK = 0x4D  # "I am missing this event": resend from it (not acknowledged)
+C_FAIR_BEGIN = 0x4E  # open a committed dice session (dialrig.fairdice)
+C_FAIR_ROLL = 0x4F  # roll n dice of `sides` faces from the committed seed
+C_FAIR_REVEAL = 0x50  # close the session: reveal its seed
 
 # Body layouts (little-endian). A body must have exactly this length or the frame is rejected.
 # fw major, minor, patch, proto version, uid, boot_id, oldest seq, next seq, docks, flags
@@ -84,6 +87,9 @@ DIAG_CMD_FMT = "<HBH"  # cmd_id, on, period_ms
 HOST_HEARTBEAT_FMT = "<I"  # next expected seq (doubles as an ack)
 SET_TIMING_FMT = "<HHB"  # cmd_id, settle_ms, sample_ms
 NACK_FMT = "<I"  # the first sequence number the host is missing
+FAIR_SESSION_FMT = "<HB"  # cmd_id, session 1..255 (FAIR_BEGIN, FAIR_REVEAL)
+FAIR_ROLL_FMT = "<HBBB"  # cmd_id, n dice, sides, request id
+MAX_WIRE_FACE = 15  # EV_DICE carries faces as 4-bit nibbles
 
 EVENT_SIZE = struct.calcsize(EVENT_FMT)
 
@@ -95,6 +101,9 @@ EV_FAULT_CLEARED = 4  # dock, dial, value = FAULT_* code that cleared
 EV_BUTTON = 5  # the roll button was pressed
 EV_DICE = 6  # dock = n dice, dial = request id (0: the button), value/extra = faces (nibbles)
 EV_SELFTEST = 7  # value = bitmask of dials that failed (bit = dock*2+dial), extra = 1 if LEDs ok
+EV_FAIR_COMMIT = 8  # dock = part 0..7, dial = session, value = SHA-256(seed)[4*part:4*part+4]
+EV_FAIR_ROLL = 9  # dock = n dice, dial = session, value = roll counter, extra = sides; EV_DICE next
+EV_FAIR_REVEAL = 10  # dock = part 0..7: value = seed[4*part:...]; part 8: value = rolls made
 
 BOOT_POWER_ON = 0
 BOOT_WATCHDOG = 1
@@ -146,6 +155,9 @@ BODY_FORMATS = {
     C_STATS: CMD_ID_FMT,
     C_SET_TIMING: SET_TIMING_FMT,
     C_NACK: NACK_FMT,
+    C_FAIR_BEGIN: FAIR_SESSION_FMT,
+    C_FAIR_ROLL: FAIR_ROLL_FMT,
+    C_FAIR_REVEAL: FAIR_SESSION_FMT,
 }
 BODY_SIZES: dict[int, int] = {}
 for _t in BODY_FORMATS:
