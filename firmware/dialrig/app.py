@@ -168,7 +168,10 @@ class App:
         predictable roll would be worse than refusing it. The host sees no dice event and
         reports the timeout."""
         try:
-            dice.roll_into(self.faces, n, self.board.entropy_into)
+            if self.link.fair.active:  # a committed session: the seed decides (fairdice)
+                self.link.fair.roll_into(self.faces, n, 6, now)
+            else:
+                dice.roll_into(self.faces, n, self.board.entropy_into)
         except OSError:
             return
         self.button_dice = n

@@ -16,7 +16,7 @@
 import struct
 import time
 
-from dialrig import config, proto
+from dialrig import config, fairdice, proto
 
 RETRANSMIT_MS = 150
 MAX_EVENTS_PER_TICK = 16
@@ -25,7 +25,8 @@ for _name in proto.SENSOR_CODES:
     _SENSOR_NAMES[proto.SENSOR_CODES[_name]] = _name
 # Commands that must not run twice when the host resends them after a lost ACK: the device
 # remembers the last one and answers a repeat with the same ACK without acting again.
-_ONCE_ONLY = (proto.C_ROLL_DICE, proto.C_SET_DIAL, proto.C_SET_TIMING, proto.C_REBOOT)
+_ONCE_ONLY = (proto.C_ROLL_DICE, proto.C_SET_DIAL, proto.C_SET_TIMING, proto.C_REBOOT,
+              proto.C_FAIR_BEGIN, proto.C_FAIR_ROLL, proto.C_FAIR_REVEAL)
 
 
 class Link:
@@ -53,6 +54,7 @@ class Link:
         self.diag = bytearray(5 + 4 * 32)
         self.last_cmd = (0, 0)  # (type, id) of the last once-only command
         self.last_status = 0
+        self.fair = fairdice.FairDice(app.ring, app.board.entropy_into)  # committed dice
 
     def set_host_present(self, present):
         """A host is talking to us (or has gone quiet): hand Ctrl-C judgement over."""
@@ -217,6 +219,8 @@ class Link:
         elif mtype == proto.C_REBOOT:
             self.ack(cmd_id, proto.ACK_OK)
             self.app.reboot_requested = True
+        elif proto.C_FAIR_BEGIN <= mtype <= proto.C_FAIR_REVEAL:
+            self.fair.command(self.app, self, mtype, cmd_id, body, now)
         else:
             self.unknown += 1
             self.ack(cmd_id, proto.ACK_UNKNOWN)
