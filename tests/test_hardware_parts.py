@@ -51,9 +51,18 @@ def all_parameters() -> set[str]:
 
 
 def measurement_table() -> dict[str, str]:
-    """hardware/README.md's measurement table: parameter -> its sample value column."""
+    """hardware/README.md's measurement tables: parameter -> its sample value column.
+
+    The tables of the section "Measuring a base": rows whose first cell is a `parameter`.
+    """
+    text = README.read_text(encoding="utf-8")
+    start = re.search(r"^## .*Measuring a base", text, re.MULTILINE)
+    assert start, "hardware/README.md: no section 'Measuring a base'"
+    section = text[start.end():]
+    end = re.search(r"^## ", section, re.MULTILINE)
+    section = section[:end.start()] if end else section
     rows: dict[str, str] = {}
-    for line in README.read_text(encoding="utf-8").splitlines():
+    for line in section.splitlines():
         m = re.match(r"^\| `(?P<name>[a-z_][a-z0-9_]*)` \|", line)
         if m:
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
