@@ -116,6 +116,52 @@ class DiceRolled(TrayEvent):
 
 
 @dataclass(frozen=True)
+class FairCommit(TrayEvent):
+    """One 4-byte part (0..7) of a committed dice session's commitment, SHA-256(seed)
+    (``dialrig.fairdice``; checked by ``dialtray.link.fairdice``)."""
+
+    session: int
+    part: int
+    data: bytes
+
+    def __str__(self) -> str:
+        return f"fair dice session {self.session}: commitment part {self.part} {self.data.hex()}"
+
+
+@dataclass(frozen=True)
+class FairRollTag(TrayEvent):
+    """The next event (a DICE event) is roll ``counter`` of committed session ``session``."""
+
+    session: int
+    counter: int
+    sides: int
+    n: int
+
+    def __str__(self) -> str:
+        return (f"fair dice session {self.session}: roll #{self.counter} "
+                f"({self.n}d{self.sides}) drawn from the committed seed")
+
+
+@dataclass(frozen=True)
+class FairReveal(TrayEvent):
+    """Part 0..7 of a session's revealed seed (4 bytes each); part 8 carries the number of
+    rolls the tray says it made (``data`` little-endian)."""
+
+    session: int
+    part: int
+    data: bytes
+
+    @property
+    def rolls(self) -> int:
+        return int.from_bytes(self.data, "little")
+
+    def __str__(self) -> str:
+        if self.part >= 8:
+            return f"fair dice session {self.session}: revealed, {self.rolls} roll(s) made"
+        return f"fair dice session {self.session}: seed part {self.part} {self.data.hex()}"
+
+
+@dataclass(frozen=True)
 class UnknownEvent(TrayEvent):
     kind: int
 
@@ -246,6 +292,14 @@ class RawEvent:
         if self.kind == proto.EV_DICE:
             return DiceRolled(s, tuple(proto.unpack_faces(self.dock, self.value, self.extra)),
                               self.dial)
+        if self.kind in (proto.EV_FAIR_COMMIT, proto.EV_FAIR_REVEAL):
+            data = (self.value & 0xFFFFFFFF).to_bytes(4, "little")
+            if self.kind == proto.EV_FAIR_COMMIT:
+                return FairCommit(s, self.dial, self.dock, data)
+            return FairReveal(s, self.dial, self.dock, data)
+        if self.kind == proto.EV_FAIR_ROLL:
+            return FairRollTag(s, self.dial, self.value & 0xFFFFFFFF, self.extra & 0xFFFF,
+                               self.dock)
         return UnknownEvent(s, self.kind)
 
 
