@@ -75,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
                 try:
                     ev: TrayEvent = session.events.get(timeout=0.1)
                     seen += 1
+                    if view is None and session.hello is not None:  # before the connect snapshot
+                        view = open_view(args, session.hello.uid)
                     print(f"{time.monotonic() - start:8.3f}  {show(ev, view)}", flush=True)
                     if isinstance(ev, LinkState) and not ev.connected:
                         last_note = time.monotonic()
