@@ -39,6 +39,9 @@ def test_M34_multi_target_never_more_than_one_click_each() -> None:
     feed(g, 6, 6, 6)
     g.push_text("shoot charlie show-stopper,genghis")
     g.push_text("assign show-stopper=1 genghis=2")
+    for ace in ("show-stopper", "genghis"):  # natural sixes: fate is pointless (D-AC-05)
+        assert g.fate_would_prevent(ace) == 0
+        g.push_text(f"nofate {ace}")
     assert g.char("show-stopper").click == 1 and g.char("genghis").click == 1
     g2 = make_game({"charlie": "c3"}, {"show-stopper": "e6", "genghis": "b7"}, catalogue=cat)
     assert illegal(g2, "shoot charlie show-stopper,show-stopper").mechanic == "AC-M34"

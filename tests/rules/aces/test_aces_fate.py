@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from aces_helpers import catalogue_with, feed, make_game, texts
 from dialtray.rules.aces import events as ev
+from dialtray.rules.aces.actions import DefensiveFate
 from dialtray.rules.aces.figures import Click
 from dialtray.rules.core.errors import IllegalActionError
 from dialtray.rules.core.events import Event
@@ -91,19 +92,66 @@ def test_T05_charlie_defensive_fate_only_the_natural_six_hits() -> None:
     assert g.char("charlie").click == 2  # 1 damage + 1 fate (M50, M54)
 
 
-def test_M53_no_defensive_fate_at_fate_zero_and_M54_not_offered_for_sixes_only() -> None:
-    """AC-M53: defensive fate needs a fate value above 0; AC-M54: a natural six cannot be
-    prevented, so against only sixes fate is not even offered."""
+def test_M53_no_defensive_fate_at_fate_zero() -> None:
+    """AC-M53: defensive fate needs a fate value above 0: at fate 0 no decision is asked, the
+    hits land, and ``fate charlie`` is refused. Fails if fate with no fate left is allowed."""
     cat = catalogue_with(charlie={"starting_click": 4})  # sample dial: fate 0 at click 4
     g = make_game({"charlie": "c3", "vigilante": "j10"}, {"genghis": "c4"}, first=1, catalogue=cat)
     assert g.char("charlie").values.fate == 0
-    feed(g, 6, 6, 6, 6)  # defense 3 at click 4; every die hits
+    feed(g, 4, 4, 4, 1)  # defense 3 at click 4: three hits, none a natural six
     g.push_text("close genghis charlie")
-    assert g.char("charlie").knocked_out  # no decision asked
+    assert g.turn.phase != "defend" and g.char("charlie").click == 4 + 3
+    assert not any(isinstance(a, DefensiveFate) for a in g.legal_actions())
+    with pytest.raises(IllegalActionError):
+        g.push_text("fate charlie")
+    # the control: the same attack at fate 2 (click 0) waits for Charlie's decision
     g2 = make_game({"charlie": "c3", "vigilante": "j10"}, {"genghis": "c4"}, first=1)
-    feed(g2, 6, 1, 1, 1)
+    feed(g2, 4, 4, 4, 1)
     g2.push_text("close genghis charlie")
-    assert g2.turn.player == 0 and g2.char("charlie").click == 1
+    assert g2.legal_actions() == [DefensiveFate("charlie", True), DefensiveFate("charlie", False)]
+
+
+def test_M53_no_defensive_fate_once_used_this_turn() -> None:
+    """AC-M49 "only once per turn": an Ace that used fate offensively this turn has no fate
+    left to defend with: not offered, refused."""
+    g = make_game({"charlie": "c3", "vigilante": "j10"}, {"genghis": "c4"}, first=1)
+    g.turn.fate_uses["charlie"] = 1  # as after fate against an earlier attack this turn
+    feed(g, 4, 4, 4, 1)
+    g.push_text("close genghis charlie")
+    assert not any(isinstance(a, DefensiveFate) for a in g.legal_actions())
+    with pytest.raises(IllegalActionError):
+        g.push_text("fate charlie")
+
+
+def test_M54_D_AC_05_pointless_defensive_fate_stays_legal() -> None:
+    """AC-M54: a natural six cannot be prevented. D-AC-05: against only sixes defensive fate
+    prevents nothing, but the rules allow the choice, so it is still offered (marked pointless:
+    ``fate_would_prevent`` is 0); using it costs the fate click and changes no hit; bots
+    decline it."""
+    from dialtray.rules.aces.bots import GreedyBot, RandomBot
+
+    g = make_game({"charlie": "c3", "vigilante": "j10"}, {"genghis": "c4"}, first=1)
+    feed(g, 6, 1, 1, 1)
+    g.push_text("close genghis charlie")
+    assert g.legal_actions() == [DefensiveFate("charlie", True), DefensiveFate("charlie", False)]
+    assert g.fate_would_prevent("charlie") == 0
+    assert GreedyBot(1).choose(g) == DefensiveFate("charlie", False)
+    assert all(RandomBot(s).choose(g) == DefensiveFate("charlie", False) for s in range(20))
+    out = g.push_text("fate charlie")
+    declared = next(e for e in out if isinstance(e, ev.FateDeclared))
+    assert declared.prevented == 0
+    assert g.char("charlie").click == 2  # 1 damage click (the six) + 1 fate click (AC-M50)
+    # a useful decision is not pointless, and the greedy bot takes it
+    g2 = make_game({"charlie": "c3", "vigilante": "j10"}, {"genghis": "c4"}, first=1)
+    feed(g2, 6, 5, 1, 1)
+    g2.push_text("close genghis charlie")
+    assert g2.fate_would_prevent("charlie") == 1
+    assert GreedyBot(1).choose(g2) == DefensiveFate("charlie", True)
+    # a miss is no hit to defend against: nothing is asked
+    g3 = make_game({"charlie": "c3", "vigilante": "j10"}, {"genghis": "c4"}, first=1)
+    feed(g3, 1, 1, 1, 1)
+    g3.push_text("close genghis charlie")
+    assert not any(isinstance(a, DefensiveFate) for a in g3.legal_actions())
 
 
 def test_M52_fate_zero_offensive_adds_no_dice_but_clicks() -> None:
@@ -179,6 +227,7 @@ def test_M48_escape_fate_only_offensive() -> None:
     )
     feed(g, 6, 6)
     g.push_text("capture genghis charlie")
+    g.push_text("nofate charlie")  # two natural sixes: pointless, declined (D-AC-05)
     assert g.char("charlie").captor == "genghis"
     # P1's turn: Charlie escapes with fate: 3 + 2 dice against Genghis's 4
     feed(g, 1, 1, 1, 4, 4, 1, 1, 1, 1)

@@ -71,6 +71,7 @@ def test_M17_second_wind_when_showing_heals_toward_start() -> None:
     g2 = make_game({"genghis": "c3", "vigilante": "j1"}, {"louis": "c5", "ruffian": "j10"}, first=1)
     feed(g2, 6, 6, 1)
     g2.push_text("shoot louis genghis")  # two natural sixes: fate could prevent nothing
+    g2.push_text("nofate genghis")  # offered all the same (D-AC-05), declined
     g2.push_text("end")  # Louis declines Old One-Two's second attack (AC-M74)
     assert g2.char("genghis").click == 2
     assert "secondwind genghis" in texts(g2)

@@ -108,17 +108,16 @@ class AttackRules(AcesBase):
         return out
 
     def _after_assignment(self, emit: Emit) -> None:
-        """Ask each hit Ace for defensive fate where it would prevent something (AC-M53)."""
+        """Ask each hit Ace for defensive fate (AC-M53). D-AC-05: the choice is offered to every
+        Ace that was hit and may use fate, even when every hit is a natural six and fate would
+        prevent nothing (still legal, only pointless: ``fate_would_prevent`` says so)."""
         p = self.turn.pending
         assert p is not None
         awaiting: list[str] = []
         for tg, d in zip(p.targets, p.defenses, strict=True):
             e = self.char(tg)
-            faces = p.faces_for(tg)
-            hits = count_hits(faces, d)
-            if len(p.targets) > 1:
-                hits = min(hits, 1)
-            if hits > after_defensive_fate(faces, d) and self._fate_allowed(e, "defensive") is None:
+            hits = count_hits(p.faces_for(tg), d)
+            if hits > 0 and self._fate_allowed(e, "defensive") is None:
                 awaiting.append(tg)
         if awaiting:
             emit(ev.DefenseAwaited(tuple(awaiting)))
@@ -140,6 +139,19 @@ class AttackRules(AcesBase):
             emit(ev.FateDeclared(a.label, "defensive", prevented))
         emit(ev.HitsResolved(a.label, self._final_hits(a.label)))
         self._continue_resolution(emit)
+
+    def fate_would_prevent(self, label: str) -> int:
+        """How many hits defensive fate would prevent for ``label`` in the attack waiting for
+        its decision (0: legal but pointless, D-AC-05; the UI says so and bots decline)."""
+        p = self.turn.pending
+        if p is None or label not in p.targets:
+            return 0
+        d = p.defenses[p.targets.index(label)]
+        faces = p.faces_for(label)
+        hits, left = count_hits(faces, d), after_defensive_fate(faces, d)
+        if len(p.targets) > 1:  # AC-M34: at most one click per target
+            hits, left = min(hits, 1), min(left, 1)
+        return hits - left
 
     def _final_hits(self, tg: str) -> int:
         p = self.turn.pending

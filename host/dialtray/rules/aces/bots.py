@@ -39,7 +39,14 @@ class Bot(Protocol):
 
 
 def _playable(game: AcesGame) -> list[AcesAction]:
-    return [a for a in game.legal_actions() if not isinstance(a, Withdraw | EndGame)]
+    """Legal actions a bot considers: not withdrawing or ending, and not a defensive fate that
+    would prevent nothing (legal but pointless, D-AC-05: bots decline it)."""
+    return [
+        a
+        for a in game.legal_actions()
+        if not isinstance(a, Withdraw | EndGame)
+        and not (isinstance(a, DefensiveFate) and a.use and game.fate_would_prevent(a.label) == 0)
+    ]
 
 
 class RandomBot:
@@ -58,8 +65,8 @@ class GreedyBot:
     def choose(self, game: AcesGame) -> AcesAction:
         acts = _playable(game)
         t = game.turn
-        if t.phase == "defend":
-            return next(a for a in acts if isinstance(a, DefensiveFate) and a.use)
+        if t.phase == "defend":  # use fate when it prevents a hit, else decline (D-AC-05)
+            return next(a for a in acts if isinstance(a, DefensiveFate))
         if t.phase == "assign":
             return self._best_assignment(game, acts)
         attacks = [a for a in acts if isinstance(a, Attack)]
