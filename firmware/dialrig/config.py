@@ -151,6 +151,29 @@ def validate(cfg):
     return problems
 
 
+def sensor_user(cfg, dock, dial, new):
+    """The dial (dock * 2 + dial) other than this one that already reads the sensor `new`
+    names (same quadrature state machine, or same mux and channel), or -1 if none does.
+
+    Two dials on one sensor would silently report the same turns: SET_DIAL refuses it."""
+    kind = new["sensor"]
+    if kind != SENSOR_AS5600 and kind != SENSOR_QUADRATURE:
+        return -1
+    for d in range(len(cfg["docks"])):
+        for i in range(len(DIAL_NAMES)):
+            if d == dock and i == dial:
+                continue
+            other = cfg["docks"][d][i]
+            if other["sensor"] != kind:
+                continue
+            if kind == SENSOR_QUADRATURE and other["quad"] == new["quad"]:
+                return d * 2 + i
+            if kind == SENSOR_AS5600 and other["mux"] == new["mux"] and \
+                    other["channel"] == new["channel"]:
+                return d * 2 + i
+    return -1
+
+
 def validate_dial(dial, where):
     """Problems with one dial's settings (see validate)."""
     if not isinstance(dial, dict):

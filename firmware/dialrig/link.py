@@ -54,6 +54,7 @@ class Link:
         self.diag = bytearray(5 + 4 * 32)
         self.last_cmd = (0, 0)  # (type, id) of the last once-only command
         self.last_status = 0
+        self.last_info = 0
         self.fair = fairdice.FairDice(app.ring, app.board.entropy_into)  # committed dice
 
     def set_host_present(self, present):
@@ -105,6 +106,7 @@ class Link:
 
     def ack(self, cmd_id, status, info=0):
         self.last_status = status
+        self.last_info = info
         self.send(self.writer.frame(proto.T_ACK, proto.ACK_FMT, cmd_id, status, info))
 
     def snapshot(self):
@@ -169,7 +171,7 @@ class Link:
         cmd_id = body[0] | (body[1] << 8)
         if mtype in _ONCE_ONLY:
             if self.last_cmd == (mtype, cmd_id):
-                self.ack(cmd_id, self.last_status)
+                self.ack(cmd_id, self.last_status, self.last_info)
                 return
             self.last_cmd = (mtype, cmd_id)
         if mtype == proto.C_HELLO:
@@ -275,6 +277,10 @@ class Link:
                "pulses": pulses, "direction": direction, "zero": zero}
         if config.validate_dial(new, "dial"):
             return self.reject(cmd_id)
+        other = config.sensor_user(self.app.cfg, dock, dial, new)
+        if other >= 0:  # two dials on one sensor would both report the same turns
+            self.bad_args += 1
+            return self.ack(cmd_id, proto.ACK_IN_USE, other)
         if name == config.SENSOR_QUADRATURE and not self.app.board.ensure_quad(quad):
             return self.reject(cmd_id)
         self.app.cfg["docks"][dock][dial] = new

@@ -123,6 +123,7 @@ ACK_OK = 0
 ACK_BAD_ARGS = 1
 ACK_UNKNOWN = 2
 ACK_REJECTED = 3  # valid request the device cannot do now (e.g. config invalid)
+ACK_IN_USE = 4  # SET_DIAL onto a sensor another dial reads; info = that dial (dock * 2 + dial)
 
 # Dice LED colours (SHOW_DICE).
 COLOUR_OFF = 0

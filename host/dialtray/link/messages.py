@@ -23,7 +23,8 @@ STATUS_NAMES = {
 BOOT_NAMES = {proto.BOOT_POWER_ON: "power-on", proto.BOOT_WATCHDOG: "watchdog",
               proto.BOOT_SOFT: "soft reset"}
 ACK_NAMES = {proto.ACK_OK: "ok", proto.ACK_BAD_ARGS: "bad arguments",
-             proto.ACK_UNKNOWN: "unknown command", proto.ACK_REJECTED: "rejected"}
+             proto.ACK_UNKNOWN: "unknown command", proto.ACK_REJECTED: "rejected",
+             proto.ACK_IN_USE: "sensor already used by another dial"}
 
 
 def dial_name(dock: int, dial: int) -> str:
@@ -374,3 +375,15 @@ def set_dial_fields(dial: dict[str, int | str]) -> tuple[int, ...]:
             int(dial["channel"]) & 0xFF, int(dial["quad"]), int(dial["detents"]),
             int(dial["pulses"]), int(dial["direction"]), int(dial["zero"]))
 
+
+
+def sensor_in_use(dock: int, dial: int, settings: dict[str, int | str], other: int) -> str:
+    """Why the tray refused SET_DIAL with ACK_IN_USE (``other`` = that dial, dock * 2 + dial)."""
+    if settings.get("sensor") == "quadrature":
+        sensor = f"quadrature decoder {settings.get('quad')}"
+    else:
+        sensor = f"AS5600 on mux 0x{int(settings.get('mux', 0)):02x} channel " \
+                 f"{settings.get('channel')}"
+    return (f"{dial_name(dock, dial)} cannot use the {sensor}: {dial_name(other >> 1, other & 1)} "
+            "already reads it, and two dials on one sensor would report the same turns "
+            "(the tray refused SET_DIAL; move the other dial first or pick a free sensor)")

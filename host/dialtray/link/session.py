@@ -43,6 +43,7 @@ from dialtray.link.messages import (
     Snapshot,
     Stats,
     TrayEvent,
+    sensor_in_use,
     set_dial_fields,
     show_dice_fields,
 )
@@ -67,6 +68,8 @@ LIVE = frozenset({SessionState.LIVE})
 
 class CommandFailed(RuntimeError):
     """The device refused a command (bad arguments, unknown) or never acknowledged it."""
+
+    ack: Ack | None = None  # the refusal, when the device answered one
 
 
 class TraySession(LinkEngine):
@@ -193,8 +196,10 @@ class TraySession(LinkEngine):
         if p.ack is None:
             raise CommandFailed(p.error or "no acknowledgement")
         if p.ack.status not in (proto.ACK_OK, proto.ACK_REJECTED):
-            raise CommandFailed(f"tray refused command 0x{mtype:02x}: "
-                                f"{ACK_NAMES.get(p.ack.status, p.ack.status)}")
+            refused = CommandFailed(f"tray refused command 0x{mtype:02x}: "
+                                    f"{ACK_NAMES.get(p.ack.status, p.ack.status)}")
+            refused.ack = p.ack
+            raise refused
         return p.ack
 
     def _ask(self, mtype: int, waiters: list[tuple[threading.Event, list[Any]]],
@@ -253,7 +258,14 @@ class TraySession(LinkEngine):
         self.request(proto.C_SHOW_DICE, proto.SHOW_DICE_FMT, *show_dice_fields(faces, colours))
 
     def set_dial(self, dock: int, dial: int, settings: dict[str, int | str]) -> None:
-        self.request(proto.C_SET_DIAL, proto.SET_DIAL_FMT, dock, dial, *set_dial_fields(settings))
+        """Reconfigure one dial; CommandFailed naming both dials if another reads that sensor."""
+        try:
+            self.request(proto.C_SET_DIAL, proto.SET_DIAL_FMT, dock, dial,
+                         *set_dial_fields(settings))
+        except CommandFailed as e:
+            if e.ack is not None and e.ack.status == proto.ACK_IN_USE:
+                raise CommandFailed(sensor_in_use(dock, dial, settings, e.ack.info)) from e
+            raise
 
     def set_timing(self, settle_ms: int, sample_ms: int) -> None:
         self.request(proto.C_SET_TIMING, proto.SET_TIMING_FMT, settle_ms, sample_ms)
