@@ -1,0 +1,109 @@
+"""The two games as `play` and `demo` set them up: a new game on the tracker's dice, its log
+header, and the bots' brains (which decision each seat takes; the bots' *hands* — turning dials —
+are engine-independent, in ``dialtray.tracker.hands``).
+
+This is the one place the commands name an engine; the tracker never does.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from dialtray.rules.core.game import Game
+from dialtray.tracker.dice import TableDice
+
+GAMES = ("airaction", "aces")
+ACES_SCENARIO = "zeppelin-raid"  # 9 figures: fits the default 8-dock tray (see auto_bind)
+
+
+class Brain(Protocol):
+    """Chooses the action for whoever is to move (a bot seat, or the table's facts)."""
+
+    def choose(self, game: Any) -> Any: ...
+
+
+@dataclass
+class Setup:
+    game: Game
+    header: list[tuple[str, str]]
+    brain: Brain
+    order: Sequence[str]  # figures in dock order
+
+
+class AirActionBrain:
+    """Air Action bots on the approximate digital table (``rules.airaction.table``): the table
+    reports maneuver outcomes and overlaps, bots decide for their players, the agreed time limit
+    ends the game (AA-M53(2))."""
+
+    def __init__(self, game: Any, seed: int, max_turns: int) -> None:
+        from dialtray.rules.airaction.bots import Bot
+        from dialtray.rules.airaction.table import Table
+
+        self.table = Table(marker=game.cat.marker_width)
+        rng = random.Random(seed)
+        self.bots = {p: Bot(p, random.Random(rng.random())) for p in game.state.players}
+        self.max_turns = max_turns
+
+    def choose(self, game: Any) -> Any:
+        from dialtray.rules.airaction import actions as ac
+
+        s = game.state
+        if s.phase == "initiative" and s.turn > self.max_turns:
+            return ac.EndGame("time")
+        if s.phase == "deploy":
+            who = game.to_move()
+            self.table.deploy(game, who)
+        if not s.ended and not s.bailouts:
+            if s.phase == "move":
+                for pid in s.active:
+                    if s.planes[pid].in_play and pid not in s.move_results:
+                        result, pose = self.table.move(game, pid)
+                        if result == "obstacle" and not s.obstacles:
+                            result = "moved"
+                        self.table.poses[pid] = pose
+                        return ac.ReportMove(pid, result)
+            if s.phase == "overlaps":
+                found = self.table.overlaps(game)
+                return found[0] if found else ac.OverlapsDone()
+        who = game.to_move()
+        if who in self.bots:
+            return self.bots[who].choose(game, self.table)
+        return game.legal_actions()[0]
+
+
+class AcesBrain:
+    """Aces bots: the greedy bot for every seat (``rules.aces.bots``)."""
+
+    def __init__(self, seed: int) -> None:
+        from dialtray.rules.aces.bots import GreedyBot
+
+        self.bots = [GreedyBot(seed), GreedyBot(seed + 1)]
+
+    def choose(self, game: Any) -> Any:
+        seat = game.to_move()
+        i = game.seats().index(seat) if seat in game.seats() else 0
+        return self.bots[i % len(self.bots)].choose(game)
+
+
+def new_game(kind: str, dice: TableDice, seed: int, turns: int) -> Setup:
+    """A fresh game of ``kind`` rolling with ``dice``; ``turns`` is the agreed time limit."""
+    if kind == "airaction":
+        from dialtray.rules.airaction import AirActionGame
+        from dialtray.rules.airaction.bots import STANDARD_SQUADRONS
+        from dialtray.rules.airaction.notation import header_of
+
+        g = AirActionGame.new(STANDARD_SQUADRONS, build_total=300, dice=dice)
+        header = header_of(g.setup_events[0])  # type: ignore[arg-type]
+        order = [p.id for ps in STANDARD_SQUADRONS.values() for p in ps]
+        return Setup(g, header, AirActionBrain(g, seed, turns), order)
+    if kind == "aces":
+        from dialtray.rules.aces.scenarios import load_scenario, start_scenario
+
+        ga = start_scenario(load_scenario(ACES_SCENARIO), dice, turn_limit=turns * 10)
+        header = [("Scenario", ACES_SCENARIO), ("First", str(ga.state.first_player + 1)),
+                  ("Turn-limit", str(turns * 10))]
+        return Setup(ga, header, AcesBrain(seed), [])
+    raise ValueError(f"unknown game {kind!r}: {' or '.join(GAMES)}")

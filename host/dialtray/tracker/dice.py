@@ -1,0 +1,60 @@
+"""The dice the tracked game rolls with: any core ``DiceSource``, recorded for the log and view.
+
+The game is built with a :class:`TableDice` around the players' choice of source — the tray's
+LED dice (``TrayDice`` over ``TraySession.roll_led_dice``), dice typed in (``ManualDice``,
+``PromptDice``) or ``SeededDice`` — so the tracker can write every face into the log and show the
+last roll. ``trial()`` lets the tracker ask the engine "what would this action do to the dials"
+without rolling a real die: inside it, every die shows 6 and nothing is recorded (the trial is
+undone at once; only its dial changes are read).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from dialtray.rules.core.dice import DiceSource
+
+TRIAL_FACE = 6
+
+
+@dataclass(frozen=True)
+class Roll:
+    purpose: str
+    faces: tuple[int, ...]
+
+
+class TableDice:
+    """A ``DiceSource`` wrapper: records rolls, can run trials, tells a listener."""
+
+    def __init__(self, inner: DiceSource, on_roll: Callable[[Roll], None] | None = None) -> None:
+        self.inner = inner
+        self.on_roll = on_roll
+        self.rolls: list[Roll] = []  # since the last take()
+        self.last: Roll | None = None
+        self._trial = 0
+
+    def roll(self, count: int, purpose: str) -> tuple[int, ...]:
+        if self._trial:
+            return (TRIAL_FACE,) * count
+        faces = tuple(self.inner.roll(count, purpose))
+        r = Roll(purpose, faces)
+        self.rolls.append(r)
+        self.last = r
+        if self.on_roll is not None:
+            self.on_roll(r)
+        return faces
+
+    def take(self) -> list[Roll]:
+        """The rolls since the last take (and forget them)."""
+        out, self.rolls = self.rolls, []
+        return out
+
+    @contextlib.contextmanager
+    def trial(self) -> Iterator[None]:
+        self._trial += 1
+        try:
+            yield
+        finally:
+            self._trial -= 1

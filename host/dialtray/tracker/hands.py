@@ -1,0 +1,182 @@
+"""Bot hands: what a player at the tray turns or types next, read from the tracker alone.
+
+A bot seat has a *brain* (an engine's bot: which decision to take) and these hands, which act
+through the dials like a person: they set dials to their start clicks, turn the clicks the
+tracker asks for, make throttle decisions by turning the speed dial, type the other decisions,
+and put right whatever the tracker flags. ``Mistakes`` makes them err on purpose, once per kind,
+the way people do (one click short, one too many, the wrong way, the wrong dock, a peek, a spin,
+a throttle past the red line), so demos and tests show every flag being caught and resolved.
+
+Engine-independent: it needs only the ``Tracker`` and a ``choose(game) -> action`` brain. The
+hands say *what* to turn; a driver (``dialtray.virtual.hands`` for the virtual tray, or a test's
+paper tray) does the turning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from dialtray.tracker import marks as mk
+from dialtray.tracker.binding import Slot
+from dialtray.tracker.tracker import OVER, START, SlotState, Tracker
+
+MISTAKES = (mk.TOO_FEW, mk.TOO_MANY, mk.WRONG_DIRECTION, mk.WRONG_DIAL, mk.PEEK,
+            mk.UNEXPECTED, mk.REFUSED)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Turn ``slot`` by ``clicks`` (+ clockwise); ``why`` is what the player had in mind."""
+
+    slot: Slot
+    clicks: int
+    why: str
+
+
+@dataclass(frozen=True)
+class Typed:
+    """Type a decision in notation words."""
+
+    text: str
+
+
+Move = tuple[Turn, ...] | Typed | None
+
+
+@dataclass
+class Mistakes:
+    """Which mistakes to make, each once, at the first chance after ``after`` decisions."""
+
+    kinds: list[str] = field(default_factory=lambda: list(MISTAKES))
+    after: int = 0
+    made: list[str] = field(default_factory=list)
+
+    def want(self, kind: str, decisions: int) -> bool:
+        return kind in self.kinds and kind not in self.made and decisions >= self.after
+
+    def did(self, kind: str) -> None:
+        self.made.append(kind)
+
+
+class Hands:
+    """The next move of the players at the table (all bots)."""
+
+    def __init__(self, tracker: Tracker, brain: Any, mistakes: Mistakes | None = None,
+                 say: Callable[[str], None] | None = None) -> None:
+        self.t = tracker
+        self.brain = brain
+        self.mistakes = mistakes or Mistakes(kinds=[])
+        self.say = say or (lambda _text: None)
+        self.decisions = 0
+
+    def next(self) -> Move:
+        t = self.t
+        if t.phase == OVER:
+            return None
+        slots = list(t.slots.values())
+        if t.phase == START:
+            return tuple(Turn(s.slot, -s.offset, "to its start click") for s in slots
+                         if s.seen is not None and s.offset) or None
+        flagged = [s for s in slots if s.flag is not None and s.offset and not s.fault]
+        if flagged:
+            return tuple(Turn(s.slot, -s.offset, f"put right: {s.flag.kind}")  # type: ignore
+                         for s in flagged)
+        if any(not s.judged for s in slots):
+            return None  # let it settle: the tracker judges first
+        due = [s for s in slots if s.exp is not None and s.seen == s.exp.start]
+        if due:
+            return self._due(due)
+        if any(s.exp is not None or s.offset for s in slots):
+            return None  # a short turn waits for its flag
+        if not t.ready():
+            return None
+        return self._decide(slots)
+
+    # ---- clicks the rules made ----------------------------------------------------------------
+
+    def _due(self, due: list[SlotState]) -> Move:
+        m = self.mistakes
+        out: list[Turn] = []
+        for s in due:
+            exp = s.exp
+            assert exp is not None
+            n, sign = exp.total, (1 if exp.total > 0 else -1)
+            if abs(n) >= 2 and m.want(mk.TOO_FEW, self.decisions):
+                m.did(mk.TOO_FEW)
+                self.say(f"(a player turns {s.label} one click short)")
+                out.append(Turn(s.slot, n - sign, "one click short"))
+            elif m.want(mk.TOO_MANY, self.decisions):
+                m.did(mk.TOO_MANY)
+                self.say(f"(a player turns {s.label} one click too many)")
+                out.append(Turn(s.slot, n + sign, "one too many"))
+            elif m.want(mk.WRONG_DIRECTION, self.decisions):
+                m.did(mk.WRONG_DIRECTION)
+                self.say(f"(a player turns {s.label} the wrong way)")
+                out.append(Turn(s.slot, -n, "the wrong way"))
+            elif m.want(mk.WRONG_DIAL, self.decisions) and self._other(s) is not None:
+                m.did(mk.WRONG_DIAL)
+                other = self._other(s)
+                assert other is not None
+                self.say(f"(a player turns {other.label} instead of {s.label})")
+                out.append(Turn(other.slot, n, "the wrong dock"))
+                return tuple(out)
+            else:
+                out.append(Turn(s.slot, n, exp.text()))
+        return tuple(out)
+
+    def _other(self, s: SlotState) -> SlotState | None:
+        """A neighbouring reader of the same kind with nothing due (the wrong dock)."""
+        same = [o for o in self.t.slots.values() if o is not s and o.dial.kind == s.dial.kind
+                and o.exp is None and o.want is not None]
+        return min(same, key=lambda o: abs(o.slot.dock - s.slot.dock), default=None)
+
+    # ---- decisions ----------------------------------------------------------------------------
+
+    def _decide(self, slots: Iterable[SlotState]) -> Move:
+        m, t = self.mistakes, self.t
+        combat = [s for s in slots if s.dial.kind == "combat" and s.want is not None]
+        if combat and m.want(mk.PEEK, self.decisions):
+            m.did(mk.PEEK)
+            s = combat[self.decisions % len(combat)]
+            self.say(f"(a player peeks at {s.label}'s next click and turns it back)")
+            return (Turn(s.slot, s.up, "a peek ahead"), Turn(s.slot, -s.up, "and back"))
+        if combat and m.want(mk.UNEXPECTED, self.decisions):
+            m.did(mk.UNEXPECTED)
+            s = combat[(self.decisions + 1) % len(combat)]
+            self.say(f"(someone knocks {s.label} one click)")
+            return (Turn(s.slot, s.up, "a knock"),)
+        action = self.brain.choose(t.game)
+        opt = t.dial_option(action)
+        self.decisions += 1
+        if opt is None:
+            return Typed(action.text())
+        st = t.slot_of(opt.dial)
+        if st is None or st.seen is None:
+            return Typed(action.text())
+        target = st.phys(opt.to_click) if opt.delta is None else \
+            (st.want or 0) + st.phys(opt.delta)
+        clicks = target - st.seen
+        if opt.delta is None:
+            clicks = (clicks + st.detents // 2) % st.detents - st.detents // 2
+        if opt.delta is not None and m.want(mk.REFUSED, self.decisions):
+            past = self._past_the_end(st, opt.delta)
+            if past is not None:
+                m.did(mk.REFUSED)
+                self.say(f"(a player throttles {st.label} past the red line)")
+                return (Turn(st.slot, past, "past the red line"),)
+        return (Turn(st.slot, clicks, action.text()),)
+
+    def _past_the_end(self, st: SlotState, chosen: int) -> int | None:
+        """Clicks one past the last legal setting in the direction the dial is nearest its end
+        (the red line), when an end is near: the legal deltas are lopsided."""
+        deltas = [o.delta for o in self.t.options() if o.dial == st.dial and o.delta is not None]
+        deltas.append(0)  # leaving it where it is never turns the dial
+        if len(deltas) < 2 or max(deltas) + min(deltas) == 0:
+            return None
+        edge = max(deltas) if max(deltas) < -min(deltas) else min(deltas)
+        step = 1 if edge > 0 else -1
+        if edge == 0:
+            step = 1 if max(deltas) == 0 else -1
+        return st.phys(edge + step)
