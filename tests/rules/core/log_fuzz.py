@@ -79,6 +79,17 @@ def _number(data: bytes, rng: random.Random) -> bytes:
     return " ".join(toks).encode("utf-8", "surrogateescape")
 
 
+def _digit(data: bytes, rng: random.Random) -> bytes:
+    """One ASCII digit replaced by a digit of another script ('²', '٣', '３', '𝟙')."""
+    text = data.decode("utf-8", "surrogateescape")
+    spots = [i for i, ch in enumerate(text) if ch in "0123456789"]
+    if not spots:
+        return data
+    i = rng.choice(spots)
+    odd = rng.choice("²³¹٣٢߃३３𝟙")
+    return (text[:i] + odd + text[i + 1 :]).encode("utf-8", "surrogateescape")
+
+
 def _header(data: bytes, rng: random.Random) -> bytes:
     lines = _lines(data)
     heads = [i for i, ln in enumerate(lines) if b":" in ln and not ln.startswith(b"#")]
@@ -154,6 +165,7 @@ MUTATIONS: list[Callable[[bytes, random.Random], bytes]] = [
     _char,
     _number,
     _number,
+    _digit,
     _header,
     _drop,
     _repeat,

@@ -94,3 +94,25 @@ def test_issue_cases_through_the_real_command(
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.startswith(f"error: {f}:{line}: ") and needle in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize(
+    "kind,line",
+    [
+        ("aces", "assign genghis=²"),
+        ("aces", "move genghis c٣"),
+        ("airaction", "throttle A1 +٣"),
+        ("airaction", "speed A1 ５"),
+    ],
+)
+def test_non_ascii_digits_in_actions_are_notation_errors(
+    kind: str, line: str, bases: list[bytes]
+) -> None:
+    """int() reads '٣' or '５' as a digit; a log is ASCII: each is an error at its line, not a
+    traceback (``assign x=²`` was one) nor a silently accepted number."""
+    source = next(b for b in bases if f"Game: {kind}".encode() in b)
+    head = source.split(b"\n---\n")[0] + b"\n---\n"
+    data = head + line.encode() + b"\n"
+    with pytest.raises(NotationError) as info:
+        replay_bytes(data, "d.log")
+    assert info.value.line == data.count(b"\n")

@@ -183,7 +183,7 @@ def parse_action(text: str) -> AcesAction:
         pairs: list[tuple[str, int]] = []
         for a in args:
             t, eq, d = a.partition("=")
-            if not eq or not d.isdigit() or not t:
+            if not eq or not (d.isascii() and d.isdigit()) or not t:
                 raise InvalidActionError(f"{text!r}: expected 'assign TARGET=DIE ...'")
             pairs.append((t, int(d)))
         if not pairs:

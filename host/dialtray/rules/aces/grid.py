@@ -38,7 +38,7 @@ class Square(NamedTuple):
     def parse(cls, text: str) -> Square:
         """``Square.parse("c5") == Square(2, 4)``; ValueError on anything else."""
         t = text.strip().lower()
-        if len(t) < 2 or not ("a" <= t[0] <= "z") or not t[1:].isdigit():
+        if len(t) < 2 or not ("a" <= t[0] <= "z") or not (t[1:].isascii() and t[1:].isdigit()):
             raise ValueError(
                 f"not a square name: {text!r} (expected a column letter and a row, e.g. c5)"
             )

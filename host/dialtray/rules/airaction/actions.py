@@ -272,6 +272,8 @@ AAAction = (
 
 def _int(tok: str, text: str) -> int:
     try:
+        if not tok.isascii():  # int() would take '٣' or '３' as 3: a log is written in ASCII
+            raise ValueError(tok)
         return int(tok)
     except ValueError:
         raise InvalidActionError(f"{text!r}: {tok!r} is not a number") from None
