@@ -8,6 +8,7 @@ Nothing in the table may start a tray or spawn MicroPython: arguments are refuse
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -150,13 +151,17 @@ def test_monitor_into_a_closed_pipe_is_quiet_and_waiting_shows_what_for() -> Non
     try:
         quiet = subprocess.run([str(BIN / "dialtray"), "monitor", port, "--seconds", "2"],
                                stdout=fd, stderr=subprocess.PIPE, text=True, timeout=60)
-        shown = subprocess.run([str(BIN / "dialtray"), "monitor", port, "--seconds", "1"],
+        shown = subprocess.run([str(BIN / "dialtray"), "monitor", port, "--seconds", "6"],
                                capture_output=True, text=True, timeout=60)
     finally:
         for f in (fd, master, slave):
             os.close(f)
     assert quiet.returncode == 0 and quiet.stderr == "", quiet.stderr
     assert f"waiting for the tray on {port} to answer" in shown.stdout, shown.stdout
+    # after WAIT_NOTE_S (5 s) with no answer, it says so again, with the link's state
+    assert re.search(rf"still waiting for the tray on {re.escape(port)} \(5 s, link [a-z ]+\): "
+                     r"is it powered and running the dialtray firmware\?", shown.stdout), \
+        shown.stdout
     assert "Traceback" not in shown.stderr, shown.stderr
 
 

@@ -10,9 +10,10 @@ from pathlib import Path
 
 from dialtray.calibration_view import TrayView, host_copy
 from dialtray.commands._args import int_range, positive_seconds
-from dialtray.commands._common import resolve_port
+from dialtray.commands._common import CommandError, resolve_port
 from dialtray.link.messages import Click, LinkState, Snapshot, TrayEvent
 from dialtray.link.session import TraySession
+from dialtray.link.state import SessionState
 
 EPILOG = """\
 With no PORT, the one Raspberry Pi Pico on USB (VID:PID 2E8A:0005) is used; with two, name one.
@@ -57,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"waiting for the tray on {port} to answer … (Ctrl-C to stop)", flush=True)
         last_stats = last_note = time.monotonic()
         diag_on = False
+        said: set[str] = set()  # link messages shown since the tray last answered
         try:
             while True:
                 now = time.monotonic()
@@ -65,23 +67,32 @@ def run(args: argparse.Namespace) -> int:
                 if args.count is not None and seen >= args.count:
                     break
                 synced = session.synced.is_set()
+                if synced:
+                    said.clear()
+                if session.state is SessionState.FAILED:
+                    raise CommandError(f"the link to the tray on {port} stopped: "
+                                       f"{session.error or 'no reason given'}")
                 if view is None and session.hello is not None:
                     view = open_view(args, session.hello.uid)
                 if not synced and now - last_note >= WAIT_NOTE_S:
                     last_note = now
                     print(f"          still waiting for the tray on {port} "
-                          f"({now - start:.0f} s): is it powered and running the dialtray "
-                          "firmware? (`dialtray flash` installs it)", flush=True)
+                          f"({now - start:.0f} s, link {session.state.value}): is it powered "
+                          "and running the dialtray firmware? (`dialtray flash` installs it)",
+                          flush=True)
                 try:
                     ev: TrayEvent = session.events.get(timeout=0.1)
                     seen += 1
                     if view is None and session.hello is not None:  # before the connect snapshot
                         view = open_view(args, session.hello.uid)
-                    print(f"{time.monotonic() - start:8.3f}  {show(ev, view)}", flush=True)
-                    if isinstance(ev, LinkState) and not ev.connected:
-                        last_note = time.monotonic()
-                        print(f"          waiting for the tray on {port} to come back …",
-                              flush=True)
+                    if isinstance(ev, LinkState):
+                        text = link_text(ev, port, session.synced.is_set())
+                        if text in said:
+                            continue  # the same reconnect cycle again: the note says it waits
+                        said.add(text)
+                    else:
+                        text = show(ev, view)
+                    print(f"{time.monotonic() - start:8.3f}  {text}", flush=True)
                 except queue.Empty:
                     pass
                 if args.diag and synced and not diag_on:
@@ -95,6 +106,13 @@ def run(args: argparse.Namespace) -> int:
         if args.stats and session.synced.is_set():
             print_stats(session)
     return 0
+
+
+def link_text(ev: LinkState, port: str, synced: bool) -> str:
+    """A link change in words: an open port is not yet a tray that answers."""
+    if ev.connected:
+        return "link up" if synced else f"port {port} open: waiting for the tray to answer"
+    return f"link down: {ev.detail}; waiting for the tray on {port} to come back"
 
 
 def open_view(args: argparse.Namespace, uid: str) -> TrayView:
