@@ -13,10 +13,16 @@ The derivation (anyone can redo it with any SHA-256):
 
     seed        = SHA-256(64 bytes of hardware entropy)     (whitens a biased oscillator)
     commitment  = SHA-256(seed)
-    block(c, j) = HMAC-SHA256(key=seed, msg=u32le(c) || u32le(j))     c: roll counter, j = 0, 1…
+    key         = HMAC-SHA256(key=seed, msg=nonce)   once the host's 16-byte nonce arrived
+                  (C_FAIR_MIX), else the seed itself
+    block(c, j) = HMAC-SHA256(key=key, msg=u32le(c) || u32le(j))      c: roll counter, j = 0, 1…
     faces       bytes of block(c, 0), block(c, 1), … in order; a byte b is used when
                 b < 256 - 256 % sides (rejection sampling: every face from the same number of
                 byte values) and gives face b % sides + 1; the rest are skipped.
+
+Why the nonce: without it a tampered tray could try seed after seed before committing and keep
+one whose first rolls it likes. The host sends its nonce only after the commitment is out, and
+the tray takes it only before the first roll, so neither side can steer the rolls.
 
 Every roll in a session, whoever asked for it (the host, the roll button), takes the next
 counter, starting at 0. On the wire a roll is an EV_FAIR_ROLL event (n dice, session, counter,
@@ -44,6 +50,7 @@ _IPAD = 0x36
 _OPAD = 0x5C
 MIN_SIDES = 2
 MAX_SIDES = 255
+NONCE_BYTES = 16
 REVEAL_PARTS = SEED_BYTES // 4  # parts 0..7 carry the seed, part 8 the number of rolls made
 
 
@@ -60,6 +67,7 @@ class FairDice:
         self._ipad = bytearray(_BLOCK)
         self._opad = bytearray(_BLOCK)
         self._msg = bytearray(8)
+        self.mixed = False  # the host's nonce is in the key
 
     @property
     def active(self):
@@ -91,16 +99,24 @@ class FairDice:
         self.seed[:] = hashlib.sha256(raw).digest()
         for i in range(len(raw)):
             raw[i] = 0
-        ipad = self._ipad
-        opad = self._opad
-        for i in range(_BLOCK):
-            k = self.seed[i] if i < SEED_BYTES else 0
-            ipad[i] = k ^ _IPAD
-            opad[i] = k ^ _OPAD
+        _set_pads(self.seed, self._ipad, self._opad)
         commitment = hashlib.sha256(self.seed).digest()
         self.session = session
         self.counter = 0
+        self.mixed = False
         self._log_bytes(proto.EV_FAIR_COMMIT, commitment, now)
+
+    def mix(self, nonce, now):
+        """Take the host's nonce into the key (key = HMAC(seed, nonce)) and log it
+        (EV_FAIR_MIX x 4). Only once per session and only before its first roll: False if
+        refused."""
+        if not self.session or self.mixed or self.counter:
+            return False
+        key = hmac_sha256(self._ipad, self._opad, nonce)
+        _set_pads(key, self._ipad, self._opad)
+        self.mixed = True
+        self._log_bytes(proto.EV_FAIR_MIX, nonce, now)
+        return True
 
     def reveal(self, now):
         """Close the session: log the seed (EV_FAIR_REVEAL parts 0..7) and the number of rolls
@@ -112,8 +128,10 @@ class FairDice:
         self.ring.append(now, proto.EV_FAIR_REVEAL, REVEAL_PARTS, self.session, rolls, 0)
         for i in range(SEED_BYTES):
             self.seed[i] = 0
+        _set_pads(self.seed, self._ipad, self._opad)  # the key goes with the seed
         self.session = 0
         self.counter = 0
+        self.mixed = False
         return rolls
 
     def _log_bytes(self, kind, data, now):
@@ -162,6 +180,11 @@ class FairDice:
                 self.roll_into(faces, n, sides, now)
                 value, extra = proto.pack_faces(faces, n)
                 app.ring.append(now, proto.EV_DICE, n, req, value, extra)
+        elif mtype == proto.C_FAIR_MIX:
+            _, session, nonce = struct.unpack(proto.FAIR_MIX_FMT, body)
+            if session == 0 or session != self.session or not self.mix(nonce, now):
+                return link.ack(cmd_id, proto.ACK_REJECTED, self.counter)
+            link.ack(cmd_id, proto.ACK_OK)
         elif mtype == proto.C_FAIR_REVEAL:
             _, session = struct.unpack(proto.FAIR_SESSION_FMT, body)
             if session == 0 or session != self.session:
@@ -183,12 +206,7 @@ def derive_into(faces, n, sides, ipad, opad, counter, msg):
     got = 0
     while got < n:
         struct.pack_into("<I", msg, 4, block)
-        h = hashlib.sha256(ipad)
-        h.update(msg)
-        inner = h.digest()
-        h = hashlib.sha256(opad)
-        h.update(inner)
-        for b in h.digest():
+        for b in hmac_sha256(ipad, opad, msg):
             if b < limit:
                 faces[got] = b % sides + 1
                 got += 1
@@ -197,12 +215,27 @@ def derive_into(faces, n, sides, ipad, opad, counter, msg):
         block += 1
 
 
-def pads(seed):
-    """(ipad, opad) for a seed: what derive_into needs (tests and tools re-deriving rolls)."""
-    ipad = bytearray(_BLOCK)
-    opad = bytearray(_BLOCK)
+def hmac_sha256(ipad, opad, msg):
+    """HMAC-SHA256 (RFC 2104) of msg, the key given as its two 64-byte pads (MicroPython has
+    no hmac module; the pads are computed once per key)."""
+    h = hashlib.sha256(ipad)
+    h.update(msg)
+    inner = h.digest()
+    h = hashlib.sha256(opad)
+    h.update(inner)
+    return h.digest()
+
+
+def _set_pads(key, ipad, opad):
     for i in range(_BLOCK):
-        k = seed[i] if i < len(seed) else 0
+        k = key[i] if i < len(key) else 0
         ipad[i] = k ^ _IPAD
         opad[i] = k ^ _OPAD
+
+
+def pads(key):
+    """(ipad, opad) for a key: what derive_into needs (tests and tools re-deriving rolls)."""
+    ipad = bytearray(_BLOCK)
+    opad = bytearray(_BLOCK)
+    _set_pads(key, ipad, opad)
     return ipad, opad

@@ -62,6 +62,7 @@ C_NACK = 0x4D  # "I am missing this event": resend from it (not acknowledged)
 C_FAIR_BEGIN = 0x4E  # open a committed dice session (dialrig.fairdice)
 C_FAIR_ROLL = 0x4F  # roll n dice of `sides` faces from the committed seed
 C_FAIR_REVEAL = 0x50  # close the session: reveal its seed
+C_FAIR_MIX = 0x51  # the host's nonce, mixed into the committed seed before the first roll
 
 # Body layouts (little-endian). A body must have exactly this length or the frame is rejected.
 # fw major, minor, patch, proto version, uid, boot_id, oldest seq, next seq, docks, flags
@@ -89,6 +90,7 @@ SET_TIMING_FMT = "<HHB"  # cmd_id, settle_ms, sample_ms
 NACK_FMT = "<I"  # the first sequence number the host is missing
 FAIR_SESSION_FMT = "<HB"  # cmd_id, session 1..255 (FAIR_BEGIN, FAIR_REVEAL)
 FAIR_ROLL_FMT = "<HBBB"  # cmd_id, n dice, sides, request id
+FAIR_MIX_FMT = "<HB16s"  # cmd_id, session, host nonce
 MAX_WIRE_FACE = 15  # EV_DICE carries faces as 4-bit nibbles
 
 EVENT_SIZE = struct.calcsize(EVENT_FMT)
@@ -104,6 +106,7 @@ EV_SELFTEST = 7  # value = bitmask of dials that failed (bit = dock*2+dial), ext
 EV_FAIR_COMMIT = 8  # dock = part 0..7, dial = session, value = SHA-256(seed)[4*part:4*part+4]
 EV_FAIR_ROLL = 9  # dock = n dice, dial = session, value = roll counter, extra = sides; EV_DICE next
 EV_FAIR_REVEAL = 10  # dock = part 0..7: value = seed[4*part:...]; part 8: value = rolls made
+EV_FAIR_MIX = 11  # dock = part 0..3, dial = session, value = host nonce[4*part:4*part+4]
 
 BOOT_POWER_ON = 0
 BOOT_WATCHDOG = 1
@@ -159,6 +162,7 @@ BODY_FORMATS = {
     C_FAIR_BEGIN: FAIR_SESSION_FMT,
     C_FAIR_ROLL: FAIR_ROLL_FMT,
     C_FAIR_REVEAL: FAIR_SESSION_FMT,
+    C_FAIR_MIX: FAIR_MIX_FMT,
 }
 BODY_SIZES: dict[int, int] = {}
 for _t in BODY_FORMATS:

@@ -22,6 +22,10 @@ VECTOR = (
     (0, 6, (4, 1, 2, 6, 5, 2, 2, 6, 2, 4, 2, 6, 1, 6, 3, 4, 4, 1, 2, 2, 4, 6, 2, 4, 1, 1, 2, 3,
             1, 5, 4, 1, 3, 3, 4, 1, 5, 6, 3, 1)),  # 40 faces: more than one HMAC block
 )
+# With the host's nonce 0xA0..0xAF mixed in: key = HMAC-SHA256(seed, nonce).
+VECTOR_NONCE = bytes(range(0xA0, 0xB0))
+VECTOR_KEY = "b1489727b2602a0e047cb237580a4c795aaf9023c5bc6b0b865c7fa17e0a2367"
+VECTOR_MIXED = ((0, 6, (4, 5, 5, 2, 4, 4, 2, 2, 5, 3, 2, 3)), (5, 10, (1, 7, 5, 8, 5, 3)))
 
 
 class CapturedIO:
@@ -82,6 +86,13 @@ def test_the_published_vector():
     assert _hex(hashlib.sha256(VECTOR_SEED).digest()) == VECTOR_COMMITMENT
     msg = bytearray(8)
     for counter, sides, want in VECTOR:
+        faces = bytearray(len(want))
+        fairdice.derive_into(faces, len(want), sides, ipad, opad, counter, msg)
+        assert tuple(faces) == want, (counter, sides, tuple(faces))
+    key = fairdice.hmac_sha256(ipad, opad, VECTOR_NONCE)
+    assert _hex(key) == VECTOR_KEY
+    ipad, opad = fairdice.pads(key)
+    for counter, sides, want in VECTOR_MIXED:
         faces = bytearray(len(want))
         fairdice.derive_into(faces, len(want), sides, ipad, opad, counter, msg)
         assert tuple(faces) == want, (counter, sides, tuple(faces))
@@ -201,13 +212,16 @@ def test_resent_commands_act_once():
     app, io = _device()
     start = app.ring.next_seq
     begin = proto.encode(proto.C_FAIR_BEGIN, proto.FAIR_SESSION_FMT, 1, 5)
+    mix = proto.encode(proto.C_FAIR_MIX, proto.FAIR_MIX_FMT, 4, 5, VECTOR_NONCE)
     roll = proto.encode(proto.C_FAIR_ROLL, proto.FAIR_ROLL_FMT, 2, 3, 6, 1)
     reveal = proto.encode(proto.C_FAIR_REVEAL, proto.FAIR_SESSION_FMT, 3, 5)
-    for frame in (begin, begin, roll, roll, reveal, reveal):
+    for frame in (begin, begin, mix, mix, roll, roll, reveal, reveal):
         app.link.receive(frame, time.ticks_ms())
-    assert [a[:2] for a in io.acks()] == [(1, 0), (1, 0), (2, 0), (2, 0), (3, 0), (3, 0)]
+    assert [a[:2] for a in io.acks()] == [(1, 0), (1, 0), (4, 0), (4, 0), (2, 0), (2, 0), (3, 0),
+                                          (3, 0)]
     kinds = [e[2] for e in _events(app, start)]
     assert kinds.count(proto.EV_FAIR_COMMIT) == 8
+    assert kinds.count(proto.EV_FAIR_MIX) == 4
     assert kinds.count(proto.EV_FAIR_ROLL) == 1
     assert kinds.count(proto.EV_FAIR_REVEAL) == 9
 
@@ -225,3 +239,31 @@ def test_beginning_again_reveals_the_open_session_first():
     last_reveal = max(k for k, e in enumerate(ev) if e[2] == proto.EV_FAIR_REVEAL)
     first_commit6 = min(k for k, e in enumerate(ev) if e[2] == proto.EV_FAIR_COMMIT and e[4] == 6)
     assert last_reveal < first_commit6
+
+
+def test_the_host_nonce_is_taken_once_before_the_first_roll_and_keys_every_roll():
+    app, io = _device()
+    start = app.ring.next_seq
+    _send(app, proto.C_FAIR_BEGIN, proto.FAIR_SESSION_FMT, 1, 9)
+    _send(app, proto.C_FAIR_MIX, proto.FAIR_MIX_FMT, 2, 8, VECTOR_NONCE)    # another session
+    _send(app, proto.C_FAIR_MIX, proto.FAIR_MIX_FMT, 3, 9, VECTOR_NONCE)
+    _send(app, proto.C_FAIR_MIX, proto.FAIR_MIX_FMT, 4, 9, bytes(16))       # a second nonce
+    _send(app, proto.C_FAIR_ROLL, proto.FAIR_ROLL_FMT, 5, 6, 6, 1)
+    _send(app, proto.C_FAIR_REVEAL, proto.FAIR_SESSION_FMT, 6, 9)
+    assert [a[:2] for a in io.acks()] == [(1, 0), (2, proto.ACK_REJECTED), (3, 0),
+                                          (4, proto.ACK_REJECTED), (5, 0), (6, 0)]
+    ev = _events(app, start)
+    nonce = b"".join(struct.pack("<i", e[5]) for e in ev if e[2] == proto.EV_FAIR_MIX)
+    assert nonce == VECTOR_NONCE
+    seed = _blob(ev, proto.EV_FAIR_REVEAL, 9)
+    ipad, opad = fairdice.pads(fairdice.hmac_sha256(*fairdice.pads(seed), VECTOR_NONCE))
+    want = bytearray(6)
+    fairdice.derive_into(want, 6, 6, ipad, opad, 0, bytearray(8))
+    dice = [e for e in ev if e[2] == proto.EV_DICE]
+    assert len(dice) == 1 and proto.unpack_faces(6, dice[0][5], dice[0][6]) == list(want)
+    # A nonce after the first roll comes too late: refused, and the refusal says how many rolls.
+    _send(app, proto.C_FAIR_BEGIN, proto.FAIR_SESSION_FMT, 7, 10)
+    _send(app, proto.C_ROLL_DICE, proto.ROLL_FMT, 8, 2, 3)
+    _send(app, proto.C_FAIR_MIX, proto.FAIR_MIX_FMT, 9, 10, VECTOR_NONCE)
+    assert io.acks()[-1] == (9, proto.ACK_REJECTED, 1)
+    assert not app.link.fair.mixed
