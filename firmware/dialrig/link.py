@@ -26,7 +26,7 @@ for _name in proto.SENSOR_CODES:
 # Commands that must not run twice when the host resends them after a lost ACK: the device
 # remembers the last one and answers a repeat with the same ACK without acting again.
 _ONCE_ONLY = (proto.C_ROLL_DICE, proto.C_SET_DIAL, proto.C_SET_TIMING, proto.C_REBOOT,
-              proto.C_FAIR_BEGIN, proto.C_FAIR_ROLL, proto.C_FAIR_REVEAL)
+              proto.C_FAIR_BEGIN, proto.C_FAIR_ROLL, proto.C_FAIR_REVEAL, proto.C_FAIR_MIX)
 
 
 class Link:
@@ -221,7 +221,7 @@ class Link:
         elif mtype == proto.C_REBOOT:
             self.ack(cmd_id, proto.ACK_OK)
             self.app.reboot_requested = True
-        elif proto.C_FAIR_BEGIN <= mtype <= proto.C_FAIR_REVEAL:
+        elif proto.C_FAIR_BEGIN <= mtype <= proto.C_FAIR_MIX:
             self.fair.command(self.app, self, mtype, cmd_id, body, now)
         else:
             self.unknown += 1
