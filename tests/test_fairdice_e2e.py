@@ -18,7 +18,7 @@ from contextlib import contextmanager
 import pytest
 from dialrig import config, proto
 from dialtray.link.fairdice import FairDice, FairDiceError
-from dialtray.link.fairproof import derive_faces
+from dialtray.link.fairproof import derive_faces, roll_key
 from dialtray.link.faults import FaultInjector
 from dialtray.link.messages import Booted, DiceRolled, TrayEvent
 from dialtray.link.session import TraySession
@@ -50,6 +50,15 @@ def _secret_roll(self, faces, n, sides, now):
         self.counter = 4
     _honest_roll(self, faces, n, sides, now)
 FairDice.roll_into = _secret_roll
+"""
+LIE_IGNORES_NONCE = """
+def _fake_mix(self, nonce, now):  # says it took the host's nonce, keeps rolling on its own seed
+    if not self.session or self.mixed or self.counter:
+        return False
+    self.mixed = True
+    self._log_bytes(proto.EV_FAIR_MIX, nonce, now)
+    return True
+FairDice.mix = _fake_mix
 """
 LIE_UNSEEDED = """
 FairDice._asked = 0
@@ -107,10 +116,11 @@ def test_an_honest_tray_commits_rolls_200_times_reveals_and_every_roll_checks_ou
     assert verdict.ok, str(verdict)
     assert verdict.rolls_checked == 201 and verdict.rolls_claimed == 201
     assert [r.counter for r in verdict.rolls] == list(range(201))
-    assert verdict.seed is not None
+    assert verdict.seed is not None and verdict.nonce is not None and len(verdict.nonce) == 16
     # The verdict is not taking the tray's word: re-derive from the seed here too.
+    key = roll_key(verdict.seed, verdict.nonce)
     for r in verdict.rolls:
-        assert r.faces == derive_faces(verdict.seed, r.counter, r.sides, len(r.faces))
+        assert r.faces == derive_faces(key, r.counter, r.sides, len(r.faces))
     assert [r.faces for r in verdict.rolls[:198]] == rolled[:198]
     assert verdict.rolls[197].sides == 10 and all(1 <= f <= 10 for f in rolled[197])
     assert verdict.rolls[198].faces + verdict.rolls[199].faces == rolled[198]
@@ -159,6 +169,19 @@ def test_a_tray_that_reveals_another_seed_than_it_committed_to_is_caught() -> No
     kinds = [p.kind for p in verdict.problems]
     assert kinds[0] == "commitment", kinds
     assert "does not match the commitment" in str(verdict.problems[0])
+
+
+def test_a_tray_that_ignores_the_host_nonce_is_caught_on_every_roll() -> None:
+    with tray_and_session(LIE_IGNORES_NONCE) as (_, session):
+        fair = FairDice(session, timeout=10)
+        fair.begin()
+        for i in range(5):
+            fair.roll(4, f"roll {i}")
+        verdict = fair.reveal()
+    assert [(p.kind, p.counter) for p in verdict.problems] == [("face", c) for c in range(5)]
+    assert verdict.seed is not None
+    # What it showed is what its seed alone gives: it never took the nonce in.
+    assert all(r.faces == derive_faces(verdict.seed, r.counter, 6, 4) for r in verdict.rolls)
 
 
 def test_a_tray_that_rolls_in_secret_to_keep_the_roll_it_likes_is_caught() -> None:

@@ -12,6 +12,7 @@ from dialtray.link.fairproof import (
     Problem,
     commitment_of,
     derive_faces,
+    roll_key,
     verify,
 )
 from dialtray.link.messages import FairCommit, FairReveal, FairRollTag, RawEvent
@@ -36,6 +37,11 @@ def _hmac_by_hand(key: bytes, msg: bytes) -> bytes:
     return hashlib.sha256(bytes(b ^ 0x5C for b in k) + inner).digest()
 
 
+NONCE = bytes(range(0xA0, 0xB0))
+KEY = "b1489727b2602a0e047cb237580a4c795aaf9023c5bc6b0b865c7fa17e0a2367"
+VECTOR_MIXED = [(0, 6, (4, 5, 5, 2, 4, 4, 2, 2, 5, 3, 2, 3)), (5, 10, (1, 7, 5, 8, 5, 3))]
+
+
 @pytest.mark.parametrize(("counter", "sides", "faces"), VECTOR)
 def test_the_published_vector(counter: int, sides: int, faces: tuple[int, ...]) -> None:
     assert commitment_of(SEED).hex() == COMMITMENT
@@ -45,6 +51,23 @@ def test_the_published_vector(counter: int, sides: int, faces: tuple[int, ...]) 
                       for j in range(4))
     limit = 256 - 256 % sides
     assert tuple(b % sides + 1 for b in stream if b < limit)[:len(faces)] == faces
+
+
+@pytest.mark.parametrize(("counter", "sides", "faces"), VECTOR_MIXED)
+def test_the_published_vector_with_the_host_nonce(counter: int, sides: int,
+                                                  faces: tuple[int, ...]) -> None:
+    assert _hmac_by_hand(SEED, NONCE).hex() == KEY == roll_key(SEED, NONCE).hex()
+    assert roll_key(SEED, None) == SEED
+    assert derive_faces(bytes.fromhex(KEY), counter, sides, len(faces)) == faces
+
+
+def test_a_session_with_a_nonce_is_checked_with_the_mixed_key() -> None:
+    key = roll_key(SEED, NONCE)
+    rolls = [FairRoll(c, 6, derive_faces(key, c, 6, 3), "x") for c in range(4)]
+    assert verify(bytes.fromhex(COMMITMENT), SEED, 4, rolls, nonce=NONCE).ok
+    # The same faces against the bare seed (a tray that ignored the nonce) all fail.
+    v = verify(bytes.fromhex(COMMITMENT), SEED, 4, rolls)
+    assert [p.kind for p in v.problems] == ["face"] * 4
 
 
 def test_long_rolls_run_into_further_blocks_and_prefixes_agree() -> None:

@@ -1,11 +1,13 @@
 """Verifiably fair tray dice: the host's side of a committed dice session.
 
 At game start :meth:`FairDice.begin` asks the tray to commit to a secret seed (it publishes
-SHA-256 of it); every roll in the session — the host's, and the roll button's — is derived from
-that seed and a counter; :meth:`FairDice.reveal` at game end makes the tray publish the seed,
-and the host re-derives every roll it saw (:mod:`dialtray.link.fairproof`). A tray that showed
-a face its seed does not give, skipped a counter (rolled in secret and kept the roll it liked),
-or revealed a seed other than the committed one is caught, and the verdict names the roll.
+SHA-256 of it), then sends a random nonce of its own that the tray mixes into its roll key
+(so a tampered tray cannot shop for a seed it likes before committing); every roll in the
+session — the host's, and the roll button's — is derived from that key and a counter;
+:meth:`FairDice.reveal` at game end makes the tray publish the seed, and the host re-derives
+every roll it saw (:mod:`dialtray.link.fairproof`). A tray that showed a face its seed does
+not give, skipped a counter (rolled in secret and kept the roll it liked), or revealed a seed
+other than the committed one is caught, and the verdict names the roll.
 
 Everything travels as logged events (``docs/protocol.md``, "Verifiably fair dice"), so a lost
 link or a host reconnect loses nothing; a tray reboot loses the seed, which the verdict says.
@@ -38,6 +40,7 @@ from dialtray.link.messages import (
     Booted,
     DiceRolled,
     FairCommit,
+    FairMix,
     FairReveal,
     FairRollTag,
     TrayEvent,
@@ -48,6 +51,7 @@ __all__ = ["FairDice", "FairDiceError", "FairRoll", "Problem", "Verdict"]
 log = logging.getLogger("dialtray.link")
 
 PARTS = 8  # 8 x 4 bytes: the commitment, the seed
+NONCE_PARTS = 4  # 4 x 4 bytes: the host's nonce
 BUTTON = "roll button"
 
 
@@ -79,11 +83,13 @@ class FairDice:
         self.timeout = timeout
         self.session_id = 0
         self.commitment: bytes | None = None
+        self.nonce: bytes | None = None  # ours, once the tray took it
         self.verdict: Verdict | None = None
         self.rolls: list[FairRoll] = []
         self.anomalies: list[Problem] = []
         self._cond = threading.Condition()
         self._commit: dict[int, bytes] = {}
+        self._mix: dict[int, bytes] = {}
         self._reveal: dict[int, bytes] = {}
         self._tag: FairRollTag | None = None
         self._last_seq = 0
@@ -97,9 +103,10 @@ class FairDice:
     # ---- the session ---------------------------------------------------------------------------
 
     def begin(self) -> bytes:
-        """Open a session: the tray draws a seed and commits to it. Returns the commitment
-        (SHA-256 of the seed, 32 bytes). Raises FairDiceError when the tray refuses (its
-        entropy source looks stuck) or the commitment does not arrive."""
+        """Open a session: the tray draws a seed and commits to it, then takes our nonce into
+        its roll key. Returns the commitment (SHA-256 of the seed, 32 bytes). Raises
+        FairDiceError when the tray refuses (its entropy source looks stuck, or a roll came
+        before our nonce: begin again) or its answers do not arrive."""
         if self.session_id:
             raise FairDiceError("this FairDice has already begun a session: use a new one")
         self.session_id = secrets.randbelow(255) + 1
@@ -116,8 +123,28 @@ class FairDice:
                                     f"commitment did not arrive within {self.timeout:.0f} s")
             self.commitment = b"".join(self._commit[i] for i in range(PARTS))
             self._open = True
+        self._mix_nonce()
         log.info("fair dice session %d: commitment %s", self.session_id, self.commitment.hex())
         return self.commitment
+
+    def _mix_nonce(self) -> None:
+        """Send our nonce now that the commitment is out; the tray takes it before any roll."""
+        nonce = secrets.token_bytes(16)
+        ack = self.link.request(proto.C_FAIR_MIX, proto.FAIR_MIX_FMT, self.session_id, nonce,
+                                timeout=self.timeout)
+        if ack.status != proto.ACK_OK:
+            raise FairDiceError(f"the tray refused the host's nonce (it had made {ack.info} "
+                                "roll(s) already): begin a new session")
+        with self._cond:
+            if not self._cond.wait_for(lambda: len(self._mix) == NONCE_PARTS, self.timeout):
+                raise FairDiceError("the tray took the host's nonce but did not log it within "
+                                    f"{self.timeout:.0f} s")
+            logged = b"".join(self._mix[i] for i in range(NONCE_PARTS))
+            self.nonce = nonce
+            if logged != nonce:
+                self.anomalies.append(Problem(
+                    "nonce", f"the tray logged the host's nonce as {logged.hex()}, the host "
+                    f"sent {nonce.hex()}"))
 
     def roll(self, count: int, purpose: str, sides: int = 6) -> tuple[int, ...]:
         """Roll ``count`` dice of ``sides`` sides from the committed seed (d6 on the LED dice,
@@ -167,7 +194,7 @@ class FairDice:
                     "followed", self._tag.counter))
                 self._tag = None
             verdict = verify(self.commitment, seed, claimed, self.rolls,
-                             self.anomalies + problems)
+                             self.anomalies + problems, self.nonce)
         self.verdict = verdict
         self.close()
         (log.info if verdict.ok else log.warning)("%s", verdict)
@@ -239,6 +266,8 @@ class FairDice:
         sid = self.session_id
         if isinstance(ev, FairCommit) and ev.session == sid and ev.part < PARTS:
             self._commit[ev.part] = ev.data
+        elif isinstance(ev, FairMix) and ev.session == sid and ev.part < NONCE_PARTS:
+            self._mix[ev.part] = ev.data
         elif isinstance(ev, FairReveal) and ev.session == sid and ev.part <= PARTS:
             self._reveal[ev.part] = ev.data
         elif not self._open:

@@ -5,8 +5,9 @@ This is the host's independent implementation of the derivation in ``docs/protoc
 firmware that drifts from the documented scheme fails here instead of agreeing with itself.
 Both are tested against the same published test vector.
 
-Pure functions and plain data: :func:`verify` takes what the host saw (the commitment, every
-roll with its counter, the revealed seed, the roll count the tray claims) and returns a
+Pure functions and plain data: :func:`verify` takes what the host saw (the commitment, the
+nonce it mixed in, every roll with its counter, the revealed seed, the roll count the tray
+claims) and returns a
 :class:`Verdict` whose problems name the roll at fault: its counter, its purpose, the faces
 the tray reported and the faces the seed gives.
 """
@@ -28,10 +29,17 @@ def commitment_of(seed: bytes) -> bytes:
     return hashlib.sha256(seed).digest()
 
 
-def derive_faces(seed: bytes, counter: int, sides: int, n: int) -> tuple[int, ...]:
-    """The ``n`` faces of roll ``counter`` of a ``sides``-sided die from ``seed``.
+def roll_key(seed: bytes, nonce: bytes | None) -> bytes:
+    """The key rolls are drawn with: HMAC-SHA256(seed, nonce) once the host's nonce was mixed
+    in, else the seed itself."""
+    return hmac.new(seed, nonce, hashlib.sha256).digest() if nonce is not None else seed
 
-    Bytes of HMAC-SHA256(seed, u32le(counter) || u32le(block)) for block 0, 1, … in order;
+
+def derive_faces(key: bytes, counter: int, sides: int, n: int) -> tuple[int, ...]:
+    """The ``n`` faces of roll ``counter`` of a ``sides``-sided die, drawn with ``key``
+    (:func:`roll_key`).
+
+    Bytes of HMAC-SHA256(key, u32le(counter) || u32le(block)) for block 0, 1, … in order;
     a byte b < 256 - 256 % sides gives face b % sides + 1, the others are skipped (rejection
     sampling, so every face comes from the same number of byte values: unbiased).
     """
@@ -44,7 +52,7 @@ def derive_faces(seed: bytes, counter: int, sides: int, n: int) -> tuple[int, ..
     block = 0
     while len(faces) < n:
         msg = counter.to_bytes(4, "little") + block.to_bytes(4, "little")
-        for b in hmac.new(seed, msg, hashlib.sha256).digest():
+        for b in hmac.new(key, msg, hashlib.sha256).digest():
             if b < limit:
                 faces.append(b % sides + 1)
                 if len(faces) == n:
@@ -95,6 +103,7 @@ class Verdict:
 
     commitment: bytes
     seed: bytes | None
+    nonce: bytes | None
     rolls_claimed: int
     rolls: tuple[FairRoll, ...]
     problems: tuple[Problem, ...] = field(default=())
@@ -128,25 +137,28 @@ def _listed(counters: list[int]) -> str:
 
 def verify(commitment: bytes, seed: bytes | None, rolls_claimed: int,
            rolls: list[FairRoll] | tuple[FairRoll, ...],
-           anomalies: list[Problem] | tuple[Problem, ...] = ()) -> Verdict:
+           anomalies: list[Problem] | tuple[Problem, ...] = (),
+           nonce: bytes | None = None) -> Verdict:
     """Check every roll of a session against the revealed ``seed`` and the ``commitment``.
 
     ``rolls_claimed`` is how many rolls the tray says it drew; ``anomalies`` are problems the
     caller saw while the session ran (a DICE event without its counter, a reboot), passed
     through so one verdict says everything. ``seed`` None: the tray never revealed it.
+    ``nonce``: the host's nonce the tray accepted before the first roll (None: not mixed).
     """
     problems: list[Problem] = list(anomalies)
     rolls = tuple(rolls)
     if seed is None:
         problems.append(Problem("incomplete", "the tray never revealed its seed: none of the "
                                 f"{len(rolls)} roll(s) can be checked"))
-        return Verdict(commitment, None, rolls_claimed, rolls, tuple(problems))
+        return Verdict(commitment, None, nonce, rolls_claimed, rolls, tuple(problems))
     actual = commitment_of(seed)
     if len(seed) != SEED_BYTES or actual != commitment:
         problems.append(Problem(
             "commitment", f"the revealed seed {seed.hex()} does not match the commitment: "
             f"SHA-256(seed) is {actual.hex()}, the tray committed to {commitment.hex()} — "
             "it changed its seed after the game began"))
+    key = roll_key(seed, nonce)
     seen: dict[int, FairRoll] = {}
     for r in rolls:
         first = seen.get(r.counter)
@@ -161,7 +173,7 @@ def verify(commitment: bytes, seed: bytes | None, rolls_claimed: int,
                 "extra", f"{r.describe()}: the tray says it made only {rolls_claimed} roll(s)",
                 r.counter, r.purpose))
         try:
-            derived = derive_faces(seed, r.counter, r.sides, len(r.faces))
+            derived = derive_faces(key, r.counter, r.sides, len(r.faces))
         except ValueError as e:
             problems.append(Problem("face", f"{r.describe()}: {e}", r.counter, r.purpose,
                                     r.faces, None))
@@ -176,4 +188,4 @@ def verify(commitment: bytes, seed: bytes | None, rolls_claimed: int,
             "missing", f"roll(s) {_listed(missing)} were drawn from the seed but never reported "
             "to the host: a tray that rolls in secret can keep the rolls it likes",
             missing[0]))
-    return Verdict(commitment, seed, rolls_claimed, rolls, tuple(problems))
+    return Verdict(commitment, seed, nonce, rolls_claimed, rolls, tuple(problems))

@@ -144,6 +144,18 @@ class FairRollTag(TrayEvent):
 
 
 @dataclass(frozen=True)
+class FairMix(TrayEvent):
+    """One 4-byte part (0..3) of the host's nonce as the tray took it into its roll key."""
+
+    session: int
+    part: int
+    data: bytes
+
+    def __str__(self) -> str:
+        return f"fair dice session {self.session}: host nonce part {self.part} {self.data.hex()}"
+
+
+@dataclass(frozen=True)
 class FairReveal(TrayEvent):
     """Part 0..7 of a session's revealed seed (4 bytes each); part 8 carries the number of
     rolls the tray says it made (``data`` little-endian)."""
@@ -293,10 +305,12 @@ class RawEvent:
         if self.kind == proto.EV_DICE:
             return DiceRolled(s, tuple(proto.unpack_faces(self.dock, self.value, self.extra)),
                               self.dial)
-        if self.kind in (proto.EV_FAIR_COMMIT, proto.EV_FAIR_REVEAL):
+        if self.kind in (proto.EV_FAIR_COMMIT, proto.EV_FAIR_REVEAL, proto.EV_FAIR_MIX):
             data = (self.value & 0xFFFFFFFF).to_bytes(4, "little")
             if self.kind == proto.EV_FAIR_COMMIT:
                 return FairCommit(s, self.dial, self.dock, data)
+            if self.kind == proto.EV_FAIR_MIX:
+                return FairMix(s, self.dial, self.dock, data)
             return FairReveal(s, self.dial, self.dock, data)
         if self.kind == proto.EV_FAIR_ROLL:
             return FairRollTag(s, self.dial, self.value & 0xFFFFFFFF, self.extra & 0xFFFF,
