@@ -11,6 +11,7 @@ reboot at an exact moment without the link dropping, or start a boot's count jus
 from __future__ import annotations
 
 import os
+import select
 import struct
 import threading
 import time
@@ -80,7 +81,16 @@ class ScriptedTray:
             return self.log(proto.EV_CLICK, dock, dial, pos, delta)
 
     def send(self, data: bytes) -> None:
-        os.write(self.master, data)
+        """Write everything, waiting while the port's buffer is full (USB flow control)."""
+        view = memoryview(data)
+        end = time.monotonic() + 10
+        while view:
+            try:
+                view = view[os.write(self.master, view):]
+            except BlockingIOError:
+                if time.monotonic() > end:
+                    raise
+                select.select([], [self.master], [], 0.05)
 
     def close(self) -> None:
         self.stop.set()

@@ -48,7 +48,7 @@ def test_sequence_numbers_wrap_at_2_32_on_the_wire_and_acks_nacks_replays_still_
         ring.append(time.ticks_ms(), proto.EV_CLICK, 0, 0, i, 1)
     now = time.ticks_ms()
     link.receive(proto.encode(proto.C_HELLO, proto.HOST_HELLO_FMT, 1, proto.PROTO_VERSION), now)
-    hello = [proto.fields(t, b) for t, b in io.messages() if t == proto.T_HELLO][0]
+    hello = next(proto.fields(t, b) for t, b in io.messages() if t == proto.T_HELLO)
     assert hello[6] == (WRAP + 3 - ring.size) % WRAP  # oldest, on the wire
     assert hello[7] == 3  # next_seq 2**32 + 3 on the wire
     link.receive(proto.encode(proto.C_REPLAY, proto.REPLAY_FMT, 2, WRAP - 3), now)
