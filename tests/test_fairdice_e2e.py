@@ -21,7 +21,7 @@ from dialtray.link.fairdice import FairDice, FairDiceError
 from dialtray.link.fairproof import derive_faces, roll_key
 from dialtray.link.faults import FaultInjector
 from dialtray.link.messages import Booted, DiceRolled, TrayEvent
-from dialtray.link.session import TraySession
+from dialtray.link.session import SessionState, TraySession
 from dialtray.rules.core.dice import TrayDice
 from dialtray.virtual.tray import VirtualTray
 
@@ -140,6 +140,34 @@ def test_the_session_survives_a_cable_that_damages_bytes() -> None:
         verdict = fair.reveal()
     assert verdict.ok, str(verdict)
     assert [r.counter for r in verdict.rolls] == list(range(40))
+
+
+def test_a_roll_made_while_the_host_is_away_is_replayed_and_checked() -> None:
+    with tray_and_session() as (tray, session):
+        fair = FairDice(session, timeout=10)
+        fair.begin()
+        fair.roll(2, "before the cable came out")
+        tray.unplug()
+        session.wait_state(SessionState.DOWN, timeout=SYNC_S)
+        tray.press_button()  # the tray rolls and logs it; nobody is listening
+        tray.replug()
+        session.wait_synced(SYNC_S)  # LIVE: everything the tray logged has been delivered
+        fair.roll(3, "after")
+        verdict = fair.reveal()
+    assert verdict.ok, str(verdict)
+    assert [(r.counter, r.purpose) for r in verdict.rolls] == [
+        (0, "before the cable came out"), (1, "roll button"), (2, "after")]
+
+
+def test_dice_the_tray_cannot_carry_are_refused_before_anything_is_sent() -> None:
+    with tray_and_session() as (_, session):
+        fair = FairDice(session, timeout=10)
+        with pytest.raises(FairDiceError, match="begin"):
+            fair.roll(1, "too early")
+        fair.begin()
+        with pytest.raises(ValueError, match=r"2\.\.15 sides"):
+            fair.roll(1, "d20", sides=20)
+        assert fair.reveal().ok
 
 
 def test_a_tray_that_shows_a_face_its_seed_does_not_give_is_caught_and_the_roll_named() -> None:

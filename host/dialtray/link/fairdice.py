@@ -151,6 +151,8 @@ class FairDice:
         in batches of the 12 the panel shows). Each roll is recorded with its counter."""
         if count < 0:
             raise ValueError(f"cannot roll {count} dice")
+        if not 2 <= sides <= proto.MAX_WIRE_FACE:
+            raise ValueError(f"the tray rolls dice of 2..{proto.MAX_WIRE_FACE} sides, not {sides}")
         faces: list[int] = []
         while len(faces) < count:
             batch = min(config.MAX_DICE, count - len(faces))
@@ -213,17 +215,20 @@ class FairDice:
                                     "is gone; start a new session")
             if not self._open:
                 raise FairDiceError("no fair dice session is open: call begin() first")
-        if sides == 6:
-            ev = self.link.roll_dice(n, timeout=self.timeout)  # on the LED dice
-            seq = ev.seq
-        else:
-            req = self._next_req
-            self._next_req = req % 255 + 1
-            ack = self.link.request(proto.C_FAIR_ROLL, proto.FAIR_ROLL_FMT, n, sides, req,
-                                    timeout=self.timeout)
-            if ack.status != proto.ACK_OK:
-                raise FairDiceError("the tray has no open fair dice session (it rebooted?)")
-            seq = 0
+        req = 0
+        try:
+            if sides == 6:
+                seq = self.link.roll_dice(n, timeout=self.timeout).seq  # on the LED dice
+            else:
+                req = self._next_req
+                self._next_req = req % 255 + 1
+                ack = self.link.request(proto.C_FAIR_ROLL, proto.FAIR_ROLL_FMT, n, sides, req,
+                                        timeout=self.timeout)
+                if ack.status != proto.ACK_OK:
+                    raise FairDiceError("the tray has no open fair dice session (it rebooted?)")
+                seq = 0
+        except RuntimeError as e:  # the session's CommandFailed: refused, never acknowledged
+            raise FairDiceError(f"the tray could not roll {n}d{sides} for {purpose}: {e}") from e
         with self._cond:
             if seq:
                 ok = self._cond.wait_for(lambda: self._last_seq >= seq, self.timeout)
