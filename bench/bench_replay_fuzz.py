@@ -34,7 +34,7 @@ def main() -> int:
     outcome: Counter[str] = Counter()
     crashes: Counter[str] = Counter()
     examples: dict[str, str] = {}
-    kinds = ["airaction", "airaction", "aces", "aces"]
+    kinds = ["airaction", "airaction", "aces", "aces", "aces (position)"]
     per_kind: Counter[str] = Counter()
     t0 = time.perf_counter()
     for i in range(n):

@@ -49,11 +49,25 @@ def _cut(text: str, body_lines: int) -> str:
     return head + sep + "\n".join(actions[:body_lines]) + "\n"
 
 
+# a mid-game position header (docs/notation.md), so the Position: lines are mutated too
+POSITION_LOG = """Game: aces
+Scenario: kim-vs-tim
+First: 1
+Position: turn 4 player P2
+Position: char charlie square c5 click 2
+Position: char louis square c6 click 1 captive-of charlie
+Position: player P1 vp 11 acted charlie
+---
+escape louis | 5 2 6 1 3 2
+"""
+
+
 def base_logs(aa_lines: int = 40, aces_lines: int = 40) -> list[bytes]:
     """Short valid logs of both kinds (Air Action with and without campaign, two Aces
     scenarios); the numbers of actions keep each replay cheap."""
     texts = [_aa_log(s, aa_lines) for s in (1, 2)]
     texts += [_aces_log(sc, 3, aces_lines) for sc in ("zeppelin-raid", "kim-vs-tim")]
+    texts.append(POSITION_LOG)
     return [t.encode("utf-8") for t in texts]
 
 
