@@ -195,13 +195,19 @@ def test_a_peek_ahead_and_back_is_recorded_for_the_judge_and_does_not_stop_play(
 def test_moved_while_the_host_was_away_is_flagged_at_once_from_the_snapshot() -> None:
     t, tray, _ = table()
     tray.snapshot()
-    tray.snapshot({A2C: 2}, reason="reconnect")  # the tray says so when the host comes back
+    tray.snapshot({A2C: 2}, reason="resync")  # a snapshot asked for directly says so
+    tray.wait(0.01)
     [flag] = t.open_flags()
     assert flag.kind == mk.AWAY and "turn it 2 clicks counter-clockwise" in flag.text
     tray.turn(A2C, -2)
     assert t.ready()
-    tray.turn(B2C, 1, recovered=True)  # the session's recovered clicks say the same
-    assert [f.kind for f in t.open_flags()] == [mk.AWAY]
+    # after a reconnect the session sends the snapshot, then the recovered clicks explaining it
+    tray.snapshot({B2C: 1}, reason="tray rebooted")
+    tray.pos[B2C] = 0
+    tray.turn(B2C, 1, recovered=True)
+    tray.wait(0.01)
+    [flag] = t.open_flags()
+    assert flag.kind == mk.AWAY and "turn it 1 click counter-clockwise" in flag.text
 
 
 def test_a_sensor_fault_stops_the_game_until_it_clears() -> None:
@@ -303,3 +309,16 @@ def test_bot_game_with_every_mistake_caught_put_right_and_replayable(kind: str) 
     assert "# click dock" in log
     g = replay_log(parse_log(log, f"{kind}.log"))
     assert g is not None
+
+
+def test_clicks_already_in_the_first_snapshot_are_not_counted_twice() -> None:
+    from dialtray.link.messages import Click, DialState, Snapshot
+
+    t, _, _ = table()
+    dials = tuple(DialState(s.dock, s.dial, "as5600", 0, 12, 1 if s == A2C else 0)
+                  for s in t.binding.slots())
+    t.feed(Snapshot(0, 1, 8, dials), 0.0)  # the snapshot already shows seq 7's click
+    t.feed(Click(7, A2C.dock, A2C.dial, 1, 1), 0.0)
+    assert t.phase == START and t.slots[A2C].offset == 1
+    t.feed(Click(8, A2C.dock, A2C.dial, 0, -1), 0.0)
+    assert t.phase == PLAY

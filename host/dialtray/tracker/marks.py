@@ -82,3 +82,4 @@ class Confirmation:
     clicks: int
     at: float  # host time of the click that completed it
     seq: int  # the tray's sequence number of that click (0: from a snapshot)
+    free: bool = False  # a free setting (first-turn speed), not a count of clicks

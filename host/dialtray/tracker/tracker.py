@@ -133,6 +133,8 @@ class Tracker:
         self.notes: list[str] = []  # for the judge and the log
         self.confirmed: list[mk.Confirmation] = []
         self.events_seen = 0
+        self._held: Snapshot | None = None  # a reconnect's snapshot, until its clicks are in
+        self._skip_below = 0  # clicks below this sequence are in the first snapshot already
         dials = game.dials()
         missing = binding.missing(dials)
         if missing:
@@ -176,18 +178,32 @@ class Tracker:
     # ---- events in ----------------------------------------------------------------------------
 
     def feed(self, ev: TrayEvent, now: float) -> None:
-        """One event from the link (``TraySession.subscribe`` / ``stream``)."""
+        """One event from the link (``TraySession.subscribe`` / ``stream``), in order.
+
+        A snapshot is the truth at its moment. The session follows a reconnect's snapshot at
+        once with the *recovered* clicks that explain it, so a later snapshot is only compared
+        once those are in (at the next other event or tick); whatever they leave unexplained
+        (a snapshot asked for directly) is a dial moved while the host was away."""
         self.events_seen += 1
         if type(ev) is Click:
+            if self._held is not None and not ev.recovered:
+                self._settle_snapshot(now)
+            if 0 < ev.seq < self._skip_below:
+                return  # already in the first snapshot's positions
+            self._skip_below = 0
             st = self.slots.get(Slot(ev.dock, ev.dial))
             if st is not None:
                 self._moved(st, ev.delta, now, ev.seq, away=ev.recovered)
-        elif isinstance(ev, Snapshot):
+            return
+        if self._held is not None:
+            self._settle_snapshot(now)
+        if isinstance(ev, Snapshot):
             self._snapshot(ev, now)
         elif isinstance(ev, DialFault):
             self._fault(ev, now)
 
     def _snapshot(self, snap: Snapshot, now: float) -> None:
+        first = False
         for d in snap.dials:
             st = self.slots.get(Slot(d.dock, d.dial))
             if st is None:
@@ -200,17 +216,29 @@ class Tracker:
                 st.fault = ""
                 self._resolve(st, now, "sensor recovered")
             if st.seen is None:
+                first = True
                 st.seen = d.position
                 self._init_want(st)
                 st.judged = False
                 st.moved_at = now
+        if first:
+            self._skip_below = snap.next_seq
+        else:
+            self._held = snap
+        self._changed(now)
+
+    def _settle_snapshot(self, now: float) -> None:
+        snap, self._held = self._held, None
+        assert snap is not None
+        for d in snap.dials:
+            st = self.slots.get(Slot(d.dock, d.dial))
+            if st is None or st.seen is None or d.status != 0:
                 continue
             diff = (d.position - st.seen) % st.detents
             if diff > st.detents // 2:
                 diff -= st.detents
             if diff:
                 self._moved(st, diff, now, 0, away=True)
-        self._changed(now)
 
     def _init_want(self, st: SlotState) -> None:
         setting = self.dials().get(st.dial)
@@ -269,7 +297,8 @@ class Tracker:
         st.judged = True
         if st.exp is not None:
             exp, st.exp = st.exp, None
-            self.confirmed.append(mk.Confirmation(exp.text(), st.dial, exp.total, now, seq))
+            free = any(c.direction == SET for c in exp.causes)
+            self.confirmed.append(mk.Confirmation(exp.text(), st.dial, exp.total, now, seq, free))
             self.lines.append(f"# confirmed: {exp.text()}")
             st.grace_until = now + self.timing.grace_s
             st.grace_sign = 1 if exp.total > 0 else -1
@@ -291,6 +320,8 @@ class Tracker:
 
     def tick(self, now: float) -> None:
         """Judge every dial that has rested long enough; move the game on when all agree."""
+        if self._held is not None:
+            self._settle_snapshot(now)
         for st in self.slots.values():
             if not st.judged and now - st.moved_at >= self.timing.judge_s:
                 self._judge(st, now)
@@ -468,7 +499,7 @@ class Tracker:
             target = st.want + st.phys(ch.delta)
         if st.want is not None and target == st.want:
             if ch.direction == SET and st.offset == 0:  # set by turning it there: confirmed
-                self.confirmed.append(mk.Confirmation(ch.text(), st.dial, 0, now, 0))
+                self.confirmed.append(mk.Confirmation(ch.text(), st.dial, 0, now, 0, True))
             return
         old = st.want if st.want is not None else (st.seen or 0)
         st.want = target

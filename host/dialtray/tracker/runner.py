@@ -1,0 +1,108 @@
+"""A tracker at a live tray: the link thread's events are queued and fed to the tracker on the
+caller's thread (the tracker is single-threaded; dice it rolls on the tray block only that
+thread, never the link), with the clock ticking in between.
+
+``play_out`` runs a game whose players are all bot hands (``hands.Hands``), given a function that
+physically turns a dial — the virtual tray's, in ``dialtray.virtual.hands``.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from collections.abc import Callable
+
+from dialtray.link.messages import TrayEvent
+from dialtray.link.session import TraySession
+from dialtray.tracker.binding import Slot
+from dialtray.tracker.hands import Hands, Typed
+from dialtray.tracker.tracker import OVER, Tracker
+
+CHUNK = 3  # clicks per movement of a hand
+
+
+class Stuck(RuntimeError):
+    """The table did not reach what it waited for in time; says what the tray waited for."""
+
+
+class TrackedTray:
+    """``Tracker`` + ``TraySession``. Subscribe before the session starts to see its first
+    snapshot; otherwise call ``sync()`` to ask for one."""
+
+    def __init__(self, tracker: Tracker, session: TraySession,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.tracker = tracker
+        self.session = session
+        self.clock = clock
+        self.queue: queue.SimpleQueue[TrayEvent] = queue.SimpleQueue()
+        session.subscribe(self.queue.put)
+
+    def close(self) -> None:
+        self.session.unsubscribe(self.queue.put)
+
+    def sync(self, timeout: float = 5.0) -> None:
+        """Ask the tray for every dial's position (the start check reads it)."""
+        self.tracker.feed(self.session.snapshot(timeout), self.clock())
+
+    def pump(self, timeout: float = 0.0) -> int:
+        """Feed every queued event (waiting up to ``timeout`` for the first), then tick."""
+        n = 0
+        try:
+            ev = self.queue.get(timeout=timeout) if timeout > 0 else self.queue.get_nowait()
+            while True:
+                self.tracker.feed(ev, self.clock())
+                n += 1
+                ev = self.queue.get_nowait()
+        except queue.Empty:
+            pass
+        self.tracker.tick(self.clock())
+        return n
+
+    def wait_until(self, done: Callable[[], bool], timeout: float, what: str) -> None:
+        end = self.clock() + timeout
+        while not done():
+            if self.clock() > end:
+                raise Stuck(f"waited {timeout:.0f} s for {what}; the tray waits for: "
+                            + "; ".join(self.tracker.waiting_for()))
+            self.pump(0.01)
+
+
+def play_out(table: TrackedTray, hands: Hands, turn: Callable[[Slot, int], None], *,
+             timeout: float = 120.0, say: Callable[[str], None] | None = None,
+             step_timeout: float = 10.0) -> None:
+    """Let the bot hands play the game to its end on a live tray: every click they turn goes
+    through the tray and comes back through the link before the next move."""
+    t = table.tracker
+    end = table.clock() + timeout
+    idle_since = table.clock()
+    while t.phase != OVER:
+        now = table.clock()
+        if now > end:
+            raise Stuck(f"the game did not end within {timeout:.0f} s; the tray waits for: "
+                        + "; ".join(t.waiting_for()))
+        table.pump()
+        move = hands.next()
+        if move is None:
+            if now - idle_since > step_timeout:
+                raise Stuck("nothing moved for {:.0f} s; the tray waits for: {}".format(
+                    step_timeout, "; ".join(t.waiting_for())))
+            table.pump(0.01)
+            continue
+        idle_since = now
+        if isinstance(move, Typed):
+            r = t.decide(move.text, table.clock())
+            if not r.ok:
+                raise Stuck(f"a bot's decision was refused: {r.message}")
+            if say is not None:
+                say(f"{move.text}")
+            continue
+        for m in move:
+            st = t.slots[m.slot]
+            left = m.clicks
+            while left:  # a few clicks at a time: half a turn at once reads either way round
+                step = max(-CHUNK, min(CHUNK, left))
+                left -= step
+                target = (st.seen or 0) + step
+                turn(m.slot, step)
+                table.wait_until(lambda st=st, target=target: st.seen == target,  # type: ignore[misc]
+                                 step_timeout, f"{st.label} to report {step:+d} click(s)")
