@@ -60,6 +60,12 @@ def _fake_mix(self, nonce, now):  # says it took the host's nonce, keeps rolling
     return True
 FairDice.mix = _fake_mix
 """
+LIE_SIDES = """
+_honest_roll = FairDice.roll_into
+def _d5(self, faces, n, sides, now):  # roll #2 drawn (and tagged) as a d5: no sixes
+    _honest_roll(self, faces, n, 5 if self.counter == 2 else sides, now)
+FairDice.roll_into = _d5
+"""
 LIE_UNSEEDED = """
 FairDice._asked = 0
 def _active(self):
@@ -210,6 +216,18 @@ def test_a_tray_that_ignores_the_host_nonce_is_caught_on_every_roll() -> None:
     assert verdict.seed is not None
     # What it showed is what its seed alone gives: it never took the nonce in.
     assert all(r.faces == derive_faces(verdict.seed, r.counter, 6, 4) for r in verdict.rolls)
+
+
+def test_a_tray_that_draws_another_die_than_asked_for_is_caught() -> None:
+    with tray_and_session(LIE_SIDES) as (_, session):
+        fair = FairDice(session, timeout=10)
+        fair.begin()
+        for i in range(4):
+            fair.roll(12, f"volley {i}")
+        verdict = fair.reveal()
+    assert [(p.kind, p.counter, p.purpose) for p in verdict.problems] == [
+        ("sides", 2, "volley 2")]
+    assert "drew a d5, a d6 was asked for" in str(verdict.problems[0])
 
 
 def test_a_tray_that_rolls_in_secret_to_keep_the_roll_it_likes_is_caught() -> None:

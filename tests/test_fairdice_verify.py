@@ -4,6 +4,7 @@ the published derivation vector, and every kind of problem named precisely."""
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 
 import pytest
 from dialrig import proto
@@ -105,6 +106,14 @@ def test_a_wrong_face_is_named_with_counter_purpose_claimed_and_derived() -> Non
         "face", 3, "shot 3: B2 at A1", lie, bad.faces)
     assert str(p) == (f"roll #3 (shot 3: B2 at A1, event {bad.seq}): the tray reported "
                       f"{lie[0]} {lie[1]}, the seed gives {bad.faces[0]} {bad.faces[1]}")
+
+
+def test_a_die_other_than_the_one_asked_for_is_caught_even_when_its_faces_derive() -> None:
+    d5 = FairRoll(0, 5, derive_faces(SEED, 0, 5, 12), "volley", 7, 3, asked=6)
+    v = verify(bytes.fromhex(COMMITMENT), SEED, 1, [d5])
+    assert [(p.kind, p.counter, p.purpose) for p in v.problems] == [("sides", 0, "volley")]
+    assert "drew a d5, a d6 was asked for" in str(v.problems[0])
+    assert verify(bytes.fromhex(COMMITMENT), SEED, 1, [replace(d5, asked=5)]).ok
 
 
 def test_a_seed_that_does_not_hash_to_the_commitment_is_caught() -> None:

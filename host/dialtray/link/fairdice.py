@@ -30,6 +30,7 @@ import logging
 import secrets
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Protocol
 
 from dialrig import config, proto
@@ -96,6 +97,7 @@ class FairDice:
         self._by_seq: dict[int, int] = {}  # DICE event seq -> index in self.rolls
         self._untagged: dict[int, DiceRolled] = {}
         self._claimed: set[int] = set()  # DICE seqs already handed out by roll()
+        self._asked_sides: dict[int, int] = {}  # request id -> sides of our C_FAIR_ROLL
         self._open = False
         self._lost = False  # the tray rebooted while the session was open: its seed is gone
         self._next_req = secrets.randbelow(255) + 1
@@ -122,7 +124,6 @@ class FairDice:
                 raise FairDiceError(f"the tray acknowledged session {self.session_id} but its "
                                     f"commitment did not arrive within {self.timeout:.0f} s")
             self.commitment = b"".join(self._commit[i] for i in range(PARTS))
-            self._open = True
         self._mix_nonce()
         log.info("fair dice session %d: commitment %s", self.session_id, self.commitment.hex())
         return self.commitment
@@ -222,12 +223,18 @@ class FairDice:
             else:
                 req = self._next_req
                 self._next_req = req % 255 + 1
+                with self._cond:
+                    self._asked_sides[req] = sides
                 ack = self.link.request(proto.C_FAIR_ROLL, proto.FAIR_ROLL_FMT, n, sides, req,
                                         timeout=self.timeout)
                 if ack.status != proto.ACK_OK:
                     raise FairDiceError("the tray has no open fair dice session (it rebooted?)")
                 seq = 0
-        except RuntimeError as e:  # the session's CommandFailed: refused, never acknowledged
+        except (RuntimeError, OSError) as e:  # refused (CommandFailed), no answer, link gone
+            with self._cond:
+                self._asked_sides.pop(req, None)
+            if isinstance(e, FairDiceError):
+                raise
             raise FairDiceError(f"the tray could not roll {n}d{sides} for {purpose}: {e}") from e
         with self._cond:
             if seq:
@@ -244,8 +251,13 @@ class FairDice:
                                     "committed seed (no roll counter): those dice are not "
                                     "verifiable")
             r = self.rolls[index]
-            self.rolls[index] = FairRoll(r.counter, r.sides, r.faces, purpose, r.seq,
-                                         r.request_id)
+            self.rolls[index] = replace(r, purpose=purpose)
+            if len(r.faces) != n:
+                self.anomalies.append(Problem(
+                    "count", f"{self.rolls[index].describe()}: the tray rolled {len(r.faces)} "
+                    f"dice, {n} were asked for", r.counter, purpose, r.faces))
+                raise FairDiceError(f"the tray rolled {len(r.faces)} dice for {purpose}, "
+                                    f"{n} were asked for")
             return r.faces
 
     def _req_seen(self, req: int) -> int | None:
@@ -271,10 +283,14 @@ class FairDice:
         sid = self.session_id
         if isinstance(ev, FairCommit) and ev.session == sid and ev.part < PARTS:
             self._commit[ev.part] = ev.data
+            if len(self._commit) == PARTS and not self._reveal:
+                self._open = True  # rolls count from here, even before begin() returns
         elif isinstance(ev, FairMix) and ev.session == sid and ev.part < NONCE_PARTS:
             self._mix[ev.part] = ev.data
         elif isinstance(ev, FairReveal) and ev.session == sid and ev.part <= PARTS:
             self._reveal[ev.part] = ev.data
+            if ev.part == PARTS:
+                self._open = False  # closed: later dice are plain entropy dice again
         elif not self._open:
             return
         elif isinstance(ev, FairRollTag):
@@ -294,9 +310,10 @@ class FairDice:
                     "were rolled during the session without a roll counter: not drawn from the "
                     "committed seed", purpose=who, claimed=ev.faces))
                 return
+            asked = self._asked_sides.pop(ev.request_id, 6)  # the button rolls d6
             self._by_seq[ev.seq] = len(self.rolls)
             self.rolls.append(FairRoll(tag.counter, tag.sides, ev.faces, who, ev.seq,
-                                       ev.request_id))
+                                       ev.request_id, asked))
         elif isinstance(ev, Booted):
             self._lost = True
             self._open = False

@@ -71,6 +71,7 @@ class FairRoll:
     purpose: str
     seq: int = 0  # the DICE event's sequence number (0: not from a tray log)
     request_id: int = 0  # 0: the roll button
+    asked: int = 0  # the sides the host asked for (0: not known)
 
     def describe(self) -> str:
         where = f", event {self.seq}" if self.seq else ""
@@ -81,7 +82,8 @@ class FairRoll:
 class Problem:
     """Something that makes a session fail verification, in words a judge can act on.
 
-    ``kind``: commitment, face, missing, duplicate, extra, unseeded, reboot, incomplete.
+    ``kind``: commitment, nonce, face, sides, count, missing, duplicate, extra, unseeded,
+    reboot, incomplete.
     For a ``face`` problem ``claimed`` is what the tray reported, ``derived`` what the seed
     gives.
     """
@@ -168,6 +170,10 @@ def verify(commitment: bytes, seed: bytes | None, rolls_claimed: int,
                 "roll counter is used once", r.counter, r.purpose))
             continue
         seen[r.counter] = r
+        if r.asked and r.asked != r.sides:
+            problems.append(Problem(
+                "sides", f"{r.describe()}: the tray drew a d{r.sides}, a d{r.asked} was asked "
+                "for", r.counter, r.purpose, r.faces))
         if r.counter >= rolls_claimed:
             problems.append(Problem(
                 "extra", f"{r.describe()}: the tray says it made only {rolls_claimed} roll(s)",
