@@ -34,8 +34,10 @@ replayed after a lost link and arrive exactly once, in order, like everything el
 The seed lives only in RAM: a reboot during a session loses it, and the host reports the
 session's rolls as unverifiable rather than trusting them.
 
-Nothing on the sampling path touches this module; a roll allocates the hash objects and
-digests (a few hundred bytes), the rest is preallocated in the constructor.
+The sampling loop reaches this module only when the roll button is pressed (as it reached
+dice.roll_into before). A roll computes one HMAC per 32 bytes of faces (one for any roll of
+up to 12 d6, bar rejections) and allocates only the hash objects and digests (a few hundred
+bytes); the seed, the HMAC pads and the scratch buffers are preallocated in the constructor.
 """
 
 import errno
