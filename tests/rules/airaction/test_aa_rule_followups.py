@@ -8,6 +8,7 @@ needs the Ace's plane's rear gunnery to be non-0 (D-AA-21).
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -298,3 +299,29 @@ def test_aa_m70_aa_a06_enjoy_the_ride_needs_rear_gunnery() -> None:
         g0.apply(g0.parse_action("feat-choice A1 ride"))
     g1 = feat_at_15(1)
     assert FeatChoice("A1", "ride") in g1.legal_actions()
+
+
+def test_aa_m63_d_aa_12_pointless_defensive_fate_stays_legal() -> None:
+    """AA-M63: fate prevents every hit but natural sixes. D-AA-12: against only sixes it
+    prevents nothing, but the rules allow the choice, so it is offered (``fate_would_prevent``
+    0 marks it pointless); using it costs the Ace-dial click and every six lands; the bot
+    declines it."""
+    from dialtray.rules.airaction.bots import Bot
+    from dialtray.rules.airaction.table import Table
+
+    g, d = new_game(
+        {
+            "P1": [SquadronPlane("A1", "alpha")],
+            "P2": [SquadronPlane("B1", "ace-plane-2", "rookie", "test-ace-2")],
+        }
+    )
+    start(g, d, {"A1": 5, "B1": 5})
+    plan_all_cruise(g, d)
+    run(g, d, "shoot A1 front B1 | 6 6 1")
+    assert g.state.shot is not None and DefensiveFate("B1", True) in g.legal_actions()
+    assert g.fate_would_prevent("B1") == 0
+    bot = Bot("P2", random.Random(1))
+    assert bot.choose(g, Table()) == DefensiveFate("B1", False)
+    events = run(g, d, "fate B1")
+    assert sum(e.clicks for e in of(events, ev.DamageClicks) if e.plane == "B1") == 2
+    assert [(e.ace, e.mode) for e in of(events, ev.FateClick)] == [("B1", "defensive")]

@@ -158,8 +158,8 @@ class Bot:
         shot = game.state.shot
         assert shot is not None
         hits = sum(1 for f in shot.faces if f >= shot.target_number)
-        sixes = sum(1 for f in shot.faces if f == 6)
-        return ac.DefensiveFate(plane, hits - sixes >= 2 or hits >= 3)
+        prevented = game.fate_would_prevent(plane)  # 0: pointless, declined (D-AA-12)
+        return ac.DefensiveFate(plane, prevented >= 2 or (prevented > 0 and hits >= 3))
 
 
 @dataclass

@@ -103,9 +103,20 @@ class CombatRules(GameBase):
         c.emit(ev.ShotRolled(a.plane, a.weapon, a.target, dice, tn, faces, a.fate))
         hits = sum(1 for f in faces if f >= tn)
         sixes = sum(1 for f in faces if f == 6)
-        if hits > sixes and self.ace_can_use_fate(a.target, defensive=True):
-            return  # AA-M63: the target's Ace may now declare defensive fate
+        if hits > 0 and self.ace_can_use_fate(a.target, defensive=True):
+            # AA-M63: the hit Ace may now declare defensive fate; D-AA-12: even when only
+            # natural sixes hit (legal, pointless: ``fate_would_prevent`` is 0, bots decline)
+            return
         self._resolve_shot(c, prevent=False)
+
+    def fate_would_prevent(self, plane: str) -> int:
+        """Hits defensive fate would prevent on the shot waiting for ``plane``'s decision: every
+        hit but the natural sixes (AA-M63); 0 = legal but pointless (D-AA-12)."""
+        shot = self.state.shot
+        if shot is None or shot.target != plane:
+            return 0
+        hits = sum(1 for f in shot.faces if f >= shot.target_number)
+        return hits - min(hits, sum(1 for f in shot.faces if f == 6))
 
     def _r_defensive_fate(self, c: Ctx, a: ac.DefensiveFate) -> None:
         """AA-M63: declared after the roll; prevents every hit but natural sixes."""
