@@ -100,7 +100,7 @@ def wait_for_dice(session: TraySession, tray: VirtualTray) -> DiceRolled:
 
     session.subscribe(on)
     try:
-        tray.press_button()
+        tray.press_button(hold_ms=200)
         assert seen.wait(SYNC_S), "the button roll never arrived"
     finally:
         session.unsubscribe(on)
@@ -155,7 +155,7 @@ def test_a_roll_made_while_the_host_is_away_is_replayed_and_checked() -> None:
         fair.roll(2, "before the cable came out")
         tray.unplug()
         session.wait_state(SessionState.DOWN, timeout=SYNC_S)
-        tray.press_button()  # the tray rolls and logs it; nobody is listening
+        tray.press_button(hold_ms=200)  # the tray rolls and logs it; nobody is listening
         tray.replug()
         session.wait_synced(SYNC_S)  # LIVE: everything the tray logged has been delivered
         fair.roll(3, "after")
