@@ -31,7 +31,7 @@ def pico(device: str, serial_number: str) -> ListPortInfo:
 
 def usb(*ports: ListPortInfo) -> Callable[[pytest.MonkeyPatch, Path], list[str]]:
     def setup(mp: pytest.MonkeyPatch, tmp: Path) -> list[str]:
-        mp.setattr(transport.list_ports, "comports", lambda: list(ports))
+        mp.setattr(transport, "comports", lambda: list(ports))
         return []
     return setup
 
@@ -119,7 +119,7 @@ def test_opening_a_port_the_user_may_not_open_is_never_a_bare_permission_error(
         raise serial.SerialException(13, "could not open port /dev/ttyACM0: [Errno 13] "
                                           "Permission denied: '/dev/ttyACM0'")
 
-    monkeypatch.setattr(transport.serial, "Serial", refuse)
+    monkeypatch.setattr(serial, "Serial", refuse)
     monkeypatch.setattr(transport.sys, "platform", "linux")
     with pytest.raises(transport.PortError) as caught:
         transport.SerialTransport.open("/dev/ttyACM0")

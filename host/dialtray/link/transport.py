@@ -1,5 +1,9 @@
 """The serial port under the link: pyserial, by path or by finding the Pico on USB.
 
+pyserial is imported when a port is first listed or opened, not with this module: its POSIX
+backend loads termios and fcntl, and the CLI starts without either (they do not exist on
+Windows, and the virtual tray's own use of them is an optional extra).
+
 A real USB unplug makes the port vanish; reads then fail. Everything below reports that as
 :class:`LinkDown` so the session above can reconnect without caring whether it was a cable, a
 reboot or the virtual tray's unplug button.
@@ -12,11 +16,12 @@ import errno
 import os
 import sys
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-import serial
 from dialrig import config
-from serial.tools import list_ports
+
+if TYPE_CHECKING:
+    import serial
 
 BAUD = 115_200  # ignored by USB CDC, needed by pyserial
 READ_TIMEOUT_S = 0.005
@@ -76,7 +81,7 @@ def check_port(path: str) -> None:
 
 def describe(device: str) -> str:
     """'/dev/ttyACM0 (Board in FS mode, serial e66038b7131b5c2f)' for a discovered port."""
-    for p in list_ports.comports():
+    for p in comports():
         if p.device == device:
             bits = [b for b in (p.product or p.description, p.serial_number and
                                 f"serial {p.serial_number}") if b and b != "n/a"]
@@ -107,9 +112,16 @@ class Transport(Protocol):
     def close(self) -> None: ...
 
 
+def comports() -> list[Any]:
+    """Every serial port the operating system lists (pyserial's ListPortInfo)."""
+    from serial.tools import list_ports
+
+    return list(list_ports.comports())
+
+
 def discover() -> list[str]:
     """Ports that look like a dialtray: a Pico running MicroPython (by USB VID:PID)."""
-    return sorted(p.device for p in list_ports.comports()
+    return sorted(p.device for p in comports()
                   if p.vid == config.USB_VID and p.pid == config.USB_PID)
 
 
@@ -121,6 +133,8 @@ class SerialTransport:
 
     @classmethod
     def open(cls, path: str | None) -> SerialTransport:
+        import serial
+
         if path is None:
             path = find_tray()
         try:
@@ -139,16 +153,16 @@ class SerialTransport:
             waiting = self.port.in_waiting
             data: bytes = self.port.read(waiting or 1)
             return data
-        except (serial.SerialException, OSError, TypeError) as e:
+        except (OSError, TypeError) as e:  # serial.SerialException is an OSError
             # TypeError: pyserial's posix read after the fd was closed under it.
             raise LinkDown(f"read failed: {e}") from e
 
     def write(self, data: bytes) -> None:
         try:
             self.port.write(data)
-        except (serial.SerialException, OSError) as e:
+        except OSError as e:  # serial.SerialException included
             raise LinkDown(f"write failed: {e}") from e
 
     def close(self) -> None:
-        with contextlib.suppress(serial.SerialException, OSError):
+        with contextlib.suppress(OSError):
             self.port.close()
