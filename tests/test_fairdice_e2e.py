@@ -22,7 +22,7 @@ from dialtray.link.fairproof import derive_faces, roll_key
 from dialtray.link.faults import FaultInjector
 from dialtray.link.messages import Booted, DiceRolled, TrayEvent
 from dialtray.link.session import SessionState, TraySession
-from dialtray.rules.core.dice import TrayDice
+from dialtray.rules.core.dice import DiceSource, TrayDice
 from dialtray.virtual.tray import VirtualTray
 
 SYNC_S = 30.0
@@ -110,6 +110,8 @@ def wait_for_dice(session: TraySession, tray: VirtualTray) -> DiceRolled:
 def test_an_honest_tray_commits_rolls_200_times_reveals_and_every_roll_checks_out() -> None:
     with tray_and_session() as (tray, session):
         fair = FairDice(session, timeout=10)
+        source: DiceSource = fair  # what the rules engines take (mypy checks this line)
+        assert isinstance(source, DiceSource)
         commitment = fair.begin()
         assert len(commitment) == 32
         rolled: list[tuple[int, ...]] = []
