@@ -83,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
     cfg = config.quadrature_config(args.docks) if args.quadrature else \
         config.default_config(args.docks)
     damage = {"corrupt": args.corrupt, "drop": args.drop}
+    print("starting the virtual tray (the firmware under MicroPython) …", flush=True)
     with VirtualTray(cfg, workdir=args.workdir, seed=args.seed, bounce=args.bounce,
                      to_host=FaultInjector(**damage, seed=1),
                      to_device=FaultInjector(**damage, seed=2)) as tray:
