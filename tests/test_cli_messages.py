@@ -132,3 +132,14 @@ def test_the_udev_rule_in_the_message_exists_and_matches_the_pico() -> None:
     line = next(x for x in rule.splitlines() if x and not x.startswith("#"))
     assert 'ATTRS{idVendor}=="2e8a"' in line and 'ATTRS{idProduct}=="0005"' in line
     assert 'SUBSYSTEM=="tty"' in line and 'TAG+="uaccess"' in line
+
+
+def test_a_broken_calibration_file_is_named_with_its_field(tmp_path: Path) -> None:
+    from dialtray.calibration_view import TrayView
+
+    bad = tmp_path / "tray.json"
+    bad.write_text('{"format": 1, "board_uid": "5349cd7472617930", "date": "2026-11-24", '
+                   '"docks": [{"dock": 0, "combat": {"sensor": "as5600", "detents": 99}}]}')
+    view = TrayView.load(bad)
+    assert view.cal is None and "\n" not in view.problem
+    assert f"{bad}: docks[0].combat.detents:" in view.problem, view.problem

@@ -39,7 +39,7 @@ class TrayView:
         try:
             return cls(path, load_calibration(path))
         except CalibrationError as e:
-            return cls(path, None, str(e))
+            return cls(path, None, "; ".join(e.problems))
         except OSError as e:
             return cls(path, None, f"cannot read {path}: {e.strerror or e}")
 
