@@ -181,7 +181,9 @@ def run(args: argparse.Namespace, observer: Observer | None = None,
                                                   args.clicks, progress=progress,
                                                   timeout_s=args.timeout)
                 cal = fit_dial(readings, sensor, where=where)
-            except (CalibrationError, CaptureTimeout, ValueError) as e:
+            except CalibrationError as e:
+                raise CommandError("; ".join(e.problems)) from e
+            except (CaptureTimeout, ValueError) as e:
                 raise CommandError(str(e)) from e
             show.say(f"  {where}: {cal.detents} clicks per turn, direction {cal.direction:+d}, "
                      f"zero {cal.zero}, pulses {cal.pulses}, residual {cal.residual:.3f} detent")
@@ -192,7 +194,9 @@ def run(args: argparse.Namespace, observer: Observer | None = None,
         try:
             save(out, hello.uid, hello.firmware, args.dock, results, getattr(args, "name", None))
         except CalibrationError as e:
-            raise CommandError(str(e)) from e
+            raise CommandError("; ".join(e.problems)) from e
+        except OSError as e:
+            raise CommandError(f"cannot write {out}: {e.strerror or e}") from e
         show.say(f"wrote {out}")
     return 0
 
