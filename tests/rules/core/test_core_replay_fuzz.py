@@ -32,10 +32,17 @@ def test_base_logs_replay_and_cover_both_games(bases: list[bytes]) -> None:
     assert kinds == {"airaction", "aces"}
 
 
-def test_ten_thousand_mutated_logs_give_notation_errors_only(bases: list[bytes]) -> None:
-    rng = random.Random(20261124)
+CHUNKS = 2  # separate tests so that pytest-xdist runs them side by side
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_ten_thousand_mutated_logs_give_notation_errors_only(
+    chunk: int, bases: list[bytes]
+) -> None:
+    """FUZZ_LOGS logs in all, FUZZ_LOGS // CHUNKS per chunk, each chunk its own seed."""
+    rng = random.Random(20261124 + chunk)
     failed, crashes = 0, []
-    for i in range(FUZZ_LOGS):
+    for i in range(chunk, FUZZ_LOGS, CHUNKS):
         data = mutate(bases[i % len(bases)], rng)
         try:
             replay_bytes(data, f"m{i}.log")
@@ -45,7 +52,7 @@ def test_ten_thousand_mutated_logs_give_notation_errors_only(bases: list[bytes])
         except Exception as exc:  # the defect: anything else is a traceback for the user
             crashes.append((i, f"{type(exc).__name__}: {exc}", data[:2000]))
     assert not crashes, f"{len(crashes)} tracebacks, first: {crashes[0]}"
-    assert failed > FUZZ_LOGS // 3  # the mutations really do break logs
+    assert failed > FUZZ_LOGS // CHUNKS // 3  # the mutations really do break logs
 
 
 def test_cli_sample_exit_2_with_file_line(

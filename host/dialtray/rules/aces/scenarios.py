@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -296,8 +297,15 @@ def load_scenario(name_or_path: str | Path, data: AcesCatalogue | None = None) -
     if not p.suffix:
         found = (data or builtin()).scenarios.get(str(name_or_path))
         p = found if found is not None else SCENARIOS_DIR / f"{name_or_path}.json"
-    doc = load_document(p, load_schema(SCENARIO_SCHEMA))
-    return parse_scenario(doc)
+    st = p.stat()
+    return parse_scenario(_scenario_document(str(p.resolve()), st.st_mtime_ns, st.st_size, str(p)))
+
+
+@lru_cache(maxsize=32)
+def _scenario_document(path: str, mtime_ns: int, size: int, shown: str) -> Mapping[str, Any]:
+    """A scenario file, schema-checked once while it is unchanged (read-only: parse_scenario
+    copies what it keeps)."""
+    return load_document(Path(shown), load_schema(SCENARIO_SCHEMA))
 
 
 def shipped_scenarios() -> list[str]:
