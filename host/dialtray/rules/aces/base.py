@@ -67,6 +67,9 @@ class AcesBase(EventSourcedGame[AcesState, AcesAction]):
         self.talents = talents or load_talents()
         self._version = 0  # bumped by every folded event: keys the memo below
         self._reach_memo: dict[str, tuple[int, Reach]] = {}
+        self._move_actions: dict[str, Any] = {}  # label -> move.MoveTable
+        self._adjacent_memo: dict[str, list[CharState]] = {}
+        self._adjacent_version = -1
         super().__init__(setup_events)
 
     def initial_state(self) -> AcesState:
@@ -135,7 +138,15 @@ class AcesBase(EventSourcedGame[AcesState, AcesAction]):
         return b.square in self.map.neighbours[a.square]
 
     def adjacent_enemies(self, c: CharState) -> list[CharState]:
-        return [e for e in self.controlling_enemies(c) if self.adjacent(c, e)]
+        """The controlling enemies touching ``c`` (memoised until the next event)."""
+        if self._adjacent_version != self._version:
+            self._adjacent_memo.clear()
+            self._adjacent_version = self._version
+        hit = self._adjacent_memo.get(c.label)
+        if hit is None:
+            hit = [e for e in self.controlling_enemies(c) if self.adjacent(c, e)]
+            self._adjacent_memo[c.label] = hit
+        return list(hit)
 
     def eligible(self, label: str) -> str | None:
         """Why ``label`` may not be given an action now (None if it may): AC-M14, AC-M15."""
@@ -187,6 +198,7 @@ class AcesBase(EventSourcedGame[AcesState, AcesAction]):
     def forget_memo(self) -> None:
         """Drop memoised destinations (benchmarks; code that edits ``state`` directly)."""
         self._reach_memo.clear()
+        self._adjacent_memo.clear()
 
     def compute_reach(self, c: CharState) -> Reach:
         """The legal destinations of ``c``, computed afresh (AC-M21..M27, AC-M43, AC-M59)."""

@@ -5,6 +5,8 @@ moving with a captive (AC-M41, AC-M43). Destinations come from ``movement.reach`
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from dialtray.rules.aces import events as ev
 from dialtray.rules.aces.actions import (
     AcesAction,
@@ -17,7 +19,7 @@ from dialtray.rules.aces.base import (
     H_MOVE,
     AcesBase,
 )
-from dialtray.rules.aces.maps import Terrain
+from dialtray.rules.aces.maps import AcesMap, Terrain
 from dialtray.rules.aces.movement import Reach
 from dialtray.rules.aces.state import CharState
 from dialtray.rules.core.events import Emit
@@ -60,7 +62,7 @@ class MovementRules(AcesBase):
             self._illegal(a, f"{a.to.name()} is off the map", "AC-M21", H_MOVE)
         r = self.reach_of(c)
         dest = self.map.index(a.to)
-        if dest not in r.destinations:
+        if not r.reaches(dest):
             why, mech = self._why_not_reachable(c, dest, r)
             self._illegal(a, why, mech, H_MOVE)
         if c.captive is not None:
@@ -104,16 +106,21 @@ class MovementRules(AcesBase):
 
     def _legal_moves(self, c: CharState) -> list[AcesAction]:
         r = self.reach_of(c)
+        dests = [d for d in r.sorted_destinations if d != c.square]  # 0 squares: no move
+        if c.captive is None:
+            if not dests:
+                return []
+            table = self._move_actions.get(c.label)
+            if table is None:  # Move values are immutable: one per (character, square), reused
+                table = self._move_actions[c.label] = MoveTable(c.label, self.map)
+            if len(dests) == 1:
+                return [table[dests[0]]]
+            return list(itemgetter(*dests)(table))
         out: list[AcesAction] = []
         sq = self.map.square
-        for d in sorted(r.destinations):
-            if d == c.square:
-                continue  # moving 0 squares is legal but is the same as not moving
-            if c.captive is None:
-                out.append(Move(c.label, sq(d)))
-            else:
-                for cap in self._captive_spots(c, d):
-                    out.append(Move(c.label, sq(d), sq(cap)))
+        for d in dests:
+            for cap in self._captive_spots(c, d):
+                out.append(Move(c.label, sq(d), sq(cap)))
         return out
 
     def _captive_spots(self, captor: CharState, dest: int) -> list[int]:
@@ -125,3 +132,16 @@ class MovementRules(AcesBase):
             if (sq := o.square) is not None and lab not in (captor.label, captor.captive)
         }
         return [n for n in self.map.neighbours[dest] if n not in taken]
+
+
+class MoveTable(dict[int, Move]):
+    """``Move(label, square)`` by square index, each made once when first asked for."""
+
+    def __init__(self, label: str, game_map: AcesMap) -> None:
+        super().__init__()
+        self.label = label
+        self.map = game_map
+
+    def __missing__(self, square: int) -> Move:
+        move = self[square] = Move(self.label, self.map.square(square))
+        return move

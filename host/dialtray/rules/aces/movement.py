@@ -14,39 +14,93 @@
 
 Speed (halving in hindering terrain, AC-M59; the captor's lower speed, AC-M43) and the break away
 roll (AC-M25) are the engine's; this module gets the speed to use and the enemies broken away from.
+
+The search works on bit masks of square indexes (one Python int per layer of distance), because
+the engine asks for every eligible character's destinations at every decision; the paths are
+worked out only when a move is actually made (``Reach.path``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from dataclasses import dataclass
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
 
 from dialtray.rules.aces.maps import AcesMap, Terrain
 
 
 @dataclass(frozen=True)
 class Reach:
-    """Every square a move can end on, with its step count and one shortest legal path."""
+    """Every square a move can end on, with its step count and one shortest legal path.
+
+    ``layers[d]`` is the bit mask of the squares first reached after ``d`` squares moved
+    (``layers[0]`` is the start); ``passed``: squares a move may cross but not end on (friends);
+    ``stop``: squares where a move must end (it goes no further from them).
+    """
 
     start: int
-    steps: dict[int, int]  # destination square index -> squares moved
-    parent: dict[int, int]  # square index -> previous square on the path
+    layers: tuple[int, ...]
+    passed: int
+    stop: int = field(repr=False)
+    masks: tuple[int, ...] = field(repr=False, compare=False, default=())  # neighbours per square
+
+    @cached_property
+    def mask(self) -> int:
+        """The destinations as one bit mask."""
+        out = 0
+        for layer in self.layers:
+            out |= layer
+        return out & ~self.passed
+
+    def reaches(self, square: int) -> bool:
+        return bool(self.mask >> square & 1)
+
+    @cached_property
+    def steps(self) -> dict[int, int]:
+        """Destination square index -> squares moved."""
+        return {sq: d for d, layer in enumerate(self.layers) for sq in _bits(layer & ~self.passed)}
 
     @property
     def destinations(self) -> frozenset[int]:
         return frozenset(self.steps)
 
+    @cached_property
+    def sorted_destinations(self) -> list[int]:
+        """The destinations in square order (legal-move lists use it)."""
+        return list(_bits(self.mask))
+
+    @property
+    def count(self) -> int:
+        """How many destinations (the start included)."""
+        return self.mask.bit_count()
+
     def path(self, dest: int) -> list[int]:
-        """Squares from the start (excluded) to ``dest`` (included)."""
-        if dest not in self.parent and dest != self.start:
+        """Squares from the start (excluded) to ``dest`` (included): a shortest legal path,
+        walked back from ``dest`` through the lowest-numbered square of each nearer layer that
+        the move may continue from."""
+        if dest != self.start and not (self.mask >> dest & 1):
             raise KeyError(dest)
+        d = next(k for k, layer in enumerate(self.layers) if layer >> dest & 1)
         out: list[int] = []
         cur = dest
-        while cur != self.start:
+        while d > 0:
             out.append(cur)
-            cur = self.parent[cur]
+            d -= 1
+            cur = next(
+                sq
+                for sq in _bits(self.layers[d])
+                if self.masks[sq] >> cur & 1 and (sq == self.start or not self.stop >> sq & 1)
+            )
         out.reverse()
         return out
+
+
+def _bits(mask: int) -> Iterator[int]:
+    """The set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
 
 
 def reach(
@@ -65,39 +119,76 @@ def reach(
     move (AC-M23; decided in AC-A09's note: captives do not). ``broken_away_from``: squares of
     the enemies the mover broke away from this action (AC-M26).
     """
-    neighbours = m.neighbours
-    terrain = m.terrain
-    feature = m.feature
-    start_feature = feature[start]
+    mm = _map_masks(m)
+    masks = mm.neighbours
     exempt = set(broken_away_from)
-    zone: set[int] = set()
+    # squares where a move must end: next to a controlling enemy (AC-M23) or in a hindering
+    # feature other than the one the move starts in (AC-M58)
+    stop = mm.hindering & ~mm.by_feature.get(m.feature[start], 0) if mm.hindering else 0
     for e in controlling_enemies:
         if e not in exempt:
-            zone.update(neighbours[e])
-    enemy_set = set(enemies)
-    friend_set = set(friends)
+            stop |= masks[e]
+    friend_mask = 0
+    for f in friends:
+        friend_mask |= 1 << f
+    start_bit = 1 << start
+    # never entered: enemies' squares and friends' squares where the move would have to end on
+    # the friend (AC-M24); squares met once are not met again
+    blocked = start_bit | (friend_mask & stop)
+    for e in enemies:
+        blocked |= 1 << e
+    layers = [start_bit]
+    frontier = start_bit
+    steps = mm.steps
+    for _ in range(speed):
+        # one step in each of the 8 directions, for every frontier square at once
+        new = 0
+        for ok, shift in steps:
+            moved = frontier & ok
+            if moved:
+                new |= moved << shift if shift > 0 else moved >> -shift
+        new &= ~blocked
+        if not new:
+            break
+        blocked |= new
+        layers.append(new)
+        frontier = new & ~stop
+    return Reach(start, tuple(layers), friend_mask, stop, masks)
 
-    def stops(j: int) -> bool:
-        return j in zone or (terrain[j] is Terrain.HINDERING and feature[j] != start_feature)
 
-    dist: dict[int, int] = {start: 0}
-    parent: dict[int, int] = {}
-    frontier = [start]
-    d = 0
-    while frontier and d < speed:
-        d += 1
-        nxt: list[int] = []
-        for s in frontier:
-            if s != start and stops(s):
-                continue
-            for n in neighbours[s]:
-                if n in dist or n in enemy_set:
-                    continue
-                if n in friend_set and stops(n):
-                    continue  # it would have to end its move on a friend (AC-M24)
-                dist[n] = d
-                parent[n] = s
-                nxt.append(n)
-        frontier = nxt
-    steps = {sq: k for sq, k in dist.items() if sq not in friend_set}
-    return Reach(start, steps, parent)
+@dataclass(frozen=True)
+class _MapMasks:
+    neighbours: tuple[int, ...]  # per square, its neighbours as a bit mask
+    hindering: int
+    by_feature: dict[int, int]  # hindering feature id -> its squares
+    # (squares that may step in a direction, index shift of that step), 8 king-move directions
+    steps: tuple[tuple[int, int], ...]
+
+
+_MASKS: dict[int, tuple[AcesMap, _MapMasks]] = {}
+
+
+def _map_masks(m: AcesMap) -> _MapMasks:
+    """Per map, computed once (maps are not changed after parsing)."""
+    hit = _MASKS.get(id(m))
+    if hit is not None and hit[0] is m:
+        return hit[1]
+    masks = tuple(sum(1 << n for n in nbrs) for nbrs in m.neighbours)
+    hindering = 0
+    by_feature: dict[int, int] = {}
+    for i, t in enumerate(m.terrain):
+        if t is Terrain.HINDERING:
+            hindering |= 1 << i
+            by_feature[m.feature[i]] = by_feature.get(m.feature[i], 0) | 1 << i
+    w = m.width
+    ok: dict[tuple[int, int], int] = {}
+    for i, nbrs in enumerate(m.neighbours):
+        for n in nbrs:
+            dx, dy = n % w - i % w, n // w - i // w
+            if max(abs(dx), abs(dy)) != 1:  # neighbours are king moves on the grid (AC-M20)
+                raise ValueError(f"{m.name}: square {i} has a neighbour {n} that is not adjacent")
+            ok[dx, dy] = ok.get((dx, dy), 0) | 1 << i
+    steps = tuple((mask, dy * w + dx) for (dx, dy), mask in ok.items())
+    mm = _MapMasks(masks, hindering, by_feature, steps)
+    _MASKS[id(m)] = (m, mm)
+    return mm
