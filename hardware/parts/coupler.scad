@@ -66,9 +66,11 @@ module combat_coupler() {
             else if (grip_depth > 0) cylinder(d = hub_d + 2 * fit, h = grip_depth + 0.01);
         }
     }
-    // key pins, mirrored: key_slots are measured looking at the ring's underside
+    // key pins. key_slots are clockwise seen from below the ring; turned upright, a clockwise
+    // angle seen from below is counter-clockwise seen from above (plus a half turn, which does
+    // not matter: the coupler turns freely until the ring drops onto it)
     if (turns == "ring")
-        mirror([1, 0, 0]) for (k = key_slots) rotate(k[1]) translate([k[0], 0, coupler_h - 0.01]) {
+        for (k = key_slots) rotate(k[1]) translate([k[0], 0, coupler_h - 0.01]) {
             cylinder(d = key_pin_d, h = key_pin_h - 0.5 + 0.01);
             translate([0, 0, key_pin_h - 0.5 + 0.01]) cylinder(d1 = key_pin_d, d2 = key_pin_d - 1, h = 0.5);
         }

@@ -48,9 +48,10 @@ ring_h = 4;               // MEASURE: height of the ring, table to the underside
 combat_detents = 12;      // COUNT: clicks in one full turn of the combat dial
 hub_d = 5;                // MEASURE: diameter of the centre post (rivet) seen from below
 hub_h = 1;                // MEASURE: how far the post stands out below the ring (0 = flush)
-// MEASURE: recesses in the ring's underside the coupler's pins drop into, [radius, angle],
-// as seen looking at the underside (base upside down on the table). Use an uneven pattern
-// (or a single slot) so the ring can sit on the coupler one way only.
+// MEASURE: recesses in the ring's underside the coupler's pins drop into, [radius, angle]:
+// the angle CLOCKWISE as seen looking at the underside (base upside down on the table), as the
+// protractor of hardware/README.md numbers its ticks. Use an uneven pattern (or a single slot)
+// so the ring can sit on the coupler one way only.
 key_slots = [[16, 0], [16, 140]];
 key_slot_w = 3;           // MEASURE: the narrowest width of those recesses
 key_slot_depth = 1.5;     // MEASURE: their depth
