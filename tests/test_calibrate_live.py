@@ -116,12 +116,30 @@ def test_two_dials_on_one_sensor_are_refused_before_anything_is_measured(
                 "combat", "--channel", "1", "--apply"]
         assert cli.main(argv) == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith("dialtray calibrate: argument --channel: 1 is already read by another "
-                          "dial: docks[0].speed.channel: mux 0x70 channel 1 already used by "
-                          "docks[0].combat"), err
+    assert err == ("dialtray calibrate: argument --channel: 1 (mux 0x70 channel 1) is already "
+                   "read by dock 0 speed: two dials on one sensor would both report its turns")
     assert "\n" not in err and not (tmp_path / "calibration").exists()
 
 
 def test_channel_needs_apply_and_one_dial(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["calibrate", "/dev/null", "--dock", "0", "--channel", "3"]) == 2
     assert "argument --channel: needs --apply and one --dial" in capsys.readouterr().err
+
+
+def test_the_tray_refuses_a_sensor_its_own_wiring_gives_another_dial(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A tray wired otherwise than the default (dock 1 combat on channel 5): the host's check
+    cannot know, the firmware refuses SET_DIAL, and calibrate says so in one line."""
+    cfg = config.default_config(2)
+    cfg["docks"][1][0]["channel"] = 5
+    with VirtualTray(cfg, seed=3) as tray:
+        builder = Builder(tray)
+        builder.thread.start()
+        args = namespace(tray.port, tmp_path, channel=5)
+        display = calibrate.Display(Console(file=io.StringIO(), force_terminal=False))
+        with pytest.raises(calibrate.CommandError) as caught:
+            calibrate.run(args, builder.observe, display)
+    message = str(caught.value)
+    assert message.startswith("dock 0 combat: the tray refused the settings: "), message
+    assert "dock 1 combat" in message and "\n" not in message, message
+    assert json.loads((tmp_path / "tray.json").read_text())["docks"][0]["combat"]["detents"] == 12

@@ -164,6 +164,7 @@ def run(args: argparse.Namespace, observer: Observer | None = None,
         if not 0 <= args.dock < hello.docks:
             raise CommandError(f"argument --dock: the tray has docks 0..{hello.docks - 1}", 2)
         results: dict[str, DialCalibration] = {}
+        to_send: list[tuple[int, str, dict[str, Any], DialCalibration]] = []
         for name in names:
             index = config.DIAL_NAMES.index(name)
             state = snap.position(args.dock, index)
@@ -188,8 +189,7 @@ def run(args: argparse.Namespace, observer: Observer | None = None,
             show.say(f"  {where}: {cal.detents} clicks per turn, direction {cal.direction:+d}, "
                      f"zero {cal.zero}, pulses {cal.pulses}, residual {cal.residual:.3f} detent")
             results[name] = cal
-            if args.apply:
-                send(session, show, args.dock, index, sensor, settings, cal)
+            to_send.append((index, sensor, settings, cal))
         out = args.out or host_copy(args.data_dir, hello.uid)
         try:
             save(out, hello.uid, hello.firmware, args.dock, results, getattr(args, "name", None))
@@ -198,27 +198,30 @@ def run(args: argparse.Namespace, observer: Observer | None = None,
         except OSError as e:
             raise CommandError(f"cannot write {out}: {e.strerror or e}") from e
         show.say(f"wrote {out}")
+        if args.apply:  # after the file: a refused wiring keeps the measurement
+            for index, sensor, settings, cal in to_send:
+                send(session, show, args.dock, index, sensor, settings, cal)
     return 0
 
 
 def wiring(args: argparse.Namespace, index: int, sensor: str, docks: int) -> dict[str, Any]:
     """The dial's settings to send, refused (exit 2) if another dial already reads its sensor.
 
-    Checked against the default wiring of every other dial (dialrig.config.validate, the same
-    check the firmware makes): a tray wired otherwise is described by its dialrig.json.
+    Checked against the default wiring of every other dial with dialrig.config.sensor_user, the
+    check the firmware makes on SET_DIAL (which refuses, in turn, a clash with a tray wired
+    otherwise, by its dialrig.json: `send` reports that refusal).
     """
     settings: dict[str, Any] = config.default_dial(args.dock, index, sensor)
     channel = getattr(args, "channel", None)
     if channel is None:
         return settings
     settings["mux"], settings["channel"] = config.MUX_ADDRS[channel // 8], channel % 8
-    cfg = config.default_config(docks)
-    cfg["docks"][args.dock][index] = dict(settings)
-    clashes = [p for p in config.validate(cfg) if "already used" in p]
-    if clashes:
-        raise CommandError(f"argument --channel: {channel} is already read by another dial: "
-                           f"{'; '.join(clashes)} — two dials on one sensor would both read it",
-                           2)
+    user = config.sensor_user(config.default_config(docks), args.dock, index, settings)
+    if user >= 0:
+        other = f"dock {user // 2} {config.DIAL_NAMES[user % 2]}"
+        raise CommandError(f"argument --channel: {channel} (mux 0x{settings['mux']:02x} channel "
+                           f"{settings['channel']}) is already read by {other}: two dials on one "
+                           "sensor would both report its turns", 2)
     return settings
 
 
@@ -233,7 +236,8 @@ def send(session: TraySession, show: Display, dock: int, index: int, sensor: str
     try:
         session.set_dial(dock, index, settings)
     except (CommandFailed, TimeoutError) as e:
-        raise CommandError(f"{where}: the tray refused the calibration: {e}") from e
+        raise CommandError(f"{where}: the tray refused the settings: {e} (the measurement is "
+                           "saved; send it with the right --channel)") from e
     show.say(f"  {where}: sent to the tray")
 
 
