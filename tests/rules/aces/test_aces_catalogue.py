@@ -353,3 +353,22 @@ def test_new_game_with_custom_figures_mapping(custom: Path) -> None:
         first_player=0,
     )
     assert g.state.chars["my-ace"].click == 2
+
+
+def test_log_writer_names_the_catalogue_and_replays(custom: Path) -> None:
+    """A bot game on the custom scenario, written with ``catalogue=``, replays identically."""
+    from dialtray.rules.aces.bots import GreedyBot
+    from dialtray.rules.aces.notation import LogWriter
+    from dialtray.rules.core.dice import SeededDice
+
+    data = catalogue_for(custom)
+    g = start_scenario(load_scenario("my-duel", data), SeededDice(5), data=data)
+    w = LogWriter(g, "my-duel", catalogue="my-data")
+    bot = GreedyBot(2)
+    for _ in range(20):
+        if g.state.over:
+            break
+        w.apply(bot.choose(g))
+    log = custom.parent / "bots.log"
+    log.write_text(w.text())
+    assert replay_log(read_log(log)).game.report() == g.report()

@@ -201,3 +201,25 @@ def test_missing_or_empty_catalogue_directory(tmp_path: Path) -> None:
         builtin().overlay(tmp_path / "nowhere")
     with pytest.raises(CatalogueError, match="holds none of"):
         builtin().overlay(tmp_path)
+
+
+def test_game_with_custom_figures_writes_a_log_that_replays(custom: Path) -> None:
+    """write_log(catalogue=...) names the directory, so the log replays to the same state."""
+    from dialtray.rules.airaction.game import AirActionGame, SquadronPlane
+    from dialtray.rules.airaction.notation import write_log
+    from dialtray.rules.core.dice import SeededDice
+
+    cat = builtin().overlay(custom)
+    g = AirActionGame.new(
+        {
+            "P1": [SquadronPlane("A1", "my-fighter")],
+            "P2": [SquadronPlane("B1", "sample-militia-fighter")],
+        },
+        dice=SeededDice(4),
+        catalogue=cat,
+    )
+    g.apply(g.parse_action("first-player"))
+    log = custom.parent / "mine.log"
+    log.write_text(write_log(g, catalogue="planes"))
+    again = replay_log(read_log(log)).game
+    assert isinstance(again, AirActionGame) and again.state == g.state

@@ -124,8 +124,15 @@ def entry_faces(entry: Entry[AAAction]) -> list[int]:
     return faces
 
 
-def write_log(game: AirActionGame, comment: str | None = None, reports: bool = True) -> str:
-    """The game so far as a log that ``dialtray replay`` re-runs exactly."""
+def write_log(
+    game: AirActionGame,
+    comment: str | None = None,
+    reports: bool = True,
+    catalogue: str | None = None,
+) -> str:
+    """The game so far as a log that ``dialtray replay`` re-runs exactly. ``catalogue``: the
+    custom data directory the game's figures come from, as the log should name it (relative to
+    where the log will be), written as its ``Catalogue:`` line."""
     setup = game.setup_events[0]
     assert isinstance(setup, ev.GameSetup)
     lines: list[str] = []
@@ -134,7 +141,10 @@ def write_log(game: AirActionGame, comment: str | None = None, reports: bool = T
             [e.text() for e in entry.events if not isinstance(e, ev.Rolled)] if reports else []
         )
         lines.append(format_action_line(entry.action.text(), entry_faces(entry), texts))
-    return format_log(KIND, header_of(setup), lines, comment)
+    header = header_of(setup)
+    if catalogue is not None:
+        header.insert(0, ("Catalogue", catalogue))
+    return format_log(KIND, header, lines, comment)
 
 
 class AirActionKind:
