@@ -70,6 +70,8 @@ CASES = [
      ["monitor"], 1,
      [r"2 trays found on USB, not guessing", r"/dev/ttyACM0 \(Board in FS mode, serial E6600001\)",
       r"/dev/ttyACM1 .*serial E6600002", r"name the port"]),
+    ("two trays found (flash)", usb(pico("/dev/ttyACM0", "A"), pico("/dev/ttyACM1", "B")),
+     ["flash"], 1, [r"2 trays found on USB, not guessing", r"name the port"]),
     ("two trays found (calibrate)", usb(pico("/dev/ttyACM0", "A"), pico("/dev/ttyACM1", "B")),
      ["calibrate", "--dock", "0"], 1, [r"2 trays found on USB, not guessing"]),
     ("missing sim extra", no_sim_extra, ["demo"], 1,
@@ -143,3 +145,15 @@ def test_a_broken_calibration_file_is_named_with_its_field(tmp_path: Path) -> No
     view = TrayView.load(bad)
     assert view.cal is None and "\n" not in view.problem
     assert f"{bad}: docks[0].combat.detents:" in view.problem, view.problem
+
+
+def test_flash_says_which_tray_it_found(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """One Pico listed on USB (its port does not really exist here, so mpremote then fails)."""
+    gone = "/dev/ttyDIALTRAYTEST0"
+    usb(pico(gone, "E6600042"))(monkeypatch, tmp_path)
+    assert cli.main(["--data-dir", str(tmp_path), "flash"]) == 1
+    out, err = capsys.readouterr()
+    assert f"found the tray on USB: {gone} (Board in FS mode, serial E6600042)" in out, out
+    assert err.startswith(f"dialtray flash: mpremote could not copy to {gone}: "), err
+    assert err.count("\n") == 1 and "Traceback" not in err
