@@ -103,7 +103,7 @@ class Display:
         self.live = self.console.is_terminal
 
     def say(self, text: str) -> None:
-        self.console.print(text, markup=False)
+        self.console.print(text, markup=False, soft_wrap=True)  # a pipe gets whole lines
 
     @contextmanager
     def waiting(self, what: str) -> Iterator[None]:
