@@ -28,16 +28,19 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from typing import Any
 
 from dialrig import config, proto
 
 from dialtray.link import revive
+from dialtray.link.bootstream import BootStream
 from dialtray.link.engine import LinkEngine, Pending
 from dialtray.link.messages import (
     ACK_NAMES,
     Ack,
+    CommandEncoder,
+    DialState,
     DiceRolled,
     LinkState,
     Snapshot,
@@ -47,6 +50,8 @@ from dialtray.link.messages import (
     set_dial_fields,
     show_dice_fields,
 )
+from dialtray.link.reconcile import DialMemory
+from dialtray.link.seqspace import to_wire, unwrap
 from dialtray.link.state import (
     CONNECTED,
     SessionFailed,
@@ -72,17 +77,75 @@ class CommandFailed(RuntimeError):
     ack: Ack | None = None  # the refusal, when the device answered one
 
 
+class _ConsumerAcks(CommandEncoder):
+    """ack_policy="manual": every cumulative acknowledgement the link sends (ACK_EVENTS and the
+    HEARTBEAT's next-expected) is held back to what the consumer has acknowledged
+    (``TraySession.acknowledge``), so an event is acknowledged only once it is stored."""
+
+    def __init__(self, session: TraySession, inner: CommandEncoder) -> None:
+        super().__init__(inner.next_id, inner.writer)
+        self.session = session
+
+    def _held(self, wire: int) -> int:
+        s, acked = self.session._stream, self.session._consumer_ack
+        if s is None or acked is None or acked[0] != s.boot_id:
+            return 1  # nothing of this boot stored yet: acknowledges nothing (the tray ignores
+            # an acknowledgement below what it already counts as acknowledged)
+        return to_wire(min(unwrap(wire, acked[1]), acked[1]))
+
+    def ack_events(self, next_expected: int) -> bytes:
+        return super().ack_events(self._held(next_expected))
+
+    def heartbeat(self, next_expected: int) -> bytes:
+        return super().heartbeat(self._held(next_expected))
+
+
 class TraySession(LinkEngine):
-    """A connection to one tray. Use as a context manager, or start()/stop()."""
+    """A connection to one tray. Use as a context manager, or start()/stop().
+
+    ``ack_policy="manual"``: the consumer decides when events are acknowledged to the tray
+    (``acknowledge(boot_id, seq)`` once they are stored); until then the tray keeps offering them.
+    ``resume_from=(boot_id, last_seq)``: carry on from a stored point (a restarted host): the
+    same boot replays from ``last_seq + 1``; another boot goes through the usual reboot
+    reconciliation against ``resume_dials`` (the stored positions, ``DialState``s).
+    """
 
     def __init__(self, port: str | None = None, *, connect: Callable[[], Transport] | None = None,
-                 name: str = "tray") -> None:
+                 name: str = "tray", ack_policy: str = "auto",
+                 resume_from: tuple[int, int] | None = None,
+                 resume_dials: Iterable[DialState] = ()) -> None:
         super().__init__(name)
+        if ack_policy not in ("auto", "manual"):
+            raise ValueError(f"ack_policy must be 'auto' or 'manual', not {ack_policy!r}")
         self._connect: Callable[[], Transport] = connect or (lambda: SerialTransport.open(port))
         self.synced = StateFlag(self._cell, LIVE)  # read-only: is_set() / wait()
         self.connected = StateFlag(self._cell, CONNECTED)
         self._thread: threading.Thread | None = None
         self._next_roll = 1
+        self.ack_policy = ack_policy
+        self._consumer_ack: tuple[int, int] | None = None  # (boot, next count not yet stored)
+        if ack_policy == "manual":
+            self._encoder = _ConsumerAcks(self, self._encoder)
+        for d in resume_dials:
+            self.dials[(d.dock, d.dial)] = DialMemory(d.sensor, d.detents, d.position)
+        if resume_from is not None:
+            boot, last = resume_from
+            self._stream = BootStream(boot, last + 1, self.counters)
+            self._last_boot = boot
+            self._consumer_ack = (boot, last + 1)
+
+    def acknowledge(self, boot_id: int, seq: int) -> None:
+        """ack_policy="manual": every event of boot ``boot_id`` up to ``seq`` (a count, as
+        delivered) is stored; the link may now acknowledge them to the tray."""
+        cur = self._consumer_ack
+        if cur is None or cur[0] != boot_id or seq + 1 > cur[1]:
+            self._consumer_ack = (boot_id, seq + 1)
+
+    @property
+    def acknowledged(self) -> tuple[int, int] | None:
+        """(boot id, last acknowledged seq) under ack_policy="manual"; None before any."""
+        a = self._consumer_ack
+        return None if a is None else (a[0], a[1] - 1)
 
     # ---- lifecycle and state -------------------------------------------------------------------
 
