@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -69,14 +70,33 @@ def test_sim_script_error_names_file_and_line(tmp_path: Path) -> None:
     assert f"{script}:3:" in r.stderr and "usage: turn DOCK" in r.stderr
 
 
-def test_monitor_shows_clicks_from_a_tray() -> None:
+def test_monitor_shows_clicks_from_a_tray(tmp_path: Path) -> None:
     with VirtualTray(config.default_config(2), seed=1) as tray:
-        proc = subprocess.Popen([str(BIN / "dialtray"), "monitor", tray.port, "--seconds", "4",
-                                 "--stats", "3"], stdout=subprocess.PIPE, text=True)
-        time.sleep(1.5)
+        # Acts on what monitor shows, not on a clock; a hung monitor is killed (EOF) so the
+        # assertions below say what was missing.
+        proc = subprocess.Popen([str(BIN / "dialtray"), "--data-dir", str(tmp_path), "monitor",
+                                 tray.port, "--stats", "0.5"], stdout=subprocess.PIPE, text=True)
+        assert proc.stdout is not None
+        guard = threading.Timer(120, proc.kill)
+        guard.start()
+        lines = []
+        for line in proc.stdout:  # the tray answers: monitor read its connect snapshot
+            lines.append(line)
+            if "snapshot (connect)" in line:
+                break
         tray.turn(1, "speed", -2)
-        out, _ = proc.communicate(timeout=30)
-    assert proc.returncode == 0
+        for line in proc.stdout:
+            lines.append(line)
+            if "dock 1 speed: position" in line:
+                break
+        for line in proc.stdout:
+            lines.append(line)
+            if "device: frames ok" in line:
+                break
+        proc.terminate()
+        rest, _ = proc.communicate(timeout=30)
+        guard.cancel()
+        out = "".join(lines) + rest
     # No calibration in the (empty) data directory: the raw position, marked (issue 9).
     assert "dock 1 speed: position " in out and "(-2, counter-clockwise)" in out
     assert "UNCALIBRATED" in out

@@ -12,11 +12,9 @@ import datetime
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dialrig import config
-from rich.console import Console
-from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn
 
 from dialtray.calibration import (
     CALIBRATED_KEYS,
@@ -53,6 +51,9 @@ examples:
 
 MUX_CHANNELS = len(config.MUX_ADDRS) * 8
 SYNC_WAIT_S = 20.0
+
+if TYPE_CHECKING:  # Rich is imported when a capture is shown, not at the CLI's start-up
+    from rich.console import Console
 
 Observer = Callable[[CaptureStatus], None]
 
@@ -99,6 +100,8 @@ class Display:
     """Live progress on a terminal (Rich), one plain line per step elsewhere (pipes, logs)."""
 
     def __init__(self, console: Console | None = None) -> None:
+        from rich.console import Console
+
         self.console = console or Console(highlight=False)
         self.live = self.console.is_terminal
 
@@ -117,6 +120,8 @@ class Display:
     @contextmanager
     def capture(self, where: str, observer: Observer | None) -> Iterator[Observer]:
         """A progress callback for one dial's capture."""
+        from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn
+
         progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
                             TextColumn("{task.fields[detail]}"), console=self.console,
                             transient=False) if self.live else None
