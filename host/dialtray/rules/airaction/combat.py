@@ -102,7 +102,6 @@ class CombatRules(GameBase):
         faces = self.dice.roll(dice, f"shot {a.plane} at {a.target}")
         c.emit(ev.ShotRolled(a.plane, a.weapon, a.target, dice, tn, faces, a.fate))
         hits = sum(1 for f in faces if f >= tn)
-        sixes = sum(1 for f in faces if f == 6)
         if hits > 0 and self.ace_can_use_fate(a.target, defensive=True):
             # AA-M63: the hit Ace may now declare defensive fate; D-AA-12: even when only
             # natural sixes hit (legal, pointless: ``fate_would_prevent`` is 0, bots decline)
