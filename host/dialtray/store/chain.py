@@ -1,0 +1,91 @@
+"""Tamper evidence: every record carries the SHA-256 of its content and of the record before it.
+
+``content`` is canonical JSON (sorted keys, no spaces, UTF-8) of the record's game, number, kind,
+time and data; ``sha = SHA-256(prev ‖ content)`` in hex, ``prev`` the sha of the record before
+(64 zeros for the first). The game row keeps the number and sha of the last record (the head),
+so a record cut from the end is noticed too. :func:`check_chain` names the first record that
+does not fit: a changed byte anywhere (content, sha, prev, kind), a record missing, moved,
+reordered or copied from another game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+GENESIS = "0" * 64
+
+
+def canonical(obj: Any) -> bytes:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False
+                      ).encode("utf-8")
+
+
+def content_of(game: int, n: int, kind: str, at: float, data: Any) -> bytes:
+    return canonical({"at": at, "data": data, "game": game, "kind": kind, "n": n})
+
+
+def link(prev: str, content: bytes) -> str:
+    return hashlib.sha256(prev.encode("ascii") + content).hexdigest()
+
+
+@dataclass(frozen=True)
+class Broken:
+    """Where a game's chain breaks: the record (its number) and why."""
+
+    n: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"record {self.n}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class Row:
+    """One stored record as read back (``content`` undecoded)."""
+
+    n: int
+    kind: str
+    content: bytes
+    sha: str
+    prev: str
+
+
+def check_chain(game: int, rows: Iterable[Row], head_n: int, head_sha: str
+                ) -> tuple[list[dict[str, Any]], Broken | None]:
+    """Check a game's records in stored order; returns the decoded records (up to the break)
+    and the first break, if any."""
+    out: list[dict[str, Any]] = []
+    prev = GENESIS
+    expect = 1
+    for row in rows:
+        if row.n != expect:
+            if row.n > expect:
+                return out, Broken(expect, f"missing (the next stored record is {row.n})")
+            return out, Broken(row.n, f"out of place (record {row.n} after {expect - 1})")
+        if row.prev != prev:
+            return out, Broken(row.n, "its 'prev' hash is not the sha of the record before "
+                               "(a record before it was changed, removed or reordered)")
+        if link(prev, row.content) != row.sha:
+            return out, Broken(row.n, "its content does not hash to its sha (changed)")
+        try:
+            rec = json.loads(row.content)
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            return out, Broken(row.n, f"its content is not JSON ({e})")
+        if not isinstance(rec, dict) or rec.get("n") != row.n or rec.get("game") != game \
+                or rec.get("kind") != row.kind:
+            return out, Broken(row.n, "its number, game or kind column disagrees with its "
+                               "hashed content (moved or relabelled)")
+        out.append(rec)
+        prev = row.sha
+        expect += 1
+    if expect - 1 != head_n or prev != head_sha:
+        if expect - 1 < head_n:
+            return out, Broken(expect, f"missing: the game's head says {head_n} records, "
+                               f"only {expect - 1} are stored")
+        return out, Broken(head_n, "the game's head (record count and last sha) does not match "
+                           "the stored records")
+    return out, None

@@ -1,0 +1,59 @@
+"""Tray events as plain record data, and back: what a ``device`` record holds.
+
+Every field of the link's event dataclass is kept (bytes as hex, dial states as lists), with the
+event's class name as ``type``, and the boot it belongs to (sequence numbers restart at every
+boot). ``event_of`` rebuilds the event, so a stored game can be fed to a tracker again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from dialtray.link import messages as m
+
+_TYPES: dict[str, type[m.TrayEvent]] = {
+    cls.__name__: cls for cls in (m.Click, m.DialFault, m.Booted, m.SelfTest, m.ButtonPressed,
+                                  m.DiceRolled, m.FairCommit, m.FairRollTag, m.FairMix,
+                                  m.FairReveal, m.UnknownEvent, m.Snapshot, m.LinkState, m.Diag)
+}
+
+
+def data_of(ev: m.TrayEvent, boot: int | None) -> dict[str, Any]:
+    """Plain data for one tray event (``boot``: the boot it was delivered in)."""
+    if type(ev) is m.Click:  # the hot path: one per click
+        return {"type": "Click", "boot": boot, "seq": ev.seq, "dock": ev.dock, "dial": ev.dial,
+                "position": ev.position, "delta": ev.delta, "t_ms": ev.t_ms,
+                "recovered": ev.recovered}
+    out: dict[str, Any] = {"type": type(ev).__name__, "boot": boot}
+    for f in dataclasses.fields(ev):
+        out[f.name] = _plain(getattr(ev, f.name))
+    return out
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, bytes):
+        return v.hex()
+    if isinstance(v, tuple):
+        return [_plain(x) for x in v]
+    if dataclasses.is_dataclass(v) and not isinstance(v, type):
+        return {f.name: _plain(getattr(v, f.name)) for f in dataclasses.fields(v)}
+    return v
+
+
+def event_of(data: dict[str, Any]) -> m.TrayEvent:
+    """The tray event a ``device`` record holds."""
+    cls = _TYPES.get(str(data.get("type")))
+    if cls is None:
+        raise ValueError(f"unknown tray event type {data.get('type')!r}")
+    kw: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        v = data[f.name]
+        if f.name == "data" and isinstance(v, str):
+            v = bytes.fromhex(v)
+        elif f.name == "dials":
+            v = tuple(m.DialState(**d) for d in v)
+        elif isinstance(v, list):
+            v = tuple(v)
+        kw[f.name] = v
+    return cls(**kw)

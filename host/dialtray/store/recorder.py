@@ -1,0 +1,236 @@
+"""What a tracked game writes to the store: every device event, rules action, expectation,
+flag, confirmation and dice roll, as hash-chained records (``db``, ``chain``).
+
+The recorder sits downstream of the tracker (sensor → link → tracker → engine → *store*): it is
+handed each tray event, feeds it to the tracker, then writes what the event and the tracker
+produced. It reads the tracker's public lists (``game.history``, ``lines``, ``flags``,
+``confirmed``, ``notes``) and never changes them. Nothing is durable until ``commit()``; the
+caller acknowledges tray events only after it (``consumer``).
+
+Record kinds: ``game`` (setup), ``device`` (a tray event), ``action`` (text, faces, events,
+who), ``expect`` (one DialChange: dial, clicks, direction, rule id, cause), ``confirm``,
+``flag``, ``resolve``, ``note`` (for the judge), ``refused`` (a decision the rules refused),
+``dice`` (faces, purpose, source, fairness commitment), ``judge`` / ``judge-refused``
+(rulings, ``judge``), ``end`` (the outcome).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from dialtray.link.messages import TrayEvent
+from dialtray.rules.core.game import Game, plain, state_json
+from dialtray.store.db import GameStore
+from dialtray.store.payload import data_of
+from dialtray.tracker import Binding, Roll, TableDice, Tracker
+from dialtray.tracker.binding import READERS
+
+
+def figures_of(binding: Binding) -> list[tuple[str, str, int | None, int | None]]:
+    return [(d.figure, d.kind, s.dock, s.dial) for s, d in binding.items()]
+
+
+def dice_source(dice: Any) -> dict[str, Any]:
+    """Which dice a game rolls with, and the fair-dice commitment when there is one."""
+    inner = dice.inner if isinstance(dice, TableDice) else dice
+    out: dict[str, Any] = {"source": type(inner).__name__}
+    commitment = getattr(inner, "commitment", None)
+    if isinstance(commitment, bytes):
+        out["commitment"] = commitment.hex()
+        out["session"] = getattr(inner, "session_id", 0)
+    link = getattr(inner, "link", None)
+    if link is not None and not isinstance(link, str):
+        inner2 = getattr(link, "commitment", None)
+        if isinstance(inner2, bytes):
+            out["commitment"] = inner2.hex()
+    return out
+
+
+class GameRecorder:
+    """Records one game. Build with :meth:`start` (a new stored game) or :meth:`attach`."""
+
+    def __init__(self, store: GameStore, gid: int, game: Game,
+                 tracker: Tracker | None = None) -> None:
+        self.store = store
+        self.gid = gid
+        self.game = game
+        self.tracker = tracker
+        self.clock = time.time
+        self._hist = len(game.history)
+        self._lines = len(tracker.lines) if tracker else 0
+        self._flags = len(tracker.flags) if tracker else 0
+        self._open: dict[int, Any] = {}
+        self._confirmed = len(tracker.confirmed) if tracker else 0
+        self._notes = len(tracker.notes) if tracker else 0
+        self._state_at = -1
+        self._ended = False
+        self._faces: list[tuple[int, ...]] = []
+        self._rolls: list[Roll] = []
+        if tracker is not None:
+            self._hook_dice(tracker.dice)
+
+    # ---- building -----------------------------------------------------------------------------
+
+    @classmethod
+    def start(cls, store: GameStore, tracker: Tracker, *, origin: str = "play",
+              extra: dict[str, Any] | None = None) -> GameRecorder:
+        """A new stored game for ``tracker`` (its header, seats, figures and dock binding)."""
+        g = tracker.game
+        gid = store.new_game(g.kind, header=tracker.header, seats=[(s, "") for s in g.seats()],
+                             figures=figures_of(tracker.binding), origin=origin,
+                             extra={"dice": dice_source(tracker.dice),
+                                    "readers": list(READERS), **(extra or {})},
+                             state_json=state_json(g))
+        rec = cls(store, gid, g, tracker)
+        rec._state_at = len(g.history)
+        return rec
+
+    @classmethod
+    def for_game(cls, store: GameStore, game: Game, header: Iterable[tuple[str, str]], *,
+                 origin: str, extra: dict[str, Any] | None = None) -> GameRecorder:
+        """A new stored game with no tracker (an imported log, a bench): actions are handed in
+        with :meth:`action`."""
+        gid = store.new_game(game.kind, header=header, seats=[(s, "") for s in game.seats()],
+                             origin=origin, extra=extra, state_json=state_json(game))
+        rec = cls(store, gid, game)
+        rec._state_at = len(game.history)
+        return rec
+
+    def _hook_dice(self, dice: TableDice) -> None:
+        prev = dice.on_roll
+
+        def on_roll(r: Roll) -> None:
+            self._rolls.append(r)
+            if prev is not None:
+                prev(r)
+        dice.on_roll = on_roll
+
+    # ---- in -----------------------------------------------------------------------------------
+
+    def device(self, ev: TrayEvent, boot: int | None, now: float) -> None:
+        """One tray event, stored and fed to the tracker (in that order: what the tracker makes
+        of it follows it in the chain)."""
+        self.store.append(self.gid, "device", data_of(ev, boot))
+        if self.tracker is not None:
+            self.tracker.feed(ev, now)
+            self.sync()
+
+    def tick(self, now: float) -> None:
+        if self.tracker is not None:
+            self.tracker.tick(now)
+            self.sync()
+
+    def decide(self, text: str, now: float, seat: str | None = None) -> Any:
+        """A typed decision through the tracker; a refusal is recorded with its reason."""
+        assert self.tracker is not None
+        r = self.tracker.decide(text, now, seat)
+        if not r.ok:
+            self.store.append(self.gid, "refused", {"text": text, "seat": seat,
+                                                    "why": r.message})
+        self.sync()
+        return r
+
+    def action(self, text: str, faces: Sequence[int], how: str = "") -> None:
+        """(No tracker.) Apply one action to the game, then record it."""
+        action = self.game.parse_action(text)
+        self._faces.append(tuple(faces))
+        self.game.apply(action)
+        self._record_actions(how)
+
+    # ---- out ----------------------------------------------------------------------------------
+
+    def sync(self) -> None:
+        """Record whatever the tracker and the game made since the last sync."""
+        t = self.tracker
+        if t is not None:
+            if len(t.lines) != self._lines:
+                for line in t.lines[self._lines:]:
+                    if type(line) is str and not line.startswith("#"):
+                        first = line.split("\n", 1)[0]
+                        _, bar, dice = first.partition("|")
+                        self._faces.append(tuple(int(x) for x in dice.split()) if bar else ())
+                self._lines = len(t.lines)
+            if self._rolls:
+                for r in self._rolls:
+                    self.store.append(self.gid, "dice", {"purpose": r.purpose,
+                                                         "faces": list(r.faces),
+                                                         **dice_source(t.dice)})
+                self._rolls.clear()
+        if len(self.game.history) != self._hist:
+            self._record_actions("")
+        if t is None:
+            return
+        if len(t.flags) != self._flags:
+            for i in range(self._flags, len(t.flags)):
+                f = t.flags[i]
+                self.store.append(self.gid, "flag", {"i": i, "kind": f.kind, "dial": f.label,
+                                                     "text": f.text, "at": f.raised})
+                self._open[i] = f
+            self._flags = len(t.flags)
+        if self._open:
+            for i, f in list(self._open.items()):
+                if f.resolved is not None:
+                    self.store.append(self.gid, "resolve", {"i": i, "kind": f.kind,
+                                                            "dial": f.label,
+                                                            "how": f.resolution,
+                                                            "at": f.resolved})
+                    del self._open[i]
+        if len(t.confirmed) != self._confirmed:
+            for c in t.confirmed[self._confirmed:]:
+                self.store.append(self.gid, "confirm", {
+                    "text": c.text, "figure": c.dial.figure, "dial": c.dial.kind,
+                    "clicks": c.clicks, "seq": c.seq, "free": c.free, "at": c.at})
+            self._confirmed = len(t.confirmed)
+        if len(t.notes) != self._notes:
+            for note in t.notes[self._notes:]:
+                self.store.append(self.gid, "note", {"text": note})
+            self._notes = len(t.notes)
+
+    def _record_actions(self, how: str) -> None:
+        hist = self.game.history
+        for i in range(self._hist, len(hist)):
+            entry = hist[i]
+            faces = self._faces.pop(0) if self._faces else ()
+            n = self.store.append(self.gid, "action", {
+                "i": i, "text": entry.action.text(), "faces": list(faces),
+                "events": [e.text() for e in entry.events], "how": how,
+                "seat": None})
+            for ch in self.game.dial_changes(i):
+                self.store.append(self.gid, "expect", {"action": n, **ch.to_dict()})
+        self._hist = len(hist)
+        out = self.game.outcome()
+        if out is not None and not self._ended:
+            self._ended = True
+            self.store.append(self.gid, "end", outcome_data(out))
+            self.store.update_game(self.gid, status="over", result=result_text(out))
+
+    def undone(self) -> None:
+        """The game's last action was taken back (a judge's ruling): recount the history."""
+        self._hist = len(self.game.history)
+        if self.game.outcome() is None and self._ended:
+            self._ended = False
+            self.store.update_game(self.gid, status="running", result="")
+
+    def checkpoint(self) -> None:
+        """Queue the game's state for the next commit (when it changed)."""
+        if len(self.game.history) != self._state_at:
+            self._state_at = len(self.game.history)
+            self.store.update_game(self.gid, state_json=state_json(self.game))
+
+    def commit(self) -> None:
+        self.checkpoint()
+        self.store.commit()
+
+
+def outcome_data(out: Any) -> dict[str, Any]:
+    return {"termination": str(out.termination), "winner": out.winner,
+            "vp": {str(k): int(v) for k, v in out.vp.items()},
+            "how": plain(getattr(out, "how", None))}
+
+
+def result_text(out: Any) -> str:
+    vp = " ".join(f"{k}:{v}" for k, v in out.vp.items())
+    who = f"{out.winner} wins" if out.winner else "no winner"
+    return f"{who} ({out.termination}; VP {vp})"
