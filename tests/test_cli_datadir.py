@@ -66,7 +66,7 @@ def test_verbose_logs_through_logging(capsys: pytest.CaptureFixture[str], tmp_pa
                          "--target", "3"]) == 0
         err = capsys.readouterr().err
         assert "INFO dialtray: dialtray 0.1.0: -v --data-dir" in err, err
-        assert logging.getLogger().handlers[0].level == logging.INFO
+        assert [h.level for h in cli._handlers] == [logging.INFO]
     finally:
         cli.setup_logging(0, None)
 

@@ -24,6 +24,7 @@ from dialtray.commands._args import Parser
 from dialtray.commands._common import CommandError, default_data_dir
 
 log = logging.getLogger("dialtray")
+_handlers: list[logging.Handler] = []  # what setup_logging added to the root logger
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -63,19 +64,23 @@ def build_parser() -> argparse.ArgumentParser:
 def setup_logging(level: int, log_file: Path | None) -> None:
     """-v: INFO, -vv: DEBUG on stderr; --log-file: DEBUG to the file, whatever -v says."""
     root = logging.getLogger()
-    for h in list(root.handlers):
+    for h in _handlers:  # ours from an earlier main() in this process; others' stay
         root.removeHandler(h)
+        h.close()
+    _handlers.clear()
     console = logging.StreamHandler(sys.stderr)
     console.setLevel(logging.WARNING if level == 0 else logging.INFO if level == 1
                      else logging.DEBUG)
     console.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
     root.addHandler(console)
+    _handlers.append(console)
     if log_file is not None:
         log_file.expanduser().parent.mkdir(parents=True, exist_ok=True)
         fh = logging.FileHandler(log_file.expanduser(), encoding="utf-8")
         fh.setLevel(logging.DEBUG)
         fh.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
         root.addHandler(fh)
+        _handlers.append(fh)
     root.setLevel(logging.DEBUG if level >= 2 or log_file is not None
                   else logging.INFO if level == 1 else logging.WARNING)
 
