@@ -77,7 +77,8 @@ class CatalogueError(ValueError):
         self.figure = figure
         self.field = field
         self.message = message
-        super().__init__(f"{file}: figure {figure}: field {field}: {message}")
+        who = "" if figure in ("", "-") else f"figure {figure}: "  # "-": not about one figure
+        super().__init__(f"{file}: {who}field {field}: {message}")
 
 
 class NotationError(ValueError):
