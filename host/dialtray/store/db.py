@@ -250,7 +250,9 @@ class GameStore:
         """The game's records as stored, in order of their number."""
         for r in self.conn.execute("SELECT n, kind, content, sha, prev FROM records "
                                    "WHERE game_id = ? ORDER BY n", (gid,)):
-            yield Row(r[0], r[1], bytes(r[2]), r[3], r[4])
+            c = r[2]  # a BLOB as written; anything else was put there by hand: compare its bytes
+            content = bytes(c) if isinstance(c, bytes | memoryview) else str(c).encode()
+            yield Row(r[0], r[1], content, r[3], r[4])
 
     # ---- judge tokens ------------------------------------------------------------------------
 

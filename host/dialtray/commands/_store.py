@@ -1,0 +1,47 @@
+"""What the commands that read or write stored games share: ``--db PATH`` (default: the game
+database in the data directory), a GAME argument, and one-line errors for store failures."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+
+from dialtray.commands._args import int_range
+from dialtray.commands._common import CommandError
+from dialtray.store.db import DB_NAME, GameStore, StoreError, default_db
+
+GAME_HELP = "the game's number (see `dialtray games`)"
+
+
+def add_db(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--db", type=Path, metavar="PATH",
+                   help=f"the game database (default: {DB_NAME} in the data directory, see "
+                        "`dialtray --data-dir`)")
+
+
+def game_number(text: str) -> int:
+    return int_range(1)(text)
+
+
+def db_path(args: argparse.Namespace) -> Path:
+    db: Path | None = getattr(args, "db", None)
+    if db is not None:
+        return db.expanduser()
+    return default_db(Path(args.data_dir))
+
+
+@contextlib.contextmanager
+def opened(args: argparse.Namespace, *, readonly: bool) -> Iterator[GameStore]:
+    """The store named by ``--db``; every StoreError becomes one line, exit status 2."""
+    try:
+        store = GameStore.open(db_path(args), readonly=readonly)
+    except StoreError as e:
+        raise CommandError(str(e), 2) from e
+    try:
+        yield store
+    except StoreError as e:
+        raise CommandError(str(e), 2) from e
+    finally:
+        store.close()
