@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -25,13 +26,14 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "figures",
         help="list the figures (and Aces maps/scenarios) a game log can use",
-        description=(
+        description=textwrap.fill(
             "Lists the figures each game can use, marked 'sample' (values invented or partly "
             "invented: every shipped file is one) or 'captured' (values read off a real "
             "figure), and where each comes from: 'built-in' or the custom catalogue given "
             "with --catalogue, which adds to or overrides the built-in one exactly as a log's "
             "'Catalogue: DIR' header line does. A bad file in the catalogue is reported as "
-            "FILE: figure ID: field F: what is wrong (exit status 2)."
+            "FILE: figure ID: field F: what is wrong (exit status 2).",
+            width=78,
         ),
         epilog=(
             "examples:\n"
@@ -47,7 +49,7 @@ def register(sub: Any) -> None:
         "--catalogue",
         metavar="DIR",
         type=Path,
-        help="a custom catalogue directory laid over the built-in data",
+        help="a custom catalogue directory laid over the built-in data (needs --game)",
     )
     p.set_defaults(func=run)
 
