@@ -93,6 +93,19 @@ class AttackRules(AcesBase):
             emit(ev.DiceAssigned(()))
             self._after_assignment(emit)
 
+    def _can_attack(self, c: CharState, close_only: bool) -> bool:
+        """Whether ``_legal_attacks`` would list anything (an action ends by itself when nothing
+        more is possible, D-AC-06), without listing every target combination."""
+        if c.is_captive or c.captive is not None:
+            return False
+        if self.turn.attacks_made >= self.attacks_allowed(c):
+            return False
+        if self.adjacent_enemies(c):
+            return True  # close combat on it (AC-M35)
+        if close_only or c.figure.range <= 0 or c.figure.pistols <= 0:
+            return False
+        return any(self._ranged_reason(c, e) is None for e in self.controlling_enemies(c))
+
     def _legal_attacks(self, c: CharState, close_only: bool) -> list[AcesAction]:
         t = self.turn
         if c.is_captive or c.captive is not None:
@@ -182,7 +195,7 @@ class AttackRules(AcesBase):
             if to >= e.figure.ko_click:
                 self._eliminate(emit, e, "damage", ((attacker.player, e.figure.points),))
         emit(ev.AttackResolved(attacker.label))
-        if not attacker.on_map or not self._legal_attacks(
+        if not attacker.on_map or not self._can_attack(
             attacker, close_only=self.turn.break_failed
         ):
             self._end_action(emit)

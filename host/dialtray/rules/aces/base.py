@@ -21,7 +21,7 @@ from dialtray.rules.aces.figures import Figure, default_catalogue
 from dialtray.rules.aces.grid import Square
 from dialtray.rules.aces.lof import LineOfFire, line_of_fire
 from dialtray.rules.aces.maps import AcesMap, Terrain
-from dialtray.rules.aces.movement import Reach, reach
+from dialtray.rules.aces.movement import Reach, neighbour_masks, reach_masks
 from dialtray.rules.aces.state import AcesState, CharState, TurnState, apply_event, current_turn
 from dialtray.rules.aces.talents import Ability, Talents, load_talents
 from dialtray.rules.aces.victory import seat_of
@@ -68,7 +68,7 @@ class AcesBase(EventSourcedGame[AcesState, AcesAction]):
         self._version = 0  # bumped by every folded event: keys the memo below
         self._reach_memo: dict[str, tuple[int, Reach]] = {}
         self._move_actions: dict[str, Any] = {}  # label -> move.MoveTable
-        self._adjacent_memo: dict[str, list[CharState]] = {}
+        self._adjacent_memo: dict[Any, Any] = {}  # see _per_event
         self._adjacent_version = -1
         super().__init__(setup_events)
 
@@ -128,8 +128,21 @@ class AcesBase(EventSourcedGame[AcesState, AcesAction]):
 
     def controlling_enemies(self, c: CharState) -> list[CharState]:
         """Enemies whose adjacency counts (stops moves, forces break away, bars ranged attacks).
-        Decided (docs AC-A09 note): a captive, being under control, exerts none."""
-        return [o for o in self.enemies_of(c) if not o.is_captive]
+        Decided (docs AC-A09 note): a captive, being under control, exerts none. (Memoised per
+        player until the next event.)"""
+        memo = self._per_event()
+        key = ("controlling", c.player)
+        hit: list[CharState] | None = memo.get(key)
+        if hit is None:
+            hit = memo[key] = [o for o in self.enemies_of(c) if not o.is_captive]
+        return list(hit)
+
+    def _per_event(self) -> dict[Any, Any]:
+        """A memo that lives until the next folded event."""
+        if self._adjacent_version != self._version:
+            self._adjacent_memo.clear()
+            self._adjacent_version = self._version
+        return self._adjacent_memo
 
     def adjacent(self, a: CharState, b: CharState) -> bool:
         """AC-M20 / AC-M65: touching squares not cut apart by blocking terrain."""
@@ -139,13 +152,10 @@ class AcesBase(EventSourcedGame[AcesState, AcesAction]):
 
     def adjacent_enemies(self, c: CharState) -> list[CharState]:
         """The controlling enemies touching ``c`` (memoised until the next event)."""
-        if self._adjacent_version != self._version:
-            self._adjacent_memo.clear()
-            self._adjacent_version = self._version
-        hit = self._adjacent_memo.get(c.label)
+        memo = self._per_event()
+        hit: list[CharState] | None = memo.get(c.label)
         if hit is None:
-            hit = [e for e in self.controlling_enemies(c) if self.adjacent(c, e)]
-            self._adjacent_memo[c.label] = hit
+            hit = memo[c.label] = [e for e in self.controlling_enemies(c) if self.adjacent(c, e)]
         return list(hit)
 
     def eligible(self, label: str) -> str | None:
@@ -201,22 +211,52 @@ class AcesBase(EventSourcedGame[AcesState, AcesAction]):
         self._adjacent_memo.clear()
 
     def compute_reach(self, c: CharState) -> Reach:
-        """The legal destinations of ``c``, computed afresh (AC-M21..M27, AC-M43, AC-M59)."""
+        """The legal destinations of ``c``, computed afresh (AC-M21..M27, AC-M43, AC-M59).
+        Friends are passed through, enemies never entered, the squares next to a controlling
+        enemy (not a captive, not one broken away from, AC-M26) end the move."""
         assert c.square is not None
-        friends: list[int] = []
-        enemies: list[int] = []
-        controlling: list[int] = []
-        for o in self.state.chars.values():
-            if o.square is None or o.label == c.label or o.label == c.captive:
-                continue
-            if o.player == c.player:
-                friends.append(o.square)
-            else:
-                enemies.append(o.square)
+        occupied, zones = self._occupancy()
+        own = 1 << c.square
+        captive = 0
+        if c.captive is not None and (sq := self.char(c.captive).square) is not None:
+            captive = 1 << sq  # it moves with its captor (AC-M43): neither friend nor enemy
+        everyone = 0
+        for mask in occupied.values():
+            everyone |= mask
+        friends = occupied.get(c.player, 0) & ~own
+        enemies = everyone & ~occupied.get(c.player, 0) & ~captive
+        if self.turn.broken_from:  # AC-M26: those broken away from do not stop this move
+            exempt = {self.char(lab).square for lab in self.turn.broken_from}
+            nbr = neighbour_masks(self.map)
+            zone = 0
+            for o in self.state.chars.values():
+                sq = o.square
+                if sq is not None and sq not in exempt and o.player != c.player:
+                    zone |= 0 if o.is_captive else nbr[sq]
+            return reach_masks(self.map, c.square, self.speed(c), friends, enemies, zone)
+        zone = 0
+        for player, z in zones.items():
+            if player != c.player:
+                zone |= z
+        return reach_masks(self.map, c.square, self.speed(c), friends, enemies, zone)
+
+    def _occupancy(self) -> tuple[dict[int, int], dict[int, int]]:
+        """Per player: the squares of its characters on the map, and the squares next to its
+        controlling ones (not captives) — memoised until the next event."""
+        memo = self._per_event()
+        hit: tuple[dict[int, int], dict[int, int]] | None = memo.get("occupancy")
+        if hit is None:
+            occupied: dict[int, int] = {}
+            zones: dict[int, int] = {}
+            nbr = neighbour_masks(self.map)
+            for o in self.state.chars.values():
+                if o.square is None:
+                    continue
+                occupied[o.player] = occupied.get(o.player, 0) | 1 << o.square
                 if not o.is_captive:
-                    controlling.append(o.square)
-        broken = [sq for lab in self.turn.broken_from if (sq := self.char(lab).square) is not None]
-        return reach(self.map, c.square, self.speed(c), friends, enemies, controlling, broken)
+                    zones[o.player] = zones.get(o.player, 0) | nbr[o.square]
+            hit = memo["occupancy"] = (occupied, zones)
+        return hit
 
     def line_of_fire(self, attacker: str, target: str) -> LineOfFire:
         a, b = self.char(attacker), self.char(target)
@@ -303,6 +343,12 @@ class AcesBase(EventSourcedGame[AcesState, AcesAction]):
         raise NotImplementedError
 
     def _legal_attacks(self, c: CharState, close_only: bool) -> list[AcesAction]:
+        raise NotImplementedError
+
+    def _can_attack(self, c: CharState, close_only: bool) -> bool:
+        raise NotImplementedError
+
+    def _ranged_reason(self, c: CharState, e: CharState) -> str | None:
         raise NotImplementedError
 
     def _after_assignment(self, emit: Emit) -> None:

@@ -12,7 +12,9 @@ source and seeded bots is reproducible.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from itertools import chain
 from typing import Protocol
 
 from dialtray.rules.aces.actions import (
@@ -29,7 +31,8 @@ from dialtray.rules.aces.actions import (
 )
 from dialtray.rules.aces.combat import attack_dice, count_hits, target_defense
 from dialtray.rules.aces.game import AcesGame
-from dialtray.rules.aces.grid import Square, chebyshev
+from dialtray.rules.aces.legal import LegalActions, MoveSegment
+from dialtray.rules.aces.movement import dilate
 from dialtray.rules.aces.odds import capture_chance, expected_hits, multi_target_distribution
 from dialtray.rules.core.odds import expectation
 
@@ -38,15 +41,25 @@ class Bot(Protocol):
     def choose(self, game: AcesGame) -> AcesAction: ...
 
 
-def _playable(game: AcesGame) -> list[AcesAction]:
+def _playable(game: AcesGame) -> Sequence[AcesAction]:
     """Legal actions a bot considers: not withdrawing or ending, and not a defensive fate that
-    would prevent nothing (legal but pointless, D-AC-05: bots decline it)."""
+    would prevent nothing (legal but pointless, D-AC-05: bots decline it). Long move lists stay
+    lazy (``legal.LegalActions``)."""
+    acts = game.legal_actions().without(Withdraw, EndGame)
+    if game.turn.phase != "defend":
+        return acts
     return [
         a
-        for a in game.legal_actions()
-        if not isinstance(a, Withdraw | EndGame)
-        and not (isinstance(a, DefensiveFate) and a.use and game.fate_would_prevent(a.label) == 0)
+        for a in acts
+        if not (isinstance(a, DefensiveFate) and a.use and game.fate_would_prevent(a.label) == 0)
     ]
+
+
+def _not_moves(acts: Sequence[AcesAction]) -> Iterable[AcesAction]:
+    """The actions that are not whole move segments (those are never attacks or escapes)."""
+    if isinstance(acts, LegalActions):
+        return chain.from_iterable(p for p in acts.parts if not isinstance(p, MoveSegment))
+    return acts
 
 
 class RandomBot:
@@ -68,28 +81,50 @@ class GreedyBot:
         if t.phase == "defend":  # use fate when it prevents a hit, else decline (D-AC-05)
             return next(a for a in acts if isinstance(a, DefensiveFate))
         if t.phase == "assign":
-            return self._best_assignment(game, acts)
-        attacks = [a for a in acts if isinstance(a, Attack)]
+            return self._best_assignment(game, list(acts))
+        rest = list(_not_moves(acts))
+        attacks = [a for a in rest if isinstance(a, Attack)]
         if attacks:
             return max(attacks, key=lambda a: (self._value(game, a), self.rng.random()))
-        escapes = [a for a in acts if isinstance(a, Escape)]
+        escapes = [a for a in rest if isinstance(a, Escape)]
         if escapes:
             return escapes[-1]
-        moves = [a for a in acts if isinstance(a, Move)]
-        if moves and self.rng.random() < 0.9:
-            # every move here is of the same player's characters: one enemy list serves all
-            targets = self._enemy_squares(game, moves[0].label)
-            return min(
-                moves,
-                key=lambda a: (
-                    min((chebyshev(a.to, e) for e in targets), default=0),
-                    self.rng.random(),
-                ),
-            )
-        others = [a for a in acts if not isinstance(a, EndAction | Pass)]
+        segments = acts.move_segments() if isinstance(acts, LegalActions) else []
+        loose = [a for a in rest if isinstance(a, Move)]  # moves with a captive
+        if (segments or loose) and self.rng.random() < 0.9:
+            return self.rng.choice(self._closest_moves(game, segments, loose))
+        others = acts.without(EndAction, Pass) if isinstance(acts, LegalActions) else acts
         if others and self.rng.random() < 0.5:
             return self.rng.choice(others)
         return self.rng.choice(acts)
+
+    def _closest_moves(
+        self, game: AcesGame, segments: list[MoveSegment], loose: list[Move]
+    ) -> list[AcesAction]:
+        """The moves ending nearest (Chebyshev, as the crow flies) to an enemy: rings of
+        growing distance around the enemies until one holds a destination. Every move here is
+        of the same player's characters, so one enemy list serves all."""
+        m = game.map
+        label = segments[0].label if segments else loose[0].label
+        here = 0
+        for seg in segments:
+            here |= seg.mask
+        for mv in loose:
+            here |= 1 << m.index(mv.to)
+        ring = 0
+        for e in game.controlling_enemies(game.char(label)):
+            if e.square is not None:
+                ring |= 1 << e.square
+        if ring:
+            while not ring & here:
+                ring = dilate(m, ring)
+        else:
+            ring = here  # no enemy: every move is as good
+        out: list[AcesAction] = []
+        for seg in segments:
+            out.extend(seg.table[sq] for sq in seg.squares() if ring >> sq & 1)
+        out.extend(mv for mv in loose if ring >> m.index(mv.to) & 1)
+        return out
 
     def _value(self, game: AcesGame, a: Attack) -> Fraction:
         c = game.char(a.label)
@@ -108,14 +143,6 @@ class GreedyBot:
         else:
             value = expected_hits(n, defs[0])
         return value - (Fraction(1, 2) if a.fate else 0)
-
-    def _enemy_squares(self, game: AcesGame, label: str) -> list[Square]:
-        me = game.char(label)
-        return [
-            game.map.square(e.square)
-            for e in game.controlling_enemies(me)
-            if e.square is not None
-        ]
 
     def _best_assignment(self, game: AcesGame, acts: list[AcesAction]) -> AcesAction:
         p = game.turn.pending

@@ -21,7 +21,7 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from dialtray.rules.aces.actions import (
@@ -48,6 +48,7 @@ from dialtray.rules.aces.base import (
 from dialtray.rules.aces.capture import CaptureRules
 from dialtray.rules.aces.close import CloseCombatRules
 from dialtray.rules.aces.ending import EndRules
+from dialtray.rules.aces.legal import LegalActions
 from dialtray.rules.aces.move import MovementRules
 from dialtray.rules.aces.ranged import RangedRules
 from dialtray.rules.aces.turn import TurnRules
@@ -62,61 +63,64 @@ class AcesGame(
 ):
     """One game of Crimson Skies: Aces on one map."""
 
-    def legal_actions(self) -> list[AcesAction]:
-        """Everything that may be applied now (python-chess's ``legal_moves``)."""
+    def legal_actions(self) -> LegalActions:
+        """Everything that may be applied now (python-chess's ``legal_moves``), as a read-only
+        sequence; long move lists are made lazily (``legal.LegalActions``). In the choose
+        phase ``withdraw`` and ``endgame`` come last."""
         s = self.state
         if s.over or s.turn is None:
-            return []
+            return LegalActions(())
         t = s.turn
-        out: list[AcesAction] = []
         if t.phase == "assign":
-            return self._legal_assignments()
+            return LegalActions([self._legal_assignments()])
         if t.phase == "defend":
             p = t.pending
             assert p is not None
             if p.awaiting:
-                return [DefensiveFate(p.awaiting[0], True), DefensiveFate(p.awaiting[0], False)]
-            return []
+                who = p.awaiting[0]
+                return LegalActions([[DefensiveFate(who, True), DefensiveFate(who, False)]])
+            return LegalActions(())
+        parts: list[Sequence[AcesAction]] = []
         if t.phase == "choose":
             labels = self.eligible_characters()
             for lab in labels:
-                out.extend(self._legal_for(lab, "choose"))
-            if not labels:
-                out.append(Pass(""))
+                parts.extend(self._legal_for(lab, "choose"))
+            tail: list[AcesAction] = [] if labels else [Pass("")]
             if t.extra_for is None and t.label is None:
-                out.append(Withdraw())
-                out.extend([EndGame("agreed"), EndGame("time")])
-            return out
+                tail += [Withdraw(), EndGame("agreed"), EndGame("time")]
+            parts.append(tail)
+            return LegalActions(parts)
         assert t.label is not None
-        out.extend(self._legal_for(t.label, t.phase))
-        out.append(EndAction())
-        return out
+        parts.extend(self._legal_for(t.label, t.phase))
+        parts.append([EndAction()])
+        return LegalActions(parts)
 
-    def _legal_for(self, label: str, phase: str) -> list[AcesAction]:
+    def _legal_for(self, label: str, phase: str) -> list[Sequence[AcesAction]]:
         c = self.char(label)
-        out: list[AcesAction] = []
+        first: list[AcesAction] = []
+        parts: list[Sequence[AcesAction]] = [first]
         if phase == "choose":
-            out.append(Pass(label))
+            first.append(Pass(label))
             if c.is_captive:
-                out.append(Escape(label))
+                first.append(Escape(label))
                 if self._fate_allowed(c, "escape") is None:
-                    out.append(Escape(label, True))
-                return out
+                    first.append(Escape(label, True))
+                return parts
             if (
                 "second_wind" in self.abilities(c)
                 and c.captive is None
                 and c.click > c.figure.starting_click
             ):
-                out.append(SecondWind(label))
+                first.append(SecondWind(label))
             if self.adjacent_enemies(c):
-                out.append(BreakAway(label))
+                first.append(BreakAway(label))
             else:
-                out.extend(self._legal_moves(c))
+                parts.append(self._legal_moves(c))
         elif phase == "broke":
-            out.extend(self._legal_moves(c))
+            parts.append(self._legal_moves(c))
         if phase in ("choose", "broke", "failed", "moved", "attacked"):
-            out.extend(self._legal_attacks(c, close_only=self.turn.break_failed))
-        return out
+            parts.append(self._legal_attacks(c, close_only=self.turn.break_failed))
+        return parts
 
     def apply(self, action: Any) -> tuple[Event, ...]:
         """Apply one action; the events it caused. ``IllegalActionError`` leaves no trace."""
@@ -138,10 +142,9 @@ class AcesGame(
         handler = handlers.get(type(action))
         if handler is None:
             raise TypeError(f"not an Aces action: {action!r}")
-        check = handler(action, None)  # validation only; raises before anything changes
-        assert check is None
-        run = handler
-        return self._transaction(action, lambda emit: run(action, emit))
+        # Every handler checks the whole action before its first event or die (it can also be
+        # called with emit=None to check only): a refusal leaves no event and no die used.
+        return self._transaction(action, lambda emit: handler(action, emit))
 
     def push_text(self, text: str) -> tuple[Event, ...]:
         """Parse and apply one action's notation."""

@@ -5,7 +5,7 @@ moving with a captive (AC-M41, AC-M43). Destinations come from ``movement.reach`
 
 from __future__ import annotations
 
-from operator import itemgetter
+from collections.abc import Sequence
 
 from dialtray.rules.aces import events as ev
 from dialtray.rules.aces.actions import (
@@ -19,6 +19,7 @@ from dialtray.rules.aces.base import (
     H_MOVE,
     AcesBase,
 )
+from dialtray.rules.aces.legal import MoveSegment
 from dialtray.rules.aces.maps import AcesMap, Terrain
 from dialtray.rules.aces.movement import Reach
 from dialtray.rules.aces.state import CharState
@@ -43,7 +44,7 @@ class MovementRules(AcesBase):
         (face,) = self.dice.roll(1, f"{a.label}: break away (4-6)")
         ok = face >= 4  # AC-M25 / table AC-2
         emit(ev.BreakAwayRolled(a.label, face, ok, tuple(e.label for e in adj)))
-        if not ok and not self._legal_attacks(c, close_only=True):
+        if not ok and not self._can_attack(c, close_only=True):
             self._end_action(emit)
 
     def _do_move(self, a: Move, emit: Emit | None) -> None:
@@ -88,7 +89,7 @@ class MovementRules(AcesBase):
         emit(ev.Moved(a.label, path))
         if c.captive is not None and a.captive_to is not None:
             emit(ev.CaptiveMoved(c.captive, a.captive_to.name()))
-        if not self._legal_attacks(c, close_only=False):
+        if not self._can_attack(c, close_only=False):
             self._end_action(emit)
 
     def _why_not_reachable(self, c: CharState, dest: int, r: Reach) -> tuple[str, str]:
@@ -104,21 +105,21 @@ class MovementRules(AcesBase):
             "AC-M21",
         )
 
-    def _legal_moves(self, c: CharState) -> list[AcesAction]:
+    def _legal_moves(self, c: CharState) -> Sequence[AcesAction]:
+        """AC-M21: one move per destination but the square it stands on (0 squares is legal
+        but the same as not moving); made lazily (``legal.MoveSegment``)."""
         r = self.reach_of(c)
-        dests = [d for d in r.sorted_destinations if d != c.square]  # 0 squares: no move
+        assert c.square is not None
         if c.captive is None:
-            if not dests:
-                return []
             table = self._move_actions.get(c.label)
             if table is None:  # Move values are immutable: one per (character, square), reused
                 table = self._move_actions[c.label] = MoveTable(c.label, self.map)
-            if len(dests) == 1:
-                return [table[dests[0]]]
-            return list(itemgetter(*dests)(table))
+            return MoveSegment(c.label, r, c.square, table)
         out: list[AcesAction] = []
         sq = self.map.square
-        for d in dests:
+        for d in r.sorted_destinations:
+            if d == c.square:
+                continue
             for cap in self._captive_spots(c, d):
                 out.append(Move(c.label, sq(d), sq(cap)))
         return out

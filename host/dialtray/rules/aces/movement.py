@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
-from functools import cached_property
+from typing import Any
 
 from dialtray.rules.aces.maps import AcesMap, Terrain
 
@@ -43,31 +43,33 @@ class Reach:
     passed: int
     stop: int = field(repr=False)
     masks: tuple[int, ...] = field(repr=False, compare=False, default=())  # neighbours per square
-
-    @cached_property
-    def mask(self) -> int:
-        """The destinations as one bit mask."""
-        out = 0
-        for layer in self.layers:
-            out |= layer
-        return out & ~self.passed
+    mask: int = 0  # the destinations as one bit mask
+    _memo: dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
 
     def reaches(self, square: int) -> bool:
         return bool(self.mask >> square & 1)
 
-    @cached_property
+    @property
     def steps(self) -> dict[int, int]:
         """Destination square index -> squares moved."""
-        return {sq: d for d, layer in enumerate(self.layers) for sq in _bits(layer & ~self.passed)}
+        out: dict[int, int] | None = self._memo.get("steps")
+        if out is None:
+            out = self._memo["steps"] = {
+                sq: d for d, layer in enumerate(self.layers) for sq in _bits(layer & ~self.passed)
+            }
+        return out
 
     @property
     def destinations(self) -> frozenset[int]:
         return frozenset(self.steps)
 
-    @cached_property
+    @property
     def sorted_destinations(self) -> list[int]:
-        """The destinations in square order (legal-move lists use it)."""
-        return list(_bits(self.mask))
+        """The destinations in square order (computed once)."""
+        out: list[int] | None = self._memo.get("sorted")
+        if out is None:
+            out = self._memo["sorted"] = list(_bits(self.mask))
+        return out
 
     @property
     def count(self) -> int:
@@ -95,6 +97,23 @@ class Reach:
         return out
 
 
+def kth_bit(mask: int, k: int) -> int:
+    """The index of the ``k``-th (from 0) lowest set bit of ``mask``; ``IndexError`` if none."""
+    base = 0
+    while mask:
+        chunk = mask & 0xFFFFFFFFFFFFFFFF
+        n = chunk.bit_count()
+        if k < n:
+            while k:
+                chunk &= chunk - 1
+                k -= 1
+            return base + (chunk & -chunk).bit_length() - 1
+        k -= n
+        mask >>= 64
+        base += 64
+    raise IndexError("bit index out of range")
+
+
 def _bits(mask: int) -> Iterator[int]:
     """The set bits of ``mask``, lowest first."""
     while mask:
@@ -119,24 +138,34 @@ def reach(
     move (AC-M23; decided in AC-A09's note: captives do not). ``broken_away_from``: squares of
     the enemies the mover broke away from this action (AC-M26).
     """
-    mm = _map_masks(m)
-    masks = mm.neighbours
+    masks = _map_masks(m).neighbours
     exempt = set(broken_away_from)
-    # squares where a move must end: next to a controlling enemy (AC-M23) or in a hindering
-    # feature other than the one the move starts in (AC-M58)
-    stop = mm.hindering & ~mm.by_feature.get(m.feature[start], 0) if mm.hindering else 0
+    zone = 0  # squares next to a controlling enemy: a move ends there (AC-M23)
     for e in controlling_enemies:
         if e not in exempt:
-            stop |= masks[e]
+            zone |= masks[e]
     friend_mask = 0
     for f in friends:
         friend_mask |= 1 << f
+    enemy_mask = 0
+    for e in enemies:
+        enemy_mask |= 1 << e
+    return reach_masks(m, start, speed, friend_mask, enemy_mask, zone)
+
+
+def reach_masks(
+    m: AcesMap, start: int, speed: int, friend_mask: int, enemy_mask: int, zone: int
+) -> Reach:
+    """``reach`` on bit masks of square indexes: friends' and enemies' squares, and ``zone``,
+    the squares next to the enemies whose adjacency ends a move (AC-M23, AC-M26 applied)."""
+    mm = _map_masks(m)
+    # squares where a move must end: the zone, or a hindering feature other than the one the
+    # move starts in (AC-M58)
+    stop = zone | (mm.hindering & ~mm.by_feature.get(m.feature[start], 0))
     start_bit = 1 << start
     # never entered: enemies' squares and friends' squares where the move would have to end on
     # the friend (AC-M24); squares met once are not met again
-    blocked = start_bit | (friend_mask & stop)
-    for e in enemies:
-        blocked |= 1 << e
+    blocked = start_bit | (friend_mask & stop) | enemy_mask
     layers = [start_bit]
     frontier = start_bit
     steps = mm.steps
@@ -153,7 +182,15 @@ def reach(
         blocked |= new
         layers.append(new)
         frontier = new & ~stop
-    return Reach(start, tuple(layers), friend_mask, stop, masks)
+    reached = 0
+    for layer in layers:
+        reached |= layer
+    return Reach(start, tuple(layers), friend_mask, stop, mm.neighbours, reached & ~friend_mask)
+
+
+def neighbour_masks(m: AcesMap) -> tuple[int, ...]:
+    """Each square's neighbours (``AcesMap.neighbours``) as a bit mask of square indexes."""
+    return _map_masks(m).neighbours
 
 
 @dataclass(frozen=True)
@@ -192,3 +229,22 @@ def _map_masks(m: AcesMap) -> _MapMasks:
     mm = _MapMasks(masks, hindering, by_feature, steps)
     _MASKS[id(m)] = (m, mm)
     return mm
+
+
+_EDGES: dict[tuple[int, int], tuple[int, int, int]] = {}
+
+
+def dilate(m: AcesMap, mask: int) -> int:
+    """``mask`` grown by one square in all 8 directions, walls and terrain ignored: the squares
+    within Chebyshev distance 1 of it (AC-A06), as the crow flies."""
+    key = (m.width, m.height)
+    edges = _EDGES.get(key)
+    if edges is None:
+        w, h = key
+        everything = (1 << (w * h)) - 1
+        first_column = sum(1 << (y * w) for y in range(h))
+        edges = _EDGES[key] = (everything, first_column, first_column << (w - 1))
+    everything, first, last = edges
+    w = m.width
+    wide = mask | (mask & ~last) << 1 | (mask & ~first) >> 1
+    return (wide | wide << w | wide >> w) & everything
