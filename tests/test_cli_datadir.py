@@ -88,3 +88,12 @@ def test_hardware_docs_outside_a_clone_needs_out(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(hardware, "clone_hardware_dir", lambda: None)
     assert cli.main(["hardware", "docs"]) == 2
     assert "give --out DIR" in capsys.readouterr().err
+
+
+def test_a_commands_own_log_argument_does_not_turn_on_the_log(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]
+                                                               ) -> None:
+    """`dialtray import LOG` has a positional named log; the top-level --log is another dest."""
+    assert cli.main(["--data-dir", str(tmp_path), "import", str(tmp_path / "none.log")]) == 2
+    capsys.readouterr()
+    assert not (tmp_path / "logs").exists()

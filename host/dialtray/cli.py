@@ -42,14 +42,16 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"dialtray {__version__}")
-    parser.add_argument("-v", "--verbose", dest="log_level", action="count", default=0,
+    parser.add_argument("-v", "--verbose", dest="cli_log_level", action="count", default=0,
                         help="log what happens and an unexpected error's details (-vv: all)")
-    parser.add_argument("--log", action="store_true",
+    # dests of the top-level options are prefixed: a subcommand's own `log`, `verbose`… share
+    # the namespace and must not switch these on.
+    parser.add_argument("--log", dest="cli_log", action="store_true",
                         help="also write the log (every detail) to logs/dialtray.log in the data "
                              "directory")
-    parser.add_argument("--log-file", type=Path, metavar="FILE",
+    parser.add_argument("--log-file", dest="cli_log_file", type=Path, metavar="FILE",
                         help="also write the log (every detail) to FILE")
-    parser.add_argument("--data-dir", type=Path, metavar="DIR",
+    parser.add_argument("--data-dir", dest="cli_data_dir", type=Path, metavar="DIR",
                         help="where dialtray keeps calibration copies and logs (default: "
                              f"{default_data_dir()}; or set DIALTRAY_DATA_DIR)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -102,11 +104,12 @@ def _main(argv: Sequence[str] | None) -> int:
         parser.print_help()
         return 2
     prog = f"dialtray {args.command}"
-    args.data_dir = (args.data_dir or Path(os.environ.get("DIALTRAY_DATA_DIR", "")
-                                           or default_data_dir())).expanduser()
-    log_file = args.log_file or (args.data_dir / "logs" / "dialtray.log" if args.log else None)
+    args.data_dir = (args.cli_data_dir or Path(os.environ.get("DIALTRAY_DATA_DIR", "")
+                                               or default_data_dir())).expanduser()
+    log_file = args.cli_log_file or (args.data_dir / "logs" / "dialtray.log" if args.cli_log
+                                     else None)
     try:
-        setup_logging(args.log_level, log_file)
+        setup_logging(args.cli_log_level, log_file)
     except OSError as e:
         print(f"dialtray: cannot write the log file {log_file}: {e.strerror or e}",
               file=sys.stderr)
@@ -127,7 +130,7 @@ def _main(argv: Sequence[str] | None) -> int:
     except Exception as e:  # the last line of defence: one line, never a traceback
         log.info("unexpected error in %s", prog, exc_info=True)  # shown by -v, kept by --log-file
         what = str(e) or type(e).__name__
-        hint = "" if args.log_level >= 1 else \
+        hint = "" if args.cli_log_level >= 1 else \
             f" (a bug: rerun with -v, `dialtray -v {args.command} …`, for the details)"
         print(f"{prog}: unexpected error: {what}{hint}", file=sys.stderr)
         return 1
