@@ -1,6 +1,6 @@
 """Fuzz the host end of the tray link: over a million inputs (issue 8).
 
-    .venv/bin/python bench/bench_link_fuzz.py [--inputs 1000000] [--live 20000] [--seed 1]
+    .venv/bin/python bench/bench_link_fuzz.py [--inputs 1000000] [--live 100000] [--seed 1]
 
 1. Deframer + decoder: garbage (every byte value, frame boundaries, REPL keys), damaged device
    frames of every type (bit flips, replaced/dropped/inserted/duplicated bytes, truncation,
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import random
 import sys
 import time
@@ -129,9 +130,10 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--inputs", type=int, default=1_000_000, help="codec inputs (default 1 M)")
-    ap.add_argument("--live", type=int, default=20_000, help="inputs into a live session")
+    ap.add_argument("--live", type=int, default=100_000, help="inputs into a live session")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
+    logging.getLogger("dialtray.link").setLevel(logging.ERROR)  # every rejection would log
     c = codec(args.inputs, args.seed)
     s = live(args.live, args.seed + 1)
     print(f"{'fuzzer':34} {'value':>16}")
