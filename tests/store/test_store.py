@@ -63,7 +63,8 @@ def test_an_older_database_is_migrated_and_keeps_its_games(tmp_path: Path) -> No
     versions = [r[0] for r in st.conn.execute("SELECT version FROM schema_version")]
     assert versions == [1, 2]
     assert [r.kind for r in st.rows(1)] == ["game", "note"]
-    st.add_token(1, "ab" * 32, "works after the migration")
+    st.add_token("spring open", "ab" * 32)
+    assert st.token_events() == {"ab" * 32: "spring open"}
     n = st.append(1, "note", {"text": "from version 2"})
     st.commit()
     assert n == 3

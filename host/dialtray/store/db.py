@@ -256,14 +256,14 @@ class GameStore:
 
     # ---- judge tokens ------------------------------------------------------------------------
 
-    def add_token(self, gid: int, token_hash: str, note: str) -> None:
+    def add_token(self, event: str, token_hash: str) -> None:
         self._writable()
         try:
-            self.conn.execute("INSERT INTO judge_tokens VALUES (?, ?, ?, ?)",
-                              (gid, token_hash, now_iso(), note))
+            self.conn.execute("INSERT INTO judge_tokens VALUES (?, ?, ?)",
+                              (event, token_hash, now_iso()))
         except sqlite3.DatabaseError as e:
             raise self._fail("cannot store the judge token", e) from e
 
-    def token_hashes(self, gid: int) -> set[str]:
-        return {r[0] for r in self.conn.execute(
-            "SELECT hash FROM judge_tokens WHERE game_id = ?", (gid,))}
+    def token_events(self) -> dict[str, str]:
+        """Token hash → the event it was made for."""
+        return {r[0]: r[1] for r in self.conn.execute("SELECT hash, event FROM judge_tokens")}

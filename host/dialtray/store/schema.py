@@ -58,10 +58,9 @@ BEGIN SELECT RAISE(ABORT, 'records are append-only'); END;
 
 V2 = """
 CREATE TABLE judge_tokens (
-    game_id INTEGER NOT NULL REFERENCES games(id),
+    event TEXT NOT NULL,            -- the tournament / event the judge's token is for
     hash TEXT NOT NULL,             -- SHA-256 of the token; the token itself is never stored
-    created TEXT NOT NULL,
-    note TEXT NOT NULL DEFAULT ''
+    created TEXT NOT NULL
 );
 CREATE INDEX records_by_kind ON records (game_id, kind);
 """
