@@ -1,0 +1,173 @@
+"""What happens between decisions: draws, reshuffles, turn order, start layout of a mission, the
+next turn (SA-M15, SA-M16, SA-M32, SA-M33, SA-M38, SA-M39, SA-M52, SA-M55, SA-A05, SA-A12).
+
+``settle`` runs after every action: it makes every pending draw (with dice decks) and every step
+that needs nobody's decision, and stops at the next decision (or at a draw the players must type
+in, with physical decks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from dialtray.rules.core.dice import DiceSource, choose_uniform
+from dialtray.rules.core.events import Event
+from dialtray.rules.skyace import events as ev
+from dialtray.rules.skyace.cards import colour, rank, value
+from dialtray.rules.skyace.heroes import hero
+from dialtray.rules.skyace.mat import Cell
+from dialtray.rules.skyace.state import GM, SkyAceState
+
+Emit = Callable[[Event], None]
+
+
+def draw_ready(st: SkyAceState, emit: Emit) -> bool:
+    """True if the next pending draw can be made now; otherwise emits what stands in its way:
+    SA-M33 "Empty draw pile" (shuffle the discards in) or SA-A12 (nothing left: no draw)."""
+    deck, dest, pawn = st.pending[0]
+    pile = st.piles[deck]
+    if pile.draw:
+        return True
+    if pile.discard:
+        emit(ev.Reshuffled(deck, len(pile.discard)))
+    else:
+        emit(ev.DrawSkipped(deck, dest, pawn))
+    return False
+
+
+def after_draw(st: SkyAceState, drawn: ev.Drew, emit: Emit) -> None:
+    """SA-M52 "Regenerative": a Royal revealed for the preferred attack gives +1 LIFE, up to the
+    hero's starting LIFE (SA-A11: 5, or 6 with Lucky)."""
+    if drawn.dest != "reveal" or value(drawn.card) != "R":
+        return
+    p = st.pawns[drawn.pawn]
+    if hero(p.hero).has("regenerative") and p.life < p.max_life:
+        emit(ev.LifeChanged(p.id, p.life, p.life + 1, "SA-M52"))
+
+
+def settle(st: SkyAceState, dice: DiceSource, emit: Emit) -> None:
+    while st.over is None:
+        if st.pending:
+            if not draw_ready(st, emit):
+                continue
+            if st.physical:
+                return
+            deck, dest, pawn = st.pending[0]
+            pile = st.piles[deck].draw
+            i, _ = choose_uniform(dice, len(pile), f"{deck} draws a card ({dest})")
+            drawn = ev.Drew(deck, pile[i], dest, pawn)
+            emit(drawn)
+            after_draw(st, drawn, emit)
+            continue
+        if not _step(st, emit):
+            return
+
+
+def _order_keys(st: SkyAceState) -> dict[str, tuple[int, ...]]:
+    return {p: tuple(rank(c) for c in cs) for p, cs in st.start.items()}
+
+
+def _step(st: SkyAceState, emit: Emit) -> bool:
+    if st.phase == "deal":
+        keys = _order_keys(st)
+        tied = sorted(p for p, k in keys.items() if list(keys.values()).count(k) > 1)
+        if tied:  # SA-A05: the tied pawns draw again; the new cards decide the order only
+            emit(ev.DrawsQueued(tuple((st.pawns[p].deck, "tie", p) for p in tied)))
+            return True
+        # SA-M16 "Turn order": highest rank first, lowest last.
+        emit(ev.TurnOrder(tuple(sorted(keys, key=lambda p: keys[p], reverse=True))))
+        if not st.advanced:
+            emit(ev.PhaseChanged("layout"))
+            return True
+        _place_mission(st, emit)
+        _deal_hands(st, emit)
+        return True
+    if st.phase == "ready":
+        _start_turn(st, 0, 1, emit)
+        return True
+    if st.phase == "endturn":
+        _next_turn(st, emit)
+        return True
+    return False
+
+
+def _deal_hands(st: SkyAceState, emit: Emit) -> None:
+    """SA-M15 step 7 / SA-M38 step 6: each hero draws a hand equal to LIFE; the GM holds 4."""
+    draws: list[tuple[str, str, str]] = []
+    for p in st.pawns.values():
+        if p.deck == p.id or (p.deck == GM and not any(d[0] == GM for d in draws)):
+            draws.extend((p.deck, "hand", p.id) for _ in range(st.hand_limit(p.deck)))
+    emit(ev.DrawsQueued(tuple(draws)))
+    emit(ev.PhaseChanged("ready"))
+
+
+def deal_after_layout(st: SkyAceState, emit: Emit) -> None:
+    _deal_hands(st, emit)
+
+
+def _place_mission(st: SkyAceState, emit: Emit) -> None:
+    """SA-M55 "Mission set-up" with SA-M37 "GM set-up powers": heroes in row 0, villains in the
+    row after ``gap`` empty rows ("Two card spaces separate the heroes from the villains"); each
+    start card goes to the first free cell of its row whose checkerboard colour it fits."""
+    taken: set[Cell] = set()
+    for p in st.pawns.values():
+        y = 0 if p.seat != GM else st.gap + 1
+        card = st.start[p.id][0]
+        x = 0
+        while (x, y) in taken or not _fits(st, (x, y), card):
+            x += 1
+        c = (x, y)
+        taken.add(c)
+        emit(ev.Placed(c, p.deck, card, p.id))
+
+
+def _fits(st: SkyAceState, c: Cell, card: str) -> bool:
+    col, want = colour(card), st.colour_at(c)
+    return col is None or want is None or col == want
+
+
+def _start_turn(st: SkyAceState, index: int, rnd: int, emit: Emit) -> None:
+    p = st.pawns[st.order[index]]
+    emit(ev.TurnStarted(p.id, index, rnd))
+    if st.advanced:  # SA-M39 "Establish Preferred Attack": turn the top card over
+        emit(ev.DrawsQueued(((p.deck, "reveal", p.id),)))
+
+
+def _next_turn(st: SkyAceState, emit: Emit) -> None:
+    """SA-M32 "End of turn": the next pawn in the turn order that is still in play."""
+    n = len(st.order)
+    i, rnd = st.turn, st.round
+    for _ in range(n):
+        i += 1
+        if i >= n:
+            i, rnd = 0, rnd + 1
+        if not st.pawns[st.order[i]].out:
+            break
+    if rnd > st.turn_limit:
+        emit(ev.GameOver("turn limit", ()))
+        return
+    _start_turn(st, i, rnd, emit)
+
+
+def check_end(st: SkyAceState, emit: Emit) -> bool:
+    """SA-M30 "Defeat" (the duel is lost at LIFE 0) and SA-M57 "Mugging loss condition" (the
+    victim at 0: the thugs run away; every thug defeated: the heroes win)."""
+    heroes = [p for p in st.pawns.values() if p.seat != GM]
+    villains = [p for p in st.pawns.values() if p.seat == GM]
+    hero_seats = tuple(p.seat for p in heroes)
+    if not st.advanced:
+        down = [p for p in heroes if p.out]
+        if down:
+            emit(ev.GameOver("knock-out", tuple(p.seat for p in heroes if not p.out)))
+            return True
+        return False
+    if st.victim_life is not None and st.victim_life <= 0:
+        emit(ev.GameOver("the victim lost all LIFE: the thugs run away", (GM,)))
+        return True
+    if villains and all(p.out for p in villains):
+        emit(ev.GameOver("every villain defeated", hero_seats))
+        return True
+    if all(p.out for p in heroes):
+        emit(ev.GameOver("every hero knocked out", (GM,)))
+        return True
+    return False

@@ -1,0 +1,88 @@
+"""Sky Ace logs (docs/notation.md, "Sky Ace"): the header and the replay game kind.
+
+    Game: skyace
+    Mode: duel                 # duel (1.0 basic) | mission (2.0 advanced)
+    Heroes: sky-ace-1.3 twilight
+    Mission: mugging           # missions only
+    Deck: dice                 # dice (drawn through the dice source) | physical (typed in)
+    Turn-limit: 60
+    ---
+    deal | 3 1 6 ...
+    layout 1,0
+    move 1,1 QH
+    attack P2 JS - | 2 4 4     # the faces of the redraws
+"""
+
+from __future__ import annotations
+
+from dialtray.rules.core.dice import DiceSource, RecordingDice
+from dialtray.rules.core.notation import GameLog, format_action_line, format_log
+from dialtray.rules.skyace.actions import SkyAceAction, parse_action
+from dialtray.rules.skyace.game import DEFAULT_TURN_LIMIT, SkyAceGame
+from dialtray.rules.skyace.heroes import catalogue
+
+KEYS = ("Mode", "Heroes", "Mission", "Deck", "Turn-limit")
+MAX_TURNS = 1000
+
+
+class SkyAceKind:
+    name = "skyace"
+    title = "Sky Ace v0.8"
+
+    def new_game(self, log: GameLog, dice: DiceSource) -> SkyAceGame:
+        log.check_keys(KEYS)
+        mode = log.choice("Mode", ("duel", "mission"), "duel")
+        physical = log.choice("Deck", ("dice", "physical"), "dice") == "physical"
+        limit = log.integer("Turn-limit", DEFAULT_TURN_LIMIT, 1, MAX_TURNS)
+        heroes_text = log.one("Heroes")
+        heroes = heroes_text.split() if heroes_text else None
+        for h in heroes or ():
+            if h not in catalogue():
+                raise log.error(log.line_of("Heroes"), f"Heroes: unknown hero {h!r} "
+                                f"(known: {', '.join(sorted(catalogue()))})")
+        if mode == "duel":
+            if log.one("Mission") is not None:
+                raise log.error(log.line_of("Mission"), "Mission: only with Mode: mission")
+            if heroes is not None and len(heroes) != 2:
+                raise log.error(log.line_of("Heroes"), "Heroes: a duel has exactly 2 heroes "
+                                "(SA-A19: the basic game is played by two)")
+            return SkyAceGame.duel(dice, heroes or ("sky-ace-1.3", "twilight"), physical, limit)
+        name = log.one("Mission") or "mugging"
+        try:
+            return SkyAceGame.mission(dice, name, heroes, physical, limit)
+        except KeyError as exc:
+            raise log.error(log.line_of("Mission"), f"Mission: {exc.args[0]}") from None
+
+
+def header_of(g: SkyAceGame) -> list[tuple[str, str]]:
+    st = g.state
+    heroes = " ".join(p.hero for p in st.pawns.values() if p.seat != "GM")
+    out = [("Mode", st.mode), ("Heroes", heroes)]
+    if st.mission:
+        out.append(("Mission", st.mission))
+    out += [("Deck", "physical" if st.physical else "dice"), ("Turn-limit", str(st.turn_limit))]
+    return out
+
+
+class LogWriter:
+    """Plays a game and writes its log: wrap the game's dice (``SkyAceGame(..., LogWriter.dice
+    (inner))``) or use ``LogWriter.start``; ``apply`` records each line with the faces it used."""
+
+    def __init__(self, game: SkyAceGame) -> None:
+        if not isinstance(game.dice, RecordingDice):
+            game.dice = RecordingDice(game.dice)
+        self.game = game
+        self.lines: list[str] = []
+
+    def apply(self, action: SkyAceAction | str, comments: bool = False) -> None:
+        a = parse_action(action) if isinstance(action, str) else action
+        rec = self.game.dice
+        assert isinstance(rec, RecordingDice)
+        rec.take()
+        events = self.game.apply(a)
+        faces = [f for _, fs in rec.take() for f in fs]
+        reports = [e.text() for e in events] if comments else []
+        self.lines.append(format_action_line(a.text(), faces, reports))
+
+    def text(self) -> str:
+        return format_log("skyace", header_of(self.game), self.lines)
