@@ -70,7 +70,18 @@ def _play_aces(seed: int, observe: Observe) -> tuple[Game, str]:
     return g, w.text()
 
 
-ENGINES = [Engine("airaction", _play_airaction), Engine("aces", _play_aces)]
+def _play_skyace(seed: int, observe: Observe) -> tuple[Game, str]:
+    from dialtray.rules.skyace.bots import bot_game
+
+    # a duel (1.0) and The Mugging (2.0/4.0), each with dice-dealt decks
+    return bot_game(seed, mission=seed % 2 == 0, observe=observe)
+
+
+ENGINES = [
+    Engine("airaction", _play_airaction),
+    Engine("aces", _play_aces),
+    Engine("skyace", _play_skyace),
+]
 SEEDS = (1, 2)
 
 

@@ -10,7 +10,7 @@ seeded ``random.Random`` for choices, so a seeded game is reproducible and its l
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Protocol
 
 from dialtray.rules.core.dice import DiceSource, SeededDice
@@ -18,9 +18,11 @@ from dialtray.rules.core.game import TABLE
 from dialtray.rules.skyace.actions import Attack, Hold, Knock, Move, SkyAceAction
 from dialtray.rules.skyace.cards import matches
 from dialtray.rules.skyace.game import SkyAceGame
-from dialtray.rules.skyace.heroes import hero
+from dialtray.rules.skyace.heroes import Hero, hero
 from dialtray.rules.skyace.mat import relation
 from dialtray.rules.skyace.notation import LogWriter
+from dialtray.rules.skyace.state import Pawn, SkyAceState
+from dialtray.rules.skyace.turn import move_options, targets
 
 
 class Bot(Protocol):
@@ -41,58 +43,68 @@ class GreedyBot:
         self.rng = random.Random(seed)
 
     def choose(self, g: SkyAceGame) -> SkyAceAction:
-        legal = g.legal_actions()
         st = g.state
         p = st.active()
-        if p is None or st.phase not in ("maneuver", "maneuver2", "attack"):
+        if p is None or st.pending or st.phase not in ("maneuver", "maneuver2", "attack"):
+            legal = g.legal_actions()
             return legal[self.rng.randrange(len(legal))]
-        attacks = [a for a in legal if isinstance(a, Attack)]
-        if attacks:
-            return self._best_attack(g, attacks)
-        moves = [a for a in legal if isinstance(a, Move | Knock)]
+        if st.phase in ("attack", "maneuver2"):
+            best = self._best_attack(g)
+            if best is not None:
+                return best
+        moves = move_options(st, p) if st.phase != "attack" else []
         if not moves:
+            legal = g.legal_actions()
             return legal[self.rng.randrange(len(legal))]
-        return max(moves, key=lambda a: (self._score(g, a), -moves.index(a)))
-
-    def _best_attack(self, g: SkyAceGame, attacks: Sequence[Attack]) -> Attack:
-        p = g.state.active()
-        assert p is not None
-        from dialtray.rules.skyace.turn import targets
-
-        ts = targets(g.state, p)
+        counts = {f: sum(1 for c in st.hands[p.deck] if matches(c, f)) for f in "EORA"}
         h = hero(p.hero)
+        foes = [q for q in st.enemies(p) if q.cell is not None]
+        best, choice = -99.0, moves[0]
+        for a in moves:
+            score = self._score(st, p, h, counts, foes, a)
+            if score > best:
+                best, choice = score, a
+        return choice
 
-        def gain(a: Attack) -> tuple[int, int]:
-            freq = h.frequency(ts[a.target])
-            good = sum(1 for c in a.cards if matches(c, freq))
-            return good, -(len(a.cards) - good)  # every match, no waste
-
-        best = max(gain(a) for a in attacks)
-        return next(a for a in attacks if gain(a) == best)
-
-    def _score(self, g: SkyAceGame, a: Move | Knock) -> float:
+    def _best_attack(self, g: SkyAceGame) -> Attack | None:
+        """Every matching card on the target that gives the most of them (the hostage thug
+        only with a Stealth attack, when another target is there)."""
         st = g.state
         p = st.active()
         assert p is not None
         h = hero(p.hero)
-        hand = list(st.hands[p.deck])
-        hand.remove(a.card)
-        best = -1.0
-        own = a.card if isinstance(a, Move) else st.top(p.cell)
-        me = a.cell if isinstance(a, Move) else p.cell
-        for q in st.enemies(p):
-            if me is None or q.cell is None:
-                continue
-            qcell = a.cell if isinstance(a, Knock) and relation(me, a.cell) is None else q.cell
+        options = []
+        for t, typ in sorted(targets(st, p).items()):
+            freq = h.frequency(typ)
+            cs = tuple(c for c in st.hands[p.deck] if matches(c, freq))
+            shielded = t == st.hostage and typ != "S"
+            options.append((not shielded, len(cs), t, cs))
+        if not options:
+            return None
+        _, _, t, cs = max(options)
+        return Attack(t, cs)
+
+    @staticmethod
+    def _score(st: SkyAceState, p: Pawn, h: Hero, counts: dict[str, int], foes: list[Pawn],
+               a: Move | Knock) -> float:
+        """Expected successes of the attack this maneuver allows (cards left in hand that match,
+        the cards under both pawns); when no enemy is in reach, closer is better."""
+        knock = isinstance(a, Knock)
+        me = p.cell if knock else a.cell
+        own = st.top(p.cell) if knock else a.card
+        best = -99.0
+        assert me is not None
+        for q in foes:
+            assert q.cell is not None
+            qcell = a.cell if knock and relation(me, a.cell) is None else q.cell
             typ = relation(me, qcell)
             if typ is None:
-                d = abs(me[0] - q.cell[0]) + abs(me[1] - q.cell[1])
-                best = max(best, -d / 10)
+                best = max(best, -(abs(me[0] - q.cell[0]) + abs(me[1] - q.cell[1])) / 10)
                 continue
             freq = h.frequency(typ)
-            s = sum(1 for c in hand if matches(c, freq))
-            s += sum(1 for c in (own, st.top(qcell)) if c is not None and matches(c, freq))
-            best = max(best, s + (1 if isinstance(a, Knock) else 0))
+            n = counts[freq] - (1 if matches(a.card, freq) else 0)
+            n += sum(1 for c in (own, st.top(qcell)) if c is not None and matches(c, freq))
+            best = max(best, n + (1 if knock else 0))
         return best
 
 

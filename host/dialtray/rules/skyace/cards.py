@@ -111,8 +111,10 @@ def cards(texts: Iterable[str]) -> tuple[str, ...]:
 
 def sort_cards(cs: Iterable[str]) -> list[str]:
     """A canonical order (the deck's): equal hands give equal state."""
-    order = {c: i for i, c in enumerate(DECK)}
-    return sorted(cs, key=lambda c: order[c])
+    return sorted(cs, key=_ORDER.__getitem__)
+
+
+_ORDER = {c: i for i, c in enumerate(DECK)}
 
 
 def contains(pile: Iterable[str], wanted: Iterable[str]) -> bool:
