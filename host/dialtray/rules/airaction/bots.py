@@ -25,7 +25,13 @@ from dialtray.rules.airaction.game import (
     SquadronPlane,
 )
 from dialtray.rules.airaction.odds import odds_of
-from dialtray.rules.airaction.table import PLAY_AREA, Pose, Table, apply_table_step
+from dialtray.rules.airaction.table import (
+    ARC_HALF_ANGLE,
+    PLAY_AREA,
+    Pose,
+    Table,
+    apply_table_step,
+)
 from dialtray.rules.core.dice import DiceSource, SeededDice
 from dialtray.rules.core.odds import two_d6_at_least
 
@@ -107,22 +113,42 @@ class Bot:
         disengaging = self.player in game.state.disengaging
         is_ace = game.state.planes[pid].ace is not None  # overlapping opens a daring feat
 
+        # Pose.offset and Table.in_arc, inlined with the start's trigonometry computed once
+        # (the same arithmetic, so the same scores): this runs for every card and path
+        r = math.radians(start.heading)
+        cos_r, sin_r = math.cos(r), math.sin(r)
+        w = table.marker
+        half = w / 2
+
+        def in_arc(
+            fx: float, fy: float, fh: float, tx: float, ty: float, rear: bool, whole: bool
+        ) -> bool:
+            d = math.hypot(tx - fx, ty - fy)
+            if d < 1e-9:
+                return False
+            b = (math.degrees(math.atan2(tx - fx, ty - fy)) - fh + 180.0) % 360.0 - 180.0
+            off = abs(abs(b) - 180.0) if rear else abs(b)
+            margin = math.degrees(math.asin(min(1.0, half / d)))
+            return off + margin <= ARC_HALF_ANGLE if whole else off - margin <= ARC_HALF_ANGLE
+
         def score(a: ac.Plan) -> float:
             card = game.cat.cards[a.card]
             pts = card.paths[a.path]
-            end = start.offset(*pts[max(0, min(speed, len(pts)) - 1)])  # the diagram's end
-            margin = min(end.x, end.y, PLAY_AREA - end.x, PLAY_AREA - end.y)
+            dx, dy, dh = pts[max(0, min(speed, len(pts)) - 1)]  # the diagram's end
+            ex = start.x + dx * cos_r + dy * sin_r
+            ey = start.y - dx * sin_r + dy * cos_r
+            margin = min(ex, ey, PLAY_AREA - ex, PLAY_AREA - ey)
             if disengaging:
                 return -margin
-            w = table.marker
             s = 0.0 if margin > 3 * w else -40.0 + 10 * margin
             if enemies:
-                near = min(enemies, key=lambda e: math.hypot(e.x - end.x, e.y - end.y))
-                d = math.hypot(near.x - end.x, near.y - end.y)
+                near = min(enemies, key=lambda e: math.hypot(e.x - ex, e.y - ey))
+                d = math.hypot(near.x - ex, near.y - ey)
                 s -= abs(d - 2.5 * w)  # close enough to shoot, not on top of the enemy
-                if table.in_arc(end, near, rear=False):
+                eh = (start.heading + dh) % 360.0
+                if in_arc(ex, ey, eh, near.x, near.y, rear=False, whole=False):
                     s += 6.0  # the enemy ahead of my guns
-                if table.in_arc(near, end, rear=True, whole=True):
+                if in_arc(near.x, near.y, near.heading, ex, ey, rear=True, whole=True):
                     s += 3.0  # on its tail: rear-arc bonus (AA-M39)
                 if d < w and not is_ace:
                     s -= 8.0  # overlapping markers mean a collision check (AA-M33)
@@ -132,7 +158,7 @@ class Bot:
 
     # -- combat -----------------------------------------------------------------------------
     def _shoot(self, game: AirActionGame, table: Table, acts: Sequence[ac.AAAction]) -> ac.AAAction:
-        shots = table.legal_shots(game)
+        shots = table.legal_shots(game, acts)
         if not shots:
             return next(a for a in acts if isinstance(a, ac.PassShot))
         scored = []

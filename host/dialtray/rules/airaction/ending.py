@@ -93,11 +93,7 @@ class EndRules(GameBase):
             if not self.in_play(p):
                 self._end(c, f"{p} has disengaged")
                 return True
-        with_pilots = [
-            p
-            for p in s.players
-            if any(q.owner == p and q.in_play and not self.shaken(q.id) for q in s.planes.values())
-        ]
+        with_pilots = {q.owner for q in s.planes.values() if q.in_play and not self.shaken(q.id)}
         if len(with_pilots) <= 1:
             self._end(c, "only one player still has pilots on the play area")
             return True

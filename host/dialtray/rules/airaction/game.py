@@ -21,6 +21,7 @@ range, whether the shooter sits in the target's rear arc and whether it is withi
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import product
 
 from dialtray.rules.airaction import actions as ac
 from dialtray.rules.airaction import events as ev
@@ -86,6 +87,7 @@ class AirActionGame(TurnRules, MovementRules, CollisionRules, FeatRules, CombatR
     ) -> None:
         self.cat = catalogue if catalogue is not None else builtin()
         self.dice = dice
+        self._shoot_values: dict[tuple[str, str, str, bool, bool, bool], ac.Shoot] = {}
         validate_setup(setup, self.cat)
         super().__init__([setup])
 
@@ -282,12 +284,12 @@ class AirActionGame(TurnRules, MovementRules, CollisionRules, FeatRules, CombatR
             if not weapons:
                 continue
             fates = (False, True) if self.ace_can_use_fate(pid, defensive=False) else (False,)
-            for w in weapons:
-                for t in targets:
-                    for ra in (False, True):
-                        for pb in (False, True):
-                            for f in fates:
-                                out.append(ac.Shoot(pid, w, t, ra, pb, f))
+            made = self._shoot_values  # Shoot values are immutable: made once, reused
+            for key in product((pid,), weapons, targets, (False, True), (False, True), fates):
+                shot = made.get(key)
+                if shot is None:
+                    shot = made[key] = ac.Shoot(*key)
+                out.append(shot)
             out.append(ac.PassShot(pid))
         return out
 

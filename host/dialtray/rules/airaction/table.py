@@ -21,6 +21,7 @@ and the flags of a ``Shoot``), so the engine is the same in both modes.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from dialtray.rules.airaction import actions as ac
@@ -171,13 +172,21 @@ class Table:
         point_blank = d <= 2 * self.marker
         return ok, rear_bonus, point_blank
 
-    def legal_shots(self, game: AirActionGame) -> list[ac.Shoot]:
-        """The game's legal shots whose facts agree with this table."""
+    def legal_shots(
+        self, game: AirActionGame, legal: Sequence[ac.AAAction] | None = None
+    ) -> list[ac.Shoot]:
+        """The game's legal shots (``legal``: its legal actions, if already listed) whose facts
+        agree with this table."""
         out = []
-        for a in game.legal_actions():
+        facts: dict[tuple[str, str, str], tuple[bool, bool, bool]] = {}
+        for a in game.legal_actions() if legal is None else legal:
             if not isinstance(a, ac.Shoot):
                 continue
-            ok, rb, pb = self.shot_facts(game, a.plane, a.weapon, a.target)
+            key = (a.plane, a.weapon, a.target)  # the same for every modifier/fate variant
+            f = facts.get(key)
+            if f is None:
+                f = facts[key] = self.shot_facts(game, a.plane, a.weapon, a.target)
+            ok, rb, pb = f
             if ok and a.rear_arc == rb and a.point_blank == pb:
                 out.append(a)
         return out
