@@ -14,6 +14,8 @@ def feed(g: SkyAceGame, cards: Mapping[str, Iterable[str]]) -> None:
     queues = {k: list(v) for k, v in cards.items()}
     while g.state.pending:
         deck = g.state.pending[0][0]
+        if not queues.get(deck):
+            break
         g.apply(Draw(deck, queues[deck].pop(0)))
     left = {k: v for k, v in queues.items() if v}
     assert not left, f"cards not drawn: {left}"
