@@ -7,7 +7,16 @@ from collections import Counter
 import pytest
 from dialtray.rules.core.errors import InvalidActionError
 from dialtray.rules.skyace.cards import (
-    DECK, JOKER, card, colour, matches, parse_power, preferred_of, rank, value)
+    DECK,
+    JOKER,
+    card,
+    colour,
+    matches,
+    parse_power,
+    preferred_of,
+    rank,
+    value,
+)
 from dialtray.rules.skyace.heroes import Hero, check_hero, hero
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dialtray.rules.core.game import state_json
+from dialtray.rules.skyace import SkyAceGame
 from dialtray.rules.skyace import events as ev
 from dialtray.rules.skyace.combat import attack_successes, damage, defence_successes, forced_defence
 from dialtray.rules.skyace.heroes import hero
@@ -14,7 +15,7 @@ SKY = ["AS", "7H", "JD", "QD", "4C", "5C"]
 TWI = ["KS", "3C", "5D", "7C", "9C", "AC"]
 
 
-def _stealth_position() -> object:
+def _stealth_position() -> SkyAceGame:
     g = duel(SKY, TWI, layout="1,1")
     g.apply("move 0,1 7H")  # Twilight (1,1) is now on Sky Ace's Side card
     return g

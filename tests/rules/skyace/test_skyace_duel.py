@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from dialtray.rules.core.dice import ManualDice, SeededDice
 from dialtray.rules.core.errors import IllegalActionError
+from dialtray.rules.core.events import Event
 from dialtray.rules.core.game import TABLE, state_json
 from dialtray.rules.skyace import SkyAceGame
 from dialtray.rules.skyace import events as ev
@@ -175,9 +176,9 @@ def test_sa_m33_empty_draw_pile_reshuffles_and_sa_a12_nothing_left_skips() -> No
         fold_event(st, e)
     st.piles["P1"].draw, st.piles["P1"].discard = [], ["3C", "9H"]
     st.pending = [("P1", "hand", "P1")]
-    out: list[ev.Event] = []
+    out: list[Event] = []
 
-    def emit(e: ev.Event) -> None:
+    def emit(e: Event) -> None:
         fold_event(st, e)
         out.append(e)
 

@@ -59,12 +59,13 @@ class GreedyBot:
         counts = {f: sum(1 for c in st.hands[p.deck] if matches(c, f)) for f in "EORA"}
         h = hero(p.hero)
         foes = [q for q in st.enemies(p) if q.cell is not None]
-        best, choice = -99.0, moves[0]
-        for a in moves:
-            score = self._score(st, p, h, counts, foes, a)
-            if score > best:
-                best, choice = score, a
-        return choice
+        top = -99.0
+        pick: Move | Knock = moves[0]
+        for m in moves:
+            score = self._score(st, p, h, counts, foes, m)
+            if score > top:
+                top, pick = score, m
+        return pick
 
     def _best_attack(self, g: SkyAceGame) -> Attack | None:
         """Every matching card on the target that gives the most of them (the hostage thug

@@ -195,7 +195,7 @@ def do_attack(st: SkyAceState, p: Pawn, a: Attack, typ: str, emit: Emit) -> None
         emit(ev.DrawsQueued(draws))
         emit(ev.PhaseChanged("discard", t.deck))
         return
-    if not t.out:
+    if not t.out or t.deck == GM:  # the GM's hand is refilled even when a villain is down
         draws += _draw_up(st, t.deck)
     emit(ev.DrawsQueued(draws))
     emit(ev.PhaseChanged("endturn"))
