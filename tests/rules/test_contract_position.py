@@ -180,3 +180,30 @@ def test_the_documented_aces_position_example_replays() -> None:
     assert isinstance(g, AcesGame)
     assert g.char("louis").captor is None and g.char("charlie").captive is None
     assert g.state.vp[0] == 11 and g.state.turn_number == 4
+
+
+def test_a_game_begun_from_a_position_writes_a_log_that_replays_it() -> None:
+    """The log writers carry the position: the log of a game resumed from a position, with the
+    actions played since, replays to the same state (both games)."""
+    st = _aces(2, 9)  # kim-vs-tim
+    resumed = replay_log(parse_log(st.position_log, "judge.log")).game
+    assert isinstance(resumed, AcesGame)
+    resumed.dice = SeededDice(7)  # replay left it with the log's (no) typed-in faces
+    w = LogWriter(resumed, "kim-vs-tim", turn_limit=60)
+    bots: list[Bot] = [GreedyBot(5), RandomBot(6)]
+    for _ in range(12):
+        w.apply(bots[resumed.player_to_move() % 2].choose(resumed))
+    assert "Position: turn 9" in w.text()
+    again = replay_log(parse_log(w.text(), "again.log")).game
+    assert isinstance(again, Game) and state_json(again) == state_json(resumed)
+
+    aa = _aa(3, 3)
+    g = replay_log(parse_log(aa.position_log, "judge-aa.log")).game
+    assert isinstance(g, AirActionGame)
+    g.dice = SeededDice(8)
+    for _ in range(15):
+        g.apply(g.legal_actions()[0])
+    log = write_log(g)
+    assert "Position: turn 3" in log
+    again = replay_log(parse_log(log, "again-aa.log")).game
+    assert isinstance(again, Game) and state_json(again) == state_json(g)

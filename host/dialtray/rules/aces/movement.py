@@ -88,9 +88,14 @@ class Reach:
         while d > 0:
             out.append(cur)
             d -= 1
+            layer = self.layers[d]
+            # the lowest square of the nearer layer the move may continue from that steps onto
+            # ``cur``: looked for among ``cur``'s own neighbours first (adjacency is symmetric
+            # on every map, AC-M20), then in the whole layer
             cur = next(
                 sq
-                for sq in _bits(self.layers[d])
+                for cands in (self.masks[cur] & layer, layer)
+                for sq in _bits(cands)
                 if self.masks[sq] >> cur & 1 and (sq == self.start or not self.stop >> sq & 1)
             )
         out.reverse()

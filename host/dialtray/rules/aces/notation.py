@@ -24,6 +24,7 @@ from dialtray.rules.aces.actions import AcesAction
 from dialtray.rules.aces.catalogue import catalogue_for
 from dialtray.rules.aces.game import AcesGame
 from dialtray.rules.aces.maps import MapError
+from dialtray.rules.aces.position import setup_position_lines
 from dialtray.rules.aces.scenarios import load_scenario, start_scenario
 from dialtray.rules.core.dice import DiceSource, RecordingDice
 from dialtray.rules.core.errors import CatalogueError, IllegalActionError
@@ -92,6 +93,7 @@ class LogWriter:
         self.header: list[tuple[str, str]] = [("Scenario", scenario), ("First", str(first + 1))]
         if turn_limit is not None:
             self.header.append(("Turn-limit", str(turn_limit)))
+        self.header += setup_position_lines(game)  # a game begun from a position
         if catalogue is not None:
             self.header.insert(0, ("Catalogue", catalogue))
         self.lines: list[str] = []

@@ -22,6 +22,7 @@ from dialtray.rules.airaction import events as ev
 from dialtray.rules.airaction.actions import AAAction
 from dialtray.rules.airaction.catalogue import builtin
 from dialtray.rules.airaction.game import AirActionGame
+from dialtray.rules.airaction.position import setup_position_lines
 from dialtray.rules.airaction.rulebook import build_total_warnings
 from dialtray.rules.core.dice import DiceSource
 from dialtray.rules.core.errors import CatalogueError, IllegalActionError
@@ -141,7 +142,7 @@ def write_log(
             [e.text() for e in entry.events if not isinstance(e, ev.Rolled)] if reports else []
         )
         lines.append(format_action_line(entry.action.text(), entry_faces(entry), texts))
-    header = header_of(setup)
+    header = header_of(setup) + setup_position_lines(game)  # a game begun from a position
     if catalogue is not None:
         header.insert(0, ("Catalogue", catalogue))
     return format_log(KIND, header, lines, comment)
