@@ -51,7 +51,7 @@ def test_an_older_database_is_migrated_and_keeps_its_games(tmp_path: Path) -> No
                                                 "header": []}),
                                       ("note", {"text": "from version 1"})], 1):
         c = content_of(1, n, kind, 1.0, data)
-        sha = link(prev, c)
+        sha = link(prev, kind, c)
         conn.execute("INSERT INTO records VALUES (1, ?, ?, ?, ?, ?)", (n, kind, c, sha, prev))
         prev = sha
     conn.execute("UPDATE games SET records = 2, head = ? WHERE id = 1", (prev,))
@@ -122,3 +122,21 @@ def test_read_only_and_missing_databases_are_named(tmp_path: Path) -> None:
         GameStore.open(tmp_path / "nothere.sqlite3", readonly=True)
     with pytest.raises(StoreError, match="no game 42"):
         GameStore.open(path, readonly=True).game(42)
+
+
+def test_the_fast_click_content_is_the_canonical_content() -> None:
+    import random
+
+    from dialtray.link.messages import Click
+    from dialtray.store.chain import content_of
+    from dialtray.store.payload import click_content, data_of
+
+    rng = random.Random(1)
+    for _ in range(500):
+        ev = Click(rng.randrange(1 << 40), rng.randrange(16), rng.randrange(2),
+                   rng.randrange(-99, 4096), rng.randrange(-6, 7), rng.randrange(1 << 32),
+                   rng.random() < 0.5)
+        boot = rng.choice([None, rng.randrange(1 << 32)])
+        gid, n, at = rng.randrange(1, 999), rng.randrange(1, 10**7), rng.uniform(0, 2e9)
+        assert click_content(gid, n, at, ev, boot) == \
+            content_of(gid, n, "device", round(at, 3), data_of(ev, boot))

@@ -91,15 +91,15 @@ def test_reordered_records_are_named(aces_game: Played) -> None:
 
 def rechain(conn: sqlite3.Connection, gid: int, n: int, data_edit: dict[str, object]) -> None:
     """A forger who knows the scheme: edit record n's data and re-hash everything after it."""
-    rows = conn.execute("SELECT n, content FROM records WHERE game_id=? ORDER BY n",
+    rows = conn.execute("SELECT n, kind, content FROM records WHERE game_id=? ORDER BY n",
                         (gid,)).fetchall()
     prev = GENESIS
-    for rn, content in rows:
+    for rn, kind, content in rows:
         if rn == n:
             rec = json.loads(content)
             rec["data"].update(data_edit)
             content = json.dumps(rec, sort_keys=True, separators=(",", ":")).encode()
-        sha = link(prev, bytes(content))
+        sha = link(prev, kind, bytes(content))
         conn.execute("UPDATE records SET content=?, sha=?, prev=? WHERE game_id=? AND n=?",
                      (content, sha, prev, gid, rn))
         prev = sha
@@ -144,7 +144,7 @@ def test_verify_command(aces_game: Played, capsys: pytest.CaptureFixture[str]) -
                  (p.gid,))
     assert main(["verify", str(p.gid), "--db", str(p.path)]) == 1
     out = capsys.readouterr().out
-    assert f"game {p.gid}: FAILED at record 7: its content does not hash" in out
+    assert f"game {p.gid}: FAILED at record 7: its kind and content do not hash" in out
     assert main(["verify", "99", "--db", str(p.path)]) == 2
     assert main(["verify", "x", "--db", str(p.path)]) == 2
     assert main(["verify", "--db", str(p.path.parent / "none.sqlite3")]) == 2

@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -195,7 +195,18 @@ class GameStore:
         n, prev = self._head(gid)
         n += 1
         content = content_of(gid, n, kind, round(time.time() if at is None else at, 3), data)
-        sha = link(prev, content)
+        sha = link(prev, kind, content)
+        self._pending.append((gid, n, kind, content, sha, prev))
+        self._heads[gid] = (n, sha)
+        return n
+
+    def append_content(self, gid: int, kind: str, make: Callable[[int], bytes]) -> int:
+        """``append`` for hot paths: ``make(n)`` returns the record's canonical content bytes
+        (as ``chain.content_of`` would make them) for its number ``n``."""
+        n, prev = self._head(gid)
+        n += 1
+        content = make(n)
+        sha = link(prev, kind, content)
         self._pending.append((gid, n, kind, content, sha, prev))
         self._heads[gid] = (n, sha)
         return n

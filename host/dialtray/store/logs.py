@@ -55,7 +55,8 @@ def export_log(store: GameStore, gid: int) -> str:
 
 def _comment(kind: str, d: dict[str, Any]) -> str | None:
     if kind == "flag":
-        return f"# flag {d['kind']}: {d['text']}"
+        settled = f" (put right at once: {d['how']})" if d.get("resolved") is not None else ""
+        return f"# flag {d['kind']}: {d['text']}{settled}"
     if kind == "resolve":
         return f"# put right ({d['kind']}): {d['dial']} — {d['how']}"
     if kind == "note":

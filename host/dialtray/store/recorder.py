@@ -17,13 +17,13 @@ who), ``expect`` (one DialChange: dial, clicks, direction, rule id, cause), ``co
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from dialtray.link.messages import TrayEvent
+from dialtray.link.messages import Click, TrayEvent
 from dialtray.rules.core.game import Game, plain, state_json
 from dialtray.store.db import GameStore
-from dialtray.store.payload import data_of
+from dialtray.store.payload import click_content, data_of
 from dialtray.tracker import Binding, Roll, TableDice, Tracker
 from dialtray.tracker.binding import READERS
 
@@ -112,7 +112,11 @@ class GameRecorder:
     def device(self, ev: TrayEvent, boot: int | None, now: float) -> None:
         """One tray event, stored and fed to the tracker (in that order: what the tracker makes
         of it follows it in the chain)."""
-        self.store.append(self.gid, "device", data_of(ev, boot))
+        if type(ev) is Click:
+            self.store.append_content(self.gid, "device",
+                                      lambda n: click_content(self.gid, n, time.time(), ev, boot))
+        else:
+            self.store.append(self.gid, "device", data_of(ev, boot))
         if self.tracker is not None:
             self.tracker.feed(ev, now)
             self.sync()
@@ -162,12 +166,18 @@ class GameRecorder:
             self._record_actions("")
         if t is None:
             return
+        new_texts: set[str] = set()
         if len(t.flags) != self._flags:
             for i in range(self._flags, len(t.flags)):
                 f = t.flags[i]
-                self.store.append(self.gid, "flag", {"i": i, "kind": f.kind, "dial": f.label,
-                                                     "text": f.text, "at": f.raised})
-                self._open[i] = f
+                data: dict[str, Any] = {"i": i, "kind": f.kind, "dial": f.label,
+                                        "text": f.text, "at": f.raised}
+                if f.resolved is not None:  # born settled (a peek): one record says both
+                    data.update(resolved=f.resolved, how=f.resolution)
+                else:
+                    self._open[i] = f
+                self.store.append(self.gid, "flag", data)
+                new_texts.add(f.text)
             self._flags = len(t.flags)
         if self._open:
             for i, f in list(self._open.items()):
@@ -185,7 +195,8 @@ class GameRecorder:
             self._confirmed = len(t.confirmed)
         if len(t.notes) != self._notes:
             for note in t.notes[self._notes:]:
-                self.store.append(self.gid, "note", {"text": note})
+                if note not in new_texts:  # a peek's note is its flag's text: stored there
+                    self.store.append(self.gid, "note", {"text": note})
             self._notes = len(t.notes)
 
     def _record_actions(self, how: str) -> None:
@@ -234,3 +245,27 @@ def result_text(out: Any) -> str:
     vp = " ".join(f"{k}:{v}" for k, v in out.vp.items())
     who = f"{out.winner} wins" if out.winner else "no winner"
     return f"{who} ({out.termination}; VP {vp})"
+
+
+class RecordingTracker:
+    """The tracker seen through its recorder: ``feed``/``tick``/``decide`` store first (and the
+    rest is the tracker's own), so code written against a ``Tracker`` — the tracker's runner,
+    the bots' hands, the paper tray — records the game without knowing it. ``boot`` is the boot
+    id stored with each tray event (the session's, when it has one)."""
+
+    def __init__(self, rec: GameRecorder, boot: Callable[[], int | None] | None = None) -> None:
+        assert rec.tracker is not None
+        self._rec, self._t = rec, rec.tracker
+        self._boot = boot or (lambda: None)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._t, name)
+
+    def feed(self, ev: TrayEvent, now: float) -> None:
+        self._rec.device(ev, self._boot(), now)
+
+    def tick(self, now: float) -> None:
+        self._rec.tick(now)
+
+    def decide(self, text: str, now: float, seat: str | None = None) -> Any:
+        return self._rec.decide(text, now, seat)

@@ -66,7 +66,8 @@ def build(store: GameStore, gid: int) -> Report:
         elif kind == "end":
             outcome = d
         elif kind == "flag":
-            flags[d["i"]] = {**d, "n": r["n"], "resolved": None, "how": ""}
+            flags[d["i"]] = {**d, "n": r["n"], "resolved": d.get("resolved"),
+                             "how": d.get("how", "")}
         elif kind == "resolve" and d["i"] in flags:
             flags[d["i"]].update(resolved=d["at"], how=d["how"])
         elif kind in ("judge", "judge-refused"):

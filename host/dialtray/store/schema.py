@@ -46,7 +46,7 @@ CREATE TABLE records (
     n INTEGER NOT NULL,             -- 1, 2, 3 ... within the game
     kind TEXT NOT NULL,
     content BLOB NOT NULL,          -- canonical JSON: game, n, kind, at, data
-    sha TEXT NOT NULL,              -- SHA-256 of prev + content
+    sha TEXT NOT NULL,              -- SHA-256 of prev + kind + LF + content
     prev TEXT NOT NULL,             -- sha of the record before (64 zeros for the first)
     PRIMARY KEY (game_id, n)
 ) WITHOUT ROWID;
@@ -62,7 +62,6 @@ CREATE TABLE judge_tokens (
     hash TEXT NOT NULL,             -- SHA-256 of the token; the token itself is never stored
     created TEXT NOT NULL
 );
-CREATE INDEX records_by_kind ON records (game_id, kind);
 """
 
 
@@ -87,7 +86,7 @@ def _statements(sql: str) -> list[str]:
 
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (1, "games, seats, figures and dock bindings, append-only hash-chained records", _script(V1)),
-    (2, "judge tokens (hashes only); records indexed by kind", _script(V2)),
+    (2, "judge tokens (hashes only)", _script(V2)),
 ]
 LATEST = MIGRATIONS[-1][0]
 

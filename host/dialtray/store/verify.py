@@ -30,6 +30,9 @@ from dialtray.store.chain import Broken, check_chain
 from dialtray.store.db import GameRow, GameStore
 from dialtray.store.recorder import outcome_data
 
+REPLAYED = frozenset({"game", "action", "expect", "judge", "end"})
+"""The record kinds the replay reads; the others are checked by their hashes alone."""
+
 
 @dataclass
 class Verdict:
@@ -57,8 +60,8 @@ class Verdict:
 
 def verify_game(store: GameStore, gid: int) -> Verdict:
     g = store.game(gid)
-    data, broken = check_chain(gid, store.rows(gid), g.records, g.head)
-    v = Verdict(g, len(data), data=data)
+    data, broken = check_chain(gid, store.rows(gid), g.records, g.head, REPLAYED)
+    v = Verdict(g, g.records, data=data)
     if broken is not None:
         v.broken = broken
         return v
