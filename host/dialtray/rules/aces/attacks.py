@@ -104,7 +104,7 @@ class AttackRules(AcesBase):
             return True  # close combat on it (AC-M35)
         if close_only or c.figure.range <= 0 or c.figure.pistols <= 0:
             return False
-        return any(self._ranged_reason(c, e) is None for e in self.controlling_enemies(c))
+        return any(self._can_shoot(c, e) for e in self.controlling_enemies(c))
 
     def _legal_attacks(self, c: CharState, close_only: bool) -> list[AcesAction]:
         t = self.turn
@@ -195,7 +195,5 @@ class AttackRules(AcesBase):
             if to >= e.figure.ko_click:
                 self._eliminate(emit, e, "damage", ((attacker.player, e.figure.points),))
         emit(ev.AttackResolved(attacker.label))
-        if not attacker.on_map or not self._can_attack(
-            attacker, close_only=self.turn.break_failed
-        ):
+        if not attacker.on_map or not self._can_attack(attacker, close_only=self.turn.break_failed):
             self._end_action(emit)

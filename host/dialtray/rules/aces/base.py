@@ -68,6 +68,8 @@ class AcesBase(EventSourcedGame[AcesState, AcesAction]):
         self._version = 0  # bumped by every folded event: keys the memo below
         self._reach_memo: dict[str, tuple[int, Reach]] = {}
         self._move_actions: dict[str, Any] = {}  # label -> move.MoveTable
+        # (figure, click) -> abilities; the figure is kept so its id is never reused
+        self._abilities_memo: dict[tuple[int, int], tuple[Figure, dict[str, Ability]]] = {}
         self._adjacent_memo: dict[Any, Any] = {}  # see _per_event
         self._adjacent_version = -1
         super().__init__(setup_events)
@@ -121,7 +123,12 @@ class AcesBase(EventSourcedGame[AcesState, AcesAction]):
         return dial_changes_of(state, event)
 
     def abilities(self, c: CharState) -> dict[str, Ability]:
-        return self.talents.active(c.values)
+        """The abilities showing on ``c``'s dial (AC-M13); read-only, made once per click."""
+        key = (id(c.figure), c.click)
+        hit = self._abilities_memo.get(key)
+        if hit is None:
+            hit = self._abilities_memo[key] = (c.figure, self.talents.active(c.values))
+        return hit[1]
 
     def enemies_of(self, c: CharState) -> list[CharState]:
         return [o for o in self.state.chars.values() if o.on_map and o.player != c.player]
@@ -349,6 +356,9 @@ class AcesBase(EventSourcedGame[AcesState, AcesAction]):
         raise NotImplementedError
 
     def _ranged_reason(self, c: CharState, e: CharState) -> str | None:
+        raise NotImplementedError
+
+    def _can_shoot(self, c: CharState, e: CharState) -> bool:
         raise NotImplementedError
 
     def _after_assignment(self, emit: Emit) -> None:

@@ -173,14 +173,14 @@ def reach_masks(
     blocked = start_bit | (friend_mask & stop) | enemy_mask
     layers = [start_bit]
     frontier = start_bit
-    steps = mm.steps
+    ups, downs = mm.ups, mm.downs
     for _ in range(speed):
         # one step in each of the 8 directions, for every frontier square at once
         new = 0
-        for ok, shift in steps:
-            moved = frontier & ok
-            if moved:
-                new |= moved << shift if shift > 0 else moved >> -shift
+        for ok, shift in ups:
+            new |= (frontier & ok) << shift
+        for ok, shift in downs:
+            new |= (frontier & ok) >> shift
         new &= ~blocked
         if not new:
             break
@@ -203,8 +203,10 @@ class _MapMasks:
     neighbours: tuple[int, ...]  # per square, its neighbours as a bit mask
     hindering: int
     by_feature: dict[int, int]  # hindering feature id -> its squares
-    # (squares that may step in a direction, index shift of that step), 8 king-move directions
-    steps: tuple[tuple[int, int], ...]
+    # (squares that may step in a direction, index shift of that step), 8 king-move directions:
+    # to higher square indexes, and (shift negated) to lower ones
+    ups: tuple[tuple[int, int], ...]
+    downs: tuple[tuple[int, int], ...]
 
 
 _MASKS: dict[int, tuple[AcesMap, _MapMasks]] = {}
@@ -230,8 +232,10 @@ def _map_masks(m: AcesMap) -> _MapMasks:
             if max(abs(dx), abs(dy)) != 1:  # neighbours are king moves on the grid (AC-M20)
                 raise ValueError(f"{m.name}: square {i} has a neighbour {n} that is not adjacent")
             ok[dx, dy] = ok.get((dx, dy), 0) | 1 << i
-    steps = tuple((mask, dy * w + dx) for (dx, dy), mask in ok.items())
-    mm = _MapMasks(masks, hindering, by_feature, steps)
+    steps = [(mask, dy * w + dx) for (dx, dy), mask in ok.items()]
+    ups = tuple((mask, s) for mask, s in steps if s > 0)
+    downs = tuple((mask, -s) for mask, s in steps if s < 0)
+    mm = _MapMasks(masks, hindering, by_feature, ups, downs)
     _MASKS[id(m)] = (m, mm)
     return mm
 

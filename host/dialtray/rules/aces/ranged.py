@@ -58,6 +58,18 @@ class RangedRules(AcesBase):
             hindering.append(self.line_of_fire(c.label, e.label).hindering)
         return hindering
 
+    def _can_shoot(self, c: CharState, e: CharState) -> bool:
+        """``_ranged_reason(c, e) is None``, without wording the reasons (legal-action lists
+        ask it for every pair)."""
+        if e.is_captive or e.captive is not None:
+            return False
+        a, b = c.square, e.square
+        assert a is not None and b is not None
+        w = self.map.width
+        if max(abs(a % w - b % w), abs(a // w - b // w)) > c.figure.range:  # AC-M32
+            return False
+        return self.line_of_fire(c.label, e.label).clear
+
     def _ranged_reason(self, c: CharState, e: CharState) -> str | None:
         if e.is_captive:
             return f"{e.label} is a captive: no one may target it (AC-M42)"
@@ -77,9 +89,7 @@ class RangedRules(AcesBase):
         out: list[AcesAction] = []
         if c.figure.range <= 0 or self.adjacent_enemies(c):
             return out
-        targets = [
-            e.label for e in self.controlling_enemies(c) if self._ranged_reason(c, e) is None
-        ]
+        targets = [e.label for e in self.controlling_enemies(c) if self._can_shoot(c, e)]
         for k in range(1, min(c.figure.pistols, len(targets)) + 1):
             for combo in combinations(targets, k):
                 for f in fate_options:
