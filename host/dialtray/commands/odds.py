@@ -1,4 +1,5 @@
-"""`dialtray odds`: exact distribution of hits and damage clicks for an Air Action shot."""
+"""`dialtray odds`: exact distribution of hits and damage clicks for an Air Action shot, or of the
+LIFE lost in a Sky Ace attack (``--skyace``)."""
 
 from __future__ import annotations
 
@@ -46,7 +47,67 @@ def register(sub: Any) -> None:
     p.add_argument("--defensive-fate", action="store_true", help="target uses fate (AA-M63)")
     p.add_argument("--clicks-left", type=int_range(1, 99),
                    help="clicks before the target is shot down")
+    sky = p.add_argument_group(
+        "Sky Ace attack (--skyace)",
+        "exact distribution of LIFE lost, counted over every hand of the unseen decks "
+        "(SA-M23..SA-M29, SA-M45); e.g. dialtray odds --skyace --attack-freq R "
+        "--defence-freq E --attack-hand 5 --defence-hand 5 --target-card KS  (SA-T01)")
+    sky.add_argument("--skyace", action="store_true", help="odds of a Sky Ace attack")
+    sky.add_argument("--attack-freq", type=_frequency, help="attacker's frequency: E O R A")
+    sky.add_argument("--defence-freq", type=_frequency, help="defender's frequency: E O R A")
+    sky.add_argument("--attack-hand", type=int_range(0, 6), help="attacker's hand size, 0..6")
+    sky.add_argument("--defence-hand", type=int_range(0, 6), help="defender's hand size, 0..6")
+    sky.add_argument("--attacker-card", type=_card, help="card under the attacker's pawn")
+    sky.add_argument("--target-card", type=_card, help="card under the target's pawn")
+    sky.add_argument("--attack-bonus", type=int_range(0, 11), default=0,
+                     help="attribute level (+1 Powerful), advanced game")
+    sky.add_argument("--defence-bonus", type=int_range(0, 11), default=0,
+                     help="attribute level (+1 Unbreakable), advanced game")
+    sky.add_argument("--preferred", action="store_true",
+                     help="advanced game: the preferred attack (+1 damage, SA-M40)")
     p.set_defaults(func=run)
+
+
+def _frequency(text: str) -> str:
+    """A Sky Ace frequency letter (SA-M05)."""
+    t = text.strip().upper()
+    if t not in ("E", "O", "R", "A"):
+        raise argparse.ArgumentTypeError(f"a frequency is E, O, R or A, got {text!r}")
+    return t
+
+
+def _card(text: str) -> str:
+    """A playing card: rank then suit (10H, QS) or JK."""
+    from dialtray.rules.skyace.cards import card
+
+    try:
+        return card(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def run_skyace(args: argparse.Namespace) -> int:
+    from dialtray.rules.skyace.odds import AttackSpec, attack_odds
+
+    need = ("attack_freq", "defence_freq", "attack_hand", "defence_hand")
+    missing = ["--" + n.replace("_", "-") for n in need if getattr(args, n) is None]
+    if missing:
+        raise CommandError(f"--skyace needs {' and '.join(missing)}", 2)
+    advanced = args.preferred or args.attack_bonus > 0 or args.defence_bonus > 0
+    spec = AttackSpec(args.attack_freq, args.defence_freq, args.attack_hand, args.defence_hand,
+                      args.attacker_card, args.target_card, args.attack_bonus,
+                      args.defence_bonus, advanced, args.preferred)
+    t0 = time.perf_counter()
+    o = attack_odds(spec)
+    ms = (time.perf_counter() - t0) * 1000
+    print(f"Sky Ace attack {spec.attack_frequency} vs defence {spec.defence_frequency}, hands "
+          f"{spec.attack_hand}/{spec.defence_hand}   (exact over {o.hands} hand pairs, "
+          f"{ms:.3f} ms)")
+    print(f"{'LIFE lost':>9} {'P(=k)':>12} {'P(>=k)':>12}")
+    for k, pk in o.damage.items():
+        print(f"{k:>9} {float(pk):>12.6f} {float(o.at_least(k)):>12.6f}")
+    print(f"expected LIFE lost {float(o.expected):.4f}")
+    return 0
 
 
 def _given(args: argparse.Namespace, names: tuple[str, ...]) -> list[str]:
@@ -72,6 +133,8 @@ def check(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.skyace:
+        return run_skyace(args)
     check(args)
     if args.dice is not None:
         dice, tn = args.dice, args.target
