@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dialtray.rules.core import registry
-from dialtray.rules.core.dice import ManualDice
+from dialtray.rules.core.dice import DiceSource, ManualDice
 from dialtray.rules.core.errors import (
     CatalogueError,
     DiceError,
@@ -58,7 +58,22 @@ class Verdict:
                 "replay reaches the recorded state)")
 
 
-def verify_game(store: GameStore, gid: int) -> Verdict:
+class Replaying:
+    """The replay's dice: the recorded faces (``manual``) while replaying, then ``live`` —
+    so a resumed game rolls on with real dice once it has caught up."""
+
+    def __init__(self, manual: ManualDice) -> None:
+        self.manual = manual
+        self.live: DiceSource | None = None
+
+    def roll(self, count: int, purpose: str) -> tuple[int, ...]:
+        src = self.live if self.live is not None else self.manual
+        return tuple(src.roll(count, purpose))
+
+
+def verify_game(store: GameStore, gid: int, dice_after: DiceSource | None = None) -> Verdict:
+    """``dice_after``: the dice the replayed game (``Verdict.replayed``) rolls with afterwards
+    (default: none; a roll raises, as the recorded faces are used up)."""
     g = store.game(gid)
     data, broken = check_chain(gid, store.rows(gid), g.records, g.head, REPLAYED)
     v = Verdict(g, g.records, data=data)
@@ -76,23 +91,24 @@ def verify_game(store: GameStore, gid: int) -> Verdict:
         v.problem = ("the game row, its seats or its figures/dock bindings differ from the "
                      "setup in record 1 (changed outside dialtray)")
         return v
-    replay(v, setup)
+    replay(v, setup, dice_after)
     return v
 
 
-def new_game_from(setup: dict[str, Any], name: str) -> tuple[Any, ManualDice]:
+def new_game_from(setup: dict[str, Any], name: str) -> tuple[Any, ManualDice, Replaying]:
     """The game a ``game`` record describes, built by its kind (``core.registry``)."""
     header = [(str(k), str(val)) for k, val in setup.get("header", [])]
     log = parse_log(format_log(str(setup["kind"]), header, []), name)
     kind = registry.get(log.kind)
     dice = ManualDice()
-    return kind.new_game(log, dice), dice
+    source = Replaying(dice)
+    return kind.new_game(log, source), dice, source
 
 
-def replay(v: Verdict, setup: dict[str, Any]) -> None:
+def replay(v: Verdict, setup: dict[str, Any], dice_after: DiceSource | None = None) -> None:
     gid = v.game.id
     try:
-        game, dice = new_game_from(setup, f"game {gid}")
+        game, dice, source = new_game_from(setup, f"game {gid}")
     except (KeyError, NotationError, IllegalActionError, InvalidActionError, DiceError,
             CatalogueError) as e:
         v.broken = Broken(1, f"the rules engine cannot set this game up: {e}")
@@ -149,6 +165,7 @@ def replay(v: Verdict, setup: dict[str, Any]) -> None:
         v.broken = Broken(v.records, "expectations of the last action are missing")
         return
     v.replayed = game
+    source.live = dice_after
     if v.game.state_json is not None and state_json(game) != v.game.state_json:
         v.problem = (f"the replay of its {v.records} records does not reach the state stored in "
                      "the game row (the row was changed, or records are missing)")
