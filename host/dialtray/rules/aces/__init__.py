@@ -15,6 +15,8 @@ RULES"); mechanic ids (AC-Mnn), worked examples (AC-Tnn) and ambiguities (AC-Ann
                 outcome / state_dict / dials), event-sourced; ``base`` its shared queries
 - ``turn``, ``move``, ``attacks``, ``ranged``, ``close``, ``capture``, ``ending``: rule handlers
 - ``state``     the state and its fold; ``dial`` the combat dials (``core.dials``)
+- ``legal``     the legal actions as a lazy sequence (moves made only when looked at)
+- ``position``  the ``Position:`` header of a log that starts mid-game
 - ``victory``   VP and tie-breaks (AC-M66..M72); ``scenarios`` setup and scenarios as data
 - ``odds``      exact odds; ``bots`` bot players; ``notation`` logs and the replay game kind
 """

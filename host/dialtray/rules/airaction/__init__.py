@@ -9,6 +9,7 @@
 - ``base``       shared queries, dice, pilot checks, damage / VP / XP
 - ``turn``, ``movement``, ``collisions``, ``feats``, ``combat``, ``ending``: rule handlers
 - ``dials``      the dials in the core vocabulary: settings, clicks caused, verification
+- ``position``   the ``Position:`` header of a log that starts mid-game (a turn start)
 - ``notation``   log header and writer; ``GAME_KIND`` for ``dialtray replay``
 - ``odds``       exact shot odds (hits, clicks, fate)
 - ``table``      approximate digital 2D table (markers, card paths) producing geometry facts
