@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from aces_helpers import make_game
 from dialtray.rules.aces.actions import Move
-from dialtray.rules.aces.bots import GreedyBot, RandomBot
+from dialtray.rules.aces.bots import Bot, GreedyBot, RandomBot
 from dialtray.rules.aces.legal import LegalActions
 from dialtray.rules.aces.scenarios import load_scenario, start_scenario
 from dialtray.rules.core.dice import SeededDice
@@ -14,7 +14,7 @@ from dialtray.rules.core.dice import SeededDice
 
 def test_M21_lazy_moves_read_as_the_full_list_at_every_position() -> None:
     g = start_scenario(load_scenario("hangar-brawl"), SeededDice(4), turn_limit=40)
-    bots = [RandomBot(1), GreedyBot(2)]
+    bots: list[Bot] = [RandomBot(1), GreedyBot(2)]
     checked = 0
     while g.outcome() is None and checked < 120:
         acts = g.legal_actions()
