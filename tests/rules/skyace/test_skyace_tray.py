@@ -18,7 +18,7 @@ from dialtray.rules.core.notation import parse_log
 from dialtray.rules.core.replay import replay_log
 from dialtray.rules.skyace import SkyAceGame
 from dialtray.rules.skyace import events as ev
-from dialtray.rules.skyace.bots import GreedyBot, RandomBot
+from dialtray.rules.skyace.bots import Bot, GreedyBot, RandomBot
 from dialtray.rules.skyace.notation import LogWriter
 from dialtray.tracker.skyace_life import GOLD, GREEN, OFF, LifeDisplay, life_dice
 from dialtray.virtual.tray import VirtualTray
@@ -67,7 +67,7 @@ def test_sa_m02_duel_life_changes_appear_on_the_led_dice() -> None:
         display = LifeDisplay(session)
         assert display.update(g.dials())
         wait_for(tray, [(5, "green"), (5, "green")])
-        bots = {"P1": GreedyBot(1), "P2": GreedyBot(2), "table": RandomBot(3)}
+        bots: dict[str, Bot] = {"P1": GreedyBot(1), "P2": GreedyBot(2), "table": RandomBot(3)}
         changes = 0
         while g.outcome() is None:
             seat = g.to_move()
