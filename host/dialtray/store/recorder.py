@@ -249,23 +249,59 @@ def result_text(out: Any) -> str:
 
 class RecordingTracker:
     """The tracker seen through its recorder: ``feed``/``tick``/``decide`` store first (and the
-    rest is the tracker's own), so code written against a ``Tracker`` — the tracker's runner,
-    the bots' hands, the paper tray — records the game without knowing it. ``boot`` is the boot
-    id stored with each tray event (the session's, when it has one)."""
+    rest is the tracker's own), so code written against a ``Tracker`` — the tracker's runner
+    (``TrackedTray``), the bots' hands, the paper tray — records the game without knowing it.
 
-    def __init__(self, rec: GameRecorder, boot: Callable[[], int | None] | None = None) -> None:
+    With a ``session`` (``ack_policy="manual"``), each tray event's boot is noted at delivery
+    and :meth:`commit` stores the batch with the resume point, *then* acknowledges it to the
+    tray: ``TrackedTray(RecordingTracker(rec, session), session)`` and ``commit()`` after each
+    ``pump()`` is a stored, ack-after-commit table. ``boot`` gives the boot id without a
+    session (tests)."""
+
+    def __init__(self, rec: GameRecorder, session: Any = None,
+                 boot: Callable[[], int | None] | None = None) -> None:
         assert rec.tracker is not None
         self._rec, self._t = rec, rec.tracker
         self._boot = boot or (lambda: None)
+        self._session = session
+        self._boots: dict[int, int | None] = {}
+        self.last: tuple[int, int] | None = None  # (boot, seq) of the last tray event fed
+        if session is not None:
+            if session.ack_policy != "manual":
+                raise ValueError("the session must run with ack_policy='manual'")
+            session.subscribe(self._delivered)
+
+    def _delivered(self, ev: TrayEvent) -> None:  # on the link thread, at delivery
+        self._boots[id(ev)] = self._session.boot_id
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._t, name)
 
+    @property
+    def recorder(self) -> GameRecorder:
+        return self._rec
+
     def feed(self, ev: TrayEvent, now: float) -> None:
-        self._rec.device(ev, self._boot(), now)
+        boot = self._boots.pop(id(ev), None) if self._session is not None else self._boot()
+        self._rec.device(ev, boot, now)
+        if ev.seq > 0 and boot is not None:
+            self.last = (boot, ev.seq)
 
     def tick(self, now: float) -> None:
         self._rec.tick(now)
 
     def decide(self, text: str, now: float, seat: str | None = None) -> Any:
         return self._rec.decide(text, now, seat)
+
+    def commit(self) -> None:
+        """Store everything recorded so far (with the resume point), then acknowledge it."""
+        last = self.last
+        if last is not None:
+            self._rec.store.update_game(self._rec.gid, boot_id=last[0], last_seq=last[1])
+        self._rec.commit()
+        if last is not None and self._session is not None:
+            self._session.acknowledge(*last)
+
+    def close(self) -> None:
+        if self._session is not None:
+            self._session.unsubscribe(self._delivered)
