@@ -71,6 +71,9 @@ class GameStore:
     @classmethod
     def open(cls, path: str | Path, *, readonly: bool = False, create: bool = True) -> GameStore:
         p = Path(path).expanduser()
+        if p.is_dir():
+            raise StoreError(f"{p}: is a directory, not a game database (--db names the file, "
+                             f"e.g. {p / DB_NAME})")
         if (readonly or not create) and not p.exists():
             raise StoreError(f"{p}: no game database here (play or import a game first, "
                              "or name one with --db)")
