@@ -189,7 +189,7 @@ def test_a_peek_ahead_and_back_is_recorded_for_the_judge_and_does_not_stop_play(
     assert [f.kind for f in t.flags] == [mk.PEEK]
     assert "AA-M81" in t.notes[-1] and "peek" in t.notes[-1]
     assert t.ready()
-    assert any("# judge:" in line and "peek" in line for line in t.lines)
+    assert any("# judge:" in str(line) and "peek" in str(line) for line in t.lines)
 
 
 def test_moved_while_the_host_was_away_is_flagged_at_once_from_the_snapshot() -> None:

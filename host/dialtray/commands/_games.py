@@ -51,8 +51,8 @@ class AirActionBrain:
         from dialtray.rules.airaction import actions as ac
 
         s = game.state
-        if s.phase == "initiative" and s.turn > self.max_turns:
-            return ac.EndGame("time")
+        if s.turn > self.max_turns and not s.bailouts:  # the table rolls initiative itself,
+            return ac.EndGame("time")  # so the agreed limit is called at the next decision
         if s.phase == "deploy":
             who = game.to_move()
             self.table.deploy(game, who)

@@ -70,9 +70,19 @@ class Hands:
         self.mistakes = mistakes or Mistakes(kinds=[])
         self.say = say or (lambda _text: None)
         self.decisions = 0
+        self._again: Typed | None = None
+
+    def retry(self, move: Typed) -> None:
+        """The decision could not be taken (the dice failed): offer the same one next."""
+        self._again = move
+        self.decisions -= 1
 
     def next(self) -> Move:
         t = self.t
+        again, self._again = self._again, None
+        if again is not None and t.ready():
+            self.decisions += 1
+            return again
         if t.phase == OVER:
             return None
         slots = list(t.slots.values())
@@ -160,6 +170,8 @@ class Hands:
         clicks = target - st.seen
         if opt.delta is None:
             clicks = (clicks + st.detents // 2) % st.detents - st.detents // 2
+        if clicks == 0:  # already there (a free setting where the dial rests): say it
+            return Typed(action.text())
         if opt.delta is not None and m.want(mk.REFUSED, self.decisions):
             past = self._past_the_end(st, opt.delta)
             if past is not None:

@@ -19,6 +19,7 @@ from dialtray.tracker.hands import Hands, Typed
 from dialtray.tracker.tracker import OVER, Tracker
 
 CHUNK = 3  # clicks per movement of a hand
+MAX_MOVES_PER_ACTION = 100  # far beyond any mistake and its correction: the hands are looping
 
 
 class Stuck(RuntimeError):
@@ -75,7 +76,13 @@ def play_out(table: TrackedTray, hands: Hands, turn: Callable[[Slot, int], None]
     t = table.tracker
     end = table.clock() + timeout
     idle_since = table.clock()
+    moves_here, at = 0, -1
     while t.phase != OVER:
+        if len(t.game.history) != at:
+            moves_here, at = 0, len(t.game.history)
+        if moves_here > MAX_MOVES_PER_ACTION:
+            raise Stuck(f"{moves_here} moves without the game moving on; the tray waits for: "
+                        + "; ".join(t.waiting_for()))
         now = table.clock()
         if now > end:
             raise Stuck(f"the game did not end within {timeout:.0f} s; the tray waits for: "
@@ -89,8 +96,14 @@ def play_out(table: TrackedTray, hands: Hands, turn: Callable[[Slot, int], None]
             table.pump(0.01)
             continue
         idle_since = now
+        moves_here += 1
         if isinstance(move, Typed):
             r = t.decide(move.text, table.clock())
+            if not r.ok and r.retry:
+                if say is not None:
+                    say(r.message)
+                hands.retry(move)
+                continue
             if not r.ok:
                 raise Stuck(f"a bot's decision was refused: {r.message}")
             if say is not None:

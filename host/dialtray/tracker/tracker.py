@@ -39,7 +39,7 @@ from dialtray.rules.core.dials import (
     DialChange,
     DialSetting,
 )
-from dialtray.rules.core.errors import IllegalActionError, InvalidActionError
+from dialtray.rules.core.errors import DiceError, IllegalActionError, InvalidActionError
 from dialtray.rules.core.game import TABLE, Game, Seat
 from dialtray.rules.core.notation import format_action_line, format_log
 from dialtray.tracker import marks as mk
@@ -76,6 +76,7 @@ class Result:
     ok: bool
     message: str
     events: tuple[str, ...] = ()
+    retry: bool = False  # not the rules' refusal: the same decision may simply be tried again
 
 
 @dataclass
@@ -128,11 +129,12 @@ class Tracker:
         self.auto_table = auto_table
         self.on_change = on_change
         self.phase = START
-        self.lines: list[str] = []
+        self.lines: list[str | ClickNote] = []
         self.flags: list[mk.Flag] = []  # every flag ever raised, in order
         self.notes: list[str] = []  # for the judge and the log
         self.confirmed: list[mk.Confirmation] = []
         self.events_seen = 0
+        self.dice_error = ""
         self._held: Snapshot | None = None  # a reconnect's snapshot, until its clicks are in
         self._skip_below = 0  # clicks below this sequence are in the first snapshot already
         dials = game.dials()
@@ -146,6 +148,9 @@ class Tracker:
                 sign = 1 if ups.get(dial.kind, CLOCKWISE) == CLOCKWISE else -1
                 self.slots[slot] = SlotState(slot, dial, binding.label(slot), sign)
         self._by_dial = {s.dial: s for s in self.slots.values()}
+        self._at = {(s.slot.dock, s.slot.dial): s for s in self.slots.values()}
+        self._slot_list = list(self.slots.values())
+        self._quiet_at = -1  # history length at which the game was last seen waiting for people
         self._dials_cache: tuple[int, dict[Dial, DialSetting]] = (-1, {})
         self._options_cache: tuple[int, list[DialOption]] = (-1, [])
         self.dice.take()  # rolls made while setting the game up are not the log's
@@ -169,7 +174,10 @@ class Tracker:
         return self._options_cache[1]
 
     def dial_option(self, action: Any) -> DialOption | None:
-        """``action`` as a turn of an input dial (what a player would turn to decide it)."""
+        """``action`` as a turn of an input dial (what a player would turn to decide it);
+        only a player's decision is one, never a table fact."""
+        if self.game.to_move() in (None, TABLE):
+            return None
         return dial_option(self.game, self.dice, self.input_kinds, action)
 
     def slot_of(self, dial: Dial) -> SlotState | None:
@@ -191,7 +199,7 @@ class Tracker:
             if 0 < ev.seq < self._skip_below:
                 return  # already in the first snapshot's positions
             self._skip_below = 0
-            st = self.slots.get(Slot(ev.dock, ev.dial))
+            st = self._at.get((ev.dock, ev.dial))
             if st is not None:
                 self._moved(st, ev.delta, now, ev.seq, away=ev.recovered)
             return
@@ -281,16 +289,22 @@ class Tracker:
             st.excursion = 0
             st.away = False
             st.after_confirm = now <= st.grace_until and delta * st.grace_sign > 0
-        st.away = st.away or away
-        if abs(st.offset) > abs(st.excursion):
-            st.excursion = st.offset
-        self.lines.append(f"# click {st.slot.text()} {delta:+d}"
-                          f"{' (recovered)' if away else ''} [{st.dial.figure} {st.dial.kind}]")
-        if st.offset == 0:
+        if away:
+            st.away = True
+        offset = st.offset
+        if abs(offset) > abs(st.excursion):
+            st.excursion = offset
+        self.lines.append(ClickNote(st, delta, away))
+        if offset == 0:
             self._agrees(st, now, seq)
+            self._changed(now)  # all dials may agree now: the game may go on
         elif away and st.exp is None and self.phase == PLAY:
             self._judge(st, now)
-        self._changed(now)
+            self._changed(now)
+        elif self.phase == START:
+            self._changed(now)
+        elif self.on_change is not None:
+            self.on_change(self)
 
     def _agrees(self, st: SlotState, now: float, seq: int) -> None:
         """The reader shows what the rules say again."""
@@ -431,8 +445,14 @@ class Tracker:
         """Every dial agrees with the rules (no click due, no flag, no fault): play may go on."""
         if self.phase != PLAY:
             return False
-        return all((st.offset == 0 or st.want is None) and st.exp is None and not st.fault
-                   and st.flag is None for st in self.slots.values() if st is not ignore)
+        for st in self._slot_list:  # per event: kept to plain attribute reads
+            if st is ignore:
+                continue
+            if st.exp is not None or st.flag is not None or st.fault:
+                return False
+            if st.seen is not None and st.want is not None and st.seen != st.want:
+                return False
+        return True
 
     def decide(self, text: str, now: float, seat: Seat | None = None) -> Result:
         """A decision typed in notation words (``shoot A1 front B2``)."""
@@ -449,6 +469,9 @@ class Tracker:
             events = self._apply(action, now, f"typed by {seat or who}")
         except (InvalidActionError, IllegalActionError) as e:
             return Result(False, str(e))
+        except (DiceError, OSError) as e:  # the engine left no trace of the action: try again
+            return Result(False, f"the dice could not be rolled, so {text!r} was not taken "
+                          f"(try again): {e}", retry=True)
         self._changed(now)
         return Result(True, action.text(), tuple(events))
 
@@ -520,17 +543,24 @@ class Tracker:
                 not any(st.fault for st in self.slots.values()):
             self.phase = PLAY
             self.lines.append("# start check passed: every dial at its start click")
-        while self.phase == PLAY and self.ready():
+        while self.phase == PLAY and self._quiet_at != len(self.game.history) and self.ready():
             if self.game.outcome() is not None:
                 self.phase = OVER
                 self.lines.append("# game over")
                 break
             if not (self.auto_table and self.game.to_move() == TABLE):
+                self._quiet_at = len(self.game.history)
                 break
             legal = self.game.legal_actions()
             if len(legal) != 1:
+                self._quiet_at = len(self.game.history)
                 break
-            self._apply(legal[0], now, "the table")
+            try:
+                self._apply(legal[0], now, "the table")
+                self.dice_error = ""
+            except (DiceError, OSError) as e:  # left no trace: tried again at the next tick
+                self.dice_error = f"the dice for {legal[0].text()} could not be rolled: {e}"
+                break
         if self.on_change is not None:
             self.on_change(self)
 
@@ -552,6 +582,8 @@ class Tracker:
                 out.append(st.exp.text(-st.offset))
             elif st.offset:
                 out.append(f"{st.label}: settling ({turn(st.offset)} off)")
+        if self.dice_error:
+            out.append(self.dice_error + " (trying again)")
         if not out:
             if self.phase == OVER:
                 out.append("nothing: the game is over")
@@ -582,7 +614,22 @@ class Tracker:
 
     def log_text(self, comment: str | None = None) -> str:
         """The game's notation log (``dialtray replay`` re-runs it); clicks are comments."""
-        return format_log(self.game.kind, self.header, self.lines, comment)
+        return format_log(self.game.kind, self.header, map(str, self.lines), comment)
+
+
+class ClickNote:
+    """A sensed click in the log (a comment), formatted only when the log is written: the
+    tracker sees every click and must stay cheap per event."""
+
+    __slots__ = ("away", "delta", "slot")
+
+    def __init__(self, st: SlotState, delta: int, away: bool) -> None:
+        self.slot, self.delta, self.away = st, delta, away
+
+    def __str__(self) -> str:
+        st = self.slot
+        return (f"# click {st.slot.text()} {self.delta:+d}"
+                f"{' (recovered)' if self.away else ''} [{st.dial.figure} {st.dial.kind}]")
 
 
 def turn(clicks: int) -> str:
