@@ -61,3 +61,18 @@ def test_sa_m01_physical_deck_bot_games_replay_with_typed_cards() -> None:
         assert "draw P1 " in log
         again = replay_log(parse_log(log)).game
         assert isinstance(again, Game) and state_json(again) == state_json(g)
+
+
+def test_sa_m15_draws_are_uniform_choices_from_dice_and_never_loop() -> None:
+    """SA-M15 "Each Player shuffles their deck": a draw is a uniform choice made with d6 rolls
+    (D-SA-01); with dice that always show 6 (a tracker's trial run) it still ends."""
+    from collections import Counter
+
+    from dialtray.rules.core.dice import ManualDice, SeededDice
+    from dialtray.rules.skyace.flow import MAX_REROLLS, draw_index
+
+    assert draw_index(ManualDice([6] * 3 * (MAX_REROLLS + 1)), 53, "card") == 215 % 53
+    dice = SeededDice(1)
+    counts = Counter(draw_index(dice, 54, "card") for _ in range(54_000))
+    assert set(counts) == set(range(54)) and max(counts.values()) < 1.2 * 1000
+    assert draw_index(ManualDice([1, 2]), 7, "card") == 1  # 0*6 + 1 = 1 < 36 - 36 % 7

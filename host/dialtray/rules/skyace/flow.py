@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from dialtray.rules.core.dice import DiceSource, choose_uniform
+from dialtray.rules.core.dice import FACES, DiceSource
 from dialtray.rules.core.events import Event
 from dialtray.rules.skyace import events as ev
 from dialtray.rules.skyace.cards import colour, rank, value
@@ -45,6 +45,31 @@ def after_draw(st: SkyAceState, drawn: ev.Drew, emit: Emit) -> None:
         emit(ev.LifeChanged(p.id, p.life, p.life + 1, "SA-M52"))
 
 
+MAX_REROLLS = 20
+
+
+def draw_index(dice: DiceSource, k: int, purpose: str) -> int:
+    """A card index in ``range(k)`` from d6 rolls: ``core.dice.choose_uniform``'s rejection
+    sampling (fewest dice covering k, the group rerolled in the uneven remainder), but after
+    ``MAX_REROLLS`` rejections in a row the last number is used modulo k. The bias is below
+    (20/216)**20, and a source that always shows the same faces (a tracker's trial run shows
+    sixes) cannot loop for ever."""
+    if k <= 1:
+        return 0
+    n = 1
+    while FACES**n < k:
+        n += 1
+    space = FACES**n
+    limit = space - space % k
+    for tries in range(MAX_REROLLS + 1):
+        value = 0
+        for f in dice.roll(n, purpose):
+            value = value * FACES + (f - 1)
+        if value < limit or tries == MAX_REROLLS:
+            return value % k
+    raise AssertionError("unreachable")
+
+
 def settle(st: SkyAceState, dice: DiceSource, emit: Emit) -> None:
     while st.over is None:
         if st.pending:
@@ -54,7 +79,7 @@ def settle(st: SkyAceState, dice: DiceSource, emit: Emit) -> None:
                 return
             deck, dest, pawn = st.pending[0]
             pile = st.piles[deck].draw
-            i, _ = choose_uniform(dice, len(pile), f"{deck} draws a card ({dest})")
+            i = draw_index(dice, len(pile), f"{deck} draws a card ({dest})")
             drawn = ev.Drew(deck, pile[i], dest, pawn)
             emit(drawn)
             after_draw(st, drawn, emit)
