@@ -211,7 +211,9 @@ class SkyAceGame(EventSourcedGame[SkyAceState, SkyAceAction]):
             self._refuse(a, f"{st.discarder} must first discard down to LIFE", "SA-M31",
                          "Defender redraw/discard")
         p = st.active()
-        assert p is not None
+        if p is None or st.phase == "layout":
+            self._refuse(a, "the start cards must be laid out first", "SA-M17", "Starting layout")
+            return
         if isinstance(a, Move | Knock):
             turn.check_move(st, p, a)
         elif isinstance(a, Attack):
