@@ -6,8 +6,10 @@ click exactly once and in order.
 
 About the reboots: the ring log lives in RAM, so a power cut loses events the host has not yet
 received. Before each power cut this test waits, like a player who lets the tray catch up, until
-the host has every click made so far; what happens to clicks made *while* the tray is down is
-the subject of test_dials_turned_while_unpowered_are_recovered_from_the_snapshot.
+the host has every click made so far, and after it until the host is live on the new boot;
+what happens to clicks made *while* the tray is down is the subject of
+test_dials_turned_while_unpowered_are_recovered_from_the_snapshot, and reboots in the middle of
+clicking that of test_two_hundred_reboots_during_clicks_through_a_noisy_cable.
 """
 
 from __future__ import annotations
@@ -80,8 +82,15 @@ class Recorder:
 
 
 def click_storm(tray: VirtualTray, n: int, rng: random.Random, sent: dict[int, list[int]],
-                pause: threading.Event, dials: int = 16, rate: float = 150.0) -> None:
-    """Turn random dials one detent at a time, never the same dial before it settled."""
+                pause: threading.Event, dials: int = 16, rate: float = 150.0,
+                seen: Recorder | None = None) -> None:
+    """Turn random dials one detent at a time, never the same dial before it settled.
+
+    With ``seen``, a dial is only turned back the other way once the host has its last click.
+    A Pico reads its dials every millisecond whatever the host does; the virtual tray reads its
+    control channel only when the machine gives MicroPython the CPU, and on a busy machine turns
+    wait and are then played back to back: a +1 and a −1 of one dial never rest on a detent
+    then, so they are (rightly) no click at all and the test would count them as lost."""
     ready_at = [0.0] * dials
     done = 0
     while done < n:
@@ -95,6 +104,11 @@ def click_storm(tray: VirtualTray, n: int, rng: random.Random, sent: dict[int, l
             continue
         k = rng.choice(free)
         step = rng.choice((1, -1))
+        if seen is not None and sent[k] and step != sent[k][-1]:
+            with seen.lock:
+                unseen = len(sent[k]) - len(seen.clicks[k])
+            if unseen > 0:
+                step = sent[k][-1]
         tray.turn(k // 2, k % 2, step, ms=TURN_MS)
         sent[k].append(step)
         ready_at[k] = now + SAME_DIAL_GAP_S
@@ -129,10 +143,20 @@ def test_ten_thousand_clicks_through_a_bad_cable_arrive_exactly_once_in_order() 
         cable.start()
         total = 10_000
         for part, reboot_after in ((3_300, True), (3_300, True), (total - 6_600, False)):
-            click_storm(tray, part, rng, sent, pause)
+            click_storm(tray, part, rng, sent, pause, seen=rec)
             if reboot_after:
-                rec.wait_for(sum(map(len, sent.values())), timeout=60)
+                try:
+                    rec.wait_for(sum(map(len, sent.values())), timeout=60)
+                except AssertionError as e:
+                    raise AssertionError(f"{e}; session {session.state}, {dict(session.counters)}"
+                                         f", tray errors {tray.errors}, resets {tray.resets}, "
+                                         f"history {session.state_history[-6:]}") from None
+                old = session.boot_id
                 tray.reboot()
+                # And the player waits for the tray to be back before clicking on: turns made
+                # while MicroPython boots are read all at once when it is up, and a +1 and a −1
+                # of one dial read together never rest on a detent, so they are no click.
+                live_on_a_new_boot(session, old, tray)
         try:
             rec.wait_for(total, timeout=90)
         except AssertionError as e:
@@ -219,7 +243,7 @@ class Sequenced:
                     == key for u in [1 if ev.delta > 0 else -1] * abs(ev.delta)]
 
 
-TICKS_PERIOD = 1 << 30  # MicroPython's time.ticks_ms() wraps here
+TICKS_PERIOD = 1 << 31  # an EVENT's t_ms is the device's ticks_ms() & 0x7FFFFFFF
 
 
 def _ticks_now() -> int:

@@ -171,7 +171,9 @@ def test_the_state_is_never_live_while_events_may_be_missing(tray: ScriptedTray)
         session.wait_state(SessionState.CATCHING_UP, timeout=10)
         assert not session.synced.is_set()
         time.sleep(0.2)
-        assert session.state == SessionState.CATCHING_UP, "the hole is still open"
+        # Still not live: catching up, or (after STALL_S without progress) handshaking again.
+        assert session.state in (SessionState.CATCHING_UP, SessionState.RESYNCING)
+        assert not session.synced.is_set(), "the hole is still open"
         tray.withheld.clear()  # the next NACK refills it
         session.wait_state(SessionState.LIVE, timeout=10)
         with tray.lock:
@@ -187,7 +189,6 @@ def test_the_state_is_never_live_while_events_may_be_missing(tray: ScriptedTray)
                    for state, synced in seen_at_reboot), seen_at_reboot
         path = [(c.old, c.new) for c in changes]
         assert (SessionState.LIVE, SessionState.CATCHING_UP) in path
-        assert (SessionState.CATCHING_UP, SessionState.LIVE) in path
         assert (SessionState.LIVE, SessionState.RESYNCING) in path
         assert (SessionState.RESYNCING, SessionState.LIVE) in path
         assert session.state_history[-1].new == SessionState.LIVE
