@@ -113,14 +113,15 @@ def test_an_error_on_the_link_thread_reaches_every_caller(wrapping_tray: Scripte
 
 
 def test_a_failure_while_connecting_is_raised_not_waited_out() -> None:
-    """Issue 8 defect 5: an unexpected error opening the port (not a cable problem to retry)
-    fails the session at once; wait_synced() raises it instead of timing out."""
+    """Issue 8 defect 5: an unexpected error on the way to the port (a bug, not a cable
+    problem to retry: those are LinkDown) fails the session at once; wait_synced() raises it
+    instead of timing out."""
     def connect() -> Transport:
-        raise PermissionError("[Errno 13] Permission denied: '/dev/ttyACM0'")
+        raise KeyError("port settings: 'baudrate'")
 
-    with TraySession(connect=connect, name="denied") as session:
+    with TraySession(connect=connect, name="broken") as session:
         start = time.monotonic()
-        with pytest.raises(SessionFailed, match="Permission denied") as failed:
+        with pytest.raises(SessionFailed, match="baudrate") as failed:
             session.wait_synced(30)
         assert time.monotonic() - start < 10
-        assert isinstance(failed.value.__cause__, PermissionError)
+        assert isinstance(failed.value.__cause__, KeyError)
