@@ -1,0 +1,128 @@
+"""`dialtray serve`: the table's screen — a local web page following the live tray and game.
+
+The web framework (the `ui` extra) and the virtual tray are imported only when this runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import time
+from pathlib import Path
+
+from dialtray.commands._args import int_range
+from dialtray.commands._common import (
+    MAX_DOCKS,
+    CommandError,
+    calibration_dir,
+    require_sim,
+    resolve_port,
+)
+from dialtray.commands._store import add_db, db_path
+
+UI_EXTRA = "pip install 'dialtray[ui]'"
+MISTAKE_KINDS = ("too-few", "too-many", "wrong-direction", "wrong-dial", "peek", "unexpected",
+                 "refused")
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "serve", help="the table's screen: a web page with the live tray, game, report, judge",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Run the tracker at the tray and show it on a web page (a laptop or tablet "
+                    "beside the tray): the tray with what to turn and every flag, the game with "
+                    "its legal decisions and the odds before a shot, the report, the judge's "
+                    "tools. Every change reaches the page at once. The game is stored (see "
+                    "`dialtray games`). Listens on localhost only unless --host says otherwise; "
+                    "then every page needs the access key it prints.",
+        epilog="examples:\n"
+               "  dialtray serve --sim --bots            watch bots play on the virtual tray\n"
+               "  dialtray serve --sim --game aces       play Aces on the virtual tray\n"
+               "  dialtray serve --port 8080             the tray on USB, page on port 8080\n"
+               "  dialtray serve --host 0.0.0.0          share it on the network (prints a key)")
+    p.add_argument("--sim", action="store_true", help="use the virtual tray (the `sim` extra)")
+    p.add_argument("--bots", action="store_true",
+                   help="with --sim: bots play every seat, turning the virtual dials")
+    p.add_argument("--mistakes", action="store_true",
+                   help="with --bots: the bots make each kind of mistake once (to see flags)")
+    p.add_argument("--game", choices=("airaction", "aces"), default="airaction",
+                   help="the rules (default %(default)s)")
+    p.add_argument("--turns", type=int_range(1, 50), default=4,
+                   help="the agreed time limit in turns, 1..50 (default %(default)s)")
+    p.add_argument("--seed", type=int_range(0), default=2026, help="the bots' seed")
+    p.add_argument("--docks", type=int_range(2, MAX_DOCKS), default=8,
+                   help=f"docks on the tray, 2..{MAX_DOCKS} (default %(default)s)")
+    p.add_argument("--serial", metavar="PORT", help="the tray's serial port (default: the one "
+                   "tray on USB)")
+    p.add_argument("--port", type=int_range(0, 65535), default=8765,
+                   help="the web page's TCP port, 0..65535 (0: any free one; default "
+                        "%(default)s)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default %(default)s: this computer only)")
+    p.add_argument("--layout", type=Path, metavar="FILE",
+                   help="the tray layout (default: calibration/tray_layout.json in the data "
+                        "directory, else a grid)")
+    add_db(p)
+    p.set_defaults(func=run)
+
+
+def ui_missing() -> str | None:
+    if all(importlib.util.find_spec(m) is not None for m in ("starlette", "uvicorn",
+                                                             "websockets")):
+        return None
+    return f"the web UI is an optional part of dialtray: {UI_EXTRA}"
+
+
+def run(args: argparse.Namespace) -> int:
+    why = ui_missing()
+    if why is not None:
+        raise CommandError(why)
+    if args.bots and not args.sim:
+        raise CommandError("argument --bots: only with --sim (bots turn the virtual tray's "
+                           "dials)", 2)
+    if args.mistakes and not args.bots:
+        raise CommandError("argument --mistakes: only with --bots", 2)
+    if args.layout is not None and not args.layout.is_file():
+        raise CommandError(f"argument --layout: no such file: {args.layout}", 2)
+    if args.sim:
+        require_sim()
+        serial = None
+    else:
+        serial = resolve_port(args.serial)
+
+    from dialtray.commands._games import new_game
+    from dialtray.tracker import Timing
+    from dialtray.ui import layout as lay
+    from dialtray.ui.server import Options, Served, is_local
+
+    try:
+        layout = lay.find([args.layout] if args.layout else
+                          [calibration_dir(Path(args.data_dir)) / lay.LAYOUT_FILE], args.docks)
+    except lay.LayoutError as e:
+        raise CommandError(str(e), 2) from e
+    opts = Options(
+        make_game=lambda dice: new_game(args.game, dice, args.seed, args.turns),
+        db=db_path(args), layout=layout, docks=args.docks, sim=args.sim, serial_port=serial,
+        bots=args.bots, mistakes=MISTAKE_KINDS if args.mistakes else (), host=args.host,
+        port=args.port, seed=args.seed,
+        timing=Timing(judge_s=0.25, grace_s=0.5) if args.bots else None)
+    print("dialtray serve: starting" + (" the virtual tray" if args.sim else f" at {serial}")
+          + " …", flush=True)
+    try:
+        served = Served(opts)
+    except OSError as e:
+        raise CommandError(f"cannot serve on {args.host}:{args.port}: {e.strerror or e}") from e
+    except TimeoutError as e:
+        raise CommandError(f"the tray did not answer: {e}") from e
+    with served:
+        print(f"game {served.live.game_id} stored in {opts.db}", flush=True)
+        if not is_local(args.host):
+            print(f"listening on {args.host}: anyone on the network who has the key can open "
+                  f"the page. Access key: {served.key}", flush=True)
+        print(f"open {served.url}  (Ctrl-C stops)", flush=True)
+        try:
+            while served.thread.is_alive():
+                time.sleep(0.5)
+        except KeyboardInterrupt:
+            print("\nstopping …", flush=True)
+    return 0

@@ -1,0 +1,297 @@
+"""The web application (Starlette): the page, its static assets, a websocket that pushes every
+state of the live game, and JSON endpoints for the report, the odds calculator and the judge.
+
+Every bad request gets a clear error in words and changes nothing: an unknown game (404), a
+malformed message or action text, an action out of turn (the tracker's refusal), an oversized
+websocket message (refused with its size; far larger ones are cut off by the server's frame
+limit, ``WS_MAX_FRAME``). A page that reconnects gets the latest state at once (it resumes).
+Off localhost every request needs the access key printed by ``dialtray serve`` (``?key=``, kept
+in a cookie); judge actions always need a judge token (``dialtray judge token``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from dialtray.link.messages import Snapshot
+from dialtray.ui import odds as od
+from dialtray.ui import svg, views
+from dialtray.ui.live import CALL_TIMEOUT, LiveTable
+
+log = logging.getLogger(__name__)
+STATIC = Path(__file__).parent / "static"
+WS_MAX_MESSAGE = 4096  # bytes a page may send in one message (a decision is a few words)
+WS_MAX_FRAME = 65536  # uvicorn's limit: larger frames close the connection (code 1009)
+MAX_TEXT = 200  # characters in a decision's text
+KEY_COOKIE = "dialtray_key"
+
+
+@dataclass(eq=False)
+class Client:
+    ws: WebSocket
+    pending: str | None = None
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class Hub:
+    """The pages following the live game. The table's thread hands each new state to
+    ``publish``; each page gets the latest (a slow page skips states, never falls behind)."""
+
+    def __init__(self) -> None:
+        self.clients: set[Client] = set()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.sent = 0
+
+    def publish(self, text: str) -> None:  # any thread
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._fan_out, text)
+
+    def _fan_out(self, text: str) -> None:
+        for c in self.clients:
+            c.pending = text
+            c.wake.set()
+
+    async def sender(self, c: Client) -> None:
+        while True:
+            await c.wake.wait()
+            c.wake.clear()
+            text, c.pending = c.pending, None
+            if text is not None:
+                await c.ws.send_text(text)
+                self.sent += 1
+
+
+class Server:
+    """What the routes need: the live table (or none), the store's path, the access key."""
+
+    def __init__(self, db: Path, live: LiveTable | None = None, hub: Hub | None = None,
+                 key: str | None = None,
+                 snapshot: Callable[[], Snapshot] | None = None) -> None:
+        self.db = db
+        self.live = live
+        self.hub = hub or Hub()
+        self.key = key
+        self.snapshot = snapshot
+
+    # ---- access -------------------------------------------------------------------------------
+
+    def allowed(self, conn: HTTPConnection) -> bool:
+        if self.key is None:
+            return True
+        given = conn.query_params.get("key") or conn.cookies.get(KEY_COOKIE) or ""
+        return hmac.compare_digest(given.encode(), self.key.encode())
+
+    def refuse(self) -> JSONResponse:
+        return error(403, "this server is shared on the network: open the address "
+                          "`dialtray serve` printed (it carries the access key)")
+
+    # ---- routes -------------------------------------------------------------------------------
+
+    async def index(self, request: Request) -> Response:
+        if not self.allowed(request):
+            return self.refuse()
+        resp = FileResponse(STATIC / "index.html")
+        if self.key is not None:
+            resp.set_cookie(KEY_COOKIE, self.key, httponly=True, samesite="strict")
+        return resp
+
+    async def games(self, request: Request) -> Response:
+        if not self.allowed(request):
+            return self.refuse()
+        live = self.live.game_id if self.live else None
+        return JSONResponse({"games": await asyncio.to_thread(views.games, self.db, live),
+                             "live": live})
+
+    async def report(self, request: Request) -> Response:
+        if not self.allowed(request):
+            return self.refuse()
+        gid = _int(request.path_params["game"])
+        if gid is None:
+            return error(400, f"game: a game number is needed, not "
+                              f"{request.path_params['game']!r}")
+        try:
+            return JSONResponse(await asyncio.to_thread(views.report, self.db, gid))
+        except views.NotFound as e:
+            return error(404, str(e))
+
+    async def odds(self, request: Request) -> Response:
+        if not self.allowed(request):
+            return self.refuse()
+        q = request.query_params
+        dice, target = _int(q.get("dice", "")), _int(q.get("target", ""))
+        left = _int(q.get("clicks_left", "")) if q.get("clicks_left") else None
+        if dice is None or not 0 <= dice <= 15:
+            return error(400, "dice: a number of attack dice 0..15 is needed")
+        if target is None or not 1 <= target <= 6:
+            return error(400, "target: a target number 1..6 is needed")
+        if q.get("clicks_left") and (left is None or not 1 <= left <= 99):
+            return error(400, "clicks_left: 1..99 clicks before the target is shot down")
+        o = od.calculator(dice, target, q.get("defensive_fate") == "1", left)
+        return JSONResponse({**o.to_dict(), "svg": svg.odds_chart(o)})
+
+    async def judge(self, request: Request) -> Response:
+        if not self.allowed(request):
+            return self.refuse()
+        try:
+            body = json.loads(await request.body() or b"{}")
+        except ValueError:
+            return error(400, "the request is not JSON")
+        if not isinstance(body, dict):
+            return error(400, "the request must be a JSON object")
+        what = request.path_params["what"]
+        token = body.get("token") if isinstance(body.get("token"), str) else None
+        gid = _int(str(body.get("game", "")))
+        if gid is None:
+            return error(400, "game: a game number is needed")
+        try:
+            if what == "rule":
+                return JSONResponse({"ok": True, "done": await self._rule(gid, token, body)})
+            await asyncio.to_thread(views.check_token, self.db, token)
+            if what == "verify":
+                dock = body.get("dock")
+                if dock is not None and _int(str(dock)) is None:
+                    return error(400, "dock: a dock number is needed")
+                snap = await asyncio.to_thread(self.snapshot) if self.snapshot else None
+                return JSONResponse(await asyncio.to_thread(
+                    views.verify, self.db, gid, snap, None if dock is None else int(dock)))
+        except views.Refused as e:
+            return error(403, str(e))
+        except views.NotFound as e:
+            return error(404, str(e))
+        except (ValueError, KeyError) as e:
+            return error(400, str(e).strip("'\""))
+        except TimeoutError as e:
+            return error(504, f"the tray did not answer: {e}")
+        return error(404, f"no judge action {what!r} (verify, rule)")
+
+    async def _rule(self, gid: int, token: str | None, body: dict[str, Any]) -> str:
+        ruling = str(body.get("ruling", ""))
+        args = body.get("args") or {}
+        if not isinstance(args, dict):
+            raise ValueError("args: a JSON object is needed")
+        why = str(body.get("why", ""))[:MAX_TEXT]
+        live = self.live
+        if live is not None and live.game_id == gid:
+            store = live.recorder.store
+            fut = live.call(lambda: views.rule(store, gid, token, ruling, args, why, True))
+            done: str = await asyncio.wait_for(asyncio.wrap_future(fut), CALL_TIMEOUT)
+            return done
+
+        def other() -> str:
+            from dialtray.store.db import GameStore
+            with GameStore.open(self.db) as store:
+                return views.rule(store, gid, token, ruling, args, why, False)
+        return await asyncio.to_thread(other)
+
+    # ---- the websocket ------------------------------------------------------------------------
+
+    async def ws(self, ws: WebSocket) -> None:
+        await ws.accept()
+        if not self.allowed(ws):
+            await ws.send_json({"op": "error", "message": "access key missing or wrong"})
+            await ws.close(4403)
+            return
+        live = self.live
+        gid = _int(ws.query_params.get("game", "")) if ws.query_params.get("game") else \
+            (live.game_id if live else None)
+        if live is None or gid != live.game_id:
+            what = "no game is live on this tray" if live is None else \
+                f"unknown game {ws.query_params.get('game')!r}: the live game is {live.game_id}"
+            if live is not None and gid is not None:
+                known = await asyncio.to_thread(views.games, self.db, live.game_id)
+                if any(g["id"] == gid for g in known):
+                    what = (f"game {gid} is not live on this tray (the live game is "
+                            f"{live.game_id}); its report is in the Report view")
+            await ws.send_json({"op": "error", "message": what})
+            await ws.close(4404)
+            return
+        c = Client(ws, live.latest or None)
+        c.wake.set()
+        self.hub.clients.add(c)
+        sender = asyncio.create_task(self.hub.sender(c))
+        try:
+            while True:
+                msg = await ws.receive()
+                if msg["type"] == "websocket.disconnect":
+                    break
+                raw = msg.get("text") if msg.get("text") is not None else msg.get("bytes")
+                reply = await self._message(live, raw)
+                await ws.send_json(reply)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            self.hub.clients.discard(c)
+            sender.cancel()
+
+    async def _message(self, live: LiveTable, raw: str | bytes | None) -> dict[str, Any]:
+        size = len(raw.encode() if isinstance(raw, str) else raw or b"")
+        if size > WS_MAX_MESSAGE:
+            return {"op": "error", "message": f"message too large ({size} bytes; at most "
+                    f"{WS_MAX_MESSAGE}): nothing was done"}
+        try:
+            m = json.loads(raw or "")
+        except ValueError:
+            return {"op": "error", "message": "not a JSON message: nothing was done"}
+        if not isinstance(m, dict) or m.get("op") not in ("decide", "ping"):
+            return {"op": "error", "message": "unknown request (known: decide, ping): nothing "
+                    "was done"}
+        if m["op"] == "ping":
+            return {"op": "pong", "rev": live.rev}
+        text, seat = m.get("text"), m.get("seat")
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT:
+            return {"op": "result", "ok": False, "text": text if isinstance(text, str) else "",
+                    "message": f"text: a decision in notation words (1..{MAX_TEXT} "
+                               "characters) is needed: nothing was done"}
+        if seat is not None and not isinstance(seat, str):
+            return {"op": "result", "ok": False, "text": text, "message": "seat: a seat name"}
+        fut = live.call(lambda: live.decide(text.strip(), seat))
+        try:
+            r: dict[str, Any] = await asyncio.wait_for(asyncio.wrap_future(fut), CALL_TIMEOUT)
+        except (TimeoutError, RuntimeError) as e:
+            return {"op": "result", "ok": False, "text": text, "message": str(e)}
+        return {"op": "result", "text": text, **r}
+
+
+def _int(text: str) -> int | None:
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def make_app(server: Server) -> Starlette:
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        server.hub.loop = asyncio.get_running_loop()
+        yield
+        server.hub.loop = None
+
+    return Starlette(routes=[
+        Route("/", server.index),
+        Route("/api/games", server.games),
+        Route("/api/report/{game}", server.report),
+        Route("/api/odds", server.odds),
+        Route("/api/judge/{what}", server.judge, methods=["POST"]),
+        WebSocketRoute("/ws", server.ws),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ], lifespan=lifespan)

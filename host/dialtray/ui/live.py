@@ -1,0 +1,189 @@
+"""The table's thread: the one thread that touches the tracker (it is single-threaded).
+
+It pumps the tray's events into the tracker through the store's recorder (every event stored,
+then fed), lets the bots' hands play when they do (``tracker.runner.play_out``), runs the page's
+requests (a typed decision, a ruling) between two pumps, and after each pump publishes the
+page's state when it changed. ``received`` in a state is the wall-clock time the first tray
+event behind it reached the host (the bench measures event → page from it).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import json
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, cast
+
+from dialtray.link.messages import TrayEvent
+from dialtray.link.session import TraySession
+from dialtray.store.recorder import GameRecorder, RecordingTracker
+from dialtray.tracker import Tracker
+from dialtray.tracker.binding import Slot
+from dialtray.tracker.hands import Hands, Mistakes
+from dialtray.tracker.runner import Stuck, TrackedTray, play_out
+from dialtray.ui.layout import TrayLayout
+from dialtray.ui.state import StateBuilder
+
+log = logging.getLogger(__name__)
+PUMP_WAIT = 0.005  # seconds the idle table waits for the tray's next event
+CALL_TIMEOUT = 15.0
+
+
+class Stopped(Exception):
+    """The server is shutting down: leave the table's loop."""
+
+
+class _Table(TrackedTray):
+    """``TrackedTray`` whose every pump is followed by the page's requests and a publish."""
+
+    live: LiveTable
+
+    def pump(self, timeout: float = 0.0) -> int:
+        n = super().pump(min(timeout, PUMP_WAIT) if timeout else 0.0)
+        self.live.after_pump()
+        return n
+
+
+class LiveTable:
+    """One tracked game at a tray, followed by pages.
+
+    ``publish(text)`` is called on the table's thread with each new state (JSON text).
+    ``brain``/``turn`` (both or neither): bots play every seat, turning dials with ``turn``.
+    """
+
+    def __init__(self, tracker: Tracker, session: TraySession, recorder: GameRecorder,
+                 layout: TrayLayout, publish: Callable[[str], None], *,
+                 brain: Any = None, turn: Callable[[Slot, int], None] | None = None,
+                 mistakes: Mistakes | None = None, source: str = "",
+                 play_timeout: float = 3600.0) -> None:
+        self.tracker = tracker
+        self.session = session
+        self.recorder = recorder
+        self.game_id = recorder.gid
+        self.publish = publish
+        self.brain = brain
+        self.turn = turn
+        self.mistakes = mistakes
+        self.play_timeout = play_timeout
+        self.states = StateBuilder(tracker, layout, recorder.gid, bots=brain is not None,
+                                   source=source)
+        self.recording = RecordingTracker(recorder, boot=self._boot)
+        self.table = _Table(cast(Tracker, self.recording), session)
+        self.table.live = self
+        session.subscribe(self._stamp)
+        self.rev = 0
+        self.last_text = ""
+        self.latest = ""  # the last state published (a page that connects gets it at once)
+        self.received: float | None = None
+        self.error = ""
+        self._last_body = ""
+        self._calls: queue.SimpleQueue[tuple[Callable[[], Any], cf.Future[Any]]] = \
+            queue.SimpleQueue()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="dialtray-table", daemon=True)
+        self.publish_now()
+
+    # ---- life ---------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+        self.session.unsubscribe(self._stamp)
+        self.table.close()
+
+    def _boot(self) -> int | None:
+        boot = getattr(self.session, "boot_id", None)
+        return boot if isinstance(boot, int) else None
+
+    def _stamp(self, ev: TrayEvent) -> None:  # the link's thread: one assignment
+        if self.received is None:
+            self.received = time.time()
+
+    def _run(self) -> None:
+        try:
+            if self.brain is not None and self.turn is not None:
+                hands = Hands(cast(Tracker, self.recording), self.brain, self.mistakes)
+                try:
+                    self.table.wait_until(lambda: self.tracker.phase != "start-check", 120,
+                                          "the start check")
+                    play_out(self.table, hands, self.turn, timeout=self.play_timeout,
+                             step_timeout=60)
+                except Stuck as e:
+                    self.error = f"the bots stopped: {e}"
+                    log.warning("%s", self.error)
+            while True:
+                self.table.pump(PUMP_WAIT)
+        except Stopped:
+            pass
+        except Exception as e:  # the page says so; the server keeps serving the store
+            self.error = f"the table stopped: {type(e).__name__}: {e}"
+            log.exception("the table stopped")
+            self.publish_now()
+        finally:
+            try:
+                self.recorder.commit()
+            except Exception:
+                log.exception("could not commit the game's last records")
+
+    # ---- each pump ----------------------------------------------------------------------------
+
+    def after_pump(self) -> None:
+        while True:
+            try:
+                fn, fut = self._calls.get_nowait()
+            except queue.Empty:
+                break
+            if fut.set_running_or_notify_cancel():
+                try:
+                    fut.set_result(fn())
+                except Exception as e:
+                    fut.set_exception(e)
+        self.publish_now()
+        if self.recorder.store.pending:
+            self.recorder.commit()
+        if self._stop.is_set():
+            raise Stopped
+
+    def publish_now(self) -> None:
+        """Build the state; publish it when anything in it changed."""
+        received, self.received = self.received, None
+        body = self.states.build()
+        body["error"] = self.error
+        text = json.dumps(body, separators=(",", ":"))
+        if text == self._last_body:
+            return
+        self._last_body = text
+        self.rev += 1
+        stamp = json.dumps({"rev": self.rev, "received": received, "sent": time.time()})
+        self.latest = text[:-1] + "," + stamp[1:]
+        self.publish(self.latest)
+
+    # ---- the page's requests (any thread) -----------------------------------------------------
+
+    def call(self, fn: Callable[[], Any]) -> cf.Future[Any]:
+        """Run ``fn`` on the table's thread between two pumps."""
+        fut: cf.Future[Any] = cf.Future()
+        if not self._thread.is_alive():
+            fut.set_exception(RuntimeError(self.error or "the table is not running"))
+            return fut
+        self._calls.put((fn, fut))
+        return fut
+
+    def decide(self, text: str, seat: str | None) -> dict[str, Any]:
+        """(Table thread.) A decision typed on the page, through the recorder and tracker."""
+        if self.brain is not None:
+            return {"ok": False, "message": "the bots play every seat in this game: the page "
+                    "follows it and takes no decisions"}
+        seats = list(self.tracker.game.seats())
+        if seat is not None and seat not in seats:
+            return {"ok": False, "message": f"unknown seat {seat!r} (seats: {' '.join(seats)})"}
+        r = self.recording.decide(text, time.monotonic(), seat)
+        return {"ok": bool(r.ok), "message": str(r.message), "events": list(r.events)}

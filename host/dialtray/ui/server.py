@@ -1,0 +1,160 @@
+"""``Served``: a tracked game at a tray (virtual or real), recorded in the store, followed by the
+web UI on an HTTP port — what ``dialtray serve`` runs and what the UI's tests and bench drive.
+
+The tray's link thread, the table's thread (``live``) and uvicorn's event loop (its own thread)
+each do one job; ``close`` stops them in reverse order.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import secrets
+import socket
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+
+from dialtray.link.session import TraySession
+from dialtray.rules.core.dice import TrayDice
+from dialtray.store.db import GameStore
+from dialtray.store.recorder import GameRecorder
+from dialtray.tracker import TableDice, Timing, Tracker, auto_bind
+from dialtray.tracker.hands import Mistakes
+from dialtray.ui.app import WS_MAX_FRAME, Hub, Server, make_app
+from dialtray.ui.layout import TrayLayout
+from dialtray.ui.live import LiveTable
+
+MakeGame = Callable[[TableDice], Any]  # → an object with game, header, brain, order
+
+
+def is_local(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@dataclass
+class Options:
+    make_game: MakeGame
+    db: Path
+    layout: TrayLayout
+    docks: int = 8
+    sim: bool = True
+    serial_port: str | None = None  # a real tray's port (sim=False)
+    bots: bool = False
+    mistakes: tuple[str, ...] = ()
+    host: str = "127.0.0.1"
+    port: int = 0  # 0: any free port
+    seed: int = 2026
+    timing: Timing | None = None
+    play_timeout: float = 3600.0
+
+
+class Served:
+    """Everything running; ``url`` is the page's address (with the access key off localhost)."""
+
+    def __init__(self, opts: Options) -> None:
+        self.opts = opts
+        self.tray: Any = None
+        self._stack = contextlib.ExitStack()
+        try:
+            self._start()
+        except BaseException:
+            self._stack.close()
+            raise
+
+    def _start(self) -> None:
+        o = self.opts
+        if o.sim:
+            from dialrig import config
+
+            from dialtray.virtual.hands import VirtualHands
+            from dialtray.virtual.tray import VirtualTray
+
+            self.tray = self._stack.enter_context(
+                VirtualTray(config.default_config(o.docks), seed=o.seed))
+            port = self.tray.port
+            turn = VirtualHands(self.tray).turn
+        else:
+            port, turn = o.serial_port, None
+        self.session = TraySession(port, name="serve")
+        dice = TableDice(TrayDice(self.session))
+        setup = o.make_game(dice)
+        game = setup.game
+        self.tracker = Tracker(game, auto_bind(game.dials(), o.docks, setup.order), dice,
+                               header=setup.header, timing=o.timing)
+        self.store = GameStore.open(o.db)
+        self._stack.callback(self.store.close)
+        self.recorder = GameRecorder.start(self.store, self.tracker, origin="serve")
+        self.recorder.commit()
+        self.hub = Hub()
+        bots = o.bots and turn is not None
+        self.live = LiveTable(
+            self.tracker, self.session, self.recorder, o.layout, self.hub.publish,
+            brain=setup.brain if bots else None, turn=turn if bots else None,
+            mistakes=Mistakes(kinds=list(o.mistakes)) if bots else None,
+            source=f"virtual tray on {port}" if o.sim else f"tray on {port}",
+            play_timeout=o.play_timeout)
+        self.session.start()
+        self._stack.callback(self.session.stop)
+        self._stack.callback(self.live.stop)
+        self.session.wait_synced(60)
+        if o.sim:
+            self.session.set_timing(5, 2)  # quick settling: the virtual tray's hands are quick
+        self.live.start()
+        self.key = None if is_local(o.host) else secrets.token_urlsafe(12)
+        self.server = Server(o.db, self.live, self.hub, self.key,
+                             snapshot=lambda: self.session.snapshot(5))
+        self._serve()
+
+    def _serve(self) -> None:
+        o = self.opts
+        family = socket.AF_INET6 if ":" in o.host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((o.host, o.port))
+        self._stack.callback(sock.close)
+        self.port = sock.getsockname()[1]
+        cfg = uvicorn.Config(make_app(self.server), log_level="warning", ws_max_size=WS_MAX_FRAME,
+                             lifespan="on", ws="websockets-sansio")
+        self.uvicorn = uvicorn.Server(cfg)
+        started = threading.Event()
+
+        def run() -> None:
+            self.uvicorn.run(sockets=[sock])
+
+        self.thread = threading.Thread(target=run, name="dialtray-http", daemon=True)
+        self.thread.start()
+        self._stack.callback(self._stop_http)
+        for _ in range(200):
+            if self.uvicorn.started or not self.thread.is_alive():
+                break
+            started.wait(0.05)
+        if not self.uvicorn.started:
+            raise OSError(f"the web server did not start on {o.host}:{self.port}")
+
+    def _stop_http(self) -> None:
+        self.uvicorn.should_exit = True
+        self.thread.join(10)
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.opts.host}]" if ":" in self.opts.host else self.opts.host
+        return f"http://{host}:{self.port}/" + (f"?key={self.key}" if self.key else "")
+
+    def close(self) -> None:
+        self._stack.close()
+
+    def __enter__(self) -> Served:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

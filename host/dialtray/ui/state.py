@@ -1,0 +1,122 @@
+"""A tracked game as the page's JSON: the tray (docks, windows, what to turn, flags, dice) and
+the game (phase, turn, legal decisions, odds, log).
+
+Read-only: everything comes from the tracker's plain-data views (``docks()``, ``view()``,
+``waiting_for()``, ``open_flags()``) and the state of its readers (``slots``: an expectation's
+and a flag's words). The cheap part (the tray) is rebuilt on every change; the costly part (legal
+decisions, odds) only when the game moves on.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dialtray.rules.core.dials import COMBAT
+from dialtray.store.recorder import dice_source
+from dialtray.tracker import Tracker
+from dialtray.ui import odds as od
+from dialtray.ui import svg
+from dialtray.ui.layout import TrayLayout
+
+LOG_TAIL = 40
+READER_NAMES = ("combat", "speed")
+
+
+class StateBuilder:
+    """Builds the page's state for one tracker; remembers the start clicks (damage so far)."""
+
+    def __init__(self, tracker: Tracker, layout: TrayLayout, game_id: int, *,
+                 bots: bool = False, source: str = "") -> None:
+        self.t = tracker
+        self.layout = layout
+        self.game_id = game_id
+        self.bots = bots
+        self.source = source  # "virtual tray" / the port
+        self.start = {d: s.click for d, s in tracker.game.dials().items()}
+        self._game_key: tuple[int, str] = (-1, "")
+        self._game_part: dict[str, Any] = {}
+        self._dice_key: object = None
+        self._dice_part: dict[str, Any] = {}
+
+    # ---- the tray -----------------------------------------------------------------------------
+
+    def docks(self) -> list[dict[str, Any]]:
+        t = self.t
+        slots = {(s.slot.dock, s.slot.dial): s for s in t.slots.values()}
+        out: dict[int, dict[str, Any]] = {}
+        for dv in t.docks():
+            st = slots.get((dv.dock, dv.reader))
+            d = out.setdefault(dv.dock, {"dock": dv.dock, "readers": []})
+            start = self.start.get(st.dial) if st is not None else None
+            damage = None
+            if dv.kind == COMBAT and dv.click is not None and start is not None:
+                damage = dv.click - start
+            expect = flag = None
+            if st is not None and st.exp is not None:
+                expect = st.exp.text(-st.offset)
+            if st is not None and st.flag is not None:
+                flag = {"kind": st.flag.kind, "text": st.flag.text}
+            d["readers"].append({
+                "reader": READER_NAMES[dv.reader] if dv.reader < 2 else str(dv.reader),
+                "label": dv.label, "figure": dv.figure, "kind": dv.kind, "click": dv.click,
+                "values": dv.values, "colours": dv.colours, "in_play": dv.in_play,
+                "turn": dv.turn, "status": dv.status, "damage": damage, "expect": expect,
+                "flag": flag, "sensed": None if st is None else st.seen,
+                "fault": "" if st is None else st.fault,
+                "window": svg.dial_window(dv.label, dv.click, dv.values, dv.colours)})
+        return [out[k] for k in sorted(out)]
+
+    def dice(self) -> dict[str, Any]:
+        t = self.t
+        last = t.dice.last
+        key = (id(last), t.dice_error)
+        if key != self._dice_key:
+            src = dice_source(t.dice)
+            fair = (f"fair-dice commitment {src['commitment'][:16]}… (checked after the game "
+                    "by `dialtray verify` and the report)") if "commitment" in src else \
+                "no fair-dice commitment for this source"
+            self._dice_part = {
+                "source": src["source"], "fairness": fair,
+                "error": t.dice_error,
+                "last": None if last is None else {
+                    "purpose": last.purpose, "faces": list(last.faces),
+                    "svg": "".join(svg.die(f) for f in last.faces)}}
+            self._dice_key = key
+        return self._dice_part
+
+    # ---- the game -----------------------------------------------------------------------------
+
+    def game(self) -> dict[str, Any]:
+        t = self.t
+        key = (len(t.game.history), t.phase)
+        if key != self._game_key:
+            v = t.view()
+            shot_odds = od.shots(t.game, list(v.legal))
+            self._game_part = {
+                "kind": t.game.kind, "seats": list(t.game.seats()), "to_move": v.to_move,
+                "legal": list(v.legal), "legal_count": v.legal_count, "history": v.history,
+                "outcome": v.outcome, "vp": v.vp,
+                "odds": [{**o.to_dict(), "svg": svg.odds_chart(o)} for o in shot_odds],
+                "odds_model": t.game.kind == "airaction"}
+            self._game_key = key
+        return self._game_part
+
+    def log_tail(self) -> list[str]:
+        out: list[str] = []
+        for line in reversed(self.t.lines):
+            if type(line) is str:
+                out.append(line)
+                if len(out) >= LOG_TAIL:
+                    break
+        out.reverse()
+        return out
+
+    def build(self) -> dict[str, Any]:
+        t = self.t
+        return {
+            "op": "state", "game_id": self.game_id, "phase": t.phase, "bots": self.bots,
+            "source": self.source,
+            "layout": self.layout.to_dict(), "docks": self.docks(), "dice": self.dice(),
+            "game": self.game(), "waiting_for": t.waiting_for(),
+            "flags": [f.text for f in t.open_flags()], "notes": t.notes[-6:],
+            "log": self.log_tail()}

@@ -1,0 +1,227 @@
+// dialtray's table screen: follows the live game over a websocket, asks the server for the
+// report, the odds and the judge's actions. No libraries, nothing fetched from elsewhere.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) =>
+  ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+
+// What the page has shown, for people and for the tests/bench that watch it.
+const seen = { rev: 0, state: null, renders: [], turns: [], odds: [], flags: [] };
+window.dialtray = seen;
+
+let ws = null;
+let retry = 300;
+let lastGame = "";
+
+// ---- tabs ----------------------------------------------------------------------------------
+const TABS = ["tray", "game", "report", "judge"];
+function show(name) {
+  for (const t of TABS) {
+    $("tab-" + t).setAttribute("aria-selected", String(t === name));
+    $("view-" + t).hidden = t !== name;
+  }
+  if (name === "report") loadGames();
+  location.hash = name;
+}
+for (const t of TABS) $("tab-" + t).addEventListener("click", () => show(t));
+
+// ---- the live game -------------------------------------------------------------------------
+function connect() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const q = new URLSearchParams(location.search);
+  const game = q.get("game");
+  ws = new WebSocket(`${proto}//${location.host}/ws${game ? "?game=" + encodeURIComponent(game) : ""}`);
+  ws.onopen = () => { retry = 300; conn("live", "● live"); };
+  ws.onmessage = (ev) => {
+    const m = JSON.parse(ev.data);
+    if (m.op === "state") render(m);
+    else if (m.op === "result") result(m);
+    else if (m.op === "error") { conn("down", "✖ " + m.message); $("result").textContent = "✖ " + m.message; $("result").className = "result bad"; }
+  };
+  ws.onclose = (ev) => {
+    const why = ev.code === 1009 ? "message too big: the server closed the connection" :
+      ev.code === 4404 ? "" : "connection lost";
+    if (why) conn("down", `○ ${why} — reconnecting…`);
+    setTimeout(connect, ev.code === 4404 ? 5000 : retry);
+    retry = Math.min(retry * 2, 5000);
+  };
+}
+function conn(state, text) { const c = $("conn"); c.dataset.state = state; c.textContent = text; }
+
+function send(obj) {
+  if (!ws || ws.readyState !== WebSocket.OPEN) { result({ ok: false, message: "not connected: try again in a moment" }); return; }
+  ws.send(JSON.stringify(obj));
+}
+
+function render(s) {
+  seen.rev = s.rev; seen.state = s;
+  renderTray(s);
+  const g = JSON.stringify([s.game, s.dice, s.phase, s.bots]);
+  if (g !== lastGame) { lastGame = g; renderGame(s); }
+  $("log").textContent = s.log.join("\n");
+  const now = Date.now();
+  seen.renders.push({ rev: s.rev, received: s.received, sent: s.sent, shown: now });
+  if (seen.renders.length > 5000) seen.renders.splice(0, 1000);
+}
+
+function readerHtml(r) {
+  const bits = [`<div class="reader" data-reader="${esc(r.reader)}" data-kind="${esc(r.kind)}">`, r.window];
+  const click = r.click === null ? "not set yet" : `click ${r.click}`;
+  bits.push(`<p>${esc(r.kind)} dial: ${esc(click)}${r.in_play ? "" : " — out of play"}</p>`);
+  if (r.damage !== null) bits.push(`<p>damage so far: <b>${r.damage}</b> click${r.damage === 1 ? "" : "s"}</p>`);
+  if (r.fault) bits.push(`<p class="flag" role="alert">⚠ ${esc(r.fault)}</p>`);
+  if (r.flag) bits.push(`<p class="flag" role="alert" data-flag="${esc(r.flag.kind)}">⚑ ${esc(r.flag.text)}</p>`);
+  else if (r.expect) bits.push(`<p class="expect" data-expect="${r.turn}">↻ ${esc(r.expect)}</p>`);
+  else if (r.status === "ok") bits.push(`<p class="okline">✔ as the rules say</p>`);
+  bits.push("</div>");
+  return bits.join("");
+}
+
+function renderTray(s) {
+  const L = s.layout;
+  const tray = $("tray");
+  tray.style.height = "";
+  tray.style.aspectRatio = `${L.width} / ${L.height}`;
+  const parts = [];
+  for (const d of s.docks) {
+    const c = L.docks[String(d.dock)] || [0, 0];
+    const flag = d.readers.some((r) => r.flag || r.fault);
+    const due = d.readers.some((r) => r.expect);
+    const out = d.readers.every((r) => !r.in_play);
+    const status = flag ? "flag" : due ? "turn" : out ? "out" : "ok";
+    const icon = { flag: "⚑", turn: "↻", out: "✕", ok: "✔" }[status];
+    const names = [...new Set(d.readers.map((r) => r.figure))].join(" + ");
+    parts.push(`<article class="dock" id="dock-${d.dock}" data-dock="${d.dock}" data-status="${status}" ` +
+      `style="left:${(100 * c[0] / L.width).toFixed(2)}%;top:${(100 * c[1] / L.height).toFixed(2)}%" ` +
+      `aria-label="dock ${d.dock}: ${esc(names)}, ${status}">` +
+      `<h3>${icon} dock ${d.dock}: ${esc(names)}</h3>${d.readers.map(readerHtml).join("")}</article>`);
+    for (const r of d.readers) {
+      if (r.expect) seen.turns.push({ dock: d.dock, text: r.expect, rev: s.rev });
+      if (r.flag) seen.flags.push({ dock: d.dock, kind: r.flag.kind, text: r.flag.text, rev: s.rev, shown: Date.now() });
+    }
+  }
+  if (seen.turns.length > 2000) seen.turns.splice(0, 500);
+  if (seen.flags.length > 2000) seen.flags.splice(0, 500);
+  tray.innerHTML = parts.join("");
+  $("layout-note").textContent = L.source === "grid" ?
+    "No tray layout file: docks drawn on a grid (the camera calibration writes calibration/tray_layout.json)." :
+    `Tray layout: ${L.source}`;
+  $("phase-line").textContent = s.error ? "✖ " + s.error :
+    `${s.phase === "start-check" ? "Start check: set every dial to its start click" :
+      s.phase === "over" ? "■ The game is over" : "▶ Play"} — ${s.game.to_move ? s.game.to_move + " to decide" : ""}`;
+  $("waiting").innerHTML = "<b>The tray waits for:</b><ul>" +
+    s.waiting_for.map((w) => `<li>${esc(w)}</li>`).join("") + "</ul>";
+  const d = s.dice.last;
+  $("dice").innerHTML = d ? `<p>${esc(d.purpose)}: <b>${d.faces.join(" ")}</b></p>${d.svg}` : "<p>no roll yet</p>";
+}
+
+function renderGame(s) {
+  const g = s.game;
+  $("g-phase").textContent = s.phase;
+  $("g-move").textContent = g.to_move || "—";
+  $("g-history").textContent = g.history;
+  $("g-dice").textContent = s.dice.source + (s.dice.error ? ` — ✖ ${s.dice.error}` : "");
+  $("g-fair").textContent = s.dice.fairness;
+  $("g-outcome").textContent = g.outcome || "not over";
+  const seat = $("seat");
+  if (seat.options.length !== g.seats.length + 1) {
+    seat.innerHTML = '<option value="">whoever is to decide</option>' +
+      g.seats.map((x) => `<option>${esc(x)}</option>`).join("");
+  }
+  $("bots-note").hidden = !s.bots;
+  $("legal-count").textContent = `(${g.legal_count}${g.legal_count > g.legal.length ? ", first " + g.legal.length + " shown" : ""})`;
+  $("legal").innerHTML = g.legal.map((t) =>
+    `<button type="button" class="act" data-text="${esc(t)}"${s.bots ? " disabled" : ""}>${esc(t)}</button>`).join("");
+  $("typed").querySelector("button").disabled = s.bots;
+  const odds = $("odds");
+  if (!g.odds_model) odds.innerHTML = `<p class="note">No odds model for ${esc(g.kind)} shots.</p>`;
+  else if (!g.odds.length) odds.innerHTML = '<p class="note">No shot is legal right now.</p>';
+  else {
+    odds.innerHTML = g.odds.map((o) => `<div class="shot"><h3>${esc(o.label)}</h3>` +
+      `<p>${o.dice} dice, hit on ${o.target}+ · expected clicks ${o.expected_clicks.toFixed(3)} · ` +
+      `<b>shot down: ${(100 * o.shot_down).toFixed(2)}%</b> (${esc(o.shot_down_exact)})</p>${o.svg}</div>`).join("");
+    for (const o of g.odds) seen.odds.push({ label: o.label, dice: o.dice, target: o.target, clicks_left: o.clicks_left, clicks: o.clicks, shot_down: o.shot_down });
+  }
+}
+
+function result(m) {
+  const r = $("result");
+  r.className = "result " + (m.ok ? "ok" : "bad");
+  r.textContent = (m.ok ? "✔ " : "✖ ") + (m.text ? m.text + ": " : "") + m.message;
+}
+
+$("legal").addEventListener("click", (ev) => {
+  const b = ev.target.closest("button.act");
+  if (b) send({ op: "decide", text: b.dataset.text, seat: $("seat").value || null });
+});
+$("typed").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  send({ op: "decide", text: $("typed-text").value, seat: $("seat").value || null });
+});
+
+// ---- odds calculator -----------------------------------------------------------------------
+$("calc").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const q = new URLSearchParams({ dice: $("c-dice").value, target: $("c-target").value });
+  if ($("c-left").value) q.set("clicks_left", $("c-left").value);
+  if ($("c-fate").checked) q.set("defensive_fate", "1");
+  const r = await fetch("/api/odds?" + q);
+  const o = await r.json();
+  $("calc-out").innerHTML = r.ok ?
+    `<p>${esc(o.label)} · <b>shot down: ${(100 * o.shot_down).toFixed(2)}%</b> (${esc(o.shot_down_exact)})</p>${o.svg}` :
+    `<p class="bad" role="alert">✖ ${esc(o.error)}</p>`;
+});
+
+// ---- report --------------------------------------------------------------------------------
+async function loadGames() {
+  const r = await fetch("/api/games");
+  const j = await r.json();
+  if (!r.ok) { $("report-error").textContent = "✖ " + j.error; return; }
+  const sel = $("report-game");
+  const keep = sel.value;
+  sel.innerHTML = j.games.map((g) => `<option value="${g.id}">${g.id}: ${esc(g.kind)} — ${esc(g.status)}${g.live ? " (live)" : ""}</option>`).join("");
+  if (keep) sel.value = keep; else if (j.live) sel.value = String(j.live);
+  if (!$("j-game").value && j.live) $("j-game").value = j.live;
+}
+$("report-refresh").addEventListener("click", loadGames);
+$("report-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const r = await fetch("/api/report/" + encodeURIComponent($("report-game").value));
+  const j = await r.json();
+  $("report-error").textContent = r.ok ? "" : "✖ " + j.error;
+  $("report").innerHTML = r.ok ? j.html : "";
+});
+
+// ---- judge ---------------------------------------------------------------------------------
+async function judge(what, body) {
+  const r = await fetch("/api/judge/" + what, { method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ token: $("j-token").value, game: $("j-game").value, ...body }) });
+  const j = await r.json();
+  const out = $("judge-result");
+  out.className = "result " + (r.ok ? "ok" : "bad");
+  out.dataset.status = String(r.status);
+  out.textContent = r.ok ? "✔ " + (j.done || j.summary) : "✖ " + j.error;
+  return r.ok ? j : null;
+}
+$("judge-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const dock = $("j-dock").value;
+  const j = await judge("verify", dock === "" ? {} : { dock: Number(dock) });
+  $("judge-out").innerHTML = !j ? "" : '<ul class="verify">' + j.dials.map((d) =>
+    `<li class="${d.ok ? "ok" : "bad"}">${d.ok ? "✔" : "✖"} <b>${esc(d.label)}</b>: ${esc(d.status)}` +
+    (d.fix ? ` — <b>put right: ${esc(d.fix)}</b>` : "") +
+    `<details><summary>click history (${d.history.length})</summary><pre>${esc(d.history.join("\n") || "never turned")}</pre></details></li>`).join("") + "</ul>";
+});
+$("ruling-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const args = {};
+  for (const m of $("j-args").value.matchAll(/(\w+)=("[^"]*"|\S+)/g)) {
+    const v = m[2].replace(/^"|"$/g, "");
+    args[m[1]] = /^[+-]?\d+$/.test(v) ? Number(v) : v;
+  }
+  await judge("rule", { ruling: $("j-ruling").value, args, why: $("j-why").value });
+});
+
+show(TABS.includes(location.hash.slice(1)) ? location.hash.slice(1) : "tray");
+connect();

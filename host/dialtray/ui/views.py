@@ -1,0 +1,145 @@
+"""The report and judge views, read from the store (each call opens its own connection: these
+run on worker threads beside the table's).
+
+The report is ``store.report.build`` with the store's own dial-history chart
+(``html_report.chart``); the judge's verify compares what the tray's readers show now with what
+the store says every dial must show (``judge.dial_histories`` / ``put_right``), the same
+comparison as ``dialtray judge verify``.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from dialtray.link.messages import Snapshot
+from dialtray.store import judge as jg
+from dialtray.store import report as rp
+from dialtray.store.db import GameStore
+from dialtray.store.html_report import chart
+
+
+class NotFound(LookupError):
+    """Unknown game: the message names it."""
+
+
+class Refused(PermissionError):
+    """No valid judge token: the message says so."""
+
+
+def games(db: Path, live: int | None) -> list[dict[str, Any]]:
+    with GameStore.open(db, readonly=True) as store:
+        return [{"id": g.id, "kind": g.kind, "status": g.status, "result": g.result,
+                 "created": g.created, "live": g.id == live} for g in store.games()]
+
+
+def _game(store: GameStore, gid: int) -> None:
+    if gid not in {g.id for g in store.games()}:
+        raise NotFound(f"unknown game {gid} (see `dialtray games`)")
+
+
+def report(db: Path, gid: int) -> dict[str, Any]:
+    """The report view: VP table, a dial-history chart per figure, flags, rulings."""
+    e = escape
+    with GameStore.open(db, readonly=True) as store:
+        _game(store, gid)
+        rep = rp.build(store, gid)
+    g = rep.game
+    out = [f"<h2>Game {g.id}: {e(g.kind)}</h2>",
+           f"<p>Started {e(g.created)}; status <b>{e(g.status)}</b>"
+           + (f": {e(g.result)}" if g.result else "") + "</p>",
+           f"<p class='{'ok' if rep.ok else 'bad'}'>{'✔' if rep.ok else '✖'} verify: "
+           f"{e(rep.verified)}</p>",
+           "<h3>Victory points</h3><table class='vp'><tr><th scope=col>seat</th>"
+           "<th scope=col>rules</th><th scope=col>judge</th><th scope=col>total</th></tr>"]
+    for s in rep.seats:
+        out.append(f"<tr><th scope=row>{e(s)}</th><td>{rep.vp.get(s, 0)}</td>"
+                   f"<td>{rep.adjust.get(s, 0):+d}</td><td><b>{rep.total[s]}</b></td></tr>")
+    out.append("</table>")
+    out.append("<h3>Dials</h3><p class='legend'>▼ navy: what the rules say · ● green: what the "
+               "tray sensed · ◆ orange: the judge · ┆ red dashed: a flag</p>")
+    t0, t1 = rep.span
+    for h in rep.dials:
+        out.append(f"<figure class='dialchart'><figcaption>{e(h.label)}</figcaption>"
+                   f"{chart(h, t0, t1)}</figure>")
+    out.append(f"<h3>Flags ({len(rep.flags)})</h3><ul class='flags'>")
+    for f in rep.flags:
+        fate = f"✔ put right: {e(f['how'])}" if f["resolved"] is not None else \
+            "<b class='bad'>✖ never put right</b>"
+        out.append(f"<li>⚑ [{e(f['kind'])}] {e(f['text'])} — {fate}</li>")
+    out.append(f"</ul><h3>Rulings ({len(rep.rulings)})</h3><ul class='rulings'>")
+    for r in rep.rulings:
+        tag = "<b class='bad'>✖ refused: no valid token</b>" if r["refused"] else \
+            f"by the judge of {e(str(r['event']))}"
+        out.append(f"<li>{e(r['text'])} — {tag}</li>")
+    out += [f"<li>note for the judge: {e(n)}</li>" for n in rep.notes]
+    out.append("</ul>")
+    return {"game": gid, "html": "".join(out), "flags": len(rep.flags),
+            "rulings": len(rep.rulings), "ok": rep.ok}
+
+
+def check_token(db: Path, token: str | None) -> str:
+    """The event the judge token was made for; ``Refused`` when it is not a judge's token."""
+    with GameStore.open(db, readonly=True) as store:
+        event = jg.token_event(store, token)
+    if event is None:
+        raise Refused("refused: " + ("no judge token given" if not token else
+                                     "that is not a judge token")
+                      + " (make one with `dialtray judge token --event NAME`)")
+    return event
+
+
+def verify(db: Path, gid: int, snap: Snapshot | None, dock: int | None) -> dict[str, Any]:
+    """Every dial (or one dock's) as the tray shows it now against the store, with histories."""
+    with GameStore.open(db, readonly=True) as store:
+        _game(store, gid)
+        hists, game = jg.dial_histories(store, gid)
+    if dock is not None:
+        hists = [h for h in hists if h.dock == dock]
+        if not hists:
+            raise NotFound(f"game {gid} has no dial on dock {dock}")
+    rows = []
+    wrong = 0
+    for h in sorted(hists, key=lambda h: (h.dock if h.dock is not None else 99, h.reader or 0)):
+        d = snap.position(h.dock, h.reader or 0) if snap is not None and h.dock is not None \
+            else None
+        fix = None
+        if d is None or d.sensor == "none":
+            status = "no reader on the tray"
+        elif d.status != 0:
+            status, fix = f"the sensor reports a fault (status {d.status})", "check the dial"
+        else:
+            fix = jg.put_right(h, d.position, d.detents or 12)
+            said = "the judge" if h.judge_set else "the rules"
+            status = (f"position {d.position}; {said} set no click yet" if h.want is None else
+                      f"position {d.position} = click {h.want}, as {said} say" if fix is None
+                      else f"position {d.position}, {said} say click {h.want}")
+        wrong += fix is not None
+        rows.append({"label": h.label, "dock": h.dock, "status": status, "fix": fix,
+                     "ok": fix is None, "history": jg.history_lines(h)})
+    return {"game": gid, "dials": rows, "wrong": wrong,
+            "verified": game is not None,
+            "summary": "every dial agrees with the store" if not wrong else
+            f"{wrong} dial(s) to put right"}
+
+
+LIVE_REFUSED = ("set-dial", "undo")  # they change what the live tracker holds: not while it runs
+
+
+def rule(store: GameStore, gid: int, token: str | None, ruling: str, args: dict[str, Any],
+         why: str, live: bool) -> str:
+    """One ruling (``store.judge.rule``) in ``store`` — for the live game, the recorder's own
+    store (one writer per game keeps the hash chain whole). ``Refused`` (attempt recorded)
+    without a token."""
+    _game(store, gid)
+    if ruling not in jg.RULINGS:
+        raise ValueError(f"unknown ruling {ruling!r} (rulings: {', '.join(jg.RULINGS)})")
+    if live and ruling in LIVE_REFUSED and jg.token_event(store, token) is not None:
+        raise ValueError(f"'{ruling}' is not taken while game {gid} is live on the tray (the "
+                         "tracker holds its dials): stop `dialtray serve`, then use "
+                         f"`dialtray judge {ruling}`")
+    try:
+        return jg.rule(store, gid, token, ruling, args, why)
+    except jg.RulingRefused as e:
+        raise Refused(str(e)) from e
