@@ -54,3 +54,21 @@ def test_sa_m14_active_card_is_the_top_card_under_the_active_pawn() -> None:
     red = parity_for((0, 0), "black")
     assert cell_colour((0, 1), red) != cell_colour((0, 0), red) == cell_colour((1, 1), red)
     assert behind((0, 0), (1, 1)) == (2, 2) and behind((0, 0), (0, 1)) == (0, 2)
+
+
+def test_sa_a04_digit_corners_configurable_per_deck() -> None:
+    """SA-A04: a deck whose indices sit top-right and bottom-left swaps Digit and Clear
+    (header ``Digit-corners: ur-ll``); Head and Side do not change."""
+    assert relation((0, 0), (1, 1), "ur-ll") == "C" and relation((0, 0), (1, -1), "ur-ll") == "D"
+    assert relation((0, 0), (0, 1), "ur-ll") == "H"
+    from dialtray.rules.core.notation import parse_log
+    from dialtray.rules.core.replay import replay_log
+
+    log = ("Game: skyace\nDeck: physical\nDigit-corners: ur-ll\n---\ndraw P1 AS\ndraw P2 KS\n"
+           "layout 1,1\n" + "".join(f"draw P1 {c}\n" for c in ("4S", "2C", "6C", "8C", "10C"))
+           + "".join(f"draw P2 {c}\n" for c in ("2D", "4D", "6D", "8D", "10D"))
+           + "knock 2,2 4S\n")
+    g = replay_log(parse_log(log)).game
+    from dialtray.rules.skyace import SkyAceGame
+
+    assert isinstance(g, SkyAceGame) and g.state.knocked == ("P2", "C")

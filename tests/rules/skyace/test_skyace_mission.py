@@ -308,3 +308,23 @@ def test_sa_m37_gm_layout_and_sa_m57_heroes_win_when_every_thug_is_down() -> Non
                          "the victim lost all LIFE: the thugs run away"}
     if "every villain defeated" in wins:
         assert wins["every villain defeated"] == ("P1", "P2")
+
+
+def test_sa_a11_regenerative_cap_strict_text_reading() -> None:
+    """SA-A11: with ``Regenerative-cap: 5`` a hero that started at 6 heals only to 5; the default
+    heals to the starting LIFE."""
+    def healed(cap: str) -> int:
+        g = SkyAceGame.mission(SeededDice(1), heroes=("sample-regenerator", "twilight"),
+                               regen_cap=cap)
+        st = SkyAceState()
+        for e in g.setup_events:
+            fold_event(st, e)
+        st.pawns["P1"].max_life, st.pawns["P1"].life = 6, 5  # as if also Lucky
+
+        def emit(e: Event) -> None:
+            fold_event(st, e)
+
+        after_draw(st, ev.Drew("P1", "QH", "reveal", "P1"), emit)
+        return st.pawns["P1"].life
+
+    assert (healed("start"), healed("5")) == (6, 5)

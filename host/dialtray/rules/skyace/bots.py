@@ -98,7 +98,7 @@ class GreedyBot:
         for q in foes:
             assert q.cell is not None
             qcell = a.cell if knock and relation(me, a.cell) is None else q.cell
-            typ = relation(me, qcell)
+            typ = relation(me, qcell, st.digits)
             if typ is None:
                 best = max(best, -(abs(me[0] - q.cell[0]) + abs(me[1] - q.cell[1])) / 10)
                 continue

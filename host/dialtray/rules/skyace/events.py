@@ -33,6 +33,8 @@ class Setup(Event):
     victim_life: int | None = None
     hostage: str | None = None
     gap: int = 2
+    digits: str = "ul-lr"
+    regen_cap: str = "start"
 
     def text(self) -> str:
         who = ", ".join(f"{p.id}={p.hero}" for p in self.pawns)

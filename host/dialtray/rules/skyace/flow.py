@@ -37,11 +37,13 @@ def draw_ready(st: SkyAceState, emit: Emit) -> bool:
 
 def after_draw(st: SkyAceState, drawn: ev.Drew, emit: Emit) -> None:
     """SA-M52 "Regenerative": a Royal revealed for the preferred attack gives +1 LIFE, up to the
-    hero's starting LIFE (SA-A11: 5, or 6 with Lucky)."""
+    hero's starting LIFE (SA-A11: 5, or 6 with Lucky; ``Regenerative-cap: 5`` reads the text's
+    flat 5)."""
     if drawn.dest != "reveal" or value(drawn.card) != "R":
         return
     p = st.pawns[drawn.pawn]
-    if hero(p.hero).has("regenerative") and p.life < p.max_life:
+    cap = p.max_life if st.regen_cap == "start" else 5
+    if hero(p.hero).has("regenerative") and p.life < cap:
         emit(ev.LifeChanged(p.id, p.life, p.life + 1, "SA-M52"))
 
 

@@ -14,7 +14,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dialtray.rules.core.dials import Dial, DialChange, DialSetting, click_change
@@ -65,18 +65,22 @@ class SkyAceGame(EventSourcedGame[SkyAceState, SkyAceAction]):
 
     @classmethod
     def duel(cls, dice: DiceSource, heroes: Sequence[str] = ("sky-ace-1.3", "twilight"),
-             physical: bool = False, turn_limit: int = DEFAULT_TURN_LIMIT) -> SkyAceGame:
+             physical: bool = False, turn_limit: int = DEFAULT_TURN_LIMIT,
+             digits: str = "ul-lr", regen_cap: str = "start") -> SkyAceGame:
         """SA-M15 "Preparation steps": two heroes, LIFE 5 each (the basic game has no Lucky)."""
         for h in heroes:
             hero(h)
         pawns = tuple(ev.PawnSpec(f"P{i + 1}", f"P{i + 1}", h, f"P{i + 1}", 5)
                       for i, h in enumerate(heroes))
-        return cls(ev.Setup("duel", physical, tuple(p.id for p in pawns), pawns, turn_limit), dice)
+        return cls(ev.Setup("duel", physical, tuple(p.id for p in pawns), pawns, turn_limit,
+                            digits=digits, regen_cap=regen_cap), dice)
 
     @classmethod
     def mission(cls, dice: DiceSource, name: str = "mugging", heroes: Sequence[str] | None = None,
-                physical: bool = False, turn_limit: int = DEFAULT_TURN_LIMIT) -> SkyAceGame:
-        return cls(mission_setup(name, heroes, physical, turn_limit), dice)
+                physical: bool = False, turn_limit: int = DEFAULT_TURN_LIMIT,
+                digits: str = "ul-lr", regen_cap: str = "start") -> SkyAceGame:
+        setup = mission_setup(name, heroes, physical, turn_limit)
+        return cls(replace(setup, digits=digits, regen_cap=regen_cap), dice)
 
     # -- fold --------------------------------------------------------------------------------
     def initial_state(self) -> SkyAceState:

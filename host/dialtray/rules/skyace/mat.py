@@ -37,11 +37,17 @@ def adjacent(a: Cell, b: Cell) -> bool:
     return a != b and abs(a[0] - b[0]) <= 1 and abs(a[1] - b[1]) <= 1
 
 
-def relation(attacker: Cell, target: Cell) -> str | None:
+DIGITS_UL_LR = "ul-lr"  # indices top-left and bottom-right (most decks; the default, SA-A04)
+DIGITS_UR_LL = "ur-ll"  # a deck printed the other way
+DIGIT_LAYOUTS = (DIGITS_UL_LR, DIGITS_UR_LL)
+
+
+def relation(attacker: Cell, target: Cell, digits: str = DIGITS_UL_LR) -> str | None:
     """The target's card as seen from the attacker's (Active) card: SA-M10 Head (above/below,
     ``H``), SA-M11 Side (left/right, ``S``), SA-M12 Digit (diagonal at a digit corner, ``D``),
     SA-M13 Clear (diagonal at a clear corner, ``C``); None if not adjacent. The letter is also
-    the attack type (SA-M22)."""
+    the attack type (SA-M22). ``digits`` says which corners of the deck's cards carry the
+    index (SA-A04, header ``Digit-corners:``)."""
     dx, dy = target[0] - attacker[0], target[1] - attacker[1]
     if not adjacent(attacker, target):
         return None
@@ -49,7 +55,8 @@ def relation(attacker: Cell, target: Cell) -> str | None:
         return "H"
     if dy == 0:
         return "S"
-    return "D" if dx == dy else "C"
+    main = dx == dy
+    return "D" if main == (digits == DIGITS_UL_LR) else "C"
 
 
 def behind(attacker: Cell, target: Cell) -> Cell:

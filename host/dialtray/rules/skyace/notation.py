@@ -6,6 +6,8 @@
     Mission: mugging           # missions only
     Deck: dice                 # dice (drawn through the dice source) | physical (typed in)
     Turn-limit: 60
+    Digit-corners: ul-lr       # SA-A04: ul-lr (default) | ur-ll, the corners showing the index
+    Regenerative-cap: start    # SA-A11: start (the hero's starting LIFE) | 5 (the text)
     ---
     deal | 3 1 6 ...
     layout 1,0
@@ -20,8 +22,9 @@ from dialtray.rules.core.notation import GameLog, format_action_line, format_log
 from dialtray.rules.skyace.actions import SkyAceAction, parse_action
 from dialtray.rules.skyace.game import DEFAULT_TURN_LIMIT, SkyAceGame
 from dialtray.rules.skyace.heroes import catalogue
+from dialtray.rules.skyace.mat import DIGIT_LAYOUTS
 
-KEYS = ("Mode", "Heroes", "Mission", "Deck", "Turn-limit")
+KEYS = ("Mode", "Heroes", "Mission", "Deck", "Turn-limit", "Digit-corners", "Regenerative-cap")
 MAX_TURNS = 1000
 
 
@@ -34,6 +37,8 @@ class SkyAceKind:
         mode = log.choice("Mode", ("duel", "mission"), "duel")
         physical = log.choice("Deck", ("dice", "physical"), "dice") == "physical"
         limit = log.integer("Turn-limit", DEFAULT_TURN_LIMIT, 1, MAX_TURNS)
+        opts = {"digits": log.choice("Digit-corners", DIGIT_LAYOUTS, DIGIT_LAYOUTS[0]),
+                "regen_cap": log.choice("Regenerative-cap", ("start", "5"), "start")}
         heroes_text = log.one("Heroes")
         heroes = heroes_text.split() if heroes_text else None
         for h in heroes or ():
@@ -46,10 +51,11 @@ class SkyAceKind:
             if heroes is not None and len(heroes) != 2:
                 raise log.error(log.line_of("Heroes"), "Heroes: a duel has exactly 2 heroes "
                                 "(SA-A19: the basic game is played by two)")
-            return SkyAceGame.duel(dice, heroes or ("sky-ace-1.3", "twilight"), physical, limit)
+            return SkyAceGame.duel(dice, heroes or ("sky-ace-1.3", "twilight"), physical, limit,
+                                   **opts)
         name = log.one("Mission") or "mugging"
         try:
-            return SkyAceGame.mission(dice, name, heroes, physical, limit)
+            return SkyAceGame.mission(dice, name, heroes, physical, limit, **opts)
         except KeyError as exc:
             raise log.error(log.line_of("Mission"), f"Mission: {exc.args[0]}") from None
 
@@ -61,6 +67,10 @@ def header_of(g: SkyAceGame) -> list[tuple[str, str]]:
     if st.mission:
         out.append(("Mission", st.mission))
     out += [("Deck", "physical" if st.physical else "dice"), ("Turn-limit", str(st.turn_limit))]
+    if st.digits != DIGIT_LAYOUTS[0]:
+        out.append(("Digit-corners", st.digits))
+    if st.regen_cap != "start":
+        out.append(("Regenerative-cap", st.regen_cap))
     return out
 
 

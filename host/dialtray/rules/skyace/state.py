@@ -66,6 +66,8 @@ class SkyAceState:
     victim_life: int | None = None
     hostage: str | None = None
     over: tuple[str, tuple[str, ...]] | None = None
+    digits: str = "ul-lr"  # SA-A04: which corners carry the index
+    regen_cap: str = "start"  # SA-A11: "start" (the hero's starting LIFE) or "5" (the text)
 
     # -- queries used everywhere ------------------------------------------------------------
     @property
@@ -135,6 +137,7 @@ def fold_event(st: SkyAceState, e: Event) -> None:
         st.mode, st.physical, st.mission = e.mode, e.physical, e.mission
         st.turn_limit, st.gap, st.seats = e.turn_limit, e.gap, list(e.seats)
         st.victim_life, st.hostage = e.victim_life, e.hostage
+        st.digits, st.regen_cap = e.digits, e.regen_cap
         for p in e.pawns:
             st.pawns[p.id] = Pawn(p.id, p.seat, p.hero, p.deck, p.life, p.life)
             if p.deck not in st.piles:

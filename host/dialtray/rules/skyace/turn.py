@@ -106,7 +106,7 @@ def do_move(st: SkyAceState, p: Pawn, a: Move | Knock, emit: Emit) -> None:
         return
     target = knock_cells(st, p)[a.cell]
     assert p.cell is not None and target.cell is not None
-    typ = relation(p.cell, target.cell)
+    typ = relation(p.cell, target.cell, st.digits)
     assert typ is not None
     # SA-A20: the hostage thug is not moved by a knock-back that is not a Stealth attack.
     shield = st.advanced and target.id == st.hostage and (st.victim_life or 0) > 0
@@ -122,7 +122,7 @@ def targets(st: SkyAceState, p: Pawn) -> dict[str, str]:
         return {st.knocked[0]: st.knocked[1]}
     out: dict[str, str] = {}
     for q in st.enemies(p):
-        typ = None if p.cell is None or q.cell is None else relation(p.cell, q.cell)
+        typ = None if p.cell is None or q.cell is None else relation(p.cell, q.cell, st.digits)
         if typ is not None:
             out[q.id] = typ
     return out
