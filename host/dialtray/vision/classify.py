@@ -1,0 +1,255 @@
+"""Reading a dial: one window crop against that figure's own reference crops, one per click.
+
+A closed set, no OCR. Each reference (captured click by click, ``capture.py``) becomes a
+template: grey, log (light is multiplicative, so uneven light and shadows become an additive
+slope), high-pass (the slope goes), a light blur (a base seated a little off still overlaps).
+Mid-turn views are templates too: with the dial a fraction ``f`` past click ``k`` the window
+shows the end of click ``k`` and the start of click ``k+1`` (the strip slides past the window),
+so each neighbouring pair gives composites at f = 0.2, 0.25, ... 0.8.
+
+A read aligns the crop once (``cv2.matchTemplate`` against the mean template: the rim and cell
+grid are common to every click), then scores every template by normalised correlation (one
+matrix product). Clicks that print exactly the same values, colours and marks are one class:
+the camera cannot tell them apart, and says so (``clicks`` lists them; the encoder decides).
+The result is the best class if it beats every *other* class by a clear margin, else
+``unknown`` — never a guess; and a click whose colour blocks do not look like its reference's
+is ``unknown`` too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from dialtray.vision.colours import palette_hues, read_colours
+from dialtray.vision.faces import Face
+from dialtray.vision.layout import Layout, Window
+from dialtray.vision.register import BORDER_MM, SPP, CropGeometry, Image
+
+F32 = npt.NDArray[np.float32]
+
+MIN_SCORE = 0.45  # correlation the best class must reach
+RIVAL_WINDOW = 0.25  # runner-ups scoring within this of the best are weighed against it
+CONFIDENCE_THRESHOLD = 0.5  # below: unknown. Tuned on the TRAIN profile (bench_vision.py)
+BETWEEN_FRACTIONS = tuple(i / 20 for i in range(4, 17))  # 0.2 .. 0.8
+SINGLE_MIN_SCORE = 0.6  # a dial with one look: correlation with it that counts as seen
+ECC_STOP = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-4)
+
+CLICK, BETWEEN, UNKNOWN = "click", "between", "unknown"
+
+
+def normalise(bgr: Image) -> F32:
+    """Grey, log, high-pass, slight blur: what the correlation compares."""
+    g = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    g = cv2.log(g + 8.0)
+    hp = g - cv2.GaussianBlur(g, (0, 0), 4.0)
+    return np.asarray(cv2.GaussianBlur(hp, (0, 0), 0.8), np.float32)
+
+
+def _unit(a: F32) -> F32:
+    v = a.ravel() - a.mean()
+    n = float(np.linalg.norm(v))
+    return np.asarray(v / n if n > 1e-6 else v, np.float32)
+
+
+@dataclass(frozen=True)
+class DialRead:
+    """One dial's reading: ``status`` click / between / unknown; ``clicks`` the click(s) it
+    shows (several when they look identical; for ``between`` the two it sits between);
+    ``values``/``colours`` the catalogue values of that click; ``colours_seen`` the colour
+    blocks as seen; ``confidence`` 0..1 (0 when unknown); ``reason`` why unknown."""
+
+    dial: str
+    status: str
+    clicks: tuple[int, ...] = ()
+    values: Mapping[str, int] = field(default_factory=dict)
+    colours: Mapping[str, str] = field(default_factory=dict)
+    colours_seen: Mapping[str, str] = field(default_factory=dict)
+    confidence: float = 0.0
+    score: float = 0.0
+    reason: str = ""
+
+    @property
+    def click(self) -> int | None:
+        """The click, when the camera alone can name exactly one."""
+        return self.clicks[0] if self.status == CLICK and len(self.clicks) == 1 else None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"dial": self.dial, "status": self.status, "click": self.click,
+                             "clicks": list(self.clicks), "confidence": round(self.confidence, 3),
+                             "score": round(self.score, 3)}
+        if self.status == CLICK:
+            d["values"], d["colours"] = dict(self.values), dict(self.colours)
+        d["colours_seen"] = dict(self.colours_seen)
+        if self.reason:
+            d["reason"] = self.reason
+        return d
+
+
+def align(n: F32, template: F32) -> tuple[F32, tuple[int, int], float]:
+    """``n`` (a read crop) aligned on ``template``: an integer search (``matchTemplate``) and
+    then ``findTransformECC`` for a rotation and sub-pixel shift (a base seated a few degrees
+    off turns its windows). Returns the aligned patch, the integer offset and the match."""
+    th, tw = template.shape
+    r = cv2.matchTemplate(n, template, cv2.TM_CCOEFF_NORMED)
+    _, score, _, (x, y) = cv2.minMaxLoc(r)
+    warp = np.array([[1, 0, x], [0, 1, y]], np.float32)
+    try:
+        score, warp = cv2.findTransformECC(template, n, warp, cv2.MOTION_EUCLIDEAN, ECC_STOP,
+                                           None, 1)
+    except cv2.error:
+        return n[y:y + th, x:x + tw], (x, y), float(score)  # kept the integer alignment
+    patch = cv2.warpAffine(n, warp, (tw, th), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                           borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(patch, np.float32), (round(float(warp[0, 2])), round(float(warp[1, 2]))), \
+        float(score)
+
+
+def _regions(window: Window) -> list[tuple[int, int, int, int]]:
+    """Each stat cell and mark of the window as (x0, y0, x1, y1) template px, inset a little
+    so that the cell grid stays out."""
+    out = []
+    rects = [c.rect for c in window.cells] + list(window.marks.values())
+    for x, y, w, h in rects:
+        inset = min(0.4, w / 4, h / 4)
+        out.append((round((BORDER_MM + x + inset) * SPP), round((BORDER_MM + y + inset) * SPP),
+                    round((BORDER_MM + x + w - inset) * SPP),
+                    round((BORDER_MM + y + h - inset) * SPP)))
+    return out
+
+
+class DialClassifier:
+    """The templates of one figure's dial through one window."""
+
+    def __init__(self, dial: str, faces: list[Face], crops: list[Image], window: Window,
+                 layout: Layout) -> None:
+        if len(faces) != len(crops) or not faces:
+            raise ValueError("one reference crop per click is needed")
+        self.dial, self.faces, self.window = dial, faces, window
+        self.geometry = g = CropGeometry.of(window)
+        self.hues = palette_hues(layout)
+        norms = [normalise(c) for c in crops]
+        tw, th = g.template
+        m = g.margin
+        anchor = norms[0][m:m + th, m:m + tw]
+        aligned, offsets = [], []
+        for _ in range(2):  # align every reference to the anchor, then to their mean
+            aligned, offsets = [], []
+            for n in norms:
+                patch, off, _ = align(n, anchor)
+                aligned.append(patch)
+                offsets.append(off)
+            anchor = np.mean(aligned, axis=0).astype(np.float32)
+        self.mean_template = anchor
+        self.ref_colours = [read_colours(c, o, window, self.hues)
+                            for c, o in zip(crops, offsets, strict=True)]
+        keys: dict[tuple[Any, ...], int] = {}
+        self.classes: list[tuple[int, ...]] = []
+        cls_of = []
+        for i, f in enumerate(faces):
+            k = f.key()
+            if k not in keys:
+                keys[k] = len(self.classes)
+                self.classes.append(())
+            self.classes[keys[k]] += (i,)
+            cls_of.append(keys[k])
+        self.regions = _regions(window)
+        self.region_names = [c.stat for c in window.cells] + list(window.marks)
+        templates: list[F32] = []
+        self.labels: list[tuple[str, int, int]] = []  # (kind, a, b) per template
+        for c, members in enumerate(self.classes):
+            for i in members:
+                templates.append(aligned[i])
+                self.labels.append((CLICK, c, c))
+        x0, width = round(BORDER_MM * SPP), round(window.size[0] * SPP)
+        n = len(faces)
+        for i in range(n if n > 1 else 0):
+            j = (i + 1) % n
+            if cls_of[i] == cls_of[j]:
+                continue  # mid-turn between identical clicks looks like either of them
+            for f in BETWEEN_FRACTIONS:
+                s = round(f * width)
+                t = aligned[i].copy()
+                t[:, x0:x0 + width] = np.concatenate(
+                    [aligned[i][:, x0 + s:x0 + width], aligned[j][:, x0:x0 + s]], axis=1)
+                templates.append(t)
+                self.labels.append((BETWEEN, i, j))
+        # one matrix per region (cell or mark): templates x pixels, each row unit length
+        self.cells = [np.stack([_unit(t[y0:y1, x0_:x1]) for t in templates])
+                      for (x0_, y0, x1, y1) in self.regions]
+        label_ids: dict[tuple[str, int, int], int] = {}
+        self.row_label = np.array([label_ids.setdefault(lb, len(label_ids))
+                                   for lb in self.labels])
+        self.label_list = list(label_ids)
+
+    def read(self, crop: Image) -> DialRead:
+        n = normalise(crop)
+        patch, (x, y), coarse = align(n, self.mean_template)
+        seen = read_colours(crop, (x, y), self.window, self.hues)
+        if len(self.label_list) == 1:  # one look only (a token's single click): is it there?
+            return self._decide(0, coarse, -1.0, SINGLE_MIN_SCORE, seen)
+        cell_scores = np.stack([m @ _unit(patch[y0:y1, x0:x1])
+                                for m, (x0, y0, x1, y1) in zip(self.cells, self.regions,
+                                                               strict=True)])
+        scores = cell_scores.mean(axis=0)
+        per_label = np.full(len(self.label_list), -1.0, np.float32)
+        np.maximum.at(per_label, self.row_label, scores)
+        best = int(np.argmax(per_label))
+        row = int(np.argmax(scores))
+        # Against each close runner-up, region by region where the two templates differ: how
+        # far from the runner-up towards the best does the crop lie (z = 1: exactly the best,
+        # -1: exactly the runner-up)? Every differing region must side with the best.
+        z_min, rival = 1.0, -1.0
+        for other in np.nonzero(per_label >= per_label[best] - RIVAL_WINDOW)[0]:
+            if other == best:
+                continue
+            rows_o = np.nonzero(self.row_label == other)[0]
+            o = int(rows_o[np.argmax(scores[rows_o])])
+            num = den = 0.0
+            for c in self._differing(self.label_list[best], self.label_list[other]):
+                m = self.cells[c]
+                num += float(cell_scores[c, row]) - float(cell_scores[c, o])
+                den += 1.0 - float(m[row] @ m[o])
+            z = num / den if den > 1e-6 else 0.0
+            if z < z_min:
+                z_min, rival = z, float(per_label[other])
+        return self._decide(best, float(per_label[best]), rival, MIN_SCORE, seen, z_min)
+
+    def _differing(self, a: tuple[str, int, int], b: tuple[str, int, int]) -> list[int]:
+        """The regions in which two labels' prints differ (all of them for a mid-turn)."""
+        if a[0] != CLICK or b[0] != CLICK:
+            return list(range(len(self.regions)))
+        fa, fb = self.faces[self.classes[a[1]][0]], self.faces[self.classes[b[1]][0]]
+        names = self.region_names
+        return [i for i, nm in enumerate(names)
+                if fa.values.get(nm) != fb.values.get(nm) or fa.colours.get(nm) !=
+                fb.colours.get(nm) or fa.marks.get(nm) != fb.marks.get(nm)]
+
+    def _decide(self, best: int, s1: float, s2: float, min_score: float,
+                seen: dict[str, str], z: float = 1.0) -> DialRead:
+        conf = min(1.0, max(0.0, z)) if s1 >= min_score else 0.0
+        kind, a, b = self.label_list[best]
+        if conf < CONFIDENCE_THRESHOLD:
+            why = f"best match {s1:.2f} is below {min_score}" if s1 < min_score else \
+                f"ambiguous: {z:.2f} of the way from the runner-up ({s2:.2f}) to the best " \
+                f"({s1:.2f})"
+            return DialRead(self.dial, UNKNOWN, (), colours_seen=seen, score=s1, reason=why)
+        if kind == BETWEEN:
+            return DialRead(self.dial, BETWEEN, (a, b), colours_seen=seen, confidence=conf,
+                            score=s1)
+        members = self.classes[a]
+        want = self.ref_colours[members[0]]
+        bad = [k for k, v in seen.items()
+               if v != "unknown" and want.get(k, "unknown") != "unknown" and v != want[k]]
+        if bad:
+            return DialRead(self.dial, UNKNOWN, (), colours_seen=seen, score=s1,
+                            reason=f"colour of {', '.join(bad)} does not match click "
+                                   f"{members[0]}'s reference")
+        face = self.faces[members[0]]
+        return DialRead(self.dial, CLICK, members, dict(face.values), dict(face.colours), seen,
+                        conf, s1)

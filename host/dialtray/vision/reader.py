@@ -1,0 +1,63 @@
+"""The tray reader: one frame -> every docked figure's dials (register, crop, classify).
+
+``TrayReader(layout, refs)`` builds each figure's classifiers once (``refs``: figure id ->
+``FigureRefs``). ``read(frame, {dock: figure id})`` registers the frame (or reuses a given
+``Registration`` — the camera and tray do not move between frames, so a live loop may
+re-register only now and then) and reads each window of each docked figure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from dialtray.vision.camera import CameraModel
+from dialtray.vision.classify import DialClassifier, DialRead
+from dialtray.vision.errors import VisionError
+from dialtray.vision.layout import Layout
+from dialtray.vision.refs import FigureRefs
+from dialtray.vision.register import Image, MarkerFinder, Registration, check_image, register
+
+
+class TrayReader:
+    def __init__(self, layout: Layout, refs: Mapping[str, FigureRefs],
+                 camera: CameraModel | None = None) -> None:
+        self.layout, self.refs, self.camera = layout, dict(refs), camera
+        self.finder = MarkerFinder(layout)
+        self._classifiers: dict[str, dict[str, DialClassifier]] = {}
+
+    def classifiers(self, figure: str) -> dict[str, DialClassifier]:
+        if figure not in self._classifiers:
+            if figure not in self.refs:
+                known = ", ".join(sorted(self.refs)) or "none"
+                raise VisionError(f"unknown figure {figure!r}: no reference crops for it "
+                                  f"(captured: {known}; run dialtray capture)")
+            r = self.refs[figure]
+            bt = self.layout.base_type(r.base_type)
+            missing = sorted(set(r.faces) - set(bt.windows))
+            if missing:
+                raise VisionError(f"figure {figure}: base type {bt.name} has no "
+                                  f"{', '.join(missing)} window in {self.layout.file}")
+            self._classifiers[figure] = {
+                d: DialClassifier(d, r.faces[d], r.crops[d], bt.windows[d], self.layout)
+                for d in r.faces}
+        return self._classifiers[figure]
+
+    def register(self, image: Image, what: str = "image") -> Registration:
+        check_image(image, what, self.camera)
+        return register(image, self.finder, self.camera, what)
+
+    def read(self, image: Image, docks: Mapping[int, str], registration: Registration | None = None,
+             what: str = "image") -> dict[int, dict[str, DialRead]]:
+        for dock, figure in docks.items():
+            if dock not in self.layout.docks:
+                raise VisionError(f"dock {dock} is not in the layout {self.layout.file} "
+                                  f"(docks {min(self.layout.docks)}-{max(self.layout.docks)})")
+            self.classifiers(figure)
+        reg = registration or self.register(image, what)
+        out: dict[int, dict[str, DialRead]] = {}
+        for dock, figure in sorted(docks.items()):
+            bt = self.layout.base_type(self.refs[figure].base_type)
+            centre = self.layout.docks[dock]
+            out[dock] = {d: c.read(reg.crop(image, centre, bt.windows[d], bt.name))
+                         for d, c in self.classifiers(figure).items()}
+        return out
