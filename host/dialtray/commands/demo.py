@@ -1,139 +1,166 @@
-"""`dialtray demo`: the whole rig on the virtual tray, no hardware needed."""
+"""`dialtray demo`: a whole game on the virtual tray, bots in every seat, no hardware needed.
+
+The bots play Crimson Skies: Air Action (or Aces, ``--game aces``) through the same virtual dials
+a person would turn: every click travels through the real firmware under MicroPython, the USB
+link and the click tracker, which confirms it against the rules. On purpose, the bots make the
+mistakes people make — one click short, one too many, the wrong way, the wrong dock, a peek, a
+knocked dial, a throttle past the red line — and the tracker catches each and says how to put it
+right; the bots then do. Dice are the tray's LED dice, committed to at the start and checked at
+the end (verifiably fair). It ends with the victory table and a log `dialtray replay` re-runs.
+"""
 
 from __future__ import annotations
 
 import argparse
-import queue
-import sys
 import time
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from dialrig import config
 
 from dialtray.commands._args import int_range
 from dialtray.commands._common import MAX_DOCKS, CommandError, require_sim
-from dialtray.link.messages import Click, LinkState, TrayEvent
-from dialtray.link.session import TraySession
-
-if TYPE_CHECKING:  # the virtual tray needs POSIX and the sim extra: imported when run
-    from dialtray.virtual.tray import VirtualTray
-
-NOT_YET = ("The rules engine is not wired into the demo yet: this run shows the tray, the "
-           "firmware and the link. Dial meanings (damage, fate, throttle) come with the "
-           "tracker.")
-
-
-MIN_DOCKS = 2  # the scene plays two planes, on docks 0 and 1
-
-
-@dataclass(frozen=True)
-class Step:
-    say: str
-    turns: tuple[tuple[int, str, int], ...] = ()
-    action: str = ""
-
-
-SCENE = (
-    Step("Setting up: dock 0 is Show-stopper's plane, dock 1 Charlie Steele's. Each player "
-         "sets a starting speed by turning the speed dial counter-clockwise.",
-         ((0, "speed", -4), (1, "speed", -5))),
-    Step("A shot hits Charlie's plane twice: two clockwise clicks on dock 1's combat dial.",
-         ((1, "combat", 2),)),
-    Step("The tray rolls 6 dice from its hardware entropy.", action="roll"),
-    Step("Someone presses the roll button on the tray.", action="button"),
-    Step("The USB cable is pulled; meanwhile Show-stopper throttles down one click.",
-         ((0, "speed", 1),), action="unplug"),
-    Step("The cable is back: the host asks the tray to replay what it missed.", action="replug"),
-    Step("The tray loses power; while it is off a player clicks dock 0's combat dial once. "
-         "The tray comes back, and the host recovers the click from the absolute sensors.",
-         ((0, "combat", 1),), action="power-cycle"),
-    Step("Charlie takes one more click of damage.", ((1, "combat", 1),)),
+from dialtray.commands._table import (
+    Table,
+    add_game_arguments,
+    log_path,
+    make_dice,
+    new_table,
+    write_log,
 )
+from dialtray.link.session import TraySession
+from dialtray.tracker import PLAY, Timing, Tracker
+from dialtray.tracker.dice import Roll
+from dialtray.tracker.hands import Hands, Mistakes
+from dialtray.tracker.runner import Stuck, TrackedTray, play_out
+
+MIN_DOCKS = 2
+TIMING = Timing(judge_s=0.25, grace_s=0.5)  # bots pause briefly; a person gets the default
+SETTLE_MS, SAMPLE_MS = 5, 2  # the tray's settle window for the bots' quick hands
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("demo", help="a scene on the virtual tray (no hardware needed)",
-                       description="Start the virtual tray, play a scripted scene on it and "
-                                   "show every click arriving at the host.",
-                       epilog=NOT_YET)
+    p = sub.add_parser(
+        "demo", help="a whole bot game on the virtual tray (no hardware needed)",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n  dialtray demo\n  dialtray demo --game aces --fast\n"
+               "  dialtray demo --log game.log && dialtray replay game.log")
+    p.add_argument("--game", choices=("airaction", "aces"), default="airaction",
+                   help="which rules (default %(default)s)")
     p.add_argument("--fast", action="store_true", help="no pauses for reading")
     p.add_argument("--docks", type=int_range(MIN_DOCKS, MAX_DOCKS), default=config.DEFAULT_DOCKS,
-                   help=f"docks on the tray, {MIN_DOCKS}..{MAX_DOCKS} (the scene uses docks 0 "
-                        "and 1; default %(default)s)")
+                   help=f"docks on the tray, {MIN_DOCKS}..{MAX_DOCKS} (Air Action's squadrons "
+                        "need 8; default %(default)s)")
+    p.add_argument("--clicks", action="store_true", help="print every sensed click too")
+    add_game_arguments(p)
     p.set_defaults(func=run)
 
 
+class Narrator:
+    """Prints what happens at the table as the tracker writes it down (its log lines)."""
+
+    def __init__(self, tracker: Tracker, clicks: bool, pause: float) -> None:
+        self.t = tracker
+        self.clicks = clicks
+        self.pause = pause
+        self.done = 0
+
+    def __call__(self, _tracker: Tracker) -> None:
+        lines = self.t.lines
+        while self.done < len(lines):
+            line = lines[self.done]
+            self.done += 1
+            text = str(line)
+            if text.startswith("# click") and not self.clicks:
+                continue
+            if text.startswith("# ("):
+                continue  # who typed it: bots, all of them
+            if not text.startswith("#"):  # an action and the reports of its events
+                first, *reports = text.splitlines()
+                print(f"  > {first}", flush=True)
+                for r in reports:
+                    r = r[1:].strip()
+                    if not r.startswith("phase:") and not r.endswith((" to shoot", " to move")):
+                        print(f"        {r}", flush=True)
+                continue
+            if text.startswith("# flag") or text.startswith("# judge") or \
+                    text.startswith("# refused"):
+                print(f"  ! {text[2:]}", flush=True)
+                time.sleep(self.pause)
+            else:
+                print(f"    {text[2:]}", flush=True)
+
+    def say(self, text: str) -> None:
+        print(f"    {text}", flush=True)
+        time.sleep(self.pause)
+
+
 def run(args: argparse.Namespace) -> int:
-    pause = 0.0 if args.fast else 1.2
-    expected: dict[tuple[int, int], int] = {}
-    seen: dict[tuple[int, int], int] = {}
     require_sim()
+    from dialtray.virtual.hands import VirtualHands
     from dialtray.virtual.tray import VirtualTray
 
-    print("dialtray demo: starting the virtual tray (firmware under MicroPython) …", flush=True)
-    with VirtualTray(config.default_config(args.docks), seed=2026) as tray, \
-            TraySession(tray.port, name="demo") as session:
-        print(f"waiting for the virtual tray on {tray.port} to boot and answer …", flush=True)
-        try:
-            session.wait_synced(30)
-        except TimeoutError as e:
-            raise CommandError(f"the virtual tray did not answer: {e}") from e
-        print(f"connected to the tray on {tray.port}\n", flush=True)
-        drain(session, seen, 0.4)
-        for n, step in enumerate(SCENE, 1):
-            print(f"[{n}/{len(SCENE)}] {step.say}", flush=True)
-            if step.action == "power-cycle":
-                tray.power_off()
-            elif step.action == "unplug":
-                tray.unplug()
-            for dock, dial, clicks in step.turns:
-                tray.turn(dock, dial, clicks)
-                key = (dock, config.DIAL_NAMES.index(dial))
-                expected[key] = expected.get(key, 0) + clicks
-            act(step.action, tray, session)
-            drain(session, seen, 1.5 if step.action else 0.6)
-            time.sleep(pause)
-        drain(session, seen, 1.0)
+    started = time.monotonic()
+    pause = 0.0 if args.fast else 0.4
+    print(f"dialtray demo: a game of {'Air Action' if args.game == 'airaction' else 'Aces'} "
+          "on the virtual tray (the real firmware under MicroPython), bots in every seat",
+          flush=True)
+    with VirtualTray(config.default_config(args.docks), seed=args.seed) as vtray:
+        vtray.turn(0, "combat", 2)  # a player left a dial two clicks on: the start check sees it
+        session = TraySession(vtray.port, name="demo")
+        with session:
+            try:
+                session.wait_synced(30)
+            except TimeoutError as e:
+                raise CommandError(f"the virtual tray did not answer: {e}") from e
+            session.set_timing(SETTLE_MS, SAMPLE_MS)
+            source, fair = make_dice(args.dice, session, args.seed)
+            if fair is not None and fair.commitment is not None:
+                print(f"the tray committed to its dice seed: sha256 {fair.commitment.hex()}",
+                      flush=True)
+            table = new_table(args.game, source, args.seed, args.turns, args.docks,
+                              timing=TIMING, on_roll=lambda r: show_roll(r, pause))
+            table.fair = fair
+            code = play(args, table, session, VirtualHands(vtray).turn, pause)
+    print(f"(the demo took {time.monotonic() - started:.0f} s)")
+    return code
+
+
+def show_roll(r: Roll, pause: float) -> None:
+    print(f"    dice on the tray's LEDs — {r.purpose}: {' '.join(map(str, r.faces))}", flush=True)
+
+
+def play(args: argparse.Namespace, table: Table, session: TraySession, turn: object,
+         pause: float) -> int:
+    t = table.tracker
+    narrator = Narrator(t, args.clicks, pause)
+    t.on_change = narrator
+    tracked = TrackedTray(t, session)
+    print("binding: " + ", ".join(f"{s.text()}={d.figure}"
+                                  + ("" if d.kind in ("combat", "speed") else f" {d.kind}")
+                                  for s, d in t.binding.items() if s.dial == 0), flush=True)
+    tracked.sync()
+    if t.phase != PLAY:
+        print("start check — the tray waits for: " + "; ".join(t.waiting_for()), flush=True)
+    hands = Hands(t, table.setup.brain, Mistakes(), say=narrator.say)
+    try:
+        play_out(tracked, hands, turn, timeout=300, step_timeout=30)  # type: ignore[arg-type]
+    except Stuck as e:
+        raise CommandError(f"the demo got stuck: {e}") from e
+    finally:
+        tracked.close()
+    narrator(t)
     print()
-    ok = all(seen.get(k, 0) == v for k, v in expected.items())
-    for (dock, index), want in sorted(expected.items()):
-        got = seen.get((dock, index), 0)
-        mark = "ok" if got == want else "MISMATCH"
-        name = config.DIAL_NAMES[index]
-        print(f"  dock {dock} {name:6}: turned {want:+d}, host saw {got:+d}  {mark}")
-    print("\nevery click arrived exactly once." if ok else "\nclicks were lost or doubled!")
-    print(NOT_YET)
-    return 0 if ok else 1
-
-
-def act(action: str, tray: VirtualTray, session: TraySession) -> None:
-    if action == "roll":
-        rolled = session.roll_dice(6, timeout=5)
-        print(f"    host asked for 6d6; tray logged {' '.join(map(str, rolled.faces))}")
-    elif action == "button":
-        tray.press_button()
-    elif action == "unplug":
-        time.sleep(0.4)  # the click happens, the host cannot hear it
-    elif action == "replug":
-        tray.replug()
-    elif action == "power-cycle":
-        time.sleep(0.2)
-        tray.power_on()
-
-
-def drain(session: TraySession, seen: dict[tuple[int, int], int], seconds: float) -> None:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        try:
-            ev: TrayEvent = session.events.get(timeout=0.05)
-        except queue.Empty:
-            continue
-        if isinstance(ev, Click):
-            key = (ev.dock, ev.dial)
-            seen[key] = seen.get(key, 0) + ev.delta
-        if isinstance(ev, LinkState) and ev.connected:
-            continue
-        print(f"    host ← {ev}", flush=True)
-        end = max(end, time.monotonic() + 0.2)  # keep listening while events flow
-    sys.stdout.flush()
+    print(t.game.report())
+    caught = [f for f in t.flags if f.resolved is not None]
+    print(f"\nthe tracker confirmed {len(t.confirmed)} dial changes and caught "
+          f"{len(caught)} mistakes, every one put right: "
+          + ", ".join(sorted({f.kind for f in caught})))
+    code = 0
+    if table.fair is not None:
+        verdict = table.fair.reveal()
+        print(str(verdict))
+        t.lines.append(f"# fair dice: {verdict}")
+        code = 0 if verdict.ok else 1
+    path = write_log(log_path(args, t.game.kind, "demo"), t.log_text(
+        f"dialtray demo --game {args.game} --seed {args.seed}: a bot game on the virtual tray"))
+    print(f"game log: {path}  (re-run it: dialtray replay {path})")
+    return code

@@ -26,6 +26,9 @@ MISTAKES = (mk.TOO_FEW, mk.TOO_MANY, mk.WRONG_DIRECTION, mk.WRONG_DIAL, mk.PEEK,
             mk.UNEXPECTED, mk.REFUSED)
 
 
+LATE = 40  # decisions after which a wanted "refused" mistake no longer waits for a red line
+
+
 @dataclass(frozen=True)
 class Turn:
     """Turn ``slot`` by ``clicks`` (+ clockwise); ``why`` is what the player had in mind."""
@@ -37,9 +40,11 @@ class Turn:
 
 @dataclass(frozen=True)
 class Typed:
-    """Type a decision in notation words."""
+    """Type a decision in notation words; ``too_early``: typed on purpose while clicks are still
+    due (a forgotten click), so the tracker's refusal is expected."""
 
     text: str
+    too_early: bool = False
 
 
 Move = tuple[Turn, ...] | Typed | None
@@ -95,7 +100,7 @@ class Hands:
                          for s in flagged)
         if any(not s.judged for s in slots):
             return None  # let it settle: the tracker judges first
-        due = [s for s in slots if s.exp is not None and s.seen == s.exp.start]
+        due = [s for s in slots if s.exp is not None and s.seen == s.exp.start and s.flag is None]
         if due:
             return self._due(due)
         if any(s.exp is not None or s.offset for s in slots):
@@ -113,8 +118,11 @@ class Hands:
             exp = s.exp
             assert exp is not None
             n, sign = exp.total, (1 if exp.total > 0 else -1)
-            if abs(n) >= 2 and m.want(mk.TOO_FEW, self.decisions):
+            if m.want(mk.TOO_FEW, self.decisions) and s.flag is None:
                 m.did(mk.TOO_FEW)
+                if abs(n) == 1:  # forgets the click and tries to play on
+                    self.say(f"(a player forgets the click on {s.label} and plays on)")
+                    return Typed(self.t.game.legal_actions()[0].text(), too_early=True)
                 self.say(f"(a player turns {s.label} one click short)")
                 out.append(Turn(s.slot, n - sign, "one click short"))
             elif m.want(mk.TOO_MANY, self.decisions):
@@ -185,8 +193,10 @@ class Hands:
         (the red line), when an end is near: the legal deltas are lopsided."""
         deltas = [o.delta for o in self.t.options() if o.dial == st.dial and o.delta is not None]
         deltas.append(0)  # leaving it where it is never turns the dial
-        if len(deltas) < 2 or max(deltas) + min(deltas) == 0:
+        if len(deltas) < 2:
             return None
+        if max(deltas) + min(deltas) == 0:  # no end near: later, one click more than allowed
+            return st.phys(max(deltas) + 1) if self.decisions > LATE else None
         edge = max(deltas) if max(deltas) < -min(deltas) else min(deltas)
         step = 1 if edge > 0 else -1
         if edge == 0:

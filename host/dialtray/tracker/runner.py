@@ -99,6 +99,10 @@ def play_out(table: TrackedTray, hands: Hands, turn: Callable[[Slot, int], None]
         moves_here += 1
         if isinstance(move, Typed):
             r = t.decide(move.text, table.clock())
+            if move.too_early:
+                if r.ok:
+                    raise Stuck(f"{move.text!r} was taken while clicks were due")
+                continue
             if not r.ok and r.retry:
                 if say is not None:
                     say(r.message)

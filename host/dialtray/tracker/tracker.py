@@ -366,20 +366,19 @@ class Tracker:
         if exp is not None:
             moved = exp.total + st.offset
             sign = 1 if exp.total > 0 else -1
-            due = f"{turn(exp.total)} were due ({exp.cause_text()})"
+            due = (f"{turn(exp.total)} {'was' if abs(exp.total) == 1 else 'were'} due "
+                   f"({exp.cause_text()})")
             if moved * sign < 0:
                 return mk.WRONG_DIRECTION, (f"{st.label}: turned the wrong way ({turn(moved)}); "
                                             f"{due}: {fix}")
             if moved * sign > abs(exp.total):
-                return mk.TOO_MANY, f"{st.label}: {abs(st.offset)} too many; {due}: {fix} back"
-            return mk.TOO_FEW, f"{st.label}: {abs(st.offset)} short; {due}: {fix} more"
+                return mk.TOO_MANY, f"{st.label}: {clicks(st.offset)} too many; {due}: {fix} back"
+            return mk.TOO_FEW, f"{st.label}: {clicks(st.offset)} short; {due}: {fix} more"
         if st.away:
             return mk.AWAY, (f"{st.label}: moved {turn(st.offset)} while the host was not "
                              f"listening (the tray's snapshot says so): {fix}")
         if st.refused:
             return mk.REFUSED, f"{st.label}: {st.refused}: {fix} back"
-        if st.after_confirm:
-            return mk.TOO_MANY, f"{st.label}: {abs(st.offset)} click(s) too many: {fix} back"
         for other in self.slots.values():
             oe = other.exp
             if other is not st and oe is not None and other.seen == oe.start and \
@@ -387,6 +386,8 @@ class Tracker:
                 return mk.WRONG_DIAL, (f"{st.label}: turned {turn(st.offset)}, but those clicks "
                                        f"are due on {other.label} ({oe.cause_text()}): {fix} "
                                        f"back, then turn {other.label} {turn(oe.total)}")
+        if st.after_confirm:
+            return mk.TOO_MANY, f"{st.label}: {clicks(st.offset)} too many: {fix} back"
         return mk.UNEXPECTED, (f"{st.label}: turned {turn(st.offset)} that nobody caused "
                                f"(AA-M81: dials turn only when clicks are due): {fix} back")
 
@@ -459,6 +460,7 @@ class Tracker:
         if self.phase == OVER:
             return Result(False, "the game is over")
         if not self.ready():
+            self._remind(now)
             return Result(False, "the tray waits for the dials first: "
                           + "; ".join(self.waiting_for()))
         who = self.game.to_move()
@@ -474,6 +476,15 @@ class Tracker:
                           f"(try again): {e}", retry=True)
         self._changed(now)
         return Result(True, action.text(), tuple(events))
+
+    def _remind(self, now: float) -> None:
+        """Someone tries to go on while clicks are still due on untouched dials: those are
+        clicks forgotten (too few), flagged now with what to turn."""
+        for st in self._slot_list:
+            if st.exp is not None and st.flag is None and st.seen == st.exp.start and \
+                    self.phase == PLAY:
+                kind, text = self._classify(st)
+                self._raise(st, kind, text, now)
 
     def dispute(self, about: str, now: float) -> Result:
         """AA-M84 (Etiquette 4): one die from the game's dice; 1–3 not allowed, 4–6 allowed.
@@ -632,8 +643,12 @@ class ClickNote:
                 f"{' (recovered)' if self.away else ''} [{st.dial.figure} {st.dial.kind}]")
 
 
-def turn(clicks: int) -> str:
-    return mk.turn_words(clicks)
+def turn(n: int) -> str:
+    return mk.turn_words(n)
+
+
+def clicks(n: int) -> str:
+    return f"{abs(n)} click{'' if abs(n) == 1 else 's'}"
 
 
 __all__ = ["OVER", "PLAY", "START", "Result", "SlotState", "Timing", "Tracker", "View"]

@@ -1,0 +1,125 @@
+"""What `demo` and `play` share: the dice choice, the tracker at a tray, the game log file.
+
+Kept apart from the commands so both set a game up the same way: a ``TableDice`` around the
+chosen source, a binding, a ``Tracker``, a ``TrackedTray`` subscribed before the session starts
+(it sees the first snapshot: the start check reads it), and at the end the log written where
+``dialtray replay`` can re-run it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from dialtray.commands._common import CommandError
+from dialtray.commands._games import GAMES, Setup, new_game
+from dialtray.link.session import TraySession
+from dialtray.rules.core.dice import DiceSource, PromptDice, SeededDice, TrayDice
+from dialtray.tracker import TableDice, Timing, Tracker, auto_bind
+from dialtray.tracker.binding import Binding, BindingError, read_binding
+from dialtray.tracker.dice import Roll
+
+DICE = ("fair", "tray", "seeded", "typed")
+DICE_HELP = ("fair: the tray's LED dice, committed at the start and checked at the end "
+             "(default); tray: the tray's LED dice; seeded: pseudo-random from --seed; typed: "
+             "roll your own dice and type the faces")
+
+
+def add_game_arguments(p: argparse.ArgumentParser, *, dice_default: str = "fair") -> None:
+    p.add_argument("--seed", type=int, default=2026, help="the bots' seed (and seeded dice)")
+    p.add_argument("--turns", type=int, default=4, help="the agreed time limit in turns "
+                   "(Air Action AA-M53(2); Aces: ten times as many)")
+    p.add_argument("--dice", choices=DICE, default=dice_default, help=DICE_HELP)
+    p.add_argument("--log", dest="game_log", type=Path, metavar="FILE",
+                   help="write the game's notation log here (default: the data directory's "
+                        "games/ folder; `dialtray replay FILE` re-runs it)")
+
+
+@dataclass
+class Table:
+    setup: Setup
+    tracker: Tracker
+    dice: TableDice
+    fair: Any = None  # dialtray.link.fairdice.FairDice when --dice fair
+
+
+def ask_console(count: int, purpose: str) -> list[int]:
+    """Typed dice: the faces of ``count`` real dice, asked for on the console."""
+    text = input(f"roll {count} d6 for {purpose} and type the faces: ")
+    try:
+        return [int(tok) for tok in text.replace(",", " ").split()]
+    except ValueError:
+        print("faces are numbers 1-6, separated by spaces")
+        return []
+
+
+def make_dice(kind: str, session: TraySession | None, seed: int,
+              ask: Callable[[int, str], Sequence[int]] = ask_console
+              ) -> tuple[DiceSource, Any]:
+    """(source, FairDice or None). ``fair`` needs the session to be live (it commits now)."""
+    if kind == "seeded":
+        return SeededDice(seed), None
+    if kind == "typed":
+        return PromptDice(ask), None
+    if session is None:
+        raise CommandError(f"--dice {kind} needs a tray")
+    if kind == "tray":
+        return TrayDice(session), None
+    from dialtray.link.fairdice import FairDice, FairDiceError
+
+    fair = FairDice(session)
+    try:
+        fair.begin()
+    except FairDiceError as e:
+        raise CommandError(f"the tray cannot commit to fair dice: {e} (use --dice tray)") from e
+    return fair, fair
+
+
+def new_table(kind: str, source: DiceSource, seed: int, turns: int, docks: int,
+              binding_file: Path | None = None, figures: list[str] | None = None,
+              timing: Timing | None = None, on_roll: Callable[[Roll], None] | None = None
+              ) -> Table:
+    if kind not in GAMES:
+        raise CommandError(f"unknown game {kind!r}: {' or '.join(GAMES)}", 2)
+    dice = TableDice(source, on_roll)
+    setup = new_game(kind, dice, seed, turns)
+    dials = setup.game.dials()
+    try:
+        binding: Binding
+        if binding_file is not None:
+            binding = read_binding(binding_file, docks, dials)
+            missing = binding.missing(dials)
+            if missing:
+                raise BindingError(f"{binding_file}: no dock for "
+                                   + ", ".join(d.text() for d in missing))
+        else:
+            order = figures or list(setup.order)
+            unknown = sorted(set(order) - {d.figure for d in dials})
+            if unknown:
+                raise BindingError(f"argument --figures: {', '.join(unknown)} not in this game "
+                                   f"(its figures: {', '.join(sorted({d.figure for d in dials}))})")
+            binding = auto_bind(dials, docks, order)
+    except BindingError as e:
+        raise CommandError(str(e), 2) from e
+    tracker = Tracker(setup.game, binding, dice, header=setup.header, timing=timing)
+    return Table(setup, tracker, dice)
+
+
+def log_path(args: argparse.Namespace, kind: str, origin: str) -> Path:
+    if args.game_log is not None:
+        return Path(args.game_log).expanduser()
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return Path(args.data_dir) / "games" / f"{origin}-{kind}-{stamp}.log"
+
+
+def write_log(path: Path, text: str) -> Path:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise CommandError(f"argument --log: cannot write {path}: {e.strerror or e}", 2) from e
+    return path
