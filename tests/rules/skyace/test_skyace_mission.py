@@ -13,7 +13,7 @@ from dialtray.rules.core.game import TABLE, state_json
 from dialtray.rules.skyace import SkyAceGame
 from dialtray.rules.skyace import events as ev
 from dialtray.rules.skyace.actions import Attack, Hold, Knock, Move
-from dialtray.rules.skyace.bots import GreedyBot
+from dialtray.rules.skyace.bots import GreedyBot, RandomBot
 from dialtray.rules.skyace.cards import preferred_of
 from dialtray.rules.skyace.flow import after_draw
 from dialtray.rules.skyace.heroes import (
@@ -328,3 +328,38 @@ def test_sa_a11_regenerative_cap_strict_text_reading() -> None:
         return st.pawns["P1"].life
 
     assert (healed("start"), healed("5")) == (6, 5)
+
+
+def _always(bot: RandomBot) -> Callable[[str], RandomBot]:
+    return lambda seat: bot
+
+
+def test_sa_a10_preferred_card_left_on_top_is_drawn_next() -> None:
+    """SA-A10 alternative (``Preferred-card: top``): the revealed card stays face up on the draw
+    pile and is the next card drawn from it; typing another card is refused (SA-A10). Bot
+    missions in this mode replay exactly, with dice and with physical decks."""
+    from dialtray.rules.core.notation import parse_log
+    from dialtray.rules.core.replay import replay_log
+    from dialtray.rules.skyace.actions import Draw
+    from dialtray.rules.skyace.bots import play
+
+    g = SkyAceGame.mission(ManualDice(), physical=True, reveal="top")
+    feed(g, {"P1": ["AS"], "P2": ["KS"], GM: ["2H", "3D", "4C", "5C"]})
+    feed(g, {"P1": ["2C", "3C", "4C", "5C", "6C"], "P2": ["2D", "3D", "4D", "5D", "6D", "7D"],
+             GM: ["2S", "3S", "4S", "5S"]})
+    feed(g, {"P1": ["9D"]})
+    assert g.state.preferred == "D" and g.state.tops == {"P1": "9D"}
+    g.apply(next(a for a in g.legal_actions() if isinstance(a, Move)))
+    g.apply(Hold())
+    assert g.legal_actions() == [Draw("P1", "9D")]
+    with pytest.raises(IllegalActionError) as info:
+        g.apply(Draw("P1", "8D"))
+    assert info.value.mechanic == "SA-A10"
+    g.apply(Draw("P1", "9D"))
+    assert "9D" in g.state.hands["P1"] and g.state.tops == {}
+    for seed, physical in ((1, False), (2, True), (3, False)):
+        m = SkyAceGame.mission(SeededDice(seed), physical=physical, reveal="top", turn_limit=15)
+        log = play(m, _always(RandomBot(seed))).text()
+        assert "Preferred-card: top" in log
+        again = replay_log(parse_log(log)).game
+        assert isinstance(again, SkyAceGame) and state_json(again) == state_json(m)

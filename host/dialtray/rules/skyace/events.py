@@ -35,6 +35,7 @@ class Setup(Event):
     gap: int = 2
     digits: str = "ul-lr"
     regen_cap: str = "start"
+    reveal: str = "discard"
 
     def text(self) -> str:
         who = ", ".join(f"{p.id}={p.hero}" for p in self.pawns)

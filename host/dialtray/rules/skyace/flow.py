@@ -26,7 +26,7 @@ def draw_ready(st: SkyAceState, emit: Emit) -> bool:
     SA-M33 "Empty draw pile" (shuffle the discards in) or SA-A12 (nothing left: no draw)."""
     deck, dest, pawn = st.pending[0]
     pile = st.piles[deck]
-    if pile.draw:
+    if pile.draw or deck in st.tops:
         return True
     if pile.discard:
         emit(ev.Reshuffled(deck, len(pile.discard)))
@@ -80,9 +80,11 @@ def settle(st: SkyAceState, dice: DiceSource, emit: Emit) -> None:
             if st.physical:
                 return
             deck, dest, pawn = st.pending[0]
-            pile = st.piles[deck].draw
-            i = draw_index(dice, len(pile), f"{deck} draws a card ({dest})")
-            drawn = ev.Drew(deck, pile[i], dest, pawn)
+            top = st.tops.get(deck)
+            if top is None:
+                pile = st.piles[deck].draw
+                top = pile[draw_index(dice, len(pile), f"{deck} draws a card ({dest})")]
+            drawn = ev.Drew(deck, top, dest, pawn)
             emit(drawn)
             after_draw(st, drawn, emit)
             continue

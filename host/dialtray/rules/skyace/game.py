@@ -66,21 +66,23 @@ class SkyAceGame(EventSourcedGame[SkyAceState, SkyAceAction]):
     @classmethod
     def duel(cls, dice: DiceSource, heroes: Sequence[str] = ("sky-ace-1.3", "twilight"),
              physical: bool = False, turn_limit: int = DEFAULT_TURN_LIMIT,
-             digits: str = "ul-lr", regen_cap: str = "start") -> SkyAceGame:
+             digits: str = "ul-lr", regen_cap: str = "start",
+             reveal: str = "discard") -> SkyAceGame:
         """SA-M15 "Preparation steps": two heroes, LIFE 5 each (the basic game has no Lucky)."""
         for h in heroes:
             hero(h)
         pawns = tuple(ev.PawnSpec(f"P{i + 1}", f"P{i + 1}", h, f"P{i + 1}", 5)
                       for i, h in enumerate(heroes))
         return cls(ev.Setup("duel", physical, tuple(p.id for p in pawns), pawns, turn_limit,
-                            digits=digits, regen_cap=regen_cap), dice)
+                            digits=digits, regen_cap=regen_cap, reveal=reveal), dice)
 
     @classmethod
     def mission(cls, dice: DiceSource, name: str = "mugging", heroes: Sequence[str] | None = None,
                 physical: bool = False, turn_limit: int = DEFAULT_TURN_LIMIT,
-                digits: str = "ul-lr", regen_cap: str = "start") -> SkyAceGame:
+                digits: str = "ul-lr", regen_cap: str = "start",
+             reveal: str = "discard") -> SkyAceGame:
         setup = mission_setup(name, heroes, physical, turn_limit)
-        return cls(replace(setup, digits=digits, regen_cap=regen_cap), dice)
+        return cls(replace(setup, digits=digits, regen_cap=regen_cap, reveal=reveal), dice)
 
     # -- fold --------------------------------------------------------------------------------
     def initial_state(self) -> SkyAceState:
@@ -135,6 +137,8 @@ class SkyAceGame(EventSourcedGame[SkyAceState, SkyAceAction]):
             if not st.physical:
                 return [Deal()]
             deck = st.pending[0][0]
+            if deck in st.tops:
+                return [Draw(deck, st.tops[deck])]
             return [Draw(deck, c) for c in sorted(set(st.piles[deck].draw))]
         if st.phase == "layout":
             return [Layout(c) for c in NEIGHBOURS if self._layout_ok(c)]
@@ -197,7 +201,10 @@ class SkyAceGame(EventSourcedGame[SkyAceState, SkyAceAction]):
             if a.deck != deck:
                 self._refuse(a, f"the next card comes from {deck}'s deck", "SA-M02",
                              "LIFE and hand size")
-            if a.card not in st.piles[deck].draw:
+            if deck in st.tops and a.card != st.tops[deck]:
+                self._refuse(a, f"the top card of {deck}'s draw pile is the face-up "
+                             f"{st.tops[deck]}", "SA-A10", "Establish Preferred Attack card")
+            if deck not in st.tops and a.card not in st.piles[deck].draw:
                 self._refuse(a, f"{a.card} of {deck}'s deck is {st.where(deck, a.card)}",
                              "SA-M01", "Per-player kit")
             return

@@ -8,6 +8,7 @@
     Turn-limit: 60
     Digit-corners: ul-lr       # SA-A04: ul-lr (default) | ur-ll, the corners showing the index
     Regenerative-cap: start    # SA-A11: start (the hero's starting LIFE) | 5 (the text)
+    Preferred-card: discard    # SA-A10: discard | top (left face up, drawn next)
     ---
     deal | 3 1 6 ...
     layout 1,0
@@ -24,7 +25,8 @@ from dialtray.rules.skyace.game import DEFAULT_TURN_LIMIT, SkyAceGame
 from dialtray.rules.skyace.heroes import catalogue
 from dialtray.rules.skyace.mat import DIGIT_LAYOUTS
 
-KEYS = ("Mode", "Heroes", "Mission", "Deck", "Turn-limit", "Digit-corners", "Regenerative-cap")
+KEYS = ("Mode", "Heroes", "Mission", "Deck", "Turn-limit", "Digit-corners", "Regenerative-cap",
+        "Preferred-card")
 MAX_TURNS = 1000
 
 
@@ -38,7 +40,8 @@ class SkyAceKind:
         physical = log.choice("Deck", ("dice", "physical"), "dice") == "physical"
         limit = log.integer("Turn-limit", DEFAULT_TURN_LIMIT, 1, MAX_TURNS)
         opts = {"digits": log.choice("Digit-corners", DIGIT_LAYOUTS, DIGIT_LAYOUTS[0]),
-                "regen_cap": log.choice("Regenerative-cap", ("start", "5"), "start")}
+                "regen_cap": log.choice("Regenerative-cap", ("start", "5"), "start"),
+                "reveal": log.choice("Preferred-card", ("discard", "top"), "discard")}
         heroes_text = log.one("Heroes")
         heroes = heroes_text.split() if heroes_text else None
         for h in heroes or ():
@@ -71,6 +74,8 @@ def header_of(g: SkyAceGame) -> list[tuple[str, str]]:
         out.append(("Digit-corners", st.digits))
     if st.regen_cap != "start":
         out.append(("Regenerative-cap", st.regen_cap))
+    if st.reveal != "discard":
+        out.append(("Preferred-card", st.reveal))
     return out
 
 

@@ -68,6 +68,8 @@ class SkyAceState:
     over: tuple[str, tuple[str, ...]] | None = None
     digits: str = "ul-lr"  # SA-A04: which corners carry the index
     regen_cap: str = "start"  # SA-A11: "start" (the hero's starting LIFE) or "5" (the text)
+    reveal: str = "discard"  # SA-A10: the revealed card is "discard"ed or stays on "top"
+    tops: dict[str, str] = field(default_factory=dict)  # a revealed card left on its draw pile
 
     # -- queries used everywhere ------------------------------------------------------------
     @property
@@ -111,6 +113,8 @@ class SkyAceState:
             return f"in {deck}'s discard pile"
         if card in self.hands[deck]:
             return f"in {deck}'s hand"
+        if self.tops.get(deck) not in (None, card):
+            return f"not the face-up card on top of {deck}'s draw pile ({self.tops[deck]})"
         if any(card in cs for p, cs in self.start.items() if self.pawns[p].deck == deck):
             return "already drawn (start card)"
         return f"not in {deck}'s draw pile"
@@ -137,7 +141,7 @@ def fold_event(st: SkyAceState, e: Event) -> None:
         st.mode, st.physical, st.mission = e.mode, e.physical, e.mission
         st.turn_limit, st.gap, st.seats = e.turn_limit, e.gap, list(e.seats)
         st.victim_life, st.hostage = e.victim_life, e.hostage
-        st.digits, st.regen_cap = e.digits, e.regen_cap
+        st.digits, st.regen_cap, st.reveal = e.digits, e.regen_cap, e.reveal
         for p in e.pawns:
             st.pawns[p.id] = Pawn(p.id, p.seat, p.hero, p.deck, p.life, p.life)
             if p.deck not in st.piles:
@@ -149,8 +153,14 @@ def fold_event(st: SkyAceState, e: Event) -> None:
         st.pending.extend(e.draws)
     elif isinstance(e, ev.Drew):
         st.pending.pop(0)
-        st.piles[e.deck].draw.remove(e.card)
-        if e.dest == "hand":
+        if st.tops.get(e.deck) == e.card:  # the face-up top card is drawn (SA-A10 "top")
+            del st.tops[e.deck]
+        else:
+            st.piles[e.deck].draw.remove(e.card)
+        if e.dest == "reveal" and st.reveal == "top":  # SA-A10: it stays on the pile, face up
+            st.tops[e.deck] = e.card
+            st.preferred = preferred_of(e.card)
+        elif e.dest == "hand":
             st.hands[e.deck] = sort_cards([*st.hands[e.deck], e.card])
         elif e.dest == "start":
             st.start[e.pawn].append(e.card)
