@@ -34,6 +34,9 @@ from pathlib import Path
 from dialtray.link.faults import FaultInjector
 
 CTRL_C = 0x03
+# Host-to-device bytes are taken from the host's port a little at a time, like the few USB
+# packets a Pico's CDC buffers: what is in the bridge when the firmware resets is lost with it.
+HOST_READ = 1024
 _STOP_WAIT_S = 1.0
 
 
@@ -51,6 +54,21 @@ def _proc_field(pid: int, name: str) -> str | None:
     except OSError:
         return None
     return None
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time process ``pid`` has used (user + system), from /proc; 0.0 if unknown."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def has_sigint_handler(pid: int) -> bool:
+    caught = _proc_field(pid, "SigCgt")
+    return caught is not None and bool(int(caught, 16) >> (signal.SIGINT - 1) & 1)
 
 
 def deliver_interrupt(pid: int) -> bool:
@@ -111,9 +129,12 @@ class UsbBridge:
         self._stop = threading.Event()
         self._wake_r, self._wake_w = os.pipe()
         self._to_device = bytearray()  # taken from the host, not yet taken by the device
+        self._hold = False  # the device is resetting: leave the host's bytes in its port
         self.bytes_to_host = 0
+        self.bytes_from_device = 0  # everything the device wrote, before cable damage
         self.bytes_to_device = 0
         self.interrupts = 0
+        self.lost_to_device = 0  # taken from the host, lost to a reset or power-off
         self.overflowed = 0
         self.plugged = False
         # The last bytes the device wrote, before any cable damage: its console, for people
@@ -124,11 +145,16 @@ class UsbBridge:
 
     # ---- the two ends ---------------------------------------------------------------------------
 
-    def attach_device(self, fd: int | None) -> None:
-        """The firmware process's pty master (None while the tray is powered off)."""
+    def attach_device(self, fd: int | None, hold: bool = False) -> None:
+        """The firmware process's pty master (None while the tray is powered off).
+
+        ``hold``: no device for a moment because the chip is resetting; the host's bytes wait
+        (flow control) instead of being thrown away as when the tray is off."""
         with self._lock:
             self._device_fd = fd
+            self._hold = fd is None and hold
             # Bytes the old firmware never read die with it, as a Pico's USB buffer does.
+            self.lost_to_device += len(self._to_device)
             self._to_device.clear()
         self._wake()
 
@@ -161,6 +187,7 @@ class UsbBridge:
             os.close(self._host_slave)
             self._host_fd = self._host_slave = None
             self.plugged = False
+            self.lost_to_device += len(self._to_device)
             self._to_device.clear()
         self._wake()
 
@@ -182,11 +209,12 @@ class UsbBridge:
             with self._lock:
                 dev, host = self._device_fd, self._host_fd
                 backlog = bool(self._to_device)
+                hold = self._hold
             readers = [self._wake_r] + [fd for fd in (dev,) if fd is not None]
             writers = []
             if backlog and dev is not None:
                 writers.append(dev)  # flow control: the host waits until the device reads
-            elif host is not None:
+            elif host is not None and not hold:
                 readers.append(host)
             try:
                 ready, can_write, _ = select.select(readers, writers, [], 0.5)
@@ -201,9 +229,9 @@ class UsbBridge:
             if dev is not None and dev in can_write:
                 self._feed_device(dev)
 
-    def _read(self, fd: int) -> bytes:
+    def _read(self, fd: int, size: int = 65536) -> bytes:
         try:
-            return os.read(fd, 65536)
+            return os.read(fd, size)
         except BlockingIOError:
             return b""
         except OSError:
@@ -218,6 +246,7 @@ class UsbBridge:
             return
         self.device_tail += data
         del self.device_tail[:-8192]
+        self.bytes_from_device += len(data)
         data = self.to_host.apply(data)
         if host is None or not data:
             return  # no host on the cable: USB CDC drops what nobody reads
@@ -236,12 +265,13 @@ class UsbBridge:
         self.bytes_to_host += len(data)
 
     def _from_host(self, host: int, dev: int | None) -> None:
-        data = self._read(host)
+        data = self._read(host, HOST_READ)
         if not data:
             return
         data = self.to_device.apply(data)
         with self._lock:
             if dev is None or dev != self._device_fd:
+                self.lost_to_device += len(data)
                 return  # the tray is off: nobody on the other end of the cable
             self._to_device += data
         self._feed_device(dev)
@@ -269,7 +299,10 @@ class UsbBridge:
             except BlockingIOError:
                 break
             except OSError:
-                done = len(pending)  # the process is gone: its input goes with it
+                # The firmware process has ended and the tray is resetting: like a Pico's USB
+                # during a reset, hold the host off (its writes wait) until the new boot is
+                # attached; what is held here is then lost with the old boot (attach_device).
+                time.sleep(0.005)
                 break
             self.bytes_to_device += n
             done += n

