@@ -63,6 +63,12 @@ def register(sub: Any) -> None:
                      help="attribute level (+1 Powerful), advanced game")
     sky.add_argument("--defence-bonus", type=int_range(0, 11), default=0,
                      help="attribute level (+1 Unbreakable), advanced game")
+    sky.add_argument("--hand", type=_cards, metavar="CARDS",
+                     help="the attacker's own hand, comma-separated (4S,2C,JD): only the "
+                          "defender's hand is then unknown")
+    sky.add_argument("--defender-seen", type=_cards, metavar="CARDS", default=(),
+                     help="cards of the defender's deck known to be out of its draw pile "
+                          "(on the playmat, discarded), comma-separated")
     sky.add_argument("--preferred", action="store_true",
                      help="advanced game: the preferred attack (+1 damage, SA-M40)")
     p.set_defaults(func=run)
@@ -86,9 +92,16 @@ def _card(text: str) -> str:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
+def _cards(text: str) -> tuple[str, ...]:
+    """Comma-separated playing cards (an empty text: none)."""
+    return tuple(_card(t) for t in text.split(",") if t.strip())
+
+
 def run_skyace(args: argparse.Namespace) -> int:
     from dialtray.rules.skyace.odds import AttackSpec, attack_odds
 
+    if args.hand is not None and args.attack_hand is None:
+        args.attack_hand = len(args.hand)
     need = ("attack_freq", "defence_freq", "attack_hand", "defence_hand")
     missing = ["--" + n.replace("_", "-") for n in need if getattr(args, n) is None]
     if missing:
@@ -96,9 +109,13 @@ def run_skyace(args: argparse.Namespace) -> int:
     advanced = args.preferred or args.attack_bonus > 0 or args.defence_bonus > 0
     spec = AttackSpec(args.attack_freq, args.defence_freq, args.attack_hand, args.defence_hand,
                       args.attacker_card, args.target_card, args.attack_bonus,
-                      args.defence_bonus, advanced, args.preferred)
+                      args.defence_bonus, advanced, args.preferred,
+                      defender_seen=args.defender_seen, attacker_hand=args.hand)
     t0 = time.perf_counter()
-    o = attack_odds(spec)
+    try:
+        o = attack_odds(spec)
+    except ValueError as e:
+        raise CommandError(f"--defender-seen / --defence-hand: {e}", 2) from None
     ms = (time.perf_counter() - t0) * 1000
     print(f"Sky Ace attack {spec.attack_frequency} vs defence {spec.defence_frequency}, hands "
           f"{spec.attack_hand}/{spec.defence_hand}   (exact over {o.hands} hand pairs, "

@@ -42,6 +42,7 @@ class AttackSpec:
     preferred: bool = False
     attacker_seen: tuple[str, ...] = ()  # cards of the attacker's deck not in its draw pile
     defender_seen: tuple[str, ...] = ()
+    attacker_hand: tuple[str, ...] | None = None  # the attacker's own hand, when known
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,11 @@ def _combine(spec: AttackSpec, att: dict[int, int], dfn: dict[int, int]) -> Atta
 
 
 def attack_odds(spec: AttackSpec) -> AttackOdds:
-    att = _count_matching(unseen(spec.attacker_seen), spec.attack_frequency, spec.attack_hand)
+    if spec.attacker_hand is not None:  # the attacker knows its hand: one outcome, weight 1
+        att = {sum(1 for c in spec.attacker_hand if matches(c, spec.attack_frequency)): 1}
+    else:
+        att = _count_matching(unseen(spec.attacker_seen), spec.attack_frequency,
+                              spec.attack_hand)
     dfn = _count_matching(unseen(spec.defender_seen), spec.defence_frequency, spec.defence_hand)
     return _combine(spec, att, dfn)
 
