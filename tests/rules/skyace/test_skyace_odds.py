@@ -70,11 +70,11 @@ def test_sa_m23_dialtray_odds_skyace_prints_the_exact_table() -> None:
 def test_sa_t01_known_hand_odds_only_the_defender_unknown() -> None:
     """SA-T01 with the attacker's own hand known (Jack, Queen and three others, target on a King):
     3 attack successes; Twilight at Every Chance, her 5 cards from the 52 unseen (KS and 2D seen):
-    LIFE lost 1 exactly when she holds no Even (difference 3), else 0."""
+    LIFE lost 1 when she holds at most one Even (difference 3 or 2), else 0."""
     from dialtray.rules.skyace.odds import attack_odds as odds
 
     spec = AttackSpec("R", "E", 5, 5, target_card="KS", defender_seen=("KS", "2D"),
                       attacker_hand=("JD", "QD", "4C", "5C", "7H"))
     o = odds(spec)
     assert o.attack_successes == {3: 1} and o.hands == comb(52, 5)
-    assert o.damage[1] == Fraction(comb(52 - 19, 5), comb(52, 5))
+    assert o.damage[1] == Fraction(comb(33, 5) + 19 * comb(33, 4), comb(52, 5))
