@@ -21,9 +21,12 @@ from typing import Any
 GENESIS = "0" * 64
 
 
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+# (json.dumps with these options would build a new encoder per call: the store's hot path)
+
+
 def canonical(obj: Any) -> bytes:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False
-                      ).encode("utf-8")
+    return _ENCODER.encode(obj).encode("utf-8")
 
 
 def content_of(game: int, n: int, kind: str, at: float, data: Any) -> bytes:

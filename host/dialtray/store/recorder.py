@@ -113,8 +113,9 @@ class GameRecorder:
         """One tray event, stored and fed to the tracker (in that order: what the tracker makes
         of it follows it in the chain)."""
         if type(ev) is Click:
-            self.store.append_content(self.gid, "device",
-                                      lambda n: click_content(self.gid, n, time.time(), ev, boot))
+            gid = self.gid
+            self.store.append_content(gid, "device",
+                                      lambda n: click_content(gid, n, time.time(), ev, boot))
         else:
             self.store.append(self.gid, "device", data_of(ev, boot))
         if self.tracker is not None:
@@ -146,30 +147,38 @@ class GameRecorder:
     # ---- out ----------------------------------------------------------------------------------
 
     def sync(self) -> None:
-        """Record whatever the tracker and the game made since the last sync."""
+        """Record whatever the tracker and the game made since the last sync. Called per tray
+        event: it only looks further when the tracker's lists grew (``game.history`` is a
+        fresh tuple per call, so it is read only after the tracker wrote an action line)."""
         t = self.tracker
-        if t is not None:
-            if len(t.lines) != self._lines:
-                for line in t.lines[self._lines:]:
-                    if type(line) is str and not line.startswith("#"):
-                        first = line.split("\n", 1)[0]
-                        _, bar, dice = first.partition("|")
-                        self._faces.append(tuple(int(x) for x in dice.split()) if bar else ())
-                self._lines = len(t.lines)
-            if self._rolls:
-                for r in self._rolls:
-                    self.store.append(self.gid, "dice", {"purpose": r.purpose,
-                                                         "faces": list(r.faces),
-                                                         **dice_source(t.dice)})
-                self._rolls.clear()
-        if len(self.game.history) != self._hist:
-            self._record_actions("")
         if t is None:
+            if len(self.game.history) != self._hist:
+                self._record_actions("")
             return
-        new_texts: set[str] = set()
-        if len(t.flags) != self._flags:
-            for i in range(self._flags, len(t.flags)):
-                f = t.flags[i]
+        lines = t.lines
+        acted = False
+        if len(lines) != self._lines:
+            for line in lines[self._lines:]:
+                if type(line) is str and not line.startswith("#"):
+                    first = line.split("\n", 1)[0]
+                    _, bar, dice = first.partition("|")
+                    self._faces.append(tuple(int(x) for x in dice.split()) if bar else ())
+                    acted = True
+            self._lines = len(lines)
+        if self._rolls:
+            for r in self._rolls:
+                self.store.append(self.gid, "dice", {"purpose": r.purpose,
+                                                     "faces": list(r.faces),
+                                                     **dice_source(t.dice)})
+            self._rolls.clear()
+        if acted and len(self.game.history) != self._hist:
+            self._record_actions("")
+        flags = t.flags
+        new_texts: set[str] | None = None
+        if len(flags) != self._flags:
+            new_texts = set()
+            for i in range(self._flags, len(flags)):
+                f = flags[i]
                 data: dict[str, Any] = {"i": i, "kind": f.kind, "dial": f.label,
                                         "text": f.text, "at": f.raised}
                 if f.resolved is not None:  # born settled (a peek): one record says both
@@ -178,7 +187,7 @@ class GameRecorder:
                     self._open[i] = f
                 self.store.append(self.gid, "flag", data)
                 new_texts.add(f.text)
-            self._flags = len(t.flags)
+            self._flags = len(flags)
         if self._open:
             for i, f in list(self._open.items()):
                 if f.resolved is not None:
@@ -195,8 +204,8 @@ class GameRecorder:
             self._confirmed = len(t.confirmed)
         if len(t.notes) != self._notes:
             for note in t.notes[self._notes:]:
-                if note not in new_texts:  # a peek's note is its flag's text: stored there
-                    self.store.append(self.gid, "note", {"text": note})
+                if new_texts is None or note not in new_texts:  # a peek's note is its flag's
+                    self.store.append(self.gid, "note", {"text": note})  # text: stored there
             self._notes = len(t.notes)
 
     def _record_actions(self, how: str) -> None:
