@@ -77,10 +77,18 @@ def _play_skyace(seed: int, observe: Observe) -> tuple[Game, str]:
     return bot_game(seed, mission=seed % 2 == 0, observe=observe)
 
 
+def _play_skyace_physical(seed: int, observe: Observe) -> tuple[Game, str]:
+    from dialtray.rules.skyace.bots import bot_game
+
+    # every card typed in (``draw P1 QH``): the table's decisions are the cards drawn
+    return bot_game(seed, mission=seed % 2 == 1, physical=True, turn_limit=12, observe=observe)
+
+
 ENGINES = [
     Engine("airaction", _play_airaction),
     Engine("aces", _play_aces),
     Engine("skyace", _play_skyace),
+    Engine("skyace-physical", _play_skyace_physical),
 ]
 SEEDS = (1, 2)
 
