@@ -7,7 +7,6 @@ import json
 import time
 
 import pytest
-from conftest import Played
 from dialrig import config
 from dialtray.cli import main
 from dialtray.rules.core.notation import parse_log
@@ -16,6 +15,7 @@ from dialtray.store import GameStore
 from dialtray.store.judge import dial_histories, token_hash
 from dialtray.store.verify import verify_game
 from dialtray.virtual.tray import VirtualTray
+from storehelp import Played
 
 
 def make_token(p: Played, capsys: pytest.CaptureFixture[str]) -> str:

@@ -6,13 +6,13 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from conftest import Played
 from dialtray.cli import main
 from dialtray.rules.core.game import state_json
 from dialtray.rules.core.notation import read_log
 from dialtray.rules.core.replay import replay_log
 from dialtray.store import GameStore
 from dialtray.store.verify import verify_game
+from storehelp import Played
 
 
 def test_games_lists_date_kind_seats_result_status(aces_game: Played,
@@ -37,7 +37,7 @@ def test_games_on_an_empty_and_a_missing_database(tmp_path: Path,
 
 def test_games_uses_the_data_directory_by_default(tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    from conftest import play_stored
+    from storehelp import play_stored
     play_stored(tmp_path / "games.sqlite3", "aces", mistakes=False)
     assert main(["--data-dir", str(tmp_path), "games"]) == 0
     assert "aces" in capsys.readouterr().out

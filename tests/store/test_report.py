@@ -10,7 +10,6 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from conftest import Played
 from dialrig import config
 from dialtray.cli import main
 from dialtray.link.fairdice import FairDice
@@ -20,6 +19,7 @@ from dialtray.store.consumer import StoringConsumer
 from dialtray.store.fairness import check_dice
 from dialtray.store.report import build
 from dialtray.virtual.tray import VirtualTray
+from storehelp import Played
 
 
 def test_text_report(aces_game: Played, capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,10 +7,10 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from conftest import Played
 from dialtray.store import GameStore, StoreError, schema
 from dialtray.store.chain import GENESIS, check_chain, content_of, link
 from dialtray.store.verify import verify_game
+from storehelp import Played
 
 
 def test_a_tracked_game_is_stored_with_its_setup_and_verifies(aces_game: Played) -> None:

@@ -12,10 +12,10 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from conftest import Played, play_stored
 from dialtray.cli import main
 from dialtray.store.chain import GENESIS, link
 from dialtray.store.verify import verify_game
+from storehelp import Played, play_stored
 
 COLUMNS = ("content", "sha", "prev", "kind")
 
