@@ -35,7 +35,7 @@ F32 = npt.NDArray[np.float32]
 
 MIN_SCORE = 0.45  # correlation the best class must reach
 RIVAL_WINDOW = 0.25  # runner-ups scoring within this of the best are weighed against it
-CONFIDENCE_THRESHOLD = 0.5  # below: unknown. Tuned on the TRAIN profile (bench_vision.py)
+CONFIDENCE_THRESHOLD = 0.3  # below: unknown. Chosen on the TRAIN profile (bench_vision.py)
 BETWEEN_FRACTIONS = tuple(i / 20 for i in range(4, 17))  # 0.2 .. 0.8
 SINGLE_MIN_SCORE = 0.6  # a dial with one look: correlation with it that counts as seen
 ECC_STOP = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-4)
@@ -45,8 +45,8 @@ CLICK, BETWEEN, UNKNOWN = "click", "between", "unknown"
 
 def normalise(bgr: Image) -> F32:
     """Grey, log, high-pass, slight blur: what the correlation compares."""
-    g = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    g = cv2.log(g + 8.0)
+    g = np.asarray(cv2.log(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32) + 8.0),
+                   np.float32)
     hp = g - cv2.GaussianBlur(g, (0, 0), 4.0)
     return np.asarray(cv2.GaussianBlur(hp, (0, 0), 0.8), np.float32)
 
@@ -101,7 +101,7 @@ def align(n: F32, template: F32) -> tuple[F32, tuple[int, int], float]:
     warp = np.array([[1, 0, x], [0, 1, y]], np.float32)
     try:
         score, warp = cv2.findTransformECC(template, n, warp, cv2.MOTION_EUCLIDEAN, ECC_STOP,
-                                           None, 1)
+                                           None, 1)  # type: ignore[call-overload]
     except cv2.error:
         return n[y:y + th, x:x + tw], (x, y), float(score)  # kept the integer alignment
     patch = cv2.warpAffine(n, warp, (tw, th), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
@@ -137,7 +137,8 @@ class DialClassifier:
         tw, th = g.template
         m = g.margin
         anchor = norms[0][m:m + th, m:m + tw]
-        aligned, offsets = [], []
+        aligned: list[F32] = []
+        offsets: list[tuple[int, int]] = []
         for _ in range(2):  # align every reference to the anchor, then to their mean
             aligned, offsets = [], []
             for n in norms:
@@ -162,21 +163,21 @@ class DialClassifier:
         self.region_names = [c.stat for c in window.cells] + list(window.marks)
         templates: list[F32] = []
         self.labels: list[tuple[str, int, int]] = []  # (kind, a, b) per template
-        for c, members in enumerate(self.classes):
+        for ci, members in enumerate(self.classes):
             for i in members:
                 templates.append(aligned[i])
-                self.labels.append((CLICK, c, c))
+                self.labels.append((CLICK, ci, ci))
         x0, width = round(BORDER_MM * SPP), round(window.size[0] * SPP)
-        n = len(faces)
-        for i in range(n if n > 1 else 0):
-            j = (i + 1) % n
+        count = len(faces)
+        for i in range(count if count > 1 else 0):
+            j = (i + 1) % count
             if cls_of[i] == cls_of[j]:
                 continue  # mid-turn between identical clicks looks like either of them
-            for f in BETWEEN_FRACTIONS:
-                s = round(f * width)
+            for frac in BETWEEN_FRACTIONS:
+                cut = round(frac * width)
                 t = aligned[i].copy()
                 t[:, x0:x0 + width] = np.concatenate(
-                    [aligned[i][:, x0 + s:x0 + width], aligned[j][:, x0:x0 + s]], axis=1)
+                    [aligned[i][:, x0 + cut:x0 + width], aligned[j][:, x0:x0 + cut]], axis=1)
                 templates.append(t)
                 self.labels.append((BETWEEN, i, j))
         # one matrix per region (cell or mark): templates x pixels, each row unit length

@@ -22,7 +22,7 @@ from dialtray.vision.camera import CameraModel
 from dialtray.vision.errors import VisionError
 from dialtray.vision.layout import Layout, Window
 
-SPP = 2.0  # crop samples per mm
+SPP = 3.0  # crop samples per mm
 BORDER_MM = 1.0  # the window's rim, part of every template
 MARGIN_MM = 3.0  # search room around it for a base seated off or a registration error
 MIN_SIZE = (640, 360)
@@ -71,7 +71,8 @@ class Registration:
              key: str) -> Image:
         """The canonical read crop of ``window`` (base centred on ``centre``): BGR."""
         mx, my = self.window_maps(centre, window, key)
-        return cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        return np.asarray(cv2.remap(image, mx, my, cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_REPLICATE), np.uint8)
 
 
 def _maps_for(reg: Registration, centre: tuple[float, float], window: Window) -> tuple[Any, Any]:
@@ -141,7 +142,7 @@ def check_image(image: Image | None, what: str, camera: CameraModel | None = Non
 def register(image: Image, finder: MarkerFinder, camera: CameraModel | None = None,
              what: str = "image") -> Registration:
     """The homography from tray mm to this frame, from the corner markers in view (>= 3)."""
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
     found = finder.find(gray)
     layout = finder.layout
     if len(found) < 3:
@@ -162,4 +163,4 @@ def register(image: Image, finder: MarkerFinder, camera: CameraModel | None = No
         raise VisionError(f"{what}: the markers do not fit the tray layout ({rms:.1f} px "
                           f"off; is {layout.file} this tray's layout?)")
     h, w = image.shape[:2]
-    return Registration(hom, tuple(sorted(found)), rms, (w, h), camera)
+    return Registration(np.asarray(hom, np.float64), tuple(sorted(found)), rms, (w, h), camera)

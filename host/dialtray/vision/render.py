@@ -140,23 +140,24 @@ def _draw_figure(tex: Image, centre: tuple[float, float], p: Params, rng: np.ran
     colour = tuple(int(v) for v in rng.integers(30, 220, 3))
     bx, by = _box_origin(centre)
     roi = tex[by:by + windows_mask.shape[0], bx:bx + windows_mask.shape[1]]
-    total = max(1, np.count_nonzero(windows_mask))
+    total = max(1, int(np.count_nonzero(windows_mask)))
     for _ in range(20):
         ang = float(rng.uniform(0, 180))
-        ax = (round(float(rng.uniform(12, 22)) * TEX_PPM), round(float(rng.uniform(4, 8)) * TEX_PPM))
+        ax = (round(float(rng.uniform(12, 22)) * TEX_PPM),
+              round(float(rng.uniform(4, 8)) * TEX_PPM))
         off = (float(rng.uniform(-6, 6)), float(rng.uniform(-6, 4)))
         cx = round((centre[0] + off[0]) * TEX_PPM) - bx
         cy = round((centre[1] + off[1]) * TEX_PPM) - by
         mask = np.zeros(roi.shape[:2], np.uint8)
         cv2.ellipse(mask, (cx, cy), ax, ang, 0, 360, 255, -1)
-        if np.count_nonzero(mask & windows_mask) / total <= p.occlusion:
+        if int(np.count_nonzero(mask & windows_mask)) / total <= p.occlusion:
             break
     else:
         return  # no pose hides little enough: the figure was lifted for the photo
-    sh = np.zeros(roi.shape[:2], np.float32)
+    blank = np.zeros(roi.shape[:2], np.float32)
     d = round(p.shadow_offset_mm * TEX_PPM)
-    cv2.ellipse(sh, (cx + d, cy + d), ax, ang, 0, 360, 1.0, -1)
-    sh = cv2.GaussianBlur(sh, (0, 0), 2.5 * TEX_PPM)
+    cv2.ellipse(blank, (cx + d, cy + d), ax, ang, 0, 360, 1.0, -1)
+    sh = np.asarray(cv2.GaussianBlur(blank, (0, 0), 2.5 * TEX_PPM), np.float32)
     roi[:] = (roi * (1.0 - 0.45 * sh[:, :, None])).astype(np.uint8)
     roi[mask > 0] = colour
 
@@ -198,8 +199,11 @@ def _photograph(tex: Image, p: Params, layout: Layout, size: tuple[int, int],
     w, h = size
     k, dist, hn = camera_for(p, layout, size)
     step = 8
-    gx, gy = np.meshgrid(np.arange(0, w + step, step, dtype=np.float32),
-                         np.arange(0, h + step, step, dtype=np.float32))
+    # a coarse grid, at the points cv2.resize (pixel centres) puts its samples when scaling
+    # by ``step``: x = step * i + (step - 1) / 2
+    c = (step - 1) / 2
+    gx, gy = np.meshgrid(np.arange(0, w + step, step, dtype=np.float32) + c,
+                         np.arange(0, h + step, step, dtype=np.float32) + c)
     pts = np.stack([gx.ravel(), gy.ravel()], axis=1).reshape(-1, 1, 2)
     und = cv2.undistortPoints(pts, k, dist).reshape(-1, 2)  # distorted px -> ideal rays
     tray = np.linalg.inv(hn) @ np.column_stack([und, np.ones(len(und))]).T
@@ -227,19 +231,19 @@ def _photograph(tex: Image, p: Params, layout: Layout, size: tuple[int, int],
     light = cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)
     img *= light[:, :, None] * np.array(p.white_balance, np.float32)
     if p.blur > 0:
-        img = cv2.GaussianBlur(img, (0, 0), p.blur)
+        img = np.asarray(cv2.GaussianBlur(img, (0, 0), p.blur), np.float32)
     if p.motion_px > 0:
         n = max(1, round(p.motion_px))
         kern = np.zeros((n, n), np.float32)
         kern[n // 2, :] = 1.0 / n
         rot = cv2.getRotationMatrix2D(((n - 1) / 2, (n - 1) / 2), float(rng.uniform(0, 180)), 1)
-        img = cv2.filter2D(img, -1, cv2.warpAffine(kern, rot, (n, n)))
+        img = np.asarray(cv2.filter2D(img, -1, cv2.warpAffine(kern, rot, (n, n))), np.float32)
     if p.noise > 0:
         img += rng.standard_normal(img.shape, dtype=np.float32) * np.float32(p.noise)
     out = np.clip(img, 0, 255).astype(np.uint8)
     if p.jpeg < 100:
-        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, p.jpeg])
-        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, p.jpeg])
+        out = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
     return out, k, dist
 
 

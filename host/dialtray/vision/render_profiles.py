@@ -64,7 +64,7 @@ def capture(rng: np.random.Generator) -> Params:
 
 
 def train(rng: np.random.Generator, only: str | None = None) -> Params:
-    parts = {
+    parts: dict[str, dict[str, object]] = {
         "perspective": dict(tilt_x=_sign(rng) * _u(rng, 0, 14), tilt_y=_sign(rng) * _u(rng, 0, 10),
                             roll=_u(rng, -4, 4)),
         "lens": dict(k1=_u(rng, -0.10, 0.0), k2=_u(rng, 0.0, 0.02)),
@@ -82,7 +82,7 @@ def train(rng: np.random.Generator, only: str | None = None) -> Params:
 
 
 def held_back(rng: np.random.Generator, only: str | None = None) -> Params:
-    parts = {
+    parts: dict[str, dict[str, object]] = {
         "perspective": dict(tilt_x=_sign(rng) * _u(rng, 14, 22),
                             tilt_y=_sign(rng) * _u(rng, 10, 16), roll=_sign(rng) * _u(rng, 4, 8)),
         "lens": dict(k1=_u(rng, 0.0, 0.08), k2=_u(rng, -0.03, 0.0)),

@@ -1,0 +1,124 @@
+"""`dialtray capture`: a figure's dial, click by click -> reference crops + catalogue file.
+
+OpenCV (the `vision` extra) is imported only when the command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from dialtray.commands._args import int_range
+from dialtray.commands._common import CommandError
+from dialtray.commands.read import add_vision_paths, require_vision, resolve_paths
+
+EPILOG = """\
+From photographs (no encoders needed): put the figure in dock N, take one photo per click in
+click order (the whole tray in view, markers visible) into DIR/combat/ (and DIR/speed/ for an
+Air Action plane; an Aces figure's photos may sit in DIR itself). BASE is a JSON file with the
+figure's other catalogue fields (id, name, points...; an existing figure file will do: its dial
+values are then offered for each click). For each click you see the suggested values and the
+colour blocks the camera saw: press Enter to accept, or type corrections as key=value words
+(e.g. `piloting=6 colour.piloting=orange bullet_holes=1`; `colour.STAT=-` removes a colour).
+The catalogue file is checked by the rules engine and written only when it loads; the
+reference crops go to vision/refs/<id>.npz in the data directory (or --refs).
+
+On the rig (`--dock N` without --from-photos: the encoder says when each click settled) is
+NOT built yet: use --from-photos.
+
+examples:
+  dialtray capture --dock 0 --from-photos shots/ --base my-plane.json --out my-plane.json
+  dialtray capture --dock 2 --from-photos genghis/ --base genghis.json --out figures/genghis.json
+"""
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("capture", help="capture a figure's dial (reference crops + catalogue "
+                                       "file) from photos",
+                       description="Capture a figure's dial click by click: a reference crop "
+                                   "per click, values confirmed by you, the catalogue file.",
+                       epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--dock", type=int_range(0, 63), required=True, help="the figure's dock")
+    p.add_argument("--from-photos", type=Path, metavar="DIR",
+                   help="one photo per click (DIR/combat/, DIR/speed/)")
+    p.add_argument("--base", type=Path, metavar="BASE", help="the figure's other catalogue "
+                   "fields (JSON; an existing figure file will do)")
+    p.add_argument("--out", type=Path, metavar="FILE", help="catalogue file to write")
+    add_vision_paths(p)
+    p.set_defaults(func=run)
+
+
+def _load_base(path: Path) -> dict[str, Any]:
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CommandError(f"argument --base: {path}: no such file", 2) from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise CommandError(f"argument --base: {path}: not a JSON file ({e})", 2) from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("id"), str):
+        raise CommandError(f"argument --base: {path}: needs at least the figure's \"id\"", 2)
+    return doc
+
+
+def _ask(prompt: str) -> str:
+    try:
+        return input(prompt)
+    except EOFError:
+        raise CommandError("input ended before every click was confirmed: nothing written") \
+            from None
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.from_photos is None:
+        raise CommandError("capture on the rig (encoder-stepped) is not built yet; take one "
+                           "photo per click and use --from-photos DIR", 2)
+    if args.base is None or args.out is None:
+        raise CommandError("--from-photos needs --base BASE.json and --out FILE", 2)
+    require_vision()
+    from dialtray.rules.core.errors import CatalogueError
+    from dialtray.vision.camera import atomic_write_bytes
+    from dialtray.vision.capture import (
+        base_faces,
+        build,
+        confirm_faces,
+        crops_from_photos,
+        photo_dirs,
+        seen_colours,
+    )
+    from dialtray.vision.errors import VisionError
+    from dialtray.vision.faces import ACES_COMBAT, AIRACTION_COMBAT, BASE_TYPE
+    from dialtray.vision.refs import save_refs
+
+    base = _load_base(args.base)
+    game = "airaction" if ("plane" in base or "combat_dial" in base) else "aces"
+    dials = ["combat", "speed"] if game == "airaction" else ["combat"]
+    try:
+        layout, refs_path, _camera = resolve_paths(args)
+        photos = photo_dirs(args.from_photos, dials)
+        crops = crops_from_photos(layout, BASE_TYPE[game], args.dock, photos)
+        seen = seen_colours(layout, BASE_TYPE[game], crops)
+        stats = {"combat": list(AIRACTION_COMBAT if game == "airaction" else ACES_COMBAT),
+                 "speed": ["speed"]}
+        marks = {"combat": ["bullet_holes"] if game == "airaction" else [],
+                 "speed": ["red_line"]}
+        hint = base_faces(base) or {}
+        print(f"{args.base}: {game} figure {base['id']}; "
+              + ", ".join(f"{len(v)} {k} photos" for k, v in photos.items()))
+        faces = confirm_faces({d: hint.get(d) for d in dials},
+                              {d: len(photos[d]) for d in dials}, seen, stats, marks, _ask,
+                              lambda s: print(s, flush=True))
+        doc, refs = build(layout, base, game, crops, faces)
+    except VisionError as e:
+        raise CommandError(str(e), 2) from None
+    except CatalogueError as e:
+        raise CommandError(f"the captured figure does not load in the rules engine: {e}; "
+                           "nothing written", 2) from None
+    ref_file = refs_path / f"{doc['id']}.npz"
+    save_refs(ref_file, refs)
+    atomic_write_bytes(args.out, (json.dumps(doc, indent=1) + "\n").encode())
+    print(f"wrote {args.out} (checked by the {game} rules engine) and {ref_file}",
+          file=sys.stdout)
+    return 0

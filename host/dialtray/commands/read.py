@@ -1,0 +1,137 @@
+"""`dialtray read IMAGE|--camera N`: every docked figure's dials from one photograph, as JSON.
+
+OpenCV (the `vision` extra) is imported only when the command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from dialtray.commands._args import int_range
+from dialtray.commands._common import CommandError
+
+EPILOG = """\
+Each docked figure is read against its own reference crops (made by `dialtray capture`), so
+say which figure sits in which dock. Output: per dock and dial the status (click, between,
+unknown), the click(s), the values and colours of that click, and the confidence. A dial
+the camera cannot read surely is "unknown", never a guess.
+
+examples:
+  dialtray read tray.jpg --figure 0=sample-militia-fighter --figure 3=sample-genghis
+  dialtray read --camera 0 --figure 0=sample-loyle-crawford
+  dialtray read tray.jpg --figure 2=my-plane --refs ./refs --layout my_tray.json
+"""
+
+
+def dock_figure(text: str) -> tuple[int, str]:
+    dock, sep, fig = text.partition("=")
+    if not sep or not dock.strip().isdigit() or not fig.strip():
+        raise argparse.ArgumentTypeError(f"expected DOCK=FIGURE (e.g. 0=sample-genghis), got "
+                                         f"{text!r}")
+    return int(dock), fig.strip()
+
+
+def add_vision_paths(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--layout", type=Path, metavar="FILE",
+                   help="tray layout (default: calibration/tray_layout.json in the data "
+                        "directory, else the sample layout of the source tree)")
+    p.add_argument("--refs", type=Path, metavar="DIR",
+                   help="reference crops (default: vision/refs in the data directory)")
+    p.add_argument("--camera-model", type=Path, metavar="FILE",
+                   help="camera calibration (default: calibration/camera.json in the data "
+                        "directory, if there is one)")
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("read", help="read every docked figure's dials from a photograph (JSON)",
+                       description="Read the dials of the docked figures from one photograph "
+                                   "of the tray (or one camera frame) and print JSON.",
+                       epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("image", nargs="?", type=Path, help="photograph of the tray")
+    src.add_argument("--camera", type=int_range(0, 63), metavar="N",
+                     help="grab one frame from camera N (OpenCV's device number)")
+    p.add_argument("--figure", type=dock_figure, action="append", required=True,
+                   metavar="DOCK=FIGURE", help="which figure is in which dock (repeat)")
+    add_vision_paths(p)
+    p.set_defaults(func=run)
+
+
+def require_vision() -> None:
+    from dialtray.vision import vision_missing
+
+    why = vision_missing()
+    if why is not None:
+        raise CommandError(why)
+
+
+def resolve_paths(args: argparse.Namespace) -> tuple[Any, Path, Any]:
+    """Layout, reference directory and camera model (or None) from args and data dir."""
+    from dialtray.vision.camera import load_camera
+    from dialtray.vision.layout import SOURCE_LAYOUT, LayoutError, load_layout
+    from dialtray.vision.refs import refs_dir
+
+    data_dir: Path = args.data_dir
+    layout_path = args.layout or next(
+        (p for p in (data_dir / "calibration" / "tray_layout.json", SOURCE_LAYOUT)
+         if p.exists()), None)
+    if layout_path is None:
+        raise CommandError("no tray layout: pass --layout FILE (see calibration/README.md)", 2)
+    try:
+        layout = load_layout(layout_path)
+    except LayoutError as e:
+        raise CommandError(str(e), 2) from None
+    cam_path = args.camera_model or data_dir / "calibration" / "camera.json"
+    camera = load_camera(cam_path) if args.camera_model or cam_path.exists() else None
+    return layout, args.refs or refs_dir(data_dir), camera
+
+
+def grab_frame(index: int) -> Any:
+    import cv2
+
+    cap = cv2.VideoCapture(index)
+    try:
+        ok, frame = cap.read() if cap.isOpened() else (False, None)
+    finally:
+        cap.release()
+    if not ok or frame is None:
+        raise CommandError(f"argument --camera: camera {index} gave no frame (is it plugged in "
+                           "and free?)", 2)
+    return frame
+
+
+def run(args: argparse.Namespace) -> int:
+    require_vision()
+    from dialtray.vision.capture import read_image
+    from dialtray.vision.errors import VisionError
+    from dialtray.vision.reader import TrayReader
+    from dialtray.vision.refs import load_refs
+
+    try:
+        layout, refs_path, camera = resolve_paths(args)
+        docks: dict[int, str] = {}
+        for dock, fig in args.figure:
+            if dock in docks:
+                raise CommandError(f"argument --figure: dock {dock} named twice", 2)
+            docks[dock] = fig
+        refs = {}
+        for fig in sorted(set(docks.values())):
+            path = refs_path / f"{fig}.npz"
+            if not path.exists():
+                raise CommandError(f"unknown figure {fig!r}: no reference crops {path} "
+                                   "(capture it first: dialtray capture --help)", 2)
+            refs[fig] = load_refs(path)
+        what = str(args.image) if args.image else f"camera {args.camera}"
+        image = read_image(args.image) if args.image else grab_frame(args.camera)
+        reader = TrayReader(layout, refs, camera)
+        reads = reader.read(image, docks, what=what)
+    except VisionError as e:
+        raise CommandError(str(e), 2) from None
+    out = {"image": what, "docks": [
+        {"dock": d, "figure": docks[d], "dials": {k: r.to_dict() for k, r in rr.items()}}
+        for d, rr in sorted(reads.items())]}
+    print(json.dumps(out, indent=1))
+    return 0
