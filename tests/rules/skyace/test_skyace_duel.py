@@ -202,3 +202,32 @@ def test_sa_m01_physical_deck_refuses_a_card_on_the_mat_or_in_a_discard_pile() -
     g.apply(Draw("P1", "JK"))
     g.apply(Draw("P1", "JK"))
     assert "hand" in str(refused(g, "draw P1 JK", "SA-M01"))
+
+
+def test_sa_a19_three_hero_basic_game_last_standing_wins() -> None:
+    """SA-A19: more than two heroes in the basic game: the first player lays every start card
+    next to one already laid (SA-M17), a maneuver goes next to one's own pawn and *an*
+    opponent's, the attack names its target; the last hero standing wins (SA-M30)."""
+    from dialtray.rules.skyace.bots import GreedyBot, RandomBot
+
+    g = SkyAceGame.duel(ManualDice(), ("sky-ace-1.3", "twilight", "sky-ace"), physical=True)
+    feed(g, {"P1": ["AS"], "P2": ["KH"], "P3": ["QS"]})
+    assert g.state.order == ["P1", "P2", "P3"] and g.to_move() == "P1"
+    refused(g, "layout 1,1", "SA-M17")  # KH is red: not on a black diagonal
+    g.apply("layout 1,0")
+    assert {a.text() for a in g.legal_actions()} >= {"layout 2,0", "layout -1,-1", "layout -1,1"}
+    assert "layout 0,1" not in {a.text() for a in g.legal_actions()}  # QS is black
+    refused(g, "layout 1,0", "SA-M17")
+    g.apply("layout -1,-1")
+    assert g.state.pending and g.state.pawns["P3"].cell == (-1, -1)
+    for seed in range(30):
+        h = SkyAceGame.duel(SeededDice(seed), ("sky-ace-1.3", "twilight", "sky-ace"))
+        bots = (GreedyBot(seed), RandomBot(seed))
+        while h.outcome() is None:
+            seat = h.to_move()
+            h.apply(bots[0 if seat == "P1" else 1].choose(h))
+        out = h.outcome()
+        assert out is not None
+        standing = [p.seat for p in h.state.pawns.values() if not p.out]
+        if out.termination == "knock-out":
+            assert len(standing) == 1 and out.winner == standing[0]

@@ -53,7 +53,7 @@ def test_sa_m18_a_bad_line_is_named_by_file_and_line(line: str, words: str) -> N
 
 @pytest.mark.parametrize(("header", "words"), [
     ("Mode: melee", "Mode"),
-    ("Heroes: sky-ace", "exactly 2 heroes"),
+    ("Heroes: sky-ace", "2..12 heroes"),
     ("Heroes: nobody twilight", "unknown hero"),
     ("Turn-limt: 4", "unknown header key"),
     ("Mission: mugging", "only with Mode: mission"),

@@ -105,7 +105,9 @@ def _step(st: SkyAceState, emit: Emit) -> bool:
             return True
         # SA-M16 "Turn order": highest rank first, lowest last.
         emit(ev.TurnOrder(tuple(sorted(keys, key=lambda p: keys[p], reverse=True))))
-        if not st.advanced:
+        if not st.advanced:  # SA-M17: the first player's card at 0,0, the others laid next
+            first = st.pawns[st.order[0]]
+            emit(ev.Placed((0, 0), first.deck, st.start[first.id][0], first.id))
             emit(ev.PhaseChanged("layout"))
             return True
         _place_mission(st, emit)
@@ -184,10 +186,10 @@ def check_end(st: SkyAceState, emit: Emit) -> bool:
     heroes = [p for p in st.pawns.values() if p.seat != GM]
     villains = [p for p in st.pawns.values() if p.seat == GM]
     hero_seats = tuple(p.seat for p in heroes)
-    if not st.advanced:
-        down = [p for p in heroes if p.out]
-        if down:
-            emit(ev.GameOver("knock-out", tuple(p.seat for p in heroes if not p.out)))
+    if not st.advanced:  # SA-A19: with more than two, the last hero standing wins
+        standing = [p for p in heroes if not p.out]
+        if len(standing) <= 1:
+            emit(ev.GameOver("knock-out", tuple(p.seat for p in standing)))
             return True
         return False
     if st.victim_life is not None and st.victim_life <= 0:

@@ -141,7 +141,7 @@ class SkyAceGame(EventSourcedGame[SkyAceState, SkyAceAction]):
                 return [Draw(deck, st.tops[deck])]
             return [Draw(deck, c) for c in sorted(set(st.piles[deck].draw))]
         if st.phase == "layout":
-            return [Layout(c) for c in NEIGHBOURS if self._layout_ok(c)]
+            return [Layout(c) for c in self._layout_cells()]
         if st.phase == "discard":
             return list(turn.discard_options(st))
         p = st.active()
@@ -158,15 +158,18 @@ class SkyAceGame(EventSourcedGame[SkyAceState, SkyAceAction]):
                 out.append(Hold())
         return out
 
-    def _layout_ok(self, c: tuple[int, int]) -> bool:
-        first, second = (self.state.start[p][0] for p in self.state.order[:2])
-        from dialtray.rules.skyace.cards import colour
+    def _unplaced(self) -> str:
+        """The next pawn whose start card the first player lays out (turn order)."""
+        return next(p for p in self.state.order if self.state.pawns[p].cell is None)
 
-        a, b = colour(first), colour(second)
-        if a is None or b is None:  # SA-M20: a Joker fits any cell
-            return True
-        diagonal = c[0] != 0 and c[1] != 0
-        return diagonal == (a == b)  # SA-M09 / SA-A06
+    def _layout_cells(self) -> list[tuple[int, int]]:
+        """SA-M17 "Starting layout": free cells adjacent to a laid card where the next start card
+        keeps the red/black checkerboard (SA-M09; SA-A06: same colours go diagonal)."""
+        st = self.state
+        card = st.start[self._unplaced()][0]
+        near = {(x + dx, y + dy) for (x, y) in st.mat for dx, dy in NEIGHBOURS}
+        return [c for c in sorted(near - set(st.mat), key=lambda c: (c[1], c[0]))
+                if turn.fits(st, c, card)]
 
     def apply(self, action: Any) -> tuple[Event, ...]:
         if isinstance(action, str):
@@ -211,8 +214,8 @@ class SkyAceGame(EventSourcedGame[SkyAceState, SkyAceAction]):
         if isinstance(a, Layout):
             if st.phase != "layout":
                 self._refuse(a, "the start layout is already made", "SA-M17", "Starting layout")
-            if a.cell not in NEIGHBOURS or not self._layout_ok(a.cell):
-                self._refuse(a, f"{cell_text(a.cell)} does not keep the two start cards adjacent "
+            if a.cell not in self._layout_cells():
+                self._refuse(a, f"{cell_text(a.cell)} does not keep the start cards adjacent "
                              "in a red/black checkerboard", "SA-M17", "Starting layout")
             return
         if isinstance(a, Discard):
@@ -248,11 +251,11 @@ class SkyAceGame(EventSourcedGame[SkyAceState, SkyAceAction]):
             drawn = ev.Drew(deck, a.card, dest, pawn)
             emit(drawn)
             after_draw(st, drawn, emit)
-        elif isinstance(a, Layout):  # SA-M17: first player's card at 0,0
-            first, second = st.order[:2]
-            emit(ev.Placed((0, 0), st.pawns[first].deck, st.start[first][0], first))
-            emit(ev.Placed(a.cell, st.pawns[second].deck, st.start[second][0], second))
-            deal_after_layout(st, emit)
+        elif isinstance(a, Layout):  # SA-M17: the next start card, in turn order
+            laid = st.pawns[self._unplaced()]
+            emit(ev.Placed(a.cell, laid.deck, st.start[laid.id][0], laid.id))
+            if all(q.cell is not None for q in st.pawns.values()):
+                deal_after_layout(st, emit)
         elif isinstance(a, Discard):
             emit(ev.Discarded(a.deck, a.cards))
             emit(ev.PhaseChanged("endturn"))

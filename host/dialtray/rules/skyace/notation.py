@@ -28,6 +28,7 @@ from dialtray.rules.skyace.mat import DIGIT_LAYOUTS
 KEYS = ("Mode", "Heroes", "Mission", "Deck", "Turn-limit", "Digit-corners", "Regenerative-cap",
         "Preferred-card")
 MAX_TURNS = 1000
+MAX_HEROES = 12  # the tray shows 12 LIFE dice
 
 
 class SkyAceKind:
@@ -51,9 +52,9 @@ class SkyAceKind:
         if mode == "duel":
             if log.one("Mission") is not None:
                 raise log.error(log.line_of("Mission"), "Mission: only with Mode: mission")
-            if heroes is not None and len(heroes) != 2:
-                raise log.error(log.line_of("Heroes"), "Heroes: a duel has exactly 2 heroes "
-                                "(SA-A19: the basic game is played by two)")
+            if heroes is not None and not 2 <= len(heroes) <= MAX_HEROES:
+                raise log.error(log.line_of("Heroes"), f"Heroes: a duel has 2..{MAX_HEROES} "
+                                "heroes (SA-A19)")
             return SkyAceGame.duel(dice, heroes or ("sky-ace-1.3", "twilight"), physical, limit,
                                    **opts)
         name = log.one("Mission") or "mugging"

@@ -35,20 +35,15 @@ def fits(st: SkyAceState, c: Cell, card: str) -> bool:
     return col is None or want is None or col == want
 
 
-def opponent(st: SkyAceState, p: Pawn) -> Pawn:
-    return st.enemies(p)[0]
-
-
 def move_cells(st: SkyAceState, p: Pawn) -> list[Cell]:
-    """SA-M18: cells adjacent to both the opponent's pawn and one's own (basic); SA-M41: adjacent
+    """SA-M18: cells adjacent to both an opponent's pawn and one's own (basic); SA-M41: adjacent
     to one's own pawn (advanced). SA-A13: never onto a card a pawn stands on."""
     assert p.cell is not None
     own = p.cell
     cells = [(own[0] + dx, own[1] + dy) for dx, dy in NEIGHBOURS]
-    if not st.advanced:
-        t = opponent(st, p).cell
-        assert t is not None
-        cells = [c for c in cells if adjacent(c, t)]
+    if not st.advanced:  # SA-A19: any opponent (the attack then names its target)
+        foes = [q.cell for q in st.enemies(p) if q.cell is not None]
+        cells = [c for c in cells if any(adjacent(c, t) for t in foes)]
     return [c for c in cells if st.pawn_at(c) is None]
 
 
