@@ -8,10 +8,11 @@ This is the one place the commands name an engine; the tracker never does.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from dialtray.rules.core.dials import Dial
 from dialtray.rules.core.game import Game
 from dialtray.tracker.dice import TableDice
 
@@ -31,6 +32,7 @@ class Setup:
     header: list[tuple[str, str]]
     brain: Brain
     order: Sequence[str]  # figures in dock order
+    owner: Callable[[Dial], str | None]  # the seat whose player turns that dial
 
 
 class AirActionBrain:
@@ -98,12 +100,16 @@ def new_game(kind: str, dice: TableDice, seed: int, turns: int) -> Setup:
         g = AirActionGame.new(STANDARD_SQUADRONS, build_total=300, dice=dice)
         header = header_of(g.setup_events[0])  # type: ignore[arg-type]
         order = [p.id for ps in STANDARD_SQUADRONS.values() for p in ps]
-        return Setup(g, header, AirActionBrain(g, seed, turns), order)
+        owners = {p.id: seat for seat, ps in STANDARD_SQUADRONS.items() for p in ps}
+        return Setup(g, header, AirActionBrain(g, seed, turns), order,
+                     lambda d: owners.get(d.figure))
     if kind == "aces":
         from dialtray.rules.aces.scenarios import load_scenario, start_scenario
 
         ga = start_scenario(load_scenario(ACES_SCENARIO), dice, turn_limit=turns * 10)
         header = [("Scenario", ACES_SCENARIO), ("First", str(ga.state.first_player + 1)),
                   ("Turn-limit", str(turns * 10))]
-        return Setup(ga, header, AcesBrain(seed), [])
+        seats = ga.seats()
+        team = {label: seats[c.player] for label, c in ga.state.chars.items()}
+        return Setup(ga, header, AcesBrain(seed), [], lambda d: team.get(d.figure))
     raise ValueError(f"unknown game {kind!r}: {' or '.join(GAMES)}")

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dialtray.commands._args import int_range
 from dialtray.commands._common import CommandError
 from dialtray.commands._games import GAMES, Setup, new_game
 from dialtray.link.session import TraySession
@@ -31,7 +32,8 @@ DICE_HELP = ("fair: the tray's LED dice, committed at the start and checked at t
 
 def add_game_arguments(p: argparse.ArgumentParser, *, dice_default: str = "fair") -> None:
     p.add_argument("--seed", type=int, default=2026, help="the bots' seed (and seeded dice)")
-    p.add_argument("--turns", type=int, default=4, help="the agreed time limit in turns "
+    p.add_argument("--turns", type=int_range(1, 99), default=4,
+                   help="the agreed time limit in turns "
                    "(Air Action AA-M53(2); Aces: ten times as many)")
     p.add_argument("--dice", choices=DICE, default=dice_default, help=DICE_HELP)
     p.add_argument("--log", dest="game_log", type=Path, metavar="FILE",
@@ -102,11 +104,35 @@ def new_table(kind: str, source: DiceSource, seed: int, turns: int, docks: int,
             if unknown:
                 raise BindingError(f"argument --figures: {', '.join(unknown)} not in this game "
                                    f"(its figures: {', '.join(sorted({d.figure for d in dials}))})")
-            binding = auto_bind(dials, docks, order)
+            try:
+                binding = auto_bind(dials, docks, order)
+            except BindingError as e:
+                need = next((n for n in range(docks + 1, 17) if _fits(dials, n)), None)
+                raise BindingError(f"argument --docks: {docks} docks are too few, this game "
+                                   f"needs {need} ({e})") from e
     except BindingError as e:
         raise CommandError(str(e), 2) from e
     tracker = Tracker(setup.game, binding, dice, header=setup.header, timing=timing)
     return Table(setup, tracker, dice)
+
+
+def check_before_start(args: argparse.Namespace, kind: str) -> None:
+    """Refuse bad --seats / --figures / --docks-file before any tray starts (exit 2)."""
+    table = new_table(kind, SeededDice(0), 0, 1, args.docks,
+                      getattr(args, "docks_file", None), getattr(args, "figures", None))
+    seats = table.setup.game.seats()
+    given = getattr(args, "seats", None)
+    if given is not None and len(given) != len(seats):
+        raise CommandError(f"argument --seats: this game has {len(seats)} seats "
+                           f"({', '.join(seats)}), {len(given)} given", 2)
+
+
+def _fits(dials: Any, docks: int) -> bool:
+    try:
+        auto_bind(dials, docks)
+    except BindingError:
+        return False
+    return True
 
 
 def log_path(args: argparse.Namespace, kind: str, origin: str) -> Path:

@@ -21,6 +21,7 @@ from dialtray.commands._common import MAX_DOCKS, CommandError, require_sim
 from dialtray.commands._table import (
     Table,
     add_game_arguments,
+    check_before_start,
     log_path,
     make_dice,
     new_table,
@@ -95,6 +96,7 @@ class Narrator:
 
 def run(args: argparse.Namespace) -> int:
     require_sim()
+    check_before_start(args, args.game)
     from dialtray.virtual.hands import VirtualHands
     from dialtray.virtual.tray import VirtualTray
 

@@ -20,6 +20,8 @@ from typing import Any
 
 from dialtray.tracker import marks as mk
 from dialtray.tracker.binding import Slot
+from dialtray.rules.core.dials import Dial
+from dialtray.rules.core.game import TABLE
 from dialtray.tracker.tracker import OVER, START, SlotState, Tracker
 
 MISTAKES = (mk.TOO_FEW, mk.TOO_MANY, mk.WRONG_DIRECTION, mk.WRONG_DIAL, mk.PEEK,
@@ -69,9 +71,14 @@ class Hands:
     """The next move of the players at the table (all bots)."""
 
     def __init__(self, tracker: Tracker, brain: Any, mistakes: Mistakes | None = None,
-                 say: Callable[[str], None] | None = None) -> None:
+                 say: Callable[[str], None] | None = None, seats: Iterable[str] | None = None,
+                 owns: Callable[[Dial], bool] | None = None) -> None:
+        """``seats``: the seats these hands play (default: all, and the table's facts);
+        ``owns``: the dials they turn (default: all) — a person turns the others."""
         self.t = tracker
         self.brain = brain
+        self.seats = None if seats is None else set(seats)
+        self.owns = owns or (lambda _dial: True)
         self.mistakes = mistakes or Mistakes(kinds=[])
         self.say = say or (lambda _text: None)
         self.decisions = 0
@@ -90,7 +97,8 @@ class Hands:
             return again
         if t.phase == OVER:
             return None
-        slots = list(t.slots.values())
+        everyone = list(t.slots.values())
+        slots = [s for s in everyone if self.owns(s.dial)]
         if t.phase == START:
             return tuple(Turn(s.slot, -s.offset, "to its start click") for s in slots
                          if s.seen is not None and s.offset) or None
@@ -98,7 +106,7 @@ class Hands:
         if flagged:
             return tuple(Turn(s.slot, -s.offset, f"put right: {s.flag.kind}")  # type: ignore
                          for s in flagged)
-        if any(not s.judged for s in slots):
+        if any(not s.judged for s in everyone):
             return None  # let it settle: the tracker judges first
         due = [s for s in slots if s.exp is not None and s.seen == s.exp.start and s.flag is None]
         if due:
@@ -107,6 +115,9 @@ class Hands:
             return None  # a short turn waits for its flag
         if not t.ready():
             return None
+        who = t.game.to_move()
+        if self.seats is not None and who not in self.seats and who != TABLE:
+            return None  # a person decides
         return self._decide(slots)
 
     # ---- clicks the rules made ----------------------------------------------------------------

@@ -1,0 +1,337 @@
+"""`dialtray play airaction|aces`: a real game on the tray (or the virtual tray, ``--sim``), with
+the click tracker confirming every dial and a live terminal view.
+
+People type their decisions in the notation's words (``plan A1 "Tight Turn" left``,
+``shoot A1 front B2``); the view shows the legal ones. Dials are turned on the tray; where the
+rules let a player decide by turning a dial (Air Action's throttle and first-turn speed), turning
+it *is* the decision. Bots take the seats named ``bot`` and turn their own dials (on the virtual
+tray; on a real tray the view asks a person to turn them). The game log is written at the end
+(or on ``quit``), and ``dialtray replay`` re-runs it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from dialrig import config
+from rich.console import Console
+from rich.live import Live
+
+from dialtray.commands._args import int_range
+from dialtray.commands._common import MAX_DOCKS, CommandError, require_sim, resolve_port
+from dialtray.commands._playview import render
+from dialtray.commands._table import (
+    Table,
+    add_game_arguments,
+    check_before_start,
+    log_path,
+    make_dice,
+    new_table,
+    write_log,
+)
+from dialtray.link.session import TraySession
+from dialtray.rules.core.errors import InvalidActionError
+from dialtray.tracker import OVER, Timing
+from dialtray.tracker.binding import Slot
+from dialtray.tracker.hands import Hands, Typed
+from dialtray.tracker.runner import CHUNK, TrackedTray
+
+EXAMPLES = """examples:
+  dialtray play airaction --sim                      # you (P1) against a bot, virtual tray
+  dialtray play aces --sim --seats bot,bot           # watch two bots
+  dialtray play airaction --port /dev/ttyACM0 --seats human,human --docks-file docks.txt
+  dialtray play airaction --sim --figures B1,B2,B3,A1,A2,A3 --dice seeded
+
+at the prompt:
+  deploy P1 / speed A1 5 / throttle A1 -1 / plan A1 "Tight Turn" left / shoot A1 front B2
+  dispute B1 rear arc      settle an argument with one die (AA-M84: 1-3 no, 4-6 yes)
+  legal                    list every decision you may type now
+  turn 0 speed -4          (--sim) turn dock 0's speed dial 4 clicks counter-clockwise
+  quit                     stop; the log so far is written
+"""
+
+
+def seats_arg(text: str) -> list[str]:
+    words = [w.strip() for w in text.split(",")]
+    bad = [w for w in words if w not in ("human", "bot")]
+    if bad or not words:
+        raise argparse.ArgumentTypeError(f"expected human or bot per seat, e.g. human,bot; got "
+                                         f"{text!r}")
+    return words
+
+
+def figures_arg(text: str) -> list[str]:
+    words = [w.strip() for w in text.split(",") if w.strip()]
+    if not words:
+        raise argparse.ArgumentTypeError("expected figure ids in dock order, e.g. A1,A2,B1")
+    return words
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("play", help="play a game on the tray with the click tracker",
+                       description=__doc__, epilog=EXAMPLES,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("game", choices=("airaction", "aces"), help="which rules")
+    p.add_argument("--sim", action="store_true", help="on the virtual tray (no hardware)")
+    p.add_argument("--port", help="the tray's serial port (default: the one tray on USB)")
+    p.add_argument("--seats", type=seats_arg, default=["human", "bot"],
+                   help="human or bot for each seat, in seating order (default human,bot)")
+    p.add_argument("--figures", type=figures_arg,
+                   help="figure ids in dock order (default: seating order)")
+    p.add_argument("--docks-file", type=Path, metavar="FILE",
+                   help="a dock-to-figure file ('dock 0: A1' per line) instead of --figures")
+    p.add_argument("--docks", type=int_range(2, MAX_DOCKS), default=config.DEFAULT_DOCKS,
+                   help=f"docks on the tray, 2..{MAX_DOCKS} (default %(default)s)")
+    p.add_argument("--plain", action="store_true",
+                   help="print the view after each change instead of a live screen")
+    add_game_arguments(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.sim and args.port:
+        raise CommandError("argument --port: not with --sim (the virtual tray has its own)", 2)
+    if args.docks_file is not None and args.figures:
+        raise CommandError("argument --figures: not with --docks-file", 2)
+    check_before_start(args, args.game)
+    vtray: Any = None
+    if args.sim:
+        require_sim()
+        from dialtray.virtual.tray import VirtualTray
+
+        vtray = VirtualTray(config.default_config(args.docks), seed=args.seed,
+                            report=lambda _note: None).start()
+        port = vtray.port
+    else:
+        port = resolve_port(args.port)
+    try:
+        session = TraySession(port, name="play")
+        with session:
+            try:
+                session.wait_synced(30)
+            except TimeoutError as e:
+                raise CommandError(f"the tray did not answer on {port}: {e}") from e
+            if args.sim:
+                session.set_timing(config.DEFAULT_SETTLE_MS, config.DEFAULT_SAMPLE_MS)
+            source, fair = make_dice(args.dice, session, args.seed)
+            table = new_table(args.game, source, args.seed, args.turns, args.docks,
+                              args.docks_file, args.figures, timing=Timing())
+            table.fair = fair
+            return Game(args, table, session, vtray).run()
+    finally:
+        if vtray is not None:
+            vtray.close()
+
+
+class Game:
+    """The play loop: link events, typed lines, bot moves, the view."""
+
+    def __init__(self, args: argparse.Namespace, table: Table, session: TraySession,
+                 vtray: Any) -> None:
+        self.args = args
+        self.table = table
+        self.t = table.tracker
+        self.vtray = vtray
+        self.tracked = TrackedTray(self.t, session)
+        game = self.t.game
+        seats = game.seats()
+        self.humans = [s for s, who in zip(seats, args.seats, strict=True) if who == "human"]
+        bots = [s for s, who in zip(seats, args.seats, strict=True) if who == "bot"]
+        owner = table.setup.owner
+        self.hands = Hands(self.t, table.setup.brain, seats=bots,
+                           owns=lambda d: owner(d) in bots) if bots else None
+        self.messages: list[str] = []
+        self.inbox: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self.busy: tuple[Slot, int, float] | None = None  # a bot's turn not yet sensed
+        self.pending: list[tuple[Slot, int]] = []
+        self.console = Console()
+        self.quit = False
+        self.announced = 0
+
+    # ---- input ----------------------------------------------------------------------------------
+
+    def _read_stdin(self) -> None:
+        for line in sys.stdin:
+            self.inbox.put(line.rstrip("\n"))
+        self.inbox.put(None)
+
+    def say(self, text: str) -> None:
+        self.messages.append(text)
+        del self.messages[:-8]
+
+    def handle(self, line: str) -> None:
+        words = line.split()
+        if not words:
+            return
+        now = self.tracked.clock()
+        if words[0] in ("quit", "exit"):
+            self.quit = True
+            return
+        if words[0] == "legal":
+            legal = [a.text() for a in self.t.game.legal_actions()]
+            self.say("legal now: " + (", ".join(legal) or "nothing"))
+            return
+        if words[0] == "dispute":
+            r = self.t.dispute(" ".join(words[1:]) or "?", now)
+            self.say(r.message)
+            return
+        if words[0] == "help":
+            self.say("type a decision in notation words; 'legal' lists them" +
+                     (", sim: " + ", ".join(sorted(self.sim_commands())) if self.vtray else ""))
+            return
+        if self.vtray is not None and words[0] in self.sim_commands() and \
+                not self._parses(line):
+            from dialtray.virtual.script import ScriptError, run_line
+
+            try:
+                self.say(f"sim: {run_line(self.vtray, line) or 'done'}")
+            except ScriptError as e:
+                self.say(f"sim: {e}")
+            return
+        seat = self.t.game.to_move()
+        if seat not in self.humans and seat != "table":
+            self.say(f"{seat} (a bot) decides now, not you")
+            return
+        r = self.t.decide(line, now, seat=seat)
+        if not r.ok:
+            self.say("refused: " + r.message)
+
+    def _parses(self, line: str) -> bool:
+        try:
+            self.t.game.parse_action(line)
+        except InvalidActionError:
+            return False
+        return True
+
+    @staticmethod
+    def sim_commands() -> set[str]:
+        from dialtray.virtual.script import COMMANDS
+
+        return set(COMMANDS)
+
+    # ---- bots -----------------------------------------------------------------------------------
+
+    def bots(self) -> None:
+        """One step of the bots, never blocking: a turn waits to be sensed before the next."""
+        if self.hands is None:
+            return
+        if self.busy is not None:
+            slot, target, since = self.busy
+            st = self.t.slots[slot]
+            if st.seen != target and self.tracked.clock() - since < 10:
+                return
+            self.busy = None
+        if self.pending:
+            slot, clicks = self.pending.pop(0)
+            self._turn(slot, clicks)
+            return
+        move = self.hands.next()
+        if move is None:
+            return
+        if isinstance(move, Typed):
+            r = self.t.decide(move.text, self.tracked.clock())
+            if r.retry:
+                self.hands.retry(move)
+            else:
+                self.say(f"bot refused: {r.message}")
+            return
+        for m in move:
+            left = m.clicks
+            while left:
+                step = max(-CHUNK, min(CHUNK, left))
+                left -= step
+                self.pending.append((m.slot, step))
+        if self.pending:
+            slot, clicks = self.pending.pop(0)
+            self._turn(slot, clicks)
+
+    def _turn(self, slot: Slot, clicks: int) -> None:
+        st = self.t.slots[slot]
+        if self.vtray is None:
+            self.say(f"please turn {st.label} {clicks:+d} click(s) for the bot")
+            self.busy = (slot, (st.seen or 0) + clicks, self.tracked.clock())
+            return
+        self.busy = (slot, (st.seen or 0) + clicks, self.tracked.clock())
+        self.vtray.turn(slot.dock, slot.dial, clicks, 8 * abs(clicks))
+
+    # ---- the loop ---------------------------------------------------------------------------
+
+    def view(self) -> Any:
+        sd = self.t.game.state_dict()
+        turn = sd.get("turn_number", sd.get("turn"))
+        phase = sd.get("phase") or (sd.get("turn") or {}).get("phase", "")
+        title = "Crimson Skies: " + ("Air Action" if self.t.game.kind == "airaction" else "Aces")
+        return render(self.t.view(), title=title, phase=f"turn {turn} {phase}",
+                      humans=self.humans, messages=self.messages, sim=self.vtray is not None)
+
+    def announce(self) -> None:
+        """Every action taken, whoever took it (typed, read from a dial, a bot, the table)."""
+        history = self.t.game.history
+        while self.announced < len(history):
+            entry = history[self.announced]
+            self.announced += 1
+            self.say(f"played: {entry.action.text()}")
+
+    def step(self) -> bool:
+        """One round of the loop; True when something may have changed on screen."""
+        n = self.tracked.pump(0.03)
+        typed = False
+        try:
+            while True:
+                line = self.inbox.get_nowait()
+                if line is None:  # input ended: a game with people stops, bots play on
+                    self.quit = self.quit or bool(self.humans)
+                    break
+                self.handle(line)
+                typed = True
+        except queue.Empty:
+            pass
+        before = len(self.t.game.history)
+        self.bots()
+        self.announce()
+        return bool(n) or typed or len(self.t.game.history) != before
+
+    def run(self) -> int:
+        threading.Thread(target=self._read_stdin, daemon=True, name="play-input").start()
+        self.tracked.sync()
+        self.announce()
+        if self.args.plain or not self.console.is_terminal:
+            self.console.print(self.view())
+            while not self.quit and self.t.phase != OVER:
+                if self.step():
+                    self.console.print(self.view())
+            return self.finish()
+        last = -1.0
+        with Live(self.view(), console=self.console, auto_refresh=False,
+                  transient=False) as live:
+            while not self.quit and self.t.phase != OVER:
+                changed = self.step()
+                now = time.monotonic()
+                if changed or now - last > 0.5:
+                    live.update(self.view(), refresh=True)
+                    last = now
+            live.update(self.view(), refresh=True)
+        return self.finish()
+
+    def finish(self) -> int:
+        t = self.t
+        code = 0
+        if t.game.outcome() is not None:
+            print(t.game.report())
+        else:
+            print("stopped before the end of the game")
+        if self.table.fair is not None:
+            verdict = self.table.fair.reveal()
+            print(str(verdict))
+            t.lines.append(f"# fair dice: {verdict}")
+            code = 0 if verdict.ok else 1
+        path = write_log(log_path(self.args, t.game.kind, "play"),
+                         t.log_text(f"dialtray play {t.game.kind}"))
+        print(f"game log: {path}  (re-run it: dialtray replay {path})", flush=True)
+        return code
