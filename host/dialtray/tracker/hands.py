@@ -18,10 +18,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from dialtray.tracker import marks as mk
-from dialtray.tracker.binding import Slot
 from dialtray.rules.core.dials import Dial
 from dialtray.rules.core.game import TABLE
+from dialtray.tracker import marks as mk
+from dialtray.tracker.binding import Slot
 from dialtray.tracker.tracker import OVER, START, SlotState, Tracker
 
 MISTAKES = (mk.TOO_FEW, mk.TOO_MANY, mk.WRONG_DIRECTION, mk.WRONG_DIAL, mk.PEEK,
