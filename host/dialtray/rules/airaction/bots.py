@@ -50,8 +50,9 @@ class Bot:
         first = acts[0]
         if isinstance(first, ac.BailOut):
             return self._bail_out(game, first.plane)
-        if isinstance(first, ac.SetSpeed | ac.Throttle) or any(
-            isinstance(a, ac.SetSpeed | ac.Throttle) for a in acts
+        if isinstance(first, ac.SetSpeed | ac.Throttle) or (
+            game.state.phase == "throttle"  # the only phase that lists speed settings
+            and any(isinstance(a, ac.SetSpeed | ac.Throttle) for a in acts)
         ):
             return self._throttle(game, acts)
         if isinstance(first, ac.Plan):
@@ -142,8 +143,11 @@ class Bot:
                 return -margin
             s = 0.0 if margin > 3 * w else -40.0 + 10 * margin
             if enemies:
-                near = min(enemies, key=lambda e: math.hypot(e.x - ex, e.y - ey))
-                d = math.hypot(near.x - ex, near.y - ey)
+                near, d = enemies[0], math.inf  # the nearest enemy (the first of equals)
+                for e in enemies:
+                    de = math.hypot(e.x - ex, e.y - ey)
+                    if de < d:
+                        near, d = e, de
                 s -= abs(d - 2.5 * w)  # close enough to shoot, not on top of the enemy
                 eh = (start.heading + dh) % 360.0
                 if in_arc(ex, ey, eh, near.x, near.y, rear=False, whole=False):
