@@ -9,7 +9,7 @@ or a UI. See docs/vision.md.
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 
 VISION_HINT = ("the camera is an optional part of dialtray (OpenCV is not installed); install "
                "it with: pip install 'dialtray[vision]' (from a clone: pip install '.[vision]')")
@@ -17,7 +17,9 @@ VISION_HINT = ("the camera is an optional part of dialtray (OpenCV is not instal
 
 def vision_missing() -> str | None:
     """Why the camera code cannot run here (OpenCV or numpy missing), or None."""
-    for mod in ("cv2", "numpy"):
-        if importlib.util.find_spec(mod) is None:
+    for mod in ("numpy", "cv2"):  # imported only by a command that is about to use them
+        try:
+            importlib.import_module(mod)
+        except ImportError:
             return VISION_HINT
     return None

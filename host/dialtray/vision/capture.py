@@ -6,8 +6,9 @@ name), in ``DIR/combat/`` and, for an Air Action plane, ``DIR/speed/`` (an Aces 
 its photos in ``DIR`` itself). Each photo is registered on the tray's markers and the dock's
 window cropped: that crop is the click's reference. Then, click by click, the person confirms or
 types what the window shows. The suggestion is pre-filled from the base document's dial at that
-click when it has one (re-capturing a known figure), else from the previous click (a dial
-changes a value or two per click); the colour blocks seen are shown beside it. Reading the
+click when it has one (re-capturing a known figure), else with the previous click's values (a
+dial changes a value or two per click) and the colour blocks the camera sees (named by the
+layout's palette); the colour blocks seen are always shown beside it. Reading the
 digits to pre-fill them is NOT built (the classifier only knows a figure once captured).
 
 Nothing is written until everything is known and the document passes the engine's own loader
@@ -125,10 +126,11 @@ def confirm_faces(faces_hint: Mapping[str, list[Face] | None], counts: Mapping[s
         for i in range(n):
             if hint is not None and i < len(hint):
                 sug = hint[i]
-            elif faces:
-                sug = faces[-1]
-            else:
-                sug = Face({s: 0 for s in stats[d]}, {}, {m: 0 for m in marks[d]})
+            else:  # the previous click's values, the colour blocks the camera sees
+                prev = faces[-1] if faces else Face({s: 0 for s in stats[d]}, {},
+                                                    {m: 0 for m in marks[d]})
+                sug = Face(prev.values, {k: v for k, v in seen[d][i].items()
+                                         if v not in ("none", "unknown")}, prev.marks)
             shown = " ".join([f"{k}={v}" for k, v in sug.values.items()]
                              + [f"{k}={v}" for k, v in sug.marks.items()]
                              + [f"colour.{k}={v}" for k, v in sug.colours.items()])
