@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 
 import pytest
 from dialrig import config
@@ -147,3 +148,41 @@ def test_judge_verify_reads_the_tray_and_says_what_to_put_right(
             assert time.monotonic() < end, capsys.readouterr().out
             time.sleep(0.2)
         assert "every dial agrees with the store" in capsys.readouterr().out
+
+
+def test_a_ruling_stored_while_the_game_is_played_joins_the_chain_and_is_shown(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`dialtray judge` (another process, another connection) appends to a game whose host has
+    records queued: both land in one unbroken chain, and the host shows the ruling."""
+    from dialtray.commands._games import new_game
+    from dialtray.rules.core.dice import SeededDice
+    from dialtray.store import GameRecorder
+    from dialtray.store.recorder import RecordingTracker
+    from dialtray.tracker import TableDice, Tracker, auto_bind
+    from paper import PaperTray
+
+    db = tmp_path / "live.sqlite3"
+    dice = TableDice(SeededDice(2))
+    s = new_game("aces", dice, 2, 1)
+    t = Tracker(s.game, auto_bind(s.game.dials(), 8, s.order), dice, header=s.header)
+    live = GameStore.open(db)
+    rec = GameRecorder.start(live, t, origin="test")
+    shown: list[str] = []
+    rt = RecordingTracker(rec, boot=lambda: 1, on_ruling=shown.append)
+    tray = PaperTray(rt)  # type: ignore[arg-type]
+    tray.snapshot()
+    tray.settle()
+    slot = t.binding.slots()[0]
+    tray.turn(slot, 1)  # queued in the host, not yet committed
+    assert main(["judge", "token", "--db", str(db)]) == 0
+    token = capsys.readouterr().out.split()[-1]
+    assert main(["judge", "dispute", str(rec.gid), "range to B2", "allowed", "--token", token,
+                 "--db", str(db)]) == 0
+    tray.turn(slot, -1)
+    tray.settle()
+    rt.commit()
+    assert shown == ["judge's ruling: dispute 'range to B2': allowed"]
+    st = GameStore.open(db, readonly=True)
+    kinds = [r.kind for r in st.rows(rec.gid)]
+    assert "judge" in kinds and kinds.index("judge") < len(kinds) - 1
+    assert verify_game(st, rec.gid).ok

@@ -62,8 +62,9 @@ class GameStore:
         self.conn = conn
         self.path = path
         self.readonly = readonly
-        self._heads: dict[int, tuple[int, str]] = {}  # game → (last n, last sha), incl. pending
-        self._pending: list[tuple[int, int, str, bytes, str, str]] = []
+        self._heads: dict[int, tuple[int, str]] = {}  # game → its head at our last commit
+        self._queued: dict[int, int] = {}  # game → records queued since
+        self._pending: list[tuple[int, str, Callable[[int], bytes]]] = []
         self._game_updates: dict[int, dict[str, Any]] = {}
 
     # ---- opening -----------------------------------------------------------------------------
@@ -145,7 +146,6 @@ class GameStore:
         except sqlite3.DatabaseError as e:
             self._rollback()
             raise self._fail("cannot create the game", e) from e
-        self._heads[gid] = (0, GENESIS)
         data = {"kind": kind, "header": [list(h) for h in header],
                 "seats": [list(s) for s in seats], "figures": [list(f) for f in figures],
                 "origin": origin, **(extra or {})}
@@ -185,34 +185,27 @@ class GameStore:
         if self.readonly:
             raise StoreError(f"{self.path}: opened read-only, cannot store")
 
-    def _head(self, gid: int) -> tuple[int, str]:
+    def _next(self, gid: int) -> int:
+        """The number the next queued record of ``gid`` will most likely get."""
         head = self._heads.get(gid)
         if head is None:
-            g = self.game(gid)
-            head = (g.records, g.head)
-            self._heads[gid] = head
-        return head
+            head = self._heads[gid] = (self.game(gid).records, "")
+        self._queued[gid] = self._queued.get(gid, 0) + 1
+        return head[0] + self._queued[gid]
 
     def append(self, gid: int, kind: str, data: Any, at: float | None = None) -> int:
-        """Queue one record for the next commit; returns its number within the game."""
-        n, prev = self._head(gid)
-        n += 1
-        content = content_of(gid, n, kind, round(time.time() if at is None else at, 3), data)
-        sha = link(prev, kind, content)
-        self._pending.append((gid, n, kind, content, sha, prev))
-        self._heads[gid] = (n, sha)
-        return n
+        """Queue one record for the next commit. Returns the number it will get unless another
+        process (``dialtray judge`` while a game is played) appends to the game first: records
+        are numbered and chained at commit, under the database's write lock."""
+        t = round(time.time() if at is None else at, 3)
+        self._pending.append((gid, kind, lambda n: content_of(gid, n, kind, t, data)))
+        return self._next(gid)
 
     def append_content(self, gid: int, kind: str, make: Callable[[int], bytes]) -> int:
         """``append`` for hot paths: ``make(n)`` returns the record's canonical content bytes
         (as ``chain.content_of`` would make them) for its number ``n``."""
-        n, prev = self._head(gid)
-        n += 1
-        content = make(n)
-        sha = link(prev, kind, content)
-        self._pending.append((gid, n, kind, content, sha, prev))
-        self._heads[gid] = (n, sha)
-        return n
+        self._pending.append((gid, kind, make))
+        return self._next(gid)
 
     def update_game(self, gid: int, **fields: Any) -> None:
         """Queue changes to the game row (status, result, state_json, boot_id, last_seq) for
@@ -227,34 +220,50 @@ class GameStore:
         return len(self._pending)
 
     def commit(self) -> None:
-        """Store every queued record and game change in one transaction. StoreError (naming
-        the file) if it cannot: then nothing of the batch is stored."""
+        """Store every queued record and game change in one transaction: each record numbered
+        and chained onto its game's head as it is in the database now (another process may
+        have appended meanwhile). StoreError (naming the file) if it cannot: then nothing of
+        the batch is stored."""
         if not self._pending and not self._game_updates:
             return
         self._writable()
         batch, self._pending = self._pending, []
         updates, self._game_updates = self._game_updates, {}
+        self._queued.clear()
         games = {b[0] for b in batch} | set(updates)
         try:
             self.conn.execute("BEGIN IMMEDIATE")
+            heads: dict[int, tuple[int, str]] = {}
+            for gid in games:
+                row = self.conn.execute("SELECT records, head FROM games WHERE id = ?",
+                                        (gid,)).fetchone()
+                if row is None:
+                    raise sqlite3.IntegrityError(f"no game {gid}")
+                heads[gid] = (int(row[0]), str(row[1]))
+            rows = []
+            for gid, kind, make in batch:
+                n, prev = heads[gid]
+                n += 1
+                content = make(n)
+                sha = link(prev, kind, content)
+                rows.append((gid, n, kind, content, sha, prev))
+                heads[gid] = (n, sha)
             self.conn.executemany(
                 "INSERT INTO records (game_id, n, kind, content, sha, prev) VALUES "
-                "(?, ?, ?, ?, ?, ?)", batch)
+                "(?, ?, ?, ?, ?, ?)", rows)
             for gid in games:
                 fields = dict(updates.get(gid, {}))
-                if gid in self._heads:
-                    fields["records"], fields["head"] = self._heads[gid]
-                if fields:
-                    cols = ", ".join(f"{k} = ?" for k in fields)
-                    self.conn.execute(f"UPDATE games SET {cols} WHERE id = ?",
-                                      (*fields.values(), gid))
+                fields["records"], fields["head"] = heads[gid]
+                cols = ", ".join(f"{k} = ?" for k in fields)
+                self.conn.execute(f"UPDATE games SET {cols} WHERE id = ?",
+                                  (*fields.values(), gid))
             self.conn.execute("COMMIT")
         except sqlite3.DatabaseError as e:
             self._rollback()
-            for gid in games:
-                self._heads.pop(gid, None)  # reread from the database: the batch is gone
+            self._heads.clear()  # reread from the database: the batch is gone
             raise self._fail("could not store the game (nothing of this batch was stored or "
                              "acknowledged)", e) from e
+        self._heads.update(heads)
 
     def _rollback(self) -> None:
         with contextlib.suppress(sqlite3.DatabaseError):  # none open (BEGIN itself failed)

@@ -154,11 +154,11 @@ def dial_histories(store: GameStore, gid: int) -> tuple[list[DialHistory], Any]:
     for r in recs:
         kind, d, at, n = r["kind"], r["data"], r["at"], r["n"]
         if kind == "action":
-            actions[n] = d
+            actions[d["i"]] = d  # expectations name their action by its history index
         elif kind == "expect":
             he = hist.get((d["figure"], d["dial"]))
             if he is not None:
-                act = actions.get(d.get("action", 0), {})
+                act = actions.get(d.get("action", -1), {})
                 he.items.append({"at": at, "n": n, "what": "rules", "clicks": d["clicks"],
                                 "direction": d["direction"], "to": d["to_click"],
                                 "rule": d["rule_id"], "cause": d["cause"] or "the rules",

@@ -80,12 +80,12 @@ def import_log(store: GameStore, log: GameLog) -> tuple[int, list[str]]:
     gid = store.new_game(log.kind, header=header, seats=seats, origin="import",
                          extra={"file": log.name})
     for i, (entry, bl) in enumerate(zip(game.history, log.body, strict=True)):
-        n = store.append(gid, "action", {
+        store.append(gid, "action", {
             "i": i, "text": entry.action.text(), "faces": list(bl.faces or ()),
             "events": [e.text() for e in entry.events], "how": f"{log.name}:{bl.line}",
             "seat": None})
         for ch in game.dial_changes(i):
-            store.append(gid, "expect", {"action": n, **ch.to_dict()})
+            store.append(gid, "expect", {"action": i, **ch.to_dict()})
     out = game.outcome()
     if out is not None:
         store.append(gid, "end", outcome_data(out))

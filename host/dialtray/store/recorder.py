@@ -16,6 +16,8 @@ who), ``expect`` (one DialChange: dial, clicks, direction, rule id, cause), ``co
 
 from __future__ import annotations
 
+import json
+import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -26,6 +28,8 @@ from dialtray.store.db import GameStore
 from dialtray.store.payload import click_content, data_of
 from dialtray.tracker import Binding, Roll, TableDice, Tracker
 from dialtray.tracker.binding import READERS
+
+log = logging.getLogger("dialtray.store")
 
 
 def figures_of(binding: Binding) -> list[tuple[str, str, int | None, int | None]]:
@@ -213,12 +217,12 @@ class GameRecorder:
         for i in range(self._hist, len(hist)):
             entry = hist[i]
             faces = self._faces.pop(0) if self._faces else ()
-            n = self.store.append(self.gid, "action", {
+            self.store.append(self.gid, "action", {
                 "i": i, "text": entry.action.text(), "faces": list(faces),
                 "events": [e.text() for e in entry.events], "how": how,
                 "seat": None})
             for ch in self.game.dial_changes(i):
-                self.store.append(self.gid, "expect", {"action": n, **ch.to_dict()})
+                self.store.append(self.gid, "expect", {"action": i, **ch.to_dict()})
         self._hist = len(hist)
         out = self.game.outcome()
         if out is not None and not self._ended:
@@ -268,9 +272,12 @@ class RecordingTracker:
     session (tests)."""
 
     def __init__(self, rec: GameRecorder, session: Any = None,
-                 boot: Callable[[], int | None] | None = None) -> None:
+                 boot: Callable[[], int | None] | None = None,
+                 on_ruling: Callable[[str], None] | None = None) -> None:
         assert rec.tracker is not None
         self._rec, self._t = rec, rec.tracker
+        self.on_ruling = on_ruling  # shown at the table: rulings another process stored
+        self._seen = rec.store.game(rec.gid).records
         self._boot = boot or (lambda: None)
         self._session = session
         self._boots: dict[int, int | None] = {}
@@ -310,6 +317,24 @@ class RecordingTracker:
         self._rec.commit()
         if last is not None and self._session is not None:
             self._session.acknowledge(*last)
+        self._rulings()
+
+    def _rulings(self) -> None:
+        """Rulings (and refused attempts) that ``dialtray judge`` stored into this game while it
+        is played: never silent, they are shown to the players."""
+        store, gid = self._rec.store, self._rec.gid
+        for n, kind, content in store.conn.execute(
+                "SELECT n, kind, content FROM records WHERE game_id = ? AND n > ? AND "
+                "kind IN ('judge', 'judge-refused') ORDER BY n", (gid, self._seen)):
+            text = str(json.loads(content)["data"].get("text", ""))
+            shown = f"judge's ruling: {text}" if kind == "judge" else \
+                f"a ruling was refused (no valid judge token): {text}"
+            log.warning("game %d: %s", gid, shown)
+            if self.on_ruling is not None:
+                self.on_ruling(shown)
+            self._seen = n
+        head = store.game(gid).records
+        self._seen = max(self._seen, head)
 
     def close(self) -> None:
         if self._session is not None:

@@ -21,8 +21,9 @@ from dialtray.tracker.runner import TrackedTray
 
 class StoredTable(TrackedTray):
     def __init__(self, rec: GameRecorder, session: TraySession,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.recording = RecordingTracker(rec, session)
+                 clock: Callable[[], float] = time.monotonic,
+                 on_ruling: Callable[[str], None] | None = None) -> None:
+        self.recording = RecordingTracker(rec, session, on_ruling=on_ruling)
         super().__init__(self.recording, session, clock)  # type: ignore[arg-type]
 
     def pump(self, timeout: float = 0.0) -> int:
