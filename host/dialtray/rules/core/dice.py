@@ -1,6 +1,8 @@
-"""Where every die roll comes from: an injectable source of six-sided dice.
+"""Where every die roll comes from: an injectable source of dice (d6 unless told otherwise).
 
-All three games of the clix line roll plain d6s, so one protocol serves them all:
+The clix games roll plain d6s; the FASA board game (``rules.fasa``) rolls one d10 per check.
+``DiceSource.roll(count, purpose)`` is the d6 protocol every engine uses; every source here also
+takes ``sides=`` (``SidedDiceSource``), d6 staying the default, so one source serves all games:
 
 - ``SeededDice(seed)``    a reproducible generator (tests, bots, simulations);
 - ``ManualDice(faces)``   faces a person typed in after rolling real dice, consumed in order
@@ -18,6 +20,7 @@ Engines never import ``random``: a random choice (e.g. AA-M69 "chosen at random"
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
@@ -26,6 +29,7 @@ from typing import Protocol, runtime_checkable
 from dialtray.rules.core.errors import DiceError
 
 FACES = 6
+MAX_SIDES = 100  # a bound that refuses typos, not a rule (the tray rolls d2..d15)
 
 
 @runtime_checkable
@@ -35,11 +39,27 @@ class DiceSource(Protocol):
     def roll(self, count: int, purpose: str) -> tuple[int, ...]: ...
 
 
-def _check_faces(faces: Iterable[int], source: str) -> tuple[int, ...]:
+@runtime_checkable
+class SidedDiceSource(Protocol):
+    """A source that also rolls dice of ``sides`` sides (d10 for FASA); ``sides=6`` is the d6
+    ``DiceSource`` roll. Every source in this module, and the tray's ``FairDice``, is one."""
+
+    def roll(self, count: int, purpose: str, sides: int = FACES) -> tuple[int, ...]: ...
+
+
+def check_sides(sides: int) -> int:
+    """``sides`` if it names a real die (2..100), else a ``DiceError``."""
+    if not isinstance(sides, int) or isinstance(sides, bool) or not 2 <= sides <= MAX_SIDES:
+        raise DiceError(f"{sides!r} is not a number of die sides (2..{MAX_SIDES})")
+    return sides
+
+
+def _check_faces(faces: Iterable[int], source: str, sides: int = FACES) -> tuple[int, ...]:
     out = tuple(faces)
     for f in out:
-        if not isinstance(f, int) or isinstance(f, bool) or not 1 <= f <= FACES:
-            raise DiceError(f"{source}: {f!r} is not a face of a six-sided die")
+        if not isinstance(f, int) or isinstance(f, bool) or not 1 <= f <= sides:
+            what = "six-sided die" if sides == FACES else f"d{sides}"
+            raise DiceError(f"{source}: {f!r} is not a face of a {what}")
     return out
 
 
@@ -54,11 +74,12 @@ class SeededDice:
         self.seed = seed
         self._rng = random.Random(seed)
 
-    def roll(self, count: int, purpose: str) -> tuple[int, ...]:
+    def roll(self, count: int, purpose: str, sides: int = FACES) -> tuple[int, ...]:
         if count < 0:
             raise DiceError(f"cannot roll {count} dice")
+        check_sides(sides)
         r = self._rng.randint
-        return tuple(r(1, FACES) for _ in range(count))
+        return tuple(r(1, sides) for _ in range(count))
 
     def __repr__(self) -> str:
         return f"SeededDice({self.seed!r})"
@@ -70,14 +91,28 @@ class ManualDice:
     >>> d = ManualDice([4, 4, 5, 6])
     >>> d.roll(2, "shot"), d.remaining
     ((4, 4), 2)
+
+    Each face remembers the die it was rolled on (``sides``, d6 by default): a d10 face typed
+    for a d6 roll (or a log's d6 face fed to a d10 check) is a ``DiceError``, not a quiet misread.
+
+    >>> ManualDice([9, 10], sides=10).roll(2, "to-hit", sides=10)
+    (9, 10)
     """
 
-    def __init__(self, faces: Iterable[int] = ()) -> None:
-        self._queue: deque[int] = deque(_check_faces(faces, "ManualDice"))
+    def __init__(self, faces: Iterable[int] = (), sides: int | Sequence[int] = FACES) -> None:
+        self._queue: deque[int] = deque()
+        self._sides: deque[int] = deque()
+        self.feed(faces, sides)
 
-    def feed(self, faces: Iterable[int]) -> None:
-        """Queue more faces (e.g. what the players just rolled)."""
-        self._queue.extend(_check_faces(faces, "ManualDice"))
+    def feed(self, faces: Iterable[int], sides: int | Sequence[int] | None = FACES) -> None:
+        """Queue more faces (e.g. what the players just rolled), all of one die (``sides``) or
+        one number of sides per face."""
+        got = tuple(faces)
+        per = _per_face_sides(sides, len(got))
+        for f, n in zip(got, per, strict=True):
+            _check_faces((f,), "ManualDice", check_sides(n))
+        self._queue.extend(got)
+        self._sides.extend(per)
 
     @property
     def remaining(self) -> int:
@@ -86,34 +121,59 @@ class ManualDice:
     def pending(self) -> tuple[int, ...]:
         return tuple(self._queue)
 
+    def pending_sides(self) -> tuple[int, ...]:
+        """The die of each pending face (6 for a d6)."""
+        return tuple(self._sides)
+
     def clear(self) -> None:
         self._queue.clear()
+        self._sides.clear()
 
-    def roll(self, count: int, purpose: str) -> tuple[int, ...]:
+    def roll(self, count: int, purpose: str, sides: int = FACES) -> tuple[int, ...]:
         if count < 0:
             raise DiceError(f"cannot roll {count} dice")
         if count > len(self._queue):
             raise DiceError(f"{purpose}: needs {count} dice, only {len(self._queue)} typed in")
+        wrong = [n for n in list(self._sides)[:count] if n != sides]
+        if wrong:
+            raise DiceError(f"{purpose}: needs d{sides} faces, the next face was rolled on a "
+                            f"d{wrong[0]}")
+        for _ in range(count):
+            self._sides.popleft()
         return tuple(self._queue.popleft() for _ in range(count))
 
     def __repr__(self) -> str:
         return f"ManualDice({list(self._queue)!r})"
 
 
+def _per_face_sides(sides: int | Sequence[int] | None, count: int) -> tuple[int, ...]:
+    if sides is None:
+        return (FACES,) * count
+    if isinstance(sides, int):
+        return (sides,) * count
+    per = tuple(sides)
+    if len(per) != count:
+        raise DiceError(f"{count} faces but {len(per)} die sizes")
+    return per
+
+
 class PromptDice:
     """Physical dice rolled when the engine asks: ``ask(count, purpose)`` shows the request to
     the players and returns the faces they typed (e.g. a console or app prompt). Bad input is
-    asked for again, up to ``attempts`` times, then a ``DiceError``."""
+    asked for again, up to ``attempts`` times, then a ``DiceError``. A roll of other dice than
+    d6 says so in the purpose shown (``"to-hit (d10)"``) and checks the faces against them."""
 
     def __init__(self, ask: Callable[[int, str], Sequence[int]], attempts: int = 3) -> None:
         self.ask = ask
         self.attempts = attempts
 
-    def roll(self, count: int, purpose: str) -> tuple[int, ...]:
+    def roll(self, count: int, purpose: str, sides: int = FACES) -> tuple[int, ...]:
+        check_sides(sides)
+        shown = purpose if sides == FACES else f"{purpose} (d{sides})"
         last = ""
         for _ in range(self.attempts):
             try:
-                faces = _check_faces(self.ask(count, purpose), "typed dice")
+                faces = _check_faces(self.ask(count, shown), "typed dice", sides)
             except DiceError as exc:
                 last = str(exc)
                 continue
@@ -134,14 +194,31 @@ class TrayDiceLink(Protocol):
     def roll_led_dice(self, count: int, purpose: str) -> Sequence[int]: ...
 
 
+@runtime_checkable
+class SidedTrayDiceLink(Protocol):
+    """A tray link that rolls dice of other sizes too (the fair-dice firmware rolls d2..d15):
+    ``roll_led_dice_sided(count, purpose, sides)``, same contract as ``roll_led_dice``."""
+
+    def roll_led_dice_sided(self, count: int, purpose: str, sides: int) -> Sequence[int]: ...
+
+
 class TrayDice:
-    """Dice rolled on the tray's LEDs. Faces are validated: a bad reply is a ``DiceError``."""
+    """Dice rolled on the tray's LEDs. Faces are validated: a bad reply is a ``DiceError``.
+    Other dice than d6 need a link that is a ``SidedTrayDiceLink``; with any other link such a
+    roll is a ``DiceError`` saying so (never a d6 passed off as a d10)."""
 
     def __init__(self, link: TrayDiceLink) -> None:
         self.link = link
 
-    def roll(self, count: int, purpose: str) -> tuple[int, ...]:
-        faces = _check_faces(self.link.roll_led_dice(count, purpose), "tray dice")
+    def roll(self, count: int, purpose: str, sides: int = FACES) -> tuple[int, ...]:
+        check_sides(sides)
+        if sides == FACES:
+            got = self.link.roll_led_dice(count, purpose)
+        elif isinstance(self.link, SidedTrayDiceLink):
+            got = self.link.roll_led_dice_sided(count, purpose, sides)
+        else:
+            raise DiceError(f"{purpose}: this tray link rolls only d6, a d{sides} was asked for")
+        faces = _check_faces(got, "tray dice", sides)
         if len(faces) != count:
             raise DiceError(f"{purpose}: tray rolled {len(faces)} dice, {count} asked for")
         return faces
@@ -153,16 +230,48 @@ class RecordingDice:
     def __init__(self, inner: DiceSource) -> None:
         self.inner = inner
         self.record: list[tuple[str, tuple[int, ...]]] = []
+        self.sides: list[int] = []  # the die of each entry of ``record`` (6: d6)
 
-    def roll(self, count: int, purpose: str) -> tuple[int, ...]:
-        faces = self.inner.roll(count, purpose)
+    def roll(self, count: int, purpose: str, sides: int = FACES) -> tuple[int, ...]:
+        if sides == FACES:
+            faces = self.inner.roll(count, purpose)
+        else:
+            faces = roll_sided(self.inner, count, purpose, sides)
         self.record.append((purpose, faces))
+        self.sides.append(sides)
         return faces
 
     def take(self) -> list[tuple[str, tuple[int, ...]]]:
         """The rolls since the last ``take`` (and forget them)."""
-        out, self.record = self.record, []
+        out, self.record, self.sides = self.record, [], []
         return out
+
+    def take_sided(self) -> list[tuple[str, tuple[int, ...], int]]:
+        """Like ``take``, with each roll's number of sides (for logs of other dice than d6)."""
+        out = [(p, f, n) for (p, f), n in zip(self.record, self.sides, strict=True)]
+        self.record, self.sides = [], []
+        return out
+
+
+def roll_sided(dice: DiceSource, count: int, purpose: str, sides: int) -> tuple[int, ...]:
+    """``count`` dice of ``sides`` sides from ``dice``: a ``DiceError`` if the source rolls only
+    d6 and another die is asked for."""
+    if sides == FACES:
+        return dice.roll(count, purpose)
+    if not takes_sides(dice):
+        raise DiceError(f"{purpose}: {dice!r} rolls only d6, a d{sides} was asked for")
+    faces = dice.roll(count, purpose, sides=sides)  # type: ignore[call-arg]
+    return _check_faces(faces, purpose, sides)
+
+
+def takes_sides(dice: DiceSource) -> bool:
+    """Whether ``dice.roll`` accepts ``sides=`` (a ``SidedDiceSource``; the runtime protocol
+    check sees only the method's name, so the signature is read)."""
+    try:
+        params = inspect.signature(dice.roll).parameters
+    except (TypeError, ValueError):
+        return False
+    return "sides" in params
 
 
 def roll_sum(dice: DiceSource, count: int, purpose: str) -> tuple[int, tuple[int, ...]]:

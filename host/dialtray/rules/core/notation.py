@@ -40,6 +40,7 @@ class BodyLine:
     text: str
     faces: tuple[int, ...] | None
     line: int
+    sides: tuple[int, ...] | None = None  # the die of each face; None: every face is a d6
 
 
 @dataclass(frozen=True)
@@ -126,15 +127,50 @@ def _strip_comment(raw: str) -> str:
 
 
 _FACES = frozenset("123456")
+D6 = 6
+MAX_SIDES = 100
 
 
 def parse_faces(text: str, name: str, line: int) -> tuple[int, ...]:
+    return parse_sided_faces(text, name, line)[0]
+
+
+def parse_sided_faces(text: str, name: str, line: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The faces after ``|`` and the die each was rolled on. Plain faces are d6; a marker
+    ``d10:`` makes the faces after it d10 faces until the next marker (``d10:7`` is one face,
+    ``d6:`` goes back to d6): ``| 3 d10: 7 10 d6: 2`` is a d6, two d10s and a d6."""
     faces: list[int] = []
+    sides: list[int] = []
+    current = D6
     for tok in text.split():
-        if tok not in _FACES:
-            raise NotationError(name, line, f"{tok!r} is not a die face (1-6)")
+        if tok.startswith("d") and ":" in tok:
+            size, _, tok = tok[1:].partition(":")
+            if not (size.isascii() and size.isdigit() and 2 <= int(size) <= MAX_SIDES):
+                raise NotationError(name, line, f"'d{size}:' does not name a die (d2..d100)")
+            current = int(size)
+            if not tok:
+                continue
+        ok = tok in _FACES if current == D6 else (
+            tok.isascii() and tok.isdigit() and 1 <= int(tok) <= current and tok[0] != "0")
+        if not ok:
+            raise NotationError(name, line, f"{tok!r} is not a die face (1-{current})")
         faces.append(int(tok))
-    return tuple(faces)
+        sides.append(current)
+    return tuple(faces), tuple(sides)
+
+
+def format_faces(faces: Sequence[int], sides: Sequence[int] | None = None) -> str:
+    """``faces`` as written after ``|``: d6 faces plain, other dice after a ``dN:`` marker
+    wherever the die changes (the inverse of ``parse_sided_faces``)."""
+    per = list(sides) if sides is not None else [D6] * len(faces)
+    out: list[str] = []
+    current = D6
+    for f, n in zip(faces, per, strict=True):
+        if n != current:
+            out.append(f"d{n}:")
+            current = n
+        out.append(str(f))
+    return " ".join(out)
 
 
 def parse_log(text: str, name: str = "<log>") -> GameLog:
@@ -166,8 +202,9 @@ def parse_log(text: str, name: str = "<log>") -> GameLog:
         action, bar, dice = s.partition("|")
         if not action.strip():
             raise NotationError(name, n, "a line must start with an action")
-        faces = parse_faces(dice, name, n) if bar else None
-        body.append(BodyLine(" ".join(action.split()), faces, n))
+        faces, sides = parse_sided_faces(dice, name, n) if bar else (None, None)
+        plain_d6 = sides is None or all(x == D6 for x in sides)
+        body.append(BodyLine(" ".join(action.split()), faces, n, None if plain_d6 else sides))
     if kind is None:
         raise NotationError(name, 1, "missing 'Game: KIND' header line")
     if not in_body:
@@ -192,9 +229,13 @@ def read_log(path: str | Path) -> GameLog:
     return parse_log(decode_log(p.read_bytes(), str(p)), str(p))
 
 
-def format_action_line(text: str, faces: Sequence[int], reports: Iterable[str] = ()) -> str:
-    """One body line (with ``| faces`` when dice were rolled) and its report comments."""
-    line = f"{text} | {' '.join(map(str, faces))}" if faces else text
+def format_action_line(
+    text: str, faces: Sequence[int], reports: Iterable[str] = (),
+    sides: Sequence[int] | None = None,
+) -> str:
+    """One body line (with ``| faces`` when dice were rolled) and its report comments;
+    ``sides`` gives each face's die when not all are d6 (``format_faces``)."""
+    line = f"{text} | {format_faces(faces, sides)}" if faces else text
     out = [line]
     out.extend(f"#   {r}" for r in reports)
     return "\n".join(out)

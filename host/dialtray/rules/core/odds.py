@@ -63,3 +63,49 @@ def two_d6_at_least(total: int) -> Fraction:
     """P(2d6 >= total): the pilot check of Air Action (AA-M06)."""
     ways = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= total)
     return Fraction(ways, 36)
+
+
+# -- one die against a target number (the FASA board game, FS-M01/FS-M02) ---------------------
+D10 = 10
+
+
+def tn_success_faces(tn: int, sides: int = D10, automatic: bool = True) -> int:
+    """How many of the ``sides`` faces succeed against ``tn`` (roll >= TN, FS-M01); with
+    ``automatic`` the highest face always succeeds and a 1 always fails (FS-M02)."""
+    if sides < 2:
+        raise ValueError("a die has at least 2 sides")
+    ok = 0
+    for face in range(1, sides + 1):
+        if automatic and face == sides:
+            ok += 1
+        elif automatic and face == 1:
+            continue
+        elif face >= tn:
+            ok += 1
+    return ok
+
+
+def tn_success(tn: int, sides: int = D10, automatic: bool = True) -> Fraction:
+    """P(one die succeeds against ``tn``), exact: ``tn_success(2) == 9/10`` (a 1 fails),
+    ``tn_success(15) == 1/10`` (a 10 succeeds)."""
+    return Fraction(tn_success_faces(tn, sides, automatic), sides)
+
+
+def tn_all_succeed(tns: list[int], sides: int = D10, automatic: bool = True) -> Fraction:
+    """P(every one of several independent rolls succeeds): e.g. redlining both acceleration and
+    top speed (FS-M49) or doubling down without a jam (FS-M77)."""
+    p = Fraction(1)
+    for tn in tns:
+        p *= tn_success(tn, sides, automatic)
+    return p
+
+
+def tn_successes(rolls: int, tn: int, sides: int = D10, automatic: bool = True) -> list[Fraction]:
+    """P(exactly k of ``rolls`` independent rolls succeed), k = 0..rolls, counted exactly."""
+    if rolls < 0:
+        raise ValueError("rolls must be >= 0")
+    good = tn_success_faces(tn, sides, automatic)
+    bad = sides - good
+    total = sides**rolls
+    return [Fraction(comb(rolls, k) * good**k * bad ** (rolls - k), total)
+            for k in range(rolls + 1)]

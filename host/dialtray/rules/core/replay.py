@@ -46,7 +46,7 @@ def replay_log(
     for bl in log.body:
         dice.clear()
         if bl.faces:
-            dice.feed(bl.faces)
+            dice.feed(bl.faces, bl.sides)
         try:
             action = game.parse_action(bl.text)
             applied = game.apply(action)
