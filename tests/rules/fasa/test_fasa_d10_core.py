@@ -9,7 +9,6 @@ from fractions import Fraction
 
 import pytest
 from dialtray.rules.core.dice import (
-    DiceError,
     ManualDice,
     PromptDice,
     RecordingDice,
@@ -17,7 +16,7 @@ from dialtray.rules.core.dice import (
     TrayDice,
     roll_sided,
 )
-from dialtray.rules.core.errors import NotationError
+from dialtray.rules.core.errors import DiceError, NotationError
 from dialtray.rules.core.notation import format_action_line, parse_log, parse_sided_faces
 from dialtray.rules.core.odds import tn_all_succeed, tn_success, tn_successes
 
