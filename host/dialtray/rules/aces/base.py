@@ -68,6 +68,7 @@ class AcesBase(EventSourcedGame[AcesState, AcesAction]):
         self._version = 0  # bumped by every folded event: keys the memo below
         self._reach_memo: dict[str, tuple[int, Reach]] = {}
         self._move_actions: dict[str, Any] = {}  # label -> move.MoveTable
+        self._lof_memo: dict[tuple[int, int, int], LineOfFire] = {}
         # (figure, click) -> abilities; the figure is kept so its id is never reused
         self._abilities_memo: dict[tuple[int, int], tuple[Figure, dict[str, Ability]]] = {}
         self._adjacent_memo: dict[Any, Any] = {}  # see _per_event
@@ -216,6 +217,7 @@ class AcesBase(EventSourcedGame[AcesState, AcesAction]):
         """Drop memoised destinations (benchmarks; code that edits ``state`` directly)."""
         self._reach_memo.clear()
         self._adjacent_memo.clear()
+        self._lof_memo.clear()
 
     def compute_reach(self, c: CharState) -> Reach:
         """The legal destinations of ``c``, computed afresh (AC-M21..M27, AC-M43, AC-M59).
@@ -266,12 +268,24 @@ class AcesBase(EventSourcedGame[AcesState, AcesAction]):
         return hit
 
     def line_of_fire(self, attacker: str, target: str) -> LineOfFire:
+        """AC-M31: the line of fire between two characters on the map. It depends only on the
+        two squares and which squares are occupied, so it is kept for as long as nobody
+        moves (a few thousand lines at most)."""
         a, b = self.char(attacker), self.char(target)
         assert a.square is not None and b.square is not None
-        occupied = set(self.state.by_square())
-        return line_of_fire(
-            self.map, self.map.square(a.square), self.map.square(b.square), occupied
-        )
+        everyone = 0
+        for mask in self._occupancy()[0].values():
+            everyone |= mask
+        key = (a.square, b.square, everyone)
+        hit = self._lof_memo.get(key)
+        if hit is None:
+            if len(self._lof_memo) > 4096:
+                self._lof_memo.clear()
+            occupied = set(self.state.by_square())
+            hit = self._lof_memo[key] = line_of_fire(
+                self.map, self.map.square(a.square), self.map.square(b.square), occupied
+            )
+        return hit
 
     def attacks_allowed(self, c: CharState) -> int:
         """AC-M28 one attack per action; Old One-Two (sample hook, AC-T03) adds more."""

@@ -83,6 +83,7 @@ class Reach:
         if dest != self.start and not (self.mask >> dest & 1):
             raise KeyError(dest)
         d = next(k for k, layer in enumerate(self.layers) if layer >> dest & 1)
+        expand = ~self.stop | 1 << self.start  # squares a move may continue from
         out: list[int] = []
         cur = dest
         while d > 0:
@@ -92,12 +93,16 @@ class Reach:
             # the lowest square of the nearer layer the move may continue from that steps onto
             # ``cur``: looked for among ``cur``'s own neighbours first (adjacency is symmetric
             # on every map, AC-M20), then in the whole layer
-            cur = next(
-                sq
-                for cands in (self.masks[cur] & layer, layer)
-                for sq in _bits(cands)
-                if self.masks[sq] >> cur & 1 and (sq == self.start or not self.stop >> sq & 1)
-            )
+            cand = self.masks[cur] & layer & expand
+            while cand:
+                low = cand & -cand
+                sq = low.bit_length() - 1
+                if self.masks[sq] >> cur & 1:
+                    break
+                cand ^= low
+            else:
+                sq = next(sq for sq in _bits(layer & expand) if self.masks[sq] >> cur & 1)
+            cur = sq
         out.reverse()
         return out
 
