@@ -23,6 +23,7 @@ def test_two_bots_play_a_whole_game_on_the_virtual_tray(game: str, tmp_path: Pat
     out = r.stdout
     assert "the tray waits for" in out and "dock 0" in out
     assert "winner" in out.lower()
+    assert "bot refused" not in out
     assert "every roll matches the revealed seed" in out
     replay = subprocess.run([str(BIN / "dialtray"), "replay", str(log)], capture_output=True,
                             text=True, timeout=60)

@@ -54,6 +54,7 @@ def test_a_person_plays_air_action_on_the_virtual_tray(tmp_path: Path) -> None:
         screen.type("deploy P1")
         screen.wait_for("played: deploy P1")
         screen.wait_for("played: deploy P2")  # the bot
+        assert "bot refused" not in screen.text
         screen.wait_for("you may type: speed A1 1")
         screen.type("shoot A1 front B2")  # not now: the rules say why
         screen.wait_for("refused: shoot A1 front B2")

@@ -322,3 +322,57 @@ def test_clicks_already_in_the_first_snapshot_are_not_counted_twice() -> None:
     assert t.phase == START and t.slots[A2C].offset == 1
     t.feed(Click(8, A2C.dock, A2C.dial, 0, -1), 0.0)
     assert t.phase == PLAY
+
+
+def test_typed_dice_are_asked_for_when_the_engine_rolls_and_logged() -> None:
+    """PromptDice: real dice rolled at the table, faces typed in (a bad entry is asked again)."""
+    import random
+
+    from dialtray.rules.core.dice import PromptDice
+
+    rng = random.Random(4)
+    asked: list[str] = []
+
+    def ask(count: int, purpose: str) -> list[int]:
+        asked.append(purpose)
+        if len(asked) == 2:
+            return [9] * count  # a typo: not a die face
+        return [rng.randint(1, 6) for _ in range(count)]
+
+    t, tray, brain = table(dice=TableDice(PromptDice(ask)))
+    tray.snapshot()
+    run_bots(tray, Hands(t, brain))
+    assert t.game.outcome() is not None and len(asked) > 10
+    assert asked[1] == asked[2]  # the typo was asked for again
+    replay_log(parse_log(t.log_text(), "typed.log"))
+
+
+def test_healing_is_clicks_due_counter_clockwise_confirmed_like_damage() -> None:
+    """Aces Second Wind (AC-M13, AC-A17) heals: the combat dial goes back counter-clockwise."""
+    from dialtray.tracker.hands import Typed
+
+    t, tray, brain = table("aces", seed=1)
+    tray.snapshot()
+    hands = Hands(t, brain)
+    heal = None
+    for _ in range(2000):
+        if t.ready():
+            heal = next((a.text() for a in t.game.legal_actions()
+                         if a.text().startswith("secondwind")), None)
+            if heal:
+                break
+        move = hands.next()
+        if move is None:
+            tray.settle()
+        elif isinstance(move, Typed):
+            assert t.decide(move.text, tray.now).ok
+        else:
+            for turn in move:
+                tray.click_by_click(turn.slot, turn.clicks)
+    assert heal is not None, "no Second Wind in this seeded game"
+    assert t.decide(heal, tray.now).ok
+    st = next(s for s in t.slots.values() if s.exp is not None)
+    assert st.exp is not None and st.exp.total < 0
+    assert "counter-clockwise" in " ".join(t.waiting_for()) and "AC-" in st.exp.cause_text()
+    tray.click_by_click(st.slot, st.exp.total)
+    assert t.confirmed[-1].clicks < 0 and t.ready()

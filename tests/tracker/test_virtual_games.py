@@ -100,3 +100,35 @@ def test_a_dial_turned_while_the_tray_was_off_is_flagged_from_the_snapshot(rig: 
     tray.turn(st.slot.dock, st.slot.dial, -2)
     rig.table.wait_until(t.ready, 30, "the dial put right")
     assert t.flags[-1].resolved is not None
+
+
+def test_a_game_goes_on_through_a_cable_pulled_again_and_again(rig: Rig) -> None:
+    """The cable is pulled every ~1.4 s for 0.4 s while the bots play: clicks made meanwhile are
+    replayed from the tray's ring, dice that cannot be rolled are rolled again, and every click
+    the rules made is still confirmed."""
+    import threading
+
+    stop = threading.Event()
+
+    def puller() -> None:
+        while not stop.wait(0.2):
+            rig.tray.unplug()
+            stop.wait(0.4)
+            rig.tray.replug()
+            stop.wait(0.8)
+
+    t = rig.tracker
+    th = threading.Thread(target=puller, daemon=True)
+    th.start()
+    try:
+        play_out(rig.table, Hands(t, rig.brain), VirtualHands(rig.tray).turn, timeout=300,
+                 step_timeout=30)
+    finally:
+        stop.set()
+        th.join()
+    assert t.game.outcome() is not None
+    assert rig.session.counters["connects"] > 1
+    for st in t.slots.values():
+        assert st.offset == 0 and st.exp is None, st.label
+    assert not [f for f in t.flags if f.resolved is None]
+    replay_log(parse_log(t.log_text(), "game.log"))

@@ -36,7 +36,7 @@ from dialtray.commands._table import (
     write_log,
 )
 from dialtray.link.session import TraySession
-from dialtray.rules.core.errors import InvalidActionError
+from dialtray.rules.core.errors import DiceError, InvalidActionError
 from dialtray.tracker import OVER, Timing
 from dialtray.tracker.binding import Slot
 from dialtray.tracker.hands import Hands, Typed
@@ -119,21 +119,52 @@ def run(args: argparse.Namespace) -> int:
                 raise CommandError(f"the tray did not answer on {port}: {e}") from e
             if args.sim:
                 session.set_timing(config.DEFAULT_SETTLE_MS, config.DEFAULT_SAMPLE_MS)
-            source, fair = make_dice(args.dice, session, args.seed)
+            inbox: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+            threading.Thread(target=read_lines, args=(inbox,), daemon=True,
+                             name="play-input").start()
+            source, fair = make_dice(args.dice, session, args.seed, TypedDice(inbox))
             table = new_table(args.game, source, args.seed, args.turns, args.docks,
                               args.docks_file, args.figures, timing=Timing())
             table.fair = fair
-            return Game(args, table, session, vtray).run()
+            return Game(args, table, session, vtray, inbox).run()
     finally:
         if vtray is not None:
             vtray.close()
+
+
+def read_lines(inbox: queue.SimpleQueue[str | None]) -> None:
+    """The terminal's lines, for the play loop (and typed dice); None when input ends."""
+    for line in sys.stdin:
+        inbox.put(line.rstrip("\n"))
+    inbox.put(None)
+
+
+class TypedDice:
+    """``--dice typed``: the engine asks for real dice; the next line typed is their faces (the
+    play loop's input thread owns the terminal, so the faces come through its queue)."""
+
+    def __init__(self, inbox: queue.SimpleQueue[str | None]) -> None:
+        self.inbox = inbox
+        self.console = Console(stderr=True)
+
+    def __call__(self, count: int, purpose: str) -> list[int]:
+        self.console.print(f"[bold magenta]roll {count} d6 for {purpose}, then type the "
+                           "faces[/]")
+        line = self.inbox.get()
+        if line is None:
+            raise DiceError(f"{purpose}: input ended while dice were asked for")
+        try:
+            return [int(tok) for tok in line.replace(",", " ").split()]
+        except ValueError:
+            self.console.print("faces are numbers 1-6, separated by spaces")
+            return []
 
 
 class Game:
     """The play loop: link events, typed lines, bot moves, the view."""
 
     def __init__(self, args: argparse.Namespace, table: Table, session: TraySession,
-                 vtray: Any) -> None:
+                 vtray: Any, inbox: queue.SimpleQueue[str | None]) -> None:
         self.args = args
         self.table = table
         self.t = table.tracker
@@ -147,7 +178,7 @@ class Game:
         self.hands = Hands(self.t, table.setup.brain, seats=bots,
                            owns=lambda d: owner(d) in bots) if bots else None
         self.messages: list[str] = []
-        self.inbox: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self.inbox = inbox
         self.busy: tuple[Slot, int, float] | None = None  # a bot's turn not yet sensed
         self.pending: list[tuple[Slot, int]] = []
         self.console = Console()
@@ -155,11 +186,6 @@ class Game:
         self.announced = 0
 
     # ---- input ----------------------------------------------------------------------------------
-
-    def _read_stdin(self) -> None:
-        for line in sys.stdin:
-            self.inbox.put(line.rstrip("\n"))
-        self.inbox.put(None)
 
     def say(self, text: str) -> None:
         self.messages.append(text)
@@ -238,7 +264,7 @@ class Game:
             r = self.t.decide(move.text, self.tracked.clock())
             if r.retry:
                 self.hands.retry(move)
-            else:
+            elif not r.ok:
                 self.say(f"bot refused: {r.message}")
             return
         for m in move:
@@ -298,7 +324,6 @@ class Game:
         return bool(n) or typed or len(self.t.game.history) != before
 
     def run(self) -> int:
-        threading.Thread(target=self._read_stdin, daemon=True, name="play-input").start()
         self.tracked.sync()
         self.announce()
         if self.args.plain or not self.console.is_terminal:
