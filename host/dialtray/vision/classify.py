@@ -38,6 +38,7 @@ RIVAL_WINDOW = 0.25  # runner-ups scoring within this of the best are weighed ag
 CONFIDENCE_THRESHOLD = 0.3  # below: unknown. Chosen on the TRAIN profile (bench_vision.py)
 BETWEEN_FRACTIONS = tuple(i / 20 for i in range(4, 17))  # 0.2 .. 0.8
 SINGLE_MIN_SCORE = 0.6  # a dial with one look: correlation with it that counts as seen
+SMOOTH = 1.4  # px: evens out the blur of a capture photo and a worse one
 ECC_STOP = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-4)
 
 CLICK, BETWEEN, UNKNOWN = "click", "between", "unknown"
@@ -48,7 +49,7 @@ def normalise(bgr: Image) -> F32:
     g = np.asarray(cv2.log(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32) + 8.0),
                    np.float32)
     hp = g - cv2.GaussianBlur(g, (0, 0), 4.0)
-    return np.asarray(cv2.GaussianBlur(hp, (0, 0), 0.8), np.float32)
+    return np.asarray(cv2.GaussianBlur(hp, (0, 0), SMOOTH), np.float32)
 
 
 def _unit(a: F32) -> F32:
@@ -110,12 +111,23 @@ def align(n: F32, template: F32) -> tuple[F32, tuple[int, int], float]:
         float(score)
 
 
+def _inside(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] >= b[0] and a[1] >= b[1] and a[0] + a[2] <= b[0] + b[2] and \
+        a[1] + a[3] <= b[1] + b[3]
+
+
+def _region_rects(window: Window) -> list[tuple[float, float, float, float]]:
+    """The cells, and the marks that lie outside every cell (a mark inside a cell, like the
+    speed dial's red line, is part of that cell's picture)."""
+    cells = [c.rect for c in window.cells]
+    return cells + [m for m in window.marks.values() if not any(_inside(m, c) for c in cells)]
+
+
 def _regions(window: Window) -> list[tuple[int, int, int, int]]:
     """Each stat cell and mark of the window as (x0, y0, x1, y1) template px, inset a little
     so that the cell grid stays out."""
     out = []
-    rects = [c.rect for c in window.cells] + list(window.marks.values())
-    for x, y, w, h in rects:
+    for x, y, w, h in _region_rects(window):
         inset = min(0.4, w / 4, h / 4)
         out.append((round((BORDER_MM + x + inset) * SPP), round((BORDER_MM + y + inset) * SPP),
                     round((BORDER_MM + x + w - inset) * SPP),
@@ -160,7 +172,16 @@ class DialClassifier:
             self.classes[keys[k]] += (i,)
             cls_of.append(keys[k])
         self.regions = _regions(window)
-        self.region_names = [c.stat for c in window.cells] + list(window.marks)
+        cells = [c.rect for c in window.cells]
+        self.region_names = [c.stat for c in window.cells] + [
+            k for k, m in window.marks.items() if not any(_inside(m, c) for c in cells)]
+        # what each region shows: its stat or mark, and the marks drawn inside a cell
+        self.region_shows = [(nm, *[k for k, m in window.marks.items()
+                                    if i < len(cells) and _inside(m, cells[i])])
+                             for i, nm in enumerate(self.region_names)]
+        # a region's say in the score is its size
+        area = np.array([(x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in self.regions], np.float32)
+        self.region_weight = area / area.sum()
         templates: list[F32] = []
         self.labels: list[tuple[str, int, int]] = []  # (kind, a, b) per template
         for ci, members in enumerate(self.classes):
@@ -197,7 +218,7 @@ class DialClassifier:
         cell_scores = np.stack([m @ _unit(patch[y0:y1, x0:x1])
                                 for m, (x0, y0, x1, y1) in zip(self.cells, self.regions,
                                                                strict=True)])
-        scores = cell_scores.mean(axis=0)
+        scores = self.region_weight @ cell_scores
         per_label = np.full(len(self.label_list), -1.0, np.float32)
         np.maximum.at(per_label, self.row_label, scores)
         best = int(np.argmax(per_label))
@@ -226,10 +247,9 @@ class DialClassifier:
         if a[0] != CLICK or b[0] != CLICK:
             return list(range(len(self.regions)))
         fa, fb = self.faces[self.classes[a[1]][0]], self.faces[self.classes[b[1]][0]]
-        names = self.region_names
-        return [i for i, nm in enumerate(names)
-                if fa.values.get(nm) != fb.values.get(nm) or fa.colours.get(nm) !=
-                fb.colours.get(nm) or fa.marks.get(nm) != fb.marks.get(nm)]
+        return [i for i, shown in enumerate(self.region_shows)
+                if any(fa.values.get(k) != fb.values.get(k) or fa.colours.get(k) !=
+                       fb.colours.get(k) or fa.marks.get(k) != fb.marks.get(k) for k in shown)]
 
     def _decide(self, best: int, s1: float, s2: float, min_score: float,
                 seen: dict[str, str], z: float = 1.0) -> DialRead:

@@ -129,18 +129,20 @@ def _draw_dock(tex: Image, layout: Layout, dock: int, spec: DockSpec, p: Params,
                              [x0 + win.size[0] + 1, y0 + win.size[1] + 1],
                              [x0, y0 + win.size[1] + 1]]], np.float64)
         pts = cv2.transform(corners, a) - np.array(_box_origin(layout.docks[dock]))
-        cv2.fillPoly(windows_mask, pts.astype(np.int32), 255)
+        label = 1 + list(bt.windows).index(name)  # one label per window
+        cv2.fillPoly(windows_mask, pts.astype(np.int32), label)
 
 
 def _draw_figure(tex: Image, centre: tuple[float, float], p: Params, rng: np.random.Generator,
                  windows_mask: Image) -> None:
     """The plane or character standing over the base, and its shadow; it may hide a little of
-    a window (at most ``p.occlusion`` of it), never enough to hide the reading. Drawn in a
-    box around the dock (``windows_mask`` is that box's mask of the windows)."""
+    window (at most ``p.occlusion`` of each), never enough to hide the reading. Drawn in a
+    box around the dock (``windows_mask`` labels that box's windows 1, 2, ...)."""
     colour = tuple(int(v) for v in rng.integers(30, 220, 3))
     bx, by = _box_origin(centre)
     roi = tex[by:by + windows_mask.shape[0], bx:bx + windows_mask.shape[1]]
-    total = max(1, int(np.count_nonzero(windows_mask)))
+    labels = [v for v in np.unique(windows_mask) if v]
+    areas = {v: max(1, int(np.count_nonzero(windows_mask == v))) for v in labels}
     for _ in range(20):
         ang = float(rng.uniform(0, 180))
         ax = (round(float(rng.uniform(12, 22)) * TEX_PPM),
@@ -150,7 +152,8 @@ def _draw_figure(tex: Image, centre: tuple[float, float], p: Params, rng: np.ran
         cy = round((centre[1] + off[1]) * TEX_PPM) - by
         mask = np.zeros(roi.shape[:2], np.uint8)
         cv2.ellipse(mask, (cx, cy), ax, ang, 0, 360, 255, -1)
-        if int(np.count_nonzero(mask & windows_mask)) / total <= p.occlusion:
+        hidden = windows_mask[mask > 0]
+        if all(int(np.count_nonzero(hidden == v)) / areas[v] <= p.occlusion for v in labels):
             break
     else:
         return  # no pose hides little enough: the figure was lifted for the photo
