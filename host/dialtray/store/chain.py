@@ -33,6 +33,14 @@ def content_of(game: int, n: int, kind: str, at: float, data: Any) -> bytes:
     return canonical({"at": at, "data": data, "game": game, "kind": kind, "n": n})
 
 
+def renumber(content: bytes, n: int) -> bytes:
+    """The same record's canonical content with another number (a commit found the game's
+    head moved by another writer)."""
+    rec = json.loads(content)
+    rec["n"] = n
+    return canonical(rec)
+
+
 def link(prev: str, kind: str, content: bytes) -> str:
     return hashlib.sha256(f"{prev}{kind}\n".encode() + content).hexdigest()
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from dialtray.store import schema
-from dialtray.store.chain import GENESIS, Row, content_of, link
+from dialtray.store.chain import GENESIS, Row, content_of, link, renumber
 
 DB_NAME = "games.sqlite3"
 
@@ -64,8 +64,12 @@ class GameStore:
         self.readonly = readonly
         self._heads: dict[int, tuple[int, str]] = {}  # game → its head at our last commit
         self._queued: dict[int, int] = {}  # game → records queued since
-        self._pending: list[tuple[int, str, Callable[[int], bytes]]] = []
+        self._pending: list[tuple[int, int, str, bytes]] = []  # game, n, kind, content
         self._game_updates: dict[int, dict[str, Any]] = {}
+        # Called inside each commit's transaction with the records it adds (game, n, kind,
+        # content, sha, prev), before COMMIT: the tournament hub's outbox (issue 17) is written
+        # in the same transaction as the records. A hook that raises rolls the batch back.
+        self.commit_hooks: list[Callable[[sqlite3.Connection, list[tuple[Any, ...]]], None]] = []
 
     # ---- opening -----------------------------------------------------------------------------
 
@@ -186,7 +190,8 @@ class GameStore:
             raise StoreError(f"{self.path}: opened read-only, cannot store")
 
     def _next(self, gid: int) -> int:
-        """The number the next queued record of ``gid`` will most likely get."""
+        """The number the next queued record of ``gid`` will get (unless another process
+        appends to the game first: then ``commit`` renumbers)."""
         head = self._heads.get(gid)
         if head is None:
             head = self._heads[gid] = (self.game(gid).records, "")
@@ -194,18 +199,21 @@ class GameStore:
         return head[0] + self._queued[gid]
 
     def append(self, gid: int, kind: str, data: Any, at: float | None = None) -> int:
-        """Queue one record for the next commit. Returns the number it will get unless another
-        process (``dialtray judge`` while a game is played) appends to the game first: records
-        are numbered and chained at commit, under the database's write lock."""
+        """Queue one record for the next commit; returns its number. Records are chained at
+        commit, under the database's write lock, onto the game's head as it is then: if another
+        process (``dialtray judge`` while the game is played) appended meanwhile, the queued
+        records are renumbered after its records."""
+        n = self._next(gid)
         t = round(time.time() if at is None else at, 3)
-        self._pending.append((gid, kind, lambda n: content_of(gid, n, kind, t, data)))
-        return self._next(gid)
+        self._pending.append((gid, n, kind, content_of(gid, n, kind, t, data)))
+        return n
 
     def append_content(self, gid: int, kind: str, make: Callable[[int], bytes]) -> int:
         """``append`` for hot paths: ``make(n)`` returns the record's canonical content bytes
         (as ``chain.content_of`` would make them) for its number ``n``."""
-        self._pending.append((gid, kind, make))
-        return self._next(gid)
+        n = self._next(gid)
+        self._pending.append((gid, n, kind, make(n)))
+        return n
 
     def update_game(self, gid: int, **fields: Any) -> None:
         """Queue changes to the game row (status, result, state_json, boot_id, last_seq) for
@@ -241,16 +249,19 @@ class GameStore:
                     raise sqlite3.IntegrityError(f"no game {gid}")
                 heads[gid] = (int(row[0]), str(row[1]))
             rows = []
-            for gid, kind, make in batch:
+            for gid, queued_n, kind, content in batch:
                 n, prev = heads[gid]
                 n += 1
-                content = make(n)
+                if n != queued_n:  # another process appended first: this record comes after
+                    content = renumber(content, n)
                 sha = link(prev, kind, content)
                 rows.append((gid, n, kind, content, sha, prev))
                 heads[gid] = (n, sha)
             self.conn.executemany(
                 "INSERT INTO records (game_id, n, kind, content, sha, prev) VALUES "
                 "(?, ?, ?, ?, ?, ?)", rows)
+            for hook in self.commit_hooks:
+                hook(self.conn, rows)
             for gid in games:
                 fields = dict(updates.get(gid, {}))
                 fields["records"], fields["head"] = heads[gid]
