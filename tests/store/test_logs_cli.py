@@ -116,3 +116,44 @@ def test_help_teaches_with_examples(cmd: str, capsys: pytest.CaptureFixture[str]
     assert main([cmd, "--help"]) == 0
     out = capsys.readouterr().out
     assert "examples:" in out and "--db" in out
+
+
+def test_import_a_log_that_starts_mid_game_and_one_of_air_action(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A log with a Position: header (docs/notation.md) and a whole Air Action log are stored
+    and verify: the game record keeps every header line the engine needs."""
+    from dialtray.rules.aces import position as aces_position
+    from dialtray.rules.aces.bots import GreedyBot
+    from dialtray.rules.aces.notation import LogWriter
+    from dialtray.rules.aces.scenarios import load_scenario, start_scenario
+    from dialtray.rules.airaction.bots import STANDARD_SQUADRONS, play_game
+    from dialtray.rules.airaction.notation import write_log
+    from dialtray.rules.core.dice import SeededDice
+    from dialtray.rules.core.position import insert_header
+
+    g = start_scenario(load_scenario("kim-vs-tim"), SeededDice(1), turn_limit=60)
+    w = LogWriter(g, "kim-vs-tim", first=g.state.first_player, turn_limit=60)
+    bot = GreedyBot(1)
+    while g.state.turn_number < 4 or g.turn.acted or g.turn.label is not None:
+        w.apply(bot.choose(g))
+    lines = aces_position.format_position(g, aces_position.position_of(g))
+    head = insert_header(w.text(), lines).partition("\n---\n")[0] + "\n---\n"
+    rest: list[str] = []
+    at = len(w.lines)
+    while g.outcome() is None:
+        w.apply(bot.choose(g))
+    rest = "\n".join(w.lines[at:]).splitlines()
+    mid = tmp_path / "mid.log"
+    mid.write_text(head + "\n".join(rest) + "\n")
+    aa, _ = play_game(STANDARD_SQUADRONS, seed=3, max_turns=3)
+    whole = tmp_path / "aa.log"
+    whole.write_text(write_log(aa))
+    db = tmp_path / "g.sqlite3"
+    for log in (mid, whole):
+        assert main(["import", str(log), "--db", str(db)]) == 0, capsys.readouterr().err
+    assert main(["verify", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "2 of 2 games verified" in out
+    st = GameStore.open(db, readonly=True)
+    assert st.game(1).state_json == state_json(g)
+    assert st.game(2).state_json == state_json(aa)
