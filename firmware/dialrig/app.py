@@ -17,7 +17,7 @@ import asyncio
 import sys
 import time
 
-from dialrig import config, dice, proto
+from dialrig import calstore, config, dice, proto
 from dialrig.dials import Dials
 from dialrig.hw import open_board
 from dialrig.link import Link
@@ -154,6 +154,12 @@ class App:
         self.reboot_requested = False
         self.progress = 0
         self.display_taken = False  # the host or the button has put dice on the LEDs
+        # The calibration on the flash (dialrig.calstore): where, what state, its checksum,
+        # and whether SET_DIAL has changed it since (the saver task writes it out).
+        self.flash = None  # folder, or None: nowhere to keep it (tests)
+        self.cal_status = calstore.STORED_NONE
+        self.cal_crc = 0
+        self.cal_dirty = False
         seed = bytearray(4)
         board.entropy_into(seed)
         boot_id = (seed[0] | seed[1] << 8 | seed[2] << 16 | (seed[3] & 0x7F) << 24) or 1
@@ -268,6 +274,32 @@ class App:
                 self.link.send_diag(now)
             await asyncio.sleep_ms(5)
 
+    async def calibration_saver(self):
+        """Write the calibration to the flash after SET_DIAL changed it, a line at a time.
+
+        The event loop runs on between lines; the rename at the end is the only step that
+        changes what a reboot finds (calstore), so a power cut at any moment leaves the old
+        calibration or the new one."""
+        while True:
+            await asyncio.sleep_ms(100)
+            if not self.cal_dirty or self.flash is None:
+                continue
+            self.cal_dirty = False
+            docks = [[dict(dial) for dial in dock] for dock in self.cfg["docks"]]
+            pause = getattr(self.board, "flash_ms", 0)
+            try:
+                f = calstore.begin(self.flash)
+                for line in calstore.lines(docks):
+                    f.write(line)
+                    await asyncio.sleep_ms(pause)
+                calstore.commit(f, self.flash)
+            except OSError as e:
+                print("dialrig: calibration not saved: %s" % e)
+                self.cal_dirty = True  # try again next time round
+                continue
+            self.cal_crc = calstore.checksum(docks)
+            self.cal_status = calstore.STORED_OK
+
     async def supervisor(self):
         while True:
             await asyncio.sleep_ms(100)
@@ -289,16 +321,31 @@ class App:
         asyncio.create_task(self.sampler())
         asyncio.create_task(self.link_task())
         asyncio.create_task(self.heartbeat())
+        asyncio.create_task(self.calibration_saver())
         self.link.hello()
         await self.self_test()
         await self.supervisor()
 
 
+def flash_folder():
+    """Where the calibration lives: the Pico's flash root; on the unix port the virtual
+    tray's per-tray folder (DIALRIG_FLASH), or nowhere."""
+    if sys.platform == "rp2":
+        return ""
+    import os
+
+    return os.getenv("DIALRIG_FLASH") if hasattr(os, "getenv") else None
+
+
 def main():
     cfg = load_config()
+    flash = flash_folder()
+    cal = calstore.load(cfg, flash) if flash is not None else (calstore.STORED_NONE, 0)
     board = open_board(cfg)
     print("dialrig %s: %d docks" % (config.FIRMWARE_VERSION, len(cfg["docks"])))
     app = App(cfg, board, SerialIO())
+    app.flash = flash
+    app.cal_status, app.cal_crc = cal
     try:
         asyncio.run(app.run())
     except KeyboardInterrupt:

@@ -100,6 +100,9 @@ class Board:
         self.held = False
         self.leds = b""
         self.wdt_ms = 0
+        # The flash is slow to program: the virtual tray can stretch a save (ms per line) so a
+        # test can cut the power in the middle of one.
+        self.flash_ms = int(_env("DIALRIG_SIM_FLASH_MS", "0"))
         self._seed = 0
         self._restore_state()
         self._ctrl = None  # type: Any

@@ -16,7 +16,7 @@
 import struct
 import time
 
-from dialrig import config, fairdice, proto
+from dialrig import calstore, config, fairdice, proto
 
 RETRANSMIT_MS = 150
 MAX_EVENTS_PER_TICK = 16
@@ -102,7 +102,14 @@ class Link:
         ring = self.app.ring
         self.send(self.writer.frame(proto.T_HELLO, proto.HELLO_FMT, v[0], v[1], v[2],
                                     proto.PROTO_VERSION, self.app.board.uid, self.boot_id,
-                                    ring.oldest(), ring.next_seq, len(self.app.cfg["docks"]), 0))
+                                    ring.oldest(), ring.next_seq, len(self.app.cfg["docks"]),
+                                    self.cal_flags()))
+
+    def cal_flags(self):
+        status = self.app.cal_status
+        if status == calstore.STORED_OK:
+            return proto.HELLO_CAL_STORED
+        return proto.HELLO_CAL_BAD if status == calstore.STORED_BAD else 0
 
     def ack(self, cmd_id, status, info=0):
         self.last_status = status
@@ -218,6 +225,9 @@ class Link:
                 return self.reject(cmd_id)
             self.app.diag_period = period if on else 0
             self.ack(cmd_id, proto.ACK_OK)
+        elif mtype == proto.C_CAL_INFO:
+            crc = self.app.cal_crc
+            self.ack(cmd_id, proto.ACK_OK, crc - 0x100000000 if crc >= 0x80000000 else crc)
         elif mtype == proto.C_REBOOT:
             self.ack(cmd_id, proto.ACK_OK)
             self.app.reboot_requested = True
@@ -285,4 +295,5 @@ class Link:
             return self.reject(cmd_id)
         self.app.cfg["docks"][dock][dial] = new
         self.app.dials.configure(dock * 2 + dial, new)
+        self.app.cal_dirty = True  # the saver task puts it on the flash
         self.ack(cmd_id, proto.ACK_OK)

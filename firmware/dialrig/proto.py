@@ -63,6 +63,7 @@ C_FAIR_BEGIN = 0x4E  # open a committed dice session (dialrig.fairdice)
 C_FAIR_ROLL = 0x4F  # roll n dice of `sides` faces from the committed seed
 C_FAIR_REVEAL = 0x50  # close the session: reveal its seed
 C_FAIR_MIX = 0x51  # the host's nonce, mixed into the committed seed before the first roll
+C_CAL_INFO = 0x52  # which calibration is on the flash: ACK info = its CRC-32 (0: none)
 
 # Body layouts (little-endian). A body must have exactly this length or the frame is rejected.
 # fw major, minor, patch, proto version, uid, boot_id, oldest seq, next seq, docks, flags
@@ -107,6 +108,10 @@ EV_FAIR_COMMIT = 8  # dock = part 0..7, dial = session, value = SHA-256(seed)[4*
 EV_FAIR_ROLL = 9  # dock = n dice, dial = session, value = roll counter, extra = sides; EV_DICE next
 EV_FAIR_REVEAL = 10  # dock = part 0..7: value = seed[4*part:...]; part 8: value = rolls made
 EV_FAIR_MIX = 11  # dock = part 0..3, dial = session, value = host nonce[4*part:4*part+4]
+
+# HELLO flags
+HELLO_CAL_STORED = 0x01  # a calibration was loaded from the flash (or saved since)
+HELLO_CAL_BAD = 0x02  # a calibration file was on the flash but unsound: ignored
 
 BOOT_POWER_ON = 0
 BOOT_WATCHDOG = 1
@@ -163,6 +168,7 @@ BODY_FORMATS = {
     C_FAIR_ROLL: FAIR_ROLL_FMT,
     C_FAIR_REVEAL: FAIR_SESSION_FMT,
     C_FAIR_MIX: FAIR_MIX_FMT,
+    C_CAL_INFO: CMD_ID_FMT,
 }
 BODY_SIZES: dict[int, int] = {}
 for _t in BODY_FORMATS:

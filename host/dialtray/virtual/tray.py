@@ -96,7 +96,8 @@ class VirtualTray:
                  seed: int | None = None, bounce: bool = False,
                  to_host: FaultInjector | None = None, to_device: FaultInjector | None = None,
                  uid: str = "5349cd7472617930", console: bool = False,
-                 report: Callable[[str], None] | None = None) -> None:
+                 report: Callable[[str], None] | None = None,
+                 flash_dir: Path | None = None) -> None:
         self.cfg = cfg or config.default_config()
         problems = config.validate(self.cfg)
         if problems:
@@ -105,6 +106,11 @@ class VirtualTray:
         self.workdir = Path(workdir or tempfile.mkdtemp(prefix="dialtray-sim-"))
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.port = str(self.workdir / "ttyDIALTRAY0")
+        # The board's flash (the calibration file): it survives power cycles, and a tray built
+        # again on the same folder finds it there.
+        self.flash_dir = Path(flash_dir) if flash_dir is not None else self.workdir / "flash"
+        self.flash_dir.mkdir(parents=True, exist_ok=True)
+        self.flash_ms = 0  # programming time per line of a save, from the next boot on
         self.seed = seed
         self.bounce = bounce
         self.uid = uid
@@ -287,6 +293,8 @@ class VirtualTray:
             "DIALRIG_BOOT_REASON": str(reason),
             "DIALRIG_CONFIG": str(self.workdir / "dialrig.json"),
             "DIALRIG_UID": self.uid,
+            "DIALRIG_FLASH": str(self.flash_dir),
+            "DIALRIG_SIM_FLASH_MS": str(self.flash_ms),
         })
         if self.seed is not None:
             env["DIALRIG_SEED"] = str(self.seed + self.boots)
