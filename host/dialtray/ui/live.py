@@ -59,7 +59,7 @@ class LiveTable:
                  layout: TrayLayout, publish: Callable[[str], None], *,
                  brain: Any = None, turn: Callable[[Slot, int], None] | None = None,
                  mistakes: Mistakes | None = None, source: str = "",
-                 play_timeout: float = 3600.0) -> None:
+                 play_timeout: float = 3600.0, hold: bool = False) -> None:
         self.tracker = tracker
         self.session = session
         self.recorder = recorder
@@ -84,6 +84,9 @@ class LiveTable:
         self._calls: queue.SimpleQueue[tuple[Callable[[], Any], cf.Future[Any]]] = \
             queue.SimpleQueue()
         self._stop = threading.Event()
+        self._go = threading.Event()
+        if not hold:
+            self._go.set()
         self._thread = threading.Thread(target=self._run, name="dialtray-table", daemon=True)
         self.publish_now()
 
@@ -91,6 +94,10 @@ class LiveTable:
 
     def start(self) -> None:
         self._thread.start()
+
+    def go(self) -> None:
+        """Let the bots start (a table built with ``hold``)."""
+        self._go.set()
 
     def stop(self, timeout: float = 10.0) -> None:
         self._stop.set()
@@ -112,6 +119,8 @@ class LiveTable:
             if self.brain is not None and self.turn is not None:
                 hands = Hands(cast(Tracker, self.recording), self.brain, self.mistakes)
                 try:
+                    while not self._go.is_set():
+                        self.table.pump(PUMP_WAIT)
                     self.table.wait_until(lambda: self.tracker.phase != "start-check", 120,
                                           "the start check")
                     play_out(self.table, hands, self.turn, timeout=self.play_timeout,

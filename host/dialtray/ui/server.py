@@ -53,7 +53,8 @@ class Options:
     mistakes: tuple[str, ...] = ()
     host: str = "127.0.0.1"
     port: int = 0  # 0: any free port
-    seed: int = 2026
+    seed: int = 2026  # the virtual tray's (its dice and physics)
+    hold: bool = False  # bots wait for ``live.go()`` (a test opens its pages first)
     timing: Timing | None = None
     play_timeout: float = 3600.0
 
@@ -102,7 +103,7 @@ class Served:
             brain=setup.brain if bots else None, turn=turn if bots else None,
             mistakes=Mistakes(kinds=list(o.mistakes)) if bots else None,
             source=f"virtual tray on {port}" if o.sim else f"tray on {port}",
-            play_timeout=o.play_timeout)
+            play_timeout=o.play_timeout, hold=o.hold)
         self.session.start()
         self._stack.callback(self.session.stop)
         self._stack.callback(self.live.stop)

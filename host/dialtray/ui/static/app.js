@@ -73,16 +73,25 @@ function readerHtml(r) {
   if (r.fault) bits.push(`<p class="flag" role="alert">⚠ ${esc(r.fault)}</p>`);
   if (r.flag) bits.push(`<p class="flag" role="alert" data-flag="${esc(r.flag.kind)}">⚑ ${esc(r.flag.text)}</p>`);
   else if (r.expect) bits.push(`<p class="expect" data-expect="${r.turn}">↻ ${esc(r.expect)}</p>`);
+  else if (r.turn) bits.push(`<p class="moving" data-off="${-r.turn}">⋯ being turned: ${Math.abs(r.turn)} click${Math.abs(r.turn) === 1 ? "" : "s"} off</p>`);
   else if (r.status === "ok") bits.push(`<p class="okline">✔ as the rules say</p>`);
   bits.push("</div>");
   return bits.join("");
 }
 
+// The docks keep their places on the table: columns and rows are the layout's distinct x and y
+// centres in order (a grid, so a dock's card never hides its neighbour).
+function places(L) {
+  const xs = [...new Set(Object.values(L.docks).map((c) => Math.round(c[0])))].sort((a, b) => a - b);
+  const ys = [...new Set(Object.values(L.docks).map((c) => Math.round(c[1])))].sort((a, b) => a - b);
+  return { xs, ys };
+}
+
 function renderTray(s) {
   const L = s.layout;
   const tray = $("tray");
-  tray.style.height = "";
-  tray.style.aspectRatio = `${L.width} / ${L.height}`;
+  const P = places(L);
+  tray.style.gridTemplateColumns = `repeat(${P.xs.length}, minmax(0, 1fr))`;
   const parts = [];
   for (const d of s.docks) {
     const c = L.docks[String(d.dock)] || [0, 0];
@@ -93,7 +102,7 @@ function renderTray(s) {
     const icon = { flag: "⚑", turn: "↻", out: "✕", ok: "✔" }[status];
     const names = [...new Set(d.readers.map((r) => r.figure))].join(" + ");
     parts.push(`<article class="dock" id="dock-${d.dock}" data-dock="${d.dock}" data-status="${status}" ` +
-      `style="left:${(100 * c[0] / L.width).toFixed(2)}%;top:${(100 * c[1] / L.height).toFixed(2)}%" ` +
+      `style="grid-column:${P.xs.indexOf(Math.round(c[0])) + 1};grid-row:${P.ys.indexOf(Math.round(c[1])) + 1}" ` +
       `aria-label="dock ${d.dock}: ${esc(names)}, ${status}">` +
       `<h3>${icon} dock ${d.dock}: ${esc(names)}</h3>${d.readers.map(readerHtml).join("")}</article>`);
     for (const r of d.readers) {

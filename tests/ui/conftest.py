@@ -1,0 +1,83 @@
+"""The web UI's fixtures: a served game on the virtual tray (the real firmware under MicroPython,
+a real pty, the store in a temporary SQLite file, uvicorn on a loopback port) and a real Chromium
+driven by Playwright (Debian's `chromium`, installed by scripts/install_test_browser.sh).
+
+Browser tests skip, saying why, where Playwright or Chromium cannot be had; CI installs both.
+Screenshots of every view go to tests/ui/screenshots/ (not committed) for a person to look at.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web UI needs the `ui` extra (dialtray[ui])")
+
+from dialtray.commands._common import sim_missing  # noqa: E402
+from dialtray.commands._games import new_game  # noqa: E402
+from dialtray.tracker import Timing  # noqa: E402
+from dialtray.ui import layout as lay  # noqa: E402
+from dialtray.ui.server import Options, Served  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = Path(__file__).parent / "screenshots"
+TIMING = Timing(judge_s=0.25, grace_s=0.5)
+
+
+def chromium_path() -> str | None:
+    for p in (os.environ.get("DIALTRAY_CHROMIUM"), shutil.which("chromium"),
+              shutil.which("chromium-browser"), "/usr/bin/chromium"):
+        if p and Path(p).is_file():
+            return p
+    return None
+
+
+def serve(tmp: Path, *, kind: str = "airaction", bots: bool = False, turns: int = 1,
+          host: str = "127.0.0.1", seed: int = 3, tray_seed: int = 11,
+          hold: bool = False) -> Served:
+    why = sim_missing()
+    if why:
+        pytest.skip(why)
+    layout_file = ROOT / "calibration" / lay.LAYOUT_FILE
+    return Served(Options(
+        make_game=lambda dice: new_game(kind, dice, seed, turns), db=tmp / "games.sqlite3",
+        layout=lay.find([layout_file], 8), docks=8, sim=True, bots=bots, host=host,
+        seed=tray_seed, hold=hold, timing=TIMING, play_timeout=240))
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("Playwright is not installed (pip install playwright; part of the test extra)")
+    exe = chromium_path()
+    if exe is None:
+        pytest.skip("no Chromium: run scripts/install_test_browser.sh (Debian's `chromium`) or "
+                    "set DIALTRAY_CHROMIUM")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """A game at the virtual tray with no bots: the tests are the players."""
+    s = serve(tmp_path_factory.mktemp("ui"))
+    try:
+        yield s
+    finally:
+        s.close()
+
+
+def shot(page: Any, name: str) -> Path:
+    SHOTS.mkdir(exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
