@@ -18,6 +18,7 @@ from dialrig import config
 
 from dialtray.commands._args import int_range
 from dialtray.commands._common import MAX_DOCKS, CommandError, require_sim
+from dialtray.commands._store import CommandTable, add_db
 from dialtray.commands._table import (
     Table,
     add_game_arguments,
@@ -31,7 +32,7 @@ from dialtray.link.session import TraySession
 from dialtray.tracker import PLAY, Timing, Tracker
 from dialtray.tracker.dice import Roll
 from dialtray.tracker.hands import Hands, Mistakes
-from dialtray.tracker.runner import Stuck, TrackedTray, play_out
+from dialtray.tracker.runner import Stuck, play_out
 
 MIN_DOCKS = 2
 TIMING = Timing(judge_s=0.25, grace_s=0.5)  # bots pause briefly; a person gets the default
@@ -52,6 +53,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "need 8; default %(default)s)")
     p.add_argument("--clicks", action="store_true", help="print every sensed click too")
     add_game_arguments(p)
+    add_db(p)  # the game is stored (issue 12)
     p.set_defaults(func=run)
 
 
@@ -107,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
           flush=True)
     with VirtualTray(config.default_config(args.docks), seed=args.seed) as vtray:
         vtray.turn(0, "combat", 2)  # a player left a dial two clicks on: the start check sees it
-        session = TraySession(vtray.port, name="demo")
+        session = TraySession(vtray.port, name="demo", ack_policy="manual")  # ack when stored
         with session:
             try:
                 session.wait_synced(30)
@@ -135,7 +137,7 @@ def play(args: argparse.Namespace, table: Table, session: TraySession, turn: obj
     t = table.tracker
     narrator = Narrator(t, args.clicks, pause)
     t.on_change = narrator
-    tracked = TrackedTray(t, session)
+    tracked = CommandTable.open(args, t, session, "demo")
     print("binding: " + ", ".join(f"{s.text()}={d.figure}"
                                   + ("" if d.kind in ("combat", "speed") else f" {d.kind}")
                                   for s, d in t.binding.items() if s.dial == 0), flush=True)
@@ -145,6 +147,9 @@ def play(args: argparse.Namespace, table: Table, session: TraySession, turn: obj
     hands = Hands(t, table.setup.brain, Mistakes(), say=narrator.say)
     try:
         play_out(tracked, hands, turn, timeout=300, step_timeout=30)  # type: ignore[arg-type]
+        if table.fair is not None:
+            table.fair.reveal()  # (kept for below) its seed's events are stored with the game
+            tracked.pump(0.5)
     except Stuck as e:
         raise CommandError(f"the demo got stuck: {e}") from e
     finally:
@@ -165,4 +170,5 @@ def play(args: argparse.Namespace, table: Table, session: TraySession, turn: obj
     path = write_log(log_path(args, t.game.kind, "demo"), t.log_text(
         f"dialtray demo --game {args.game} --seed {args.seed}: a bot game on the virtual tray"))
     print(f"game log: {path}  (re-run it: dialtray replay {path})")
+    print(tracked.stored_as())
     return code

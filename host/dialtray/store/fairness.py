@@ -51,10 +51,20 @@ class DiceCheck:
         return out
 
 
-def check_dice(events: Iterable[dict[str, Any]]) -> DiceCheck:
-    """``events``: the data of the game's ``device`` records, in order."""
+def check_dice(events: Iterable[dict[str, Any]],
+               committed: dict[str, Any] | None = None) -> DiceCheck:
+    """``events``: the data of the game's ``device`` records, in order. ``committed``: the
+    dice source the game recorded at its start (``recorder.dice_source``) — a session committed
+    before the game was stored has its commitment and nonce there, not among the events."""
     sessions: dict[int, _Session] = {}
     open_s: _Session | None = None
+    if committed and committed.get("commitment") and committed.get("session"):
+        c = bytes.fromhex(committed["commitment"])
+        open_s = sessions[int(committed["session"])] = _Session(int(committed["session"]))
+        open_s.commit = {i: c[4 * i:4 * i + 4] for i in range(PARTS)}
+        if committed.get("nonce"):
+            mixed = bytes.fromhex(committed["nonce"])
+            open_s.mix = {i: mixed[4 * i:4 * i + 4] for i in range(NONCE_PARTS)}
     tag: dict[str, Any] | None = None
     out = DiceCheck()
     for e in events:

@@ -41,9 +41,12 @@ def dice_source(dice: Any) -> dict[str, Any]:
     inner = dice.inner if isinstance(dice, TableDice) else dice
     out: dict[str, Any] = {"source": type(inner).__name__}
     commitment = getattr(inner, "commitment", None)
-    if isinstance(commitment, bytes):
+    if isinstance(commitment, bytes):  # a committed (verifiably fair) dice session
         out["commitment"] = commitment.hex()
         out["session"] = getattr(inner, "session_id", 0)
+        nonce = getattr(inner, "nonce", None)
+        if isinstance(nonce, bytes):
+            out["nonce"] = nonce.hex()
     link = getattr(inner, "link", None)
     if link is not None and not isinstance(link, str):
         inner2 = getattr(link, "commitment", None)

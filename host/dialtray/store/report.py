@@ -90,8 +90,9 @@ def build(store: GameStore, gid: int) -> Report:
         outcome = outcome_data(game.outcome())
     vp = {str(k): int(x) for k, x in (outcome or {}).get("vp", {}).items()}
     times = [r["at"] for r in recs]
+    committed = recs[0]["data"].get("dice") if recs else None
     return Report(store.game(gid), v.text(), v.ok, seats, vp, adjust, scoring, hists,
-                  list(flags.values()), rulings, sources, check_dice(device),
+                  list(flags.values()), rulings, sources, check_dice(device, committed),
                   (min(times), max(times)), outcome, notes)
 
 
