@@ -18,11 +18,11 @@ import pytest
 
 pytest.importorskip("starlette", reason="the web UI needs the `ui` extra (dialtray[ui])")
 
-from dialtray.commands._common import sim_missing  # noqa: E402
-from dialtray.commands._games import new_game  # noqa: E402
-from dialtray.tracker import Timing  # noqa: E402
-from dialtray.ui import layout as lay  # noqa: E402
-from dialtray.ui.server import Options, Served  # noqa: E402
+from dialtray.commands._common import sim_missing
+from dialtray.commands._games import new_game
+from dialtray.tracker import Timing
+from dialtray.ui import layout as lay
+from dialtray.ui.server import Options, Served
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = Path(__file__).parent / "screenshots"
