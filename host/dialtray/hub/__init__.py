@@ -1,0 +1,1 @@
+"""The tournament hub (issue 17)."""

@@ -1,0 +1,237 @@
+"""Local Mosquitto and PostgreSQL for development and tests (issue 17 "Set-up").
+
+Both are Debian's packages (``scripts/install_hub_servers.sh`` installs them when missing), run
+from a temporary directory on a random loopback port and stopped by ``stop()`` (or the ``with``
+block). PostgreSQL's ``initdb``/``postgres`` refuse to run as root, so as root they run as the
+unprivileged ``postgres`` user (``runuser``). Nothing here touches the network beyond 127.0.0.1.
+
+``Mosquitto`` keeps a password file (``mosquitto_passwd``) and an ACL file: each table's user may
+publish only under ``dialtray/EVENT/t/USER/`` and read only ``dialtray/EVENT/cmd/USER/``; the hub's
+user reads and writes the whole event. ``enroll`` adds a user and reloads the broker (SIGHUP).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+PG_BIN_DIRS = sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True)
+
+
+class ServerMissing(RuntimeError):
+    """A server program is not installed; the message says which package brings it."""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_port(port: int, timeout: float, proc: subprocess.Popen[bytes] | None = None) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"the server exited (status {proc.returncode}) before listening")
+        try:
+            with socket.create_connection(("127.0.0.1", port), 0.2):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise TimeoutError(f"nothing listens on 127.0.0.1:{port} after {timeout:.0f} s")
+
+
+def _which(name: str, package: str, dirs: list[Path] | None = None) -> str:
+    for d in dirs or []:
+        if (d / name).is_file():
+            return str(d / name)
+    found = shutil.which(name) or shutil.which(name, path="/usr/sbin:/usr/bin")
+    if found is None:
+        raise ServerMissing(f"{name} is not installed: install Debian's `{package}` package "
+                            "(scripts/install_hub_servers.sh does it as root)")
+    return found
+
+
+def missing() -> str | None:
+    """Why the dev servers cannot run here, or None."""
+    try:
+        _which("mosquitto", "mosquitto")
+        _which("mosquitto_passwd", "mosquitto")
+        _which("initdb", "postgresql", PG_BIN_DIRS)
+        _which("pg_ctl", "postgresql", PG_BIN_DIRS)
+    except ServerMissing as e:
+        return str(e)
+    return None
+
+
+class Mosquitto:
+    """A broker on 127.0.0.1:``port`` requiring a password; ``kill``/``start`` keep the port and
+    the users (a broker restart as the tables would see it)."""
+
+    def __init__(self, event: str, root: Path, port: int | None = None) -> None:
+        self.exe = _which("mosquitto", "mosquitto")
+        self.passwd_exe = _which("mosquitto_passwd", "mosquitto")
+        self.event = event
+        self.root = root
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.port = port or free_port()
+        self.passwd = root / "passwd"
+        self.acl = root / "acl"
+        self.conf = root / "mosquitto.conf"
+        self.users: dict[str, str] = {}
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.passwd.touch()
+        self._write_acl()
+        self.conf.write_text(
+            f"listener {self.port} 127.0.0.1\n"
+            "allow_anonymous false\n"
+            f"password_file {self.passwd}\n"
+            f"acl_file {self.acl}\n"
+            "persistence false\n"
+            "max_inflight_messages 1000\n"
+            "max_queued_messages 100000\n"
+            f"log_dest file {root / 'mosquitto.log'}\n"
+            "log_type error\nlog_type warning\nlog_type notice\n")
+
+    def _write_acl(self) -> None:
+        ev = self.event
+        self.acl.write_text(
+            "# the hub: the whole event\n"
+            "user hub\n"
+            f"topic readwrite dialtray/{ev}/#\n\n"
+            "# every table (its user name is its id): its own topics only\n"
+            f"pattern write dialtray/{ev}/t/%u/#\n"
+            f"pattern read dialtray/{ev}/cmd/%u/#\n")
+        os.chmod(self.acl, 0o644)
+
+    def add_user(self, user: str, password: str) -> None:
+        subprocess.run([self.passwd_exe, "-b", str(self.passwd), user, password], check=True,
+                       capture_output=True)
+        os.chmod(self.passwd, 0o644)
+        self.users[user] = password
+        self.reload()
+
+    def reload(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGHUP)
+            time.sleep(0.2)  # mosquitto rereads its password and ACL files on SIGHUP
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen([self.exe, "-c", str(self.conf)], stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_port(self.port, 15, self.proc)
+
+    def kill(self) -> None:
+        """SIGKILL: the broker dies with whatever it held in memory."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+
+class Postgres:
+    """A cluster in a temporary directory on 127.0.0.1:``port``: an owner role (``dialtray``,
+    runs migrations) and the hub's role (``dialtray_hub``, only the rights the migrations grant)."""
+
+    def __init__(self, root: Path, port: int | None = None) -> None:
+        self.initdb = _which("initdb", "postgresql", PG_BIN_DIRS)
+        self.pg_ctl = _which("pg_ctl", "postgresql", PG_BIN_DIRS)
+        self.root = root
+        self.port = port or free_port()
+        self.data = root / "pgdata"
+        self.owner_password = "owner-" + os.urandom(6).hex()
+        self.hub_password = "hub-" + os.urandom(6).hex()
+        self.as_root = os.geteuid() == 0
+
+    def _run(self, argv: list[str], **kw: object) -> subprocess.CompletedProcess[bytes]:
+        if self.as_root:
+            argv = ["runuser", "-u", "postgres", "--", *argv]
+        return subprocess.run(argv, check=True, capture_output=True, **kw)  # type: ignore[call-overload,no-any-return]
+
+    def start(self) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        if self.as_root:
+            shutil.chown(self.root, "postgres", "postgres")
+        pwfile = self.root / "pw"
+        pwfile.write_text(self.owner_password + "\n")
+        if self.as_root:
+            shutil.chown(pwfile, "postgres", "postgres")
+        self._run([self.initdb, "-D", str(self.data), "-U", "dialtray", "-A", "scram-sha-256",
+                   f"--pwfile={pwfile}", "-E", "UTF8", "--no-sync"])
+        pwfile.unlink()
+        opts = (f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.root} "
+                "-c fsync=off -c synchronous_commit=off -c full_page_writes=off")
+        self._run([self.pg_ctl, "-D", str(self.data), "-o", opts, "-l",
+                   str(self.root / "pg.log"), "-w", "-t", "60", "start"])
+        import psycopg
+
+        with psycopg.connect(self.owner_dsn, autocommit=True) as c:
+            c.execute("CREATE DATABASE dialtray_hub")
+            c.execute(f"CREATE ROLE dialtray_hub LOGIN PASSWORD '{self.hub_password}'")
+
+    def dsn(self, user: str, password: str, db: str = "dialtray_hub") -> str:
+        return f"postgresql://{user}:{password}@127.0.0.1:{self.port}/{db}"
+
+    @property
+    def owner_dsn(self) -> str:
+        return self.dsn("dialtray", self.owner_password, "postgres")
+
+    @property
+    def admin_dsn(self) -> str:
+        """The owner on the hub's database: what ``dialtray hub migrate`` is given."""
+        return self.dsn("dialtray", self.owner_password)
+
+    @property
+    def hub_dsn(self) -> str:
+        return self.dsn("dialtray_hub", self.hub_password)
+
+    def stop(self) -> None:
+        if self.data.exists():
+            try:
+                self._run([self.pg_ctl, "-D", str(self.data), "-m", "immediate", "-w", "stop"])
+            except subprocess.CalledProcessError:
+                pass
+
+
+class DevServers:
+    """Both servers in one temporary directory; ``with DevServers("evt") as s: …``."""
+
+    def __init__(self, event: str = "dev") -> None:
+        self.tmp = Path(tempfile.mkdtemp(prefix="dialtray-hub-"))
+        os.chmod(self.tmp, 0o755)
+        self.mqtt = Mosquitto(event, self.tmp / "mqtt")
+        self.pg = Postgres(self.tmp / "pg")
+
+    def start(self) -> DevServers:
+        try:
+            self.mqtt.start()
+            self.pg.start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def stop(self) -> None:
+        self.mqtt.stop()
+        self.pg.stop()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def __enter__(self) -> DevServers:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

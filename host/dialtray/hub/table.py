@@ -1,0 +1,249 @@
+"""The table side of an event: the outbox and the link that empties it (issue 17).
+
+``Outbox.install(store)`` adds a ``hub_outbox`` table to the table's own SQLite store (owned by the
+hub package, created if missing) and a commit hook on the ``GameStore``: every record the store
+commits gets an outbox row *in the same transaction* (``GameStore.commit_hooks``). The game never
+waits for the network: ``TableLink`` runs in its own thread with its own SQLite connection,
+publishes each outbox record (QoS 1) while the broker is reachable, and deletes outbox rows only
+when the hub acknowledges that it stored them. After any reconnect, or when the hub goes quiet
+with records outstanding, it publishes again everything not yet confirmed; the hub keeps each
+record once. Presence is a retained message whose Last Will says ``offline``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from dialtray.hub import topics
+from dialtray.store.db import GameStore
+
+log = logging.getLogger(__name__)
+
+OUTBOX_SQL = ("CREATE TABLE IF NOT EXISTS hub_outbox (game INTEGER NOT NULL, n INTEGER NOT NULL, "
+              "PRIMARY KEY (game, n)) WITHOUT ROWID")
+
+
+class Outbox:
+    """The store's commit hook: each committed record's (game, n) is queued for the hub."""
+
+    def __init__(self, wake: Callable[[], None] | None = None) -> None:
+        self.wake = wake
+
+    @classmethod
+    def install(cls, store: GameStore, wake: Callable[[], None] | None = None) -> Outbox:
+        store.conn.execute(OUTBOX_SQL)
+        box = cls(wake)
+        store.commit_hooks.append(box.hook)
+        return box
+
+    def hook(self, conn: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> None:
+        conn.executemany("INSERT OR IGNORE INTO hub_outbox VALUES (?, ?)",
+                         [(r[0], r[1]) for r in rows])
+        if self.wake is not None:
+            self.wake()  # (a hint only: the link also polls)
+
+
+@dataclass
+class Broker:
+    host: str
+    port: int
+    user: str
+    password: str
+
+
+@dataclass
+class LinkStats:
+    published: int = 0
+    confirmed: int = 0
+    connects: int = 0
+    refused: int = 0  # publishes the broker refused (MQTT v5 reason code)
+    rulings: list[dict[str, Any]] = field(default_factory=list)
+    bad_rulings: int = 0
+    pairings: list[dict[str, Any]] = field(default_factory=list)
+
+
+class TableLink:
+    """Publishes a table's outbox to the event's broker, in its own thread."""
+
+    BATCH = 400
+    RETRY_S = 3.0  # records outstanding and no ack for this long: publish them again
+
+    def __init__(self, db: Path, event: str, table: str, broker: Broker,
+                 ruling_key: bytes | None = None,
+                 on_ruling: Callable[[dict[str, Any]], None] | None = None) -> None:
+        import paho.mqtt.client as mqtt
+
+        self.db, self.event, self.table, self.broker = db, event, table, broker
+        self.ruling_key = ruling_key
+        self.on_ruling = on_ruling
+        self.stats = LinkStats()
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._cursor: dict[int, int] = {}  # game → highest n published on this connection
+        self._acks: list[tuple[int, int]] = []
+        self._resend: list[tuple[int, int]] = []
+        self._last_progress = time.monotonic()
+        self.connected = threading.Event()
+        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"{event}-{table}",
+                        protocol=mqtt.MQTTv5)
+        c.username_pw_set(broker.user, broker.password)
+        c.will_set(topics.table_topic(event, table, "presence"), b"offline", qos=1, retain=True)
+        c.max_inflight_messages_set(200)
+        c.reconnect_delay_set(0.2, 2)
+        c.on_connect = self._on_connect
+        c.on_disconnect = self._on_disconnect
+        c.on_message = self._on_message
+        c.on_publish = self._on_publish
+        self.client = c
+        self.thread = threading.Thread(target=self._run, name=f"hub-link-{table}", daemon=True)
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    # ---- paho callbacks (its network thread) --------------------------------------------------
+
+    def _on_connect(self, client: Any, _u: Any, _f: Any, rc: Any, _p: Any = None) -> None:
+        if rc.is_failure:
+            log.warning("%s: the broker refused the connection: %s", self.table, rc)
+            return
+        self.stats.connects += 1
+        client.publish(topics.table_topic(self.event, self.table, "presence"), b"online",
+                       qos=1, retain=True)
+        client.subscribe(topics.cmd_topic(self.event, self.table, "#"), qos=1)
+        with self._lock:
+            self._cursor.clear()  # everything unconfirmed goes again
+        self.connected.set()
+        self._wake.set()
+
+    def _on_disconnect(self, _c: Any, _u: Any, _f: Any, _rc: Any, _p: Any = None) -> None:
+        self.connected.clear()
+
+    def _on_publish(self, _c: Any, _u: Any, _mid: int, rc: Any, _p: Any) -> None:
+        if rc.is_failure:
+            self.stats.refused += 1
+
+    def _on_message(self, _c: Any, _u: Any, msg: Any) -> None:
+        what = msg.topic.rsplit("/", 1)[-1]
+        try:
+            body = json.loads(msg.payload)
+        except ValueError:
+            log.warning("%s: a message from the hub that is not JSON on %s", self.table,
+                        msg.topic)
+            return
+        if not isinstance(body, dict):
+            return
+        if what == "ack":
+            with self._lock:
+                self._acks.append((int(body["game"]), int(body["n"])))
+        elif what == "resend":
+            with self._lock:
+                self._resend.append((int(body["game"]), int(body["from"])))
+        elif what == "ruling":
+            self._ruling(body)
+        elif what == "pairing":
+            self.stats.pairings.append(body)
+        self._wake.set()
+
+    def _ruling(self, msg: dict[str, Any]) -> None:
+        body, sig = msg.get("body"), msg.get("sig")
+        if (self.ruling_key is None or not isinstance(body, dict) or not isinstance(sig, str)
+                or not topics.signed_ok(self.ruling_key, body, sig)):
+            self.stats.bad_rulings += 1
+            log.warning("%s: a ruling whose signature does not check was ignored", self.table)
+            return
+        self.stats.rulings.append(body)
+        if self.on_ruling is not None:
+            self.on_ruling({**body, "sig": sig})
+
+    # ---- the link's thread --------------------------------------------------------------------
+
+    def start(self) -> TableLink:
+        self.client.connect_async(self.broker.host, self.broker.port, keepalive=5)
+        self.client.loop_start()
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        self.thread.join(10)
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def outstanding(self) -> int:
+        with sqlite3.connect(self.db) as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM hub_outbox").fetchone()[0])
+
+    def call_judge(self, game: int | None, note: str) -> None:
+        """A judge call (the command, the web button, or the roll button held 3 s)."""
+        self.client.publish(topics.table_topic(self.event, self.table, "call"),
+                            json.dumps({"game": game, "note": note}).encode(), qos=1)
+
+    def publish_state(self, state: dict[str, Any]) -> None:
+        self.client.publish(topics.table_topic(self.event, self.table, "state"),
+                            json.dumps(state).encode(), qos=0, retain=True)
+
+    def _run(self) -> None:
+        conn = sqlite3.connect(self.db, timeout=30)
+        conn.execute(OUTBOX_SQL)
+        try:
+            while not self._stop.is_set():
+                self._wake.wait(0.2)
+                self._wake.clear()
+                try:
+                    self._step(conn)
+                except sqlite3.OperationalError as e:  # the game holds the lock: next time
+                    log.debug("%s: outbox busy: %s", self.table, e)
+        finally:
+            conn.close()
+
+    def _step(self, conn: sqlite3.Connection) -> None:
+        with self._lock:
+            acks, self._acks = self._acks, []
+            resend, self._resend = self._resend, []
+        if acks:
+            with conn:
+                for game, n in acks:
+                    cur = conn.execute("DELETE FROM hub_outbox WHERE game = ? AND n <= ?",
+                                       (game, n))
+                    self.stats.confirmed += cur.rowcount
+            self._last_progress = time.monotonic()
+        if not self.connected.is_set():
+            return
+        with self._lock:
+            for game, first in resend:
+                self._cursor[game] = min(self._cursor.get(game, 0), first - 1)
+            if time.monotonic() - self._last_progress > self.RETRY_S:
+                self._cursor.clear()
+                self._last_progress = time.monotonic()
+            cursor = dict(self._cursor)
+        games = [r[0] for r in conn.execute("SELECT DISTINCT game FROM hub_outbox")]
+        games += [g for g, _ in resend if g not in games]
+        for game in games:
+            after = cursor.get(game, 0)
+            rows = conn.execute(
+                "SELECT r.n, r.kind, r.content, r.sha, r.prev FROM records r WHERE r.game_id = ? "
+                "AND r.n > ? AND (r.n >= (SELECT MIN(n) FROM hub_outbox WHERE game = ?) "
+                "OR r.n >= ?) ORDER BY r.n LIMIT ?",
+                (game, after, game, min((f for g, f in resend if g == game), default=1 << 62),
+                 self.BATCH)).fetchall()
+            for n, kind, content, sha, prev in rows:
+                info = self.client.publish(
+                    topics.table_topic(self.event, self.table, "rec"),
+                    topics.encode_record(game, n, kind, bytes(content), sha, prev), qos=1)
+                if info.rc != 0:  # the connection went: start again on the next connect
+                    return
+                self.stats.published += 1
+                with self._lock:
+                    self._cursor[game] = max(self._cursor.get(game, 0), n)
+            if len(rows) == self.BATCH:
+                self._wake.set()
