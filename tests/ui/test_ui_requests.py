@@ -1,0 +1,174 @@
+"""Bad requests meet a clear error and change nothing; the network needs the access key; the
+CLI starts without the web framework and `dialtray serve` runs as a program.
+
+Real server (uvicorn on a loopback port) and a real websocket client; no browser needed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import serve
+from dialtray.commands._common import sim_missing
+from dialtray.ui.app import WS_MAX_MESSAGE
+from dialtray.ui.server import Served
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+BIN = Path(sys.executable).parent
+
+
+def ws_url(served: Served, query: str = "") -> str:
+    return f"ws://127.0.0.1:{served.port}/ws{query}"
+
+
+def http(served: Served, path: str, body: Any = None) -> tuple[int, dict[str, Any]]:
+    data = None if body is None else (body if isinstance(body, bytes) else
+                                      json.dumps(body).encode())
+    req = urllib.request.Request(f"http://127.0.0.1:{served.port}{path}", data=data,
+                                 method="POST" if data is not None else "GET")
+    try:
+        with urllib.request.urlopen(req, timeout=20) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def first_state(ws: Any) -> dict[str, Any]:
+    m: dict[str, Any] = json.loads(ws.recv(timeout=20))
+    assert m["op"] == "state"
+    return m
+
+
+def reply(ws: Any) -> dict[str, Any]:
+    """The next message that is not a state push."""
+    while True:
+        m: dict[str, Any] = json.loads(ws.recv(timeout=20))
+        if m["op"] != "state":
+            return m
+
+
+def test_bad_websocket_requests_get_clear_errors_and_change_nothing(table: Served) -> None:
+    t = table.tracker
+    with connect(ws_url(table, "?game=999")) as ws:
+        m = json.loads(ws.recv(timeout=20))
+        assert m["op"] == "error" and "unknown game '999'" in m["message"]
+        with pytest.raises(ConnectionClosed):
+            ws.recv(timeout=20)
+    with connect(ws_url(table, f"?game={table.live.game_id}")) as ws:
+        state = first_state(ws)
+        history, lines = len(t.game.history), len(t.lines)
+        assert state["game"]["history"] == history
+        ws.send("{not json")
+        assert "not a JSON message" in reply(ws)["message"]
+        ws.send(json.dumps({"op": "explode"}))
+        assert "unknown request" in reply(ws)["message"]
+        ws.send(json.dumps({"op": "decide", "text": "shoot the moon"}))
+        r = reply(ws)
+        assert r["ok"] is False and r["message"], r
+        to_move = t.game.to_move()
+        other = next(s for s in t.game.seats() if s != to_move)
+        legal = state["game"]["legal"][0]
+        ws.send(json.dumps({"op": "decide", "text": legal, "seat": other}))
+        r = reply(ws)
+        assert r["ok"] is False and f"{to_move} decides now, not {other}" in r["message"], r
+        ws.send(json.dumps({"op": "decide", "text": legal, "seat": "P9"}))
+        assert "unknown seat 'P9'" in reply(ws)["message"]
+        ws.send(json.dumps({"op": "decide", "text": legal, "pad": "x" * WS_MAX_MESSAGE}))
+        r = reply(ws)
+        assert "message too large" in r["message"] and "nothing was done" in r["message"]
+        assert len(t.game.history) == history  # nothing changed
+        assert [x for x in t.lines[lines:] if isinstance(x, str)] == []
+        ws.send(json.dumps({"op": "ping"}))
+        assert reply(ws)["op"] == "pong"
+    with connect(ws_url(table)) as ws:  # far past the frame limit: the server cuts it off
+        first_state(ws)
+        ws.send("x" * 200_000)
+        with pytest.raises(ConnectionClosed) as e:
+            while True:
+                ws.recv(timeout=20)
+        assert e.value.rcvd is not None and e.value.rcvd.code == 1009
+    with connect(ws_url(table)) as ws:  # and the next page is served as before
+        assert first_state(ws)["game"]["history"] == len(t.game.history)
+
+
+def test_bad_http_requests_get_clear_errors(table: Served) -> None:
+    assert http(table, "/api/report/999") == (404, {"error": "unknown game 999 (see "
+                                                             "`dialtray games`)"})
+    code, body = http(table, "/api/report/abc")
+    assert code == 400 and "game number" in body["error"]
+    code, body = http(table, "/api/odds?dice=99&target=4")
+    assert code == 400 and "dice" in body["error"]
+    code, body = http(table, "/api/odds?dice=3&target=0")
+    assert code == 400 and "target" in body["error"]
+    code, body = http(table, "/api/judge/verify", b"{oops")
+    assert code == 400 and "not JSON" in body["error"]
+    code, body = http(table, "/api/judge/rule", {"game": table.live.game_id, "ruling": "vp",
+                                                 "args": {"seat": "P1", "points": 1}})
+    assert code == 403 and "no judge token given" in body["error"]
+    code, body = http(table, "/api/judge/verify", {"game": 999, "token": "x"})
+    assert code == 403  # the token is checked first: nothing about the game is told
+    code, body = http(table, "/api/games")
+    assert code == 200 and body["live"] == table.live.game_id
+
+
+def test_off_localhost_every_request_needs_the_access_key(tmp_path: Path) -> None:
+    # bound to every interface, reached through the loopback only
+    s = serve(tmp_path, host="0.0.0.0")
+    try:
+        assert s.key and f"?key={s.key}" in s.url
+        code, body = http(s, "/api/games")
+        assert code == 403 and "access key" in body["error"]
+        code, _ = http(s, f"/api/games?key={s.key}")
+        assert code == 200
+        with connect(ws_url(s)) as ws:
+            m = json.loads(ws.recv(timeout=20))
+            assert m["op"] == "error" and "access key" in m["message"]
+        with connect(ws_url(s, f"?key={s.key}")) as ws:
+            assert first_state(ws)["game_id"] == s.live.game_id
+    finally:
+        s.close()
+
+
+def test_the_cli_starts_without_the_web_framework() -> None:
+    code = ("import sys\nfrom dialtray import cli\ncli.build_parser()\n"
+            "print([m for m in ('starlette', 'uvicorn', 'websockets', 'dialtray.ui.app') "
+            "if m in sys.modules])\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert r.stdout.strip() == "[]", r.stdout
+
+
+def test_dialtray_serve_runs_as_a_program_and_stops_on_ctrl_c(tmp_path: Path) -> None:
+    if sim_missing():
+        pytest.skip(str(sim_missing()))
+    p = subprocess.Popen([str(BIN / "dialtray"), "--data-dir", str(tmp_path), "serve", "--sim",
+                          "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert p.stdout is not None
+        url = ""
+        for line in p.stdout:
+            if line.startswith("open http://127.0.0.1:"):
+                url = line.split()[1]
+                break
+        assert url, p.stderr.read() if p.stderr else ""
+        with urllib.request.urlopen(url, timeout=20) as r:
+            assert b"dialtray" in r.read()
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=30)
+        assert "stopping" in out, out
+        assert p.returncode == 0, err
+        assert "Traceback" not in err, err
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
