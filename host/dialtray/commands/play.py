@@ -26,6 +26,7 @@ from rich.live import Live
 from dialtray.commands._args import int_range
 from dialtray.commands._common import MAX_DOCKS, CommandError, require_sim, resolve_port
 from dialtray.commands._playview import render
+from dialtray.commands._store import CommandTable, add_db
 from dialtray.commands._table import (
     Table,
     add_game_arguments,
@@ -40,7 +41,7 @@ from dialtray.rules.core.errors import DiceError, InvalidActionError
 from dialtray.tracker import OVER, Timing
 from dialtray.tracker.binding import Slot
 from dialtray.tracker.hands import Hands, Typed
-from dialtray.tracker.runner import CHUNK, TrackedTray
+from dialtray.tracker.runner import CHUNK
 
 EXAMPLES = """examples:
   dialtray play airaction --sim                      # you (P1) against a bot, virtual tray
@@ -91,6 +92,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--plain", action="store_true",
                    help="print the view after each change instead of a live screen")
     add_game_arguments(p)
+    add_db(p)  # the game is stored (issue 12)
     p.set_defaults(func=run)
 
 
@@ -111,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         port = resolve_port(args.port)
     try:
-        session = TraySession(port, name="play")
+        session = TraySession(port, name="play", ack_policy="manual")  # ack when stored
         with session:
             try:
                 session.wait_synced(30)
@@ -169,7 +171,8 @@ class Game:
         self.table = table
         self.t = table.tracker
         self.vtray = vtray
-        self.tracked = TrackedTray(self.t, session)
+        self.tracked = CommandTable.open(args, self.t, session, "play",
+                                         on_ruling=lambda text: self.say(text))
         game = self.t.game
         seats = game.seats()
         self.humans = [s for s, who in zip(seats, args.seats, strict=True) if who == "human"]
@@ -356,7 +359,10 @@ class Game:
             print(str(verdict))
             t.lines.append(f"# fair dice: {verdict}")
             code = 0 if verdict.ok else 1
+        self.tracked.pump(0.5)  # the fair dice seed's events are stored with the game
+        self.tracked.close()
         path = write_log(log_path(self.args, t.game.kind, "play"),
                          t.log_text(f"dialtray play {t.game.kind}"))
         print(f"game log: {path}  (re-run it: dialtray replay {path})", flush=True)
+        print(self.tracked.stored_as(), flush=True)
         return code
