@@ -12,9 +12,9 @@ import pytest
 
 pytest.importorskip("cv2")
 
-from dialtray.vision import testset  # noqa: E402
-from dialtray.vision.layout import Layout, load_layout  # noqa: E402
-from dialtray.vision.refs import FigureRefs  # noqa: E402
+from dialtray.vision import testset
+from dialtray.vision.layout import Layout, load_layout
+from dialtray.vision.refs import FigureRefs
 
 # a small cast covering both games, colour blocks, bullet holes, identical neighbouring clicks
 # and a one-click token

@@ -22,7 +22,7 @@ def test_homography_puts_the_docks_where_the_camera_does(layout: Layout, figures
     p = rp.train(np.random.default_rng(5), "perspective")
     shot = render_tray(layout, {2: spec}, p, 5)
     reg = register(shot.image, MarkerFinder(layout))
-    k, dist, hn = camera_for(p, layout, (1280, 720))
+    k, _dist, hn = camera_for(p, layout, (1280, 720))
     for centre in layout.docks.values():
         truth = k @ hn @ np.array([centre[0], centre[1], 1.0])
         got = cv2.perspectiveTransform(np.array([[centre]], np.float64), reg.homography)[0, 0]

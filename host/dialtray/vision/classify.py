@@ -33,11 +33,12 @@ from dialtray.vision.register import BORDER_MM, SPP, CropGeometry, Image
 
 F32 = npt.NDArray[np.float32]
 
-MIN_SCORE = 0.45  # correlation the best class must reach
+MIN_SCORE = 0.3  # correlation (of what differs between clicks) the best class must reach
 RIVAL_WINDOW = 0.25  # runner-ups scoring within this of the best are weighed against it
 CONFIDENCE_THRESHOLD = 0.3  # below: unknown. Chosen on the TRAIN profile (bench_vision.py)
 BETWEEN_FRACTIONS = tuple(i / 20 for i in range(4, 17))  # 0.2 .. 0.8
 SINGLE_MIN_SCORE = 0.6  # a dial with one look: correlation with it that counts as seen
+BANK_BLUR = (0.0, 1.0, 1.8)  # px of extra blur of each template bank
 SMOOTH = 1.4  # px: evens out the blur of a capture photo and a worse one
 ECC_STOP = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-4)
 
@@ -61,7 +62,8 @@ def _unit(a: F32) -> F32:
 @dataclass(frozen=True)
 class DialRead:
     """One dial's reading: ``status`` click / between / unknown; ``clicks`` the click(s) it
-    shows (several when they look identical; for ``between`` the two it sits between);
+    shows (several when they look identical; for ``between`` the likeliest two it sits
+    between — a hint, not a confirmed read: only "mid-turn" is);
     ``values``/``colours`` the catalogue values of that click; ``colours_seen`` the colour
     blocks as seen; ``confidence`` 0..1 (0 when unknown); ``reason`` why unknown."""
 
@@ -124,14 +126,14 @@ def _region_rects(window: Window) -> list[tuple[float, float, float, float]]:
 
 
 def _regions(window: Window) -> list[tuple[int, int, int, int]]:
-    """Each stat cell and mark of the window as (x0, y0, x1, y1) template px, inset a little
-    so that the cell grid stays out."""
+    """Each stat cell and mark of the window as (x0, y0, x1, y1) template px, inset so that
+    the edges of the cell's box (the same on every click) stay out: the digit dominates."""
     out = []
     for x, y, w, h in _region_rects(window):
-        inset = min(0.4, w / 4, h / 4)
-        out.append((round((BORDER_MM + x + inset) * SPP), round((BORDER_MM + y + inset) * SPP),
-                    round((BORDER_MM + x + w - inset) * SPP),
-                    round((BORDER_MM + y + h - inset) * SPP)))
+        ix, iy = min(0.2 * w, 3.0), min(0.1 * h, 0.8)
+        out.append((round((BORDER_MM + x + ix) * SPP), round((BORDER_MM + y + iy) * SPP),
+                    round((BORDER_MM + x + w - ix) * SPP),
+                    round((BORDER_MM + y + h - iy) * SPP)))
     return out
 
 
@@ -202,8 +204,26 @@ class DialClassifier:
                 templates.append(t)
                 self.labels.append((BETWEEN, i, j))
         # one matrix per region (cell or mark): templates x pixels, each row unit length
-        self.cells = [np.stack([_unit(t[y0:y1, x0_:x1]) for t in templates])
-                      for (x0_, y0, x1, y1) in self.regions]
+        # Banks of the same templates blurred more: a photo blurrier than the capture is
+        # compared with templates as blurred as it (the bank that fits it best).
+        # In each region, what every click shows alike (box, plastic) is taken out: the
+        # correlation is of what differs.
+        self.banks = []
+        self.common: list[list[F32]] = []
+        clicks = [i for i, lb in enumerate(self.labels) if lb[0] == CLICK]
+        for sigma in BANK_BLUR:
+            ts = [t if sigma == 0 else np.asarray(cv2.GaussianBlur(t, (0, 0), sigma), np.float32)
+                  for t in templates]
+            mats, means = [], []
+            for (x0_, y0, x1, y1) in self.regions:
+                raw = np.stack([_unit(t[y0:y1, x0_:x1]) for t in ts])
+                mean = raw[clicks].mean(axis=0) if len(self.classes) > 1 else \
+                    np.zeros(raw.shape[1], np.float32)
+                mats.append(np.stack([_unit(r - mean) for r in raw]))
+                means.append(np.asarray(mean, np.float32))
+            self.banks.append(mats)
+            self.common.append(means)
+        self.cells = self.banks[0]
         label_ids: dict[tuple[str, int, int], int] = {}
         self.row_label = np.array([label_ids.setdefault(lb, len(label_ids))
                                    for lb in self.labels])
@@ -215,9 +235,13 @@ class DialClassifier:
         seen = read_colours(crop, (x, y), self.window, self.hues)
         if len(self.label_list) == 1:  # one look only (a token's single click): is it there?
             return self._decide(0, coarse, -1.0, SINGLE_MIN_SCORE, seen)
-        cell_scores = np.stack([m @ _unit(patch[y0:y1, x0:x1])
-                                for m, (x0, y0, x1, y1) in zip(self.cells, self.regions,
-                                                               strict=True)])
+        units = [_unit(patch[y0:y1, x0:x1]) for (x0, y0, x1, y1) in self.regions]
+        fits = []
+        for bank, means in zip(self.banks, self.common, strict=True):
+            cs = np.stack([m @ _unit(u - mu) for m, u, mu in zip(bank, units, means,
+                                                                  strict=True)])
+            fits.append((float((self.region_weight @ cs).max()), cs, bank))
+        _, cell_scores, self.cells = max(fits, key=lambda f: f[0])
         scores = self.region_weight @ cell_scores
         per_label = np.full(len(self.label_list), -1.0, np.float32)
         np.maximum.at(per_label, self.row_label, scores)
@@ -228,8 +252,9 @@ class DialClassifier:
         # -1: exactly the runner-up)? Every differing region must side with the best.
         z_min, rival = 1.0, -1.0
         for other in np.nonzero(per_label >= per_label[best] - RIVAL_WINDOW)[0]:
-            if other == best:
-                continue
+            if other == best or (self.label_list[other][0] == BETWEEN
+                                 and self.label_list[best][0] == BETWEEN):
+                continue  # mid-turn is mid-turn: which pair it sits between is a hint only
             rows_o = np.nonzero(self.row_label == other)[0]
             o = int(rows_o[np.argmax(scores[rows_o])])
             num = den = 0.0

@@ -86,8 +86,8 @@ class Score:
             self.unknown += 1
             return
         j = (k + 1) % n
-        if mid:
-            ok = (read.status == BETWEEN and read.clicks == (k, j)) or (
+        if mid:  # "between" is right; the pair it names is the likeliest, not a confirmed read
+            ok = read.status == BETWEEN or (
                 read.status == CLICK and faces[k].key() == faces[j].key()
                 and k in read.clicks)
         else:
