@@ -4,7 +4,7 @@ It pumps the tray's events into the tracker through the store's recorder (every 
 then fed), lets the bots' hands play when they do (``tracker.runner.play_out``), runs the page's
 requests (a typed decision, a ruling) between two pumps, and after each pump publishes the
 page's state when it changed. ``received`` in a state is the wall-clock time the first tray
-event behind it reached the host (the bench measures event → page from it).
+click behind it reached the host (the bench measures event → page from it).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Any, cast
 
-from dialtray.link.messages import TrayEvent
+from dialtray.link.messages import Click, TrayEvent
 from dialtray.link.session import TraySession
 from dialtray.store.recorder import GameRecorder, RecordingTracker
 from dialtray.tracker import Tracker
@@ -72,9 +72,9 @@ class LiveTable:
         self.states = StateBuilder(tracker, layout, recorder.gid, bots=brain is not None,
                                    source=source)
         self.recording = RecordingTracker(recorder, boot=self._boot)
+        session.subscribe(self._stamp)  # before the table's queue: stamped before it is fed
         self.table = _Table(cast(Tracker, self.recording), session)
         self.table.live = self
-        session.subscribe(self._stamp)
         self.rev = 0
         self.last_text = ""
         self.latest = ""  # the last state published (a page that connects gets it at once)
@@ -111,7 +111,7 @@ class LiveTable:
         return boot if isinstance(boot, int) else None
 
     def _stamp(self, ev: TrayEvent) -> None:  # the link's thread: one assignment
-        if self.received is None:
+        if self.received is None and type(ev) is Click:
             self.received = time.time()
 
     def _run(self) -> None:
@@ -163,12 +163,12 @@ class LiveTable:
 
     def publish_now(self) -> None:
         """Build the state; publish it when anything in it changed."""
-        received, self.received = self.received, None
         body = self.states.build()
         body["error"] = self.error
         text = json.dumps(body, separators=(",", ":"))
         if text == self._last_body:
             return
+        received, self.received = self.received, None
         self._last_body = text
         self.rev += 1
         stamp = json.dumps({"rev": self.rev, "received": received, "sent": time.time()})

@@ -34,8 +34,9 @@ function connect() {
   ws = new WebSocket(`${proto}//${location.host}/ws${game ? "?game=" + encodeURIComponent(game) : ""}`);
   ws.onopen = () => { retry = 300; conn("live", "● live"); };
   ws.onmessage = (ev) => {
+    const arrived = performance.timeOrigin + performance.now();
     const m = JSON.parse(ev.data);
-    if (m.op === "state") render(m);
+    if (m.op === "state") { m.arrived = arrived; render(m); }
     else if (m.op === "result") result(m);
     else if (m.op === "error") { conn("down", "✖ " + m.message); $("result").textContent = "✖ " + m.message; $("result").className = "result bad"; }
   };
@@ -46,6 +47,10 @@ function connect() {
     setTimeout(connect, ev.code === 4404 ? 5000 : retry);
     retry = Math.min(retry * 2, 5000);
   };
+}
+const htmlOf = new Map();
+function setHtml(id, html) {  // touch the DOM only when the content changed
+  if (htmlOf.get(id) !== html) { htmlOf.set(id, html); $(id).innerHTML = html; }
 }
 function conn(state, text) { const c = $("conn"); c.dataset.state = state; c.textContent = text; }
 
@@ -59,9 +64,18 @@ function render(s) {
   renderTray(s);
   const g = JSON.stringify([s.game, s.dice, s.phase, s.bots]);
   if (g !== lastGame) { lastGame = g; renderGame(s); }
-  $("log").textContent = s.log.join("\n");
-  const now = Date.now();
-  seen.renders.push({ rev: s.rev, received: s.received, sent: s.sent, shown: now });
+  const log = $("log");
+  const text = s.log.join("\n");
+  if (text === log.textContent) return finish(s);
+  const atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
+  log.textContent = text;
+  if (atEnd) log.scrollTop = log.scrollHeight;  // follow the newest line unless scrolled back
+  finish(s);
+}
+
+function finish(s) {
+  const now = performance.timeOrigin + performance.now();  // ms since the epoch, sub-ms
+  seen.renders.push({ rev: s.rev, received: s.received, sent: s.sent, arrived: s.arrived, shown: now });
   if (seen.renders.length > 5000) seen.renders.splice(0, 1000);
 }
 
@@ -86,6 +100,9 @@ function places(L) {
   const ys = [...new Set(Object.values(L.docks).map((c) => Math.round(c[1])))].sort((a, b) => a - b);
   return { xs, ys };
 }
+
+let trayFrame = "";
+const drawn = new Map();
 
 function renderTray(s) {
   const L = s.layout;
@@ -112,17 +129,25 @@ function renderTray(s) {
   }
   if (seen.turns.length > 2000) seen.turns.splice(0, 500);
   if (seen.flags.length > 2000) seen.flags.splice(0, 500);
-  tray.innerHTML = parts.join("");
+  // only the docks that changed are redrawn (a click changes one): the page keeps up
+  const frame = JSON.stringify([L, s.docks.map((d) => d.dock)]);
+  if (frame !== trayFrame) { trayFrame = frame; tray.innerHTML = parts.join(""); drawn.clear(); }
+  s.docks.forEach((d, i) => {
+    if (drawn.get(d.dock) !== parts[i]) {
+      if (drawn.has(d.dock)) $("dock-" + d.dock).outerHTML = parts[i];
+      drawn.set(d.dock, parts[i]);
+    }
+  });
   $("layout-note").textContent = L.source === "grid" ?
     "No tray layout file: docks drawn on a grid (the camera calibration writes calibration/tray_layout.json)." :
     `Tray layout: ${L.source}`;
   $("phase-line").textContent = s.error ? "✖ " + s.error :
     `${s.phase === "start-check" ? "Start check: set every dial to its start click" :
       s.phase === "over" ? "■ The game is over" : "▶ Play"} — ${s.game.to_move ? s.game.to_move + " to decide" : ""}`;
-  $("waiting").innerHTML = "<b>The tray waits for:</b><ul>" +
-    s.waiting_for.map((w) => `<li>${esc(w)}</li>`).join("") + "</ul>";
+  setHtml("waiting", "<b>The tray waits for:</b><ul>" +
+    s.waiting_for.map((w) => `<li>${esc(w)}</li>`).join("") + "</ul>");
   const d = s.dice.last;
-  $("dice").innerHTML = d ? `<p>${esc(d.purpose)}: <b>${d.faces.join(" ")}</b></p>${d.svg}` : "<p>no roll yet</p>";
+  setHtml("dice", d ? `<p>${esc(d.purpose)}: <b>${d.faces.join(" ")}</b></p>${d.svg}` : "<p>no roll yet</p>");
 }
 
 function renderGame(s) {
@@ -132,7 +157,8 @@ function renderGame(s) {
   $("g-history").textContent = g.history;
   $("g-dice").textContent = s.dice.source + (s.dice.error ? ` — ✖ ${s.dice.error}` : "");
   $("g-fair").textContent = s.dice.fairness;
-  $("g-outcome").textContent = g.outcome || "not over";
+  $("g-outcome").textContent = (g.outcome || "not over") +
+    (Object.keys(g.vp).length ? " — VP " + Object.entries(g.vp).map(([k, v]) => `${k} ${v}`).join(", ") : "");
   const seat = $("seat");
   if (seat.options.length !== g.seats.length + 1) {
     seat.innerHTML = '<option value="">whoever is to decide</option>' +
