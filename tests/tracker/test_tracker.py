@@ -376,3 +376,29 @@ def test_healing_is_clicks_due_counter_clockwise_confirmed_like_damage() -> None
     assert "counter-clockwise" in " ".join(t.waiting_for()) and "AC-" in st.exp.cause_text()
     tray.click_by_click(st.slot, st.exp.total)
     assert t.confirmed[-1].clicks < 0 and t.ready()
+
+
+def test_dice_that_cannot_be_rolled_leave_no_trace_and_are_rolled_again() -> None:
+    """The tray's dice may fail (a pulled cable): the decision is not taken, the game state is
+    unchanged, the tray says what it waits for, and the same decision works once dice roll."""
+    dice = ManualDice([])
+    t, tray, _ = table(dice=TableDice(dice))
+    tray.snapshot()  # the start check passes: the table's first-player roll has no dice yet
+    assert len(t.game.history) == 0
+    assert any("could not be rolled" in w for w in t.waiting_for())
+    dice.feed([6, 6, 1, 1])
+    tray.wait(0.1)  # the table tries again at the next tick
+    assert [e.action.text() for e in t.game.history] == ["first-player"]
+    for text in ("deploy P1", "deploy P2"):
+        assert t.decide(text, tray.now).ok
+    # initiative needs dice again, and there are none: it waits, nothing half-done
+    assert [e.action.text() for e in t.game.history][-1] == "deploy P2"
+    assert any("initiative could not be rolled" in w for w in t.waiting_for())
+    r = t.dispute("A1 rear arc", tray.now)
+    assert not r.ok and r.retry and len(t.game.history) == 3
+    dice.feed([5, 2, 3, 1])
+    tray.wait(0.1)
+    assert t.game.history[-1].action.text() == "initiative"
+    dice.feed([4])
+    r = t.dispute("A1 rear arc", tray.now)
+    assert r.ok and "rolled 4" in r.message

@@ -493,14 +493,17 @@ class Tracker:
             action = self.game.parse_action(f"dispute {about}")
         except InvalidActionError:
             action = None
-        if action is not None:
-            try:
+        try:
+            if action is not None:
                 events = self._apply(action, now, "dispute")
-            except IllegalActionError as e:
-                return Result(False, str(e))
-            face = self.dice.last.faces[0] if self.dice.last else 0
-        else:
-            face = self.dice.roll(1, f"dispute: {about}")[0]
+                face = self.dice.last.faces[0] if self.dice.last else 0
+            else:
+                face = self.dice.roll(1, f"dispute: {about}")[0]
+        except IllegalActionError as e:
+            return Result(False, str(e))
+        except (DiceError, OSError) as e:
+            return Result(False, f"the die for the dispute could not be rolled: {e}", retry=True)
+        if action is None:
             self.dice.take()
             events = [f"dispute {about}: rolled {face}"]
             self.lines.append(f"# dispute {about} | {face} (AA-M84)")
