@@ -71,46 +71,87 @@ def has_sigint_handler(pid: int) -> bool:
     return caught is not None and bool(int(caught, 16) >> (signal.SIGINT - 1) & 1)
 
 
+# Blocking system calls where MicroPython waits for time or input (x86-64 and aarch64 numbers):
+# the only places a SIGINT may land safely, see deliver_interrupt.
+_WAITING_SYSCALLS = {
+    "x86_64": {0, 7, 23, 35, 219, 230, 232, 270, 271, 281},  # read poll select nanosleep
+    # restart_syscall clock_nanosleep epoll_wait pselect6 ppoll epoll_pwait
+    "aarch64": {22, 63, 72, 73, 101, 115, 128},  # epoll_pwait read pselect6 ppoll nanosleep
+    # clock_nanosleep restart_syscall
+}
+_INTERRUPT_WAIT_S = 1.0
+
+
+def _waiting(pid: int) -> bool | None:
+    """Is stopped process ``pid`` inside a waiting system call? None: cannot tell here."""
+    table = _WAITING_SYSCALLS.get(os.uname().machine)
+    if table is None:
+        return None
+    try:
+        with open(f"/proc/{pid}/syscall") as f:
+            nr = int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return False
+    return nr in table
+
+
+def _stop(pid: int) -> str | None:
+    """SIGSTOP ``pid`` and wait until it is stopped; its state letter, None if it is gone."""
+    os.kill(pid, signal.SIGSTOP)
+    deadline = time.monotonic() + _STOP_WAIT_S
+    while True:
+        state = _proc_field(pid, "State")
+        if state is None or state[:1] in ("T", "t", "Z", "X"):
+            return state[:1] if state else None
+        if time.monotonic() > deadline:
+            return state[:1]  # never stopped: the caller must not gamble
+        time.sleep(0.0002)
+
+
 def deliver_interrupt(pid: int) -> bool:
     """Raise a keyboard interrupt in MicroPython process ``pid`` if it would take one.
 
     True when the interrupt was raised (the 0x03 is consumed, as the Pico's USB CDC consumes
-    it); False when the process has no SIGINT handler — at the REPL prompt, where readline
-    reads Ctrl-C as a character, or under kbd_intr(-1), where the firmware judges 0x03 itself —
-    and the byte must be delivered as data. Sending SIGINT to a process without a handler
-    would kill it, so the check and the signal must not race the process changing its mind:
-    the process is stopped (SIGSTOP) while its handler is read from /proc and the signal is
-    queued, then continued; a pending signal is delivered with the disposition it was checked
-    against. Linux only (/proc); elsewhere the byte goes through as data and the firmware's own
-    read loop takes it (dialrig.app.SerialIO).
+    it); False when the byte must be delivered as data: the process has no SIGINT handler —
+    at the REPL prompt, where readline reads Ctrl-C as a character, or under kbd_intr(-1),
+    where the firmware judges 0x03 itself — or it never reached a safe point (below).
+
+    Two hazards of the unix port, neither of which a Pico has:
+
+    * SIGINT to a process without a handler kills it, so the check and the signal must not
+      race the process changing its mind: the process is stopped (SIGSTOP) while its handler
+      is read from /proc and the signal is queued, then continued; a pending signal is
+      delivered with the disposition it was checked against.
+    * Its SIGINT handler raises KeyboardInterrupt straight out of whatever was running
+      (MICROPY_ASYNC_KBD_INTR). Landing inside the interpreter — parsing a REPL line with the
+      qstr mutex held, say — leaves a lock taken and the next use deadlocks. A Pico only
+      schedules the exception. So the signal is sent only while the stopped process is waiting
+      in a blocking system call (sleep, poll, select, read: where the firmware's event loop
+      and the REPL spend their time), retried for up to a second.
+
+    Linux only (/proc); elsewhere the byte goes through as data.
     """
     if not os.path.exists(f"/proc/{pid}/status"):
         return False
-    try:
-        os.kill(pid, signal.SIGSTOP)
-    except ProcessLookupError:
-        return False
-    try:
-        deadline = time.monotonic() + _STOP_WAIT_S
-        while True:
-            state = _proc_field(pid, "State")
-            if state is None or state[:1] in ("T", "t", "Z", "X"):
-                break
-            if time.monotonic() > deadline:
-                return False  # never stopped: do not gamble on its handler
-            time.sleep(0.0002)
-        caught = _proc_field(pid, "SigCgt")
-        if state is None or caught is None or state[:1] not in ("T", "t"):
+    deadline = time.monotonic() + _INTERRUPT_WAIT_S
+    while True:
+        try:
+            try:
+                if _stop(pid) not in ("T", "t"):
+                    return False
+                if not has_sigint_handler(pid):
+                    return False
+                if _waiting(pid) is not False:
+                    os.kill(pid, signal.SIGINT)
+                    return True
+            finally:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGCONT)
+        except ProcessLookupError:
             return False
-        if not int(caught, 16) >> (signal.SIGINT - 1) & 1:
-            return False
-        os.kill(pid, signal.SIGINT)
-        return True
-    except ProcessLookupError:
-        return False
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGCONT)
+        if time.monotonic() > deadline:
+            return False  # busy in the interpreter all along: no safe moment came
+        time.sleep(0.001)
 
 
 class UsbBridge:
