@@ -55,7 +55,8 @@ def test_a_bot_game_is_followed_live_to_its_end(browser: Any, bot_table: Served)
     assert "The game is over" in page.inner_text("#phase-line")
     for dv in t.docks():
         if dv.click is not None:
-            assert f"{dv.kind} dial: click {dv.click}" in page.inner_text(f"#dock-{dv.dock}")
+            assert f"{dv.figure} {dv.kind} dial — the rules say click {dv.click}" in \
+                page.inner_text(f"#dock-{dv.dock}")
     # every click due the page showed was on the dock the tracker named
     turns = page.evaluate("window.dialtray.turns")
     due = [c for c in t.confirmed if not c.free]

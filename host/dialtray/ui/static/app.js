@@ -82,7 +82,7 @@ function finish(s) {
 function readerHtml(r) {
   const bits = [`<div class="reader" data-reader="${esc(r.reader)}" data-kind="${esc(r.kind)}">`, r.window];
   const click = r.click === null ? "not set yet" : `click ${r.click}`;
-  bits.push(`<p>${esc(r.kind)} dial: ${esc(click)}${r.in_play ? "" : " — out of play"}</p>`);
+  bits.push(`<p>${esc(r.figure)} ${esc(r.kind)} dial — the rules say ${esc(click)}${r.in_play ? "" : " — out of play"}</p>`);
   if (r.damage !== null) bits.push(`<p>damage so far: <b>${r.damage}</b> click${r.damage === 1 ? "" : "s"}</p>`);
   if (r.fault) bits.push(`<p class="flag" role="alert">⚠ ${esc(r.fault)}</p>`);
   if (r.flag) bits.push(`<p class="flag" role="alert" data-flag="${esc(r.flag.kind)}">⚑ ${esc(r.flag.text)}</p>`);
