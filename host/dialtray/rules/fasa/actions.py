@@ -1,0 +1,185 @@
+"""FASA decisions and their notation (docs/notation.md, "FASA")::
+
+    plot A1 3L2F                 open plot of one plane (FS-M34); ``plot A1 bail 3SA`` (FS-M62)
+    seal P1 <sha256 hex>         secret plots: the seat's sealed commitment (FS-M33)
+    reveal P1 A1=3L2F A2=bail:2SA salt=<hex>   the plots behind the seal, revealed together
+    fire A1 B1 [double]          all the plane's guns at one target (FS-M68), doubling down FS-M77
+    rocket A1 rockets_p1 AP B1   one lethal rocket at a target (FS-M103/FS-M104)
+    launch A1 rockets_s1 FK 5,7  a flak, flare or sonic rocket at a hex (FS-M105..FS-M107)
+    bomb A1 rockets_p1 5,7       a bomb on the plane's own or an adjacent hex (FS-M114)
+    clear A1                     try to clear every jammed gun (FS-M78)
+    place A1 3                   put the next gun hit in column 3 (FS-M21 Steady Hand shift)
+    pass A1                      no combat action
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+
+from dialtray.rules.core.errors import InvalidActionError
+from dialtray.rules.fasa.hexmap import Hex, hex_text, parse_hex
+
+PLANE = re.compile(r"^[A-Z][A-Z0-9]{0,5}$")
+SEAT = re.compile(r"^P[1-9]$")
+
+
+@dataclass(frozen=True)
+class Plot:
+    plane: str
+    maneuver: str
+    bail: bool = False
+
+    def text(self) -> str:
+        return f"plot {self.plane} {'bail ' if self.bail else ''}{self.maneuver}"
+
+
+@dataclass(frozen=True)
+class Seal:
+    seat: str
+    digest: str
+
+    def text(self) -> str:
+        return f"seal {self.seat} {self.digest}"
+
+
+@dataclass(frozen=True)
+class Reveal:
+    seat: str
+    plots: tuple[tuple[str, str, bool], ...]
+    salt: str
+
+    def text(self) -> str:
+        body = " ".join(f"{p}={'bail:' if b else ''}{m}" for p, m, b in self.plots)
+        return f"reveal {self.seat} {body} salt={self.salt}"
+
+
+@dataclass(frozen=True)
+class Fire:
+    plane: str
+    target: str
+    double: bool = False
+
+    def text(self) -> str:
+        return f"fire {self.plane} {self.target}" + (" double" if self.double else "")
+
+
+@dataclass(frozen=True)
+class Rocket:
+    plane: str
+    hardpoint: str
+    code: str
+    target: str
+
+    def text(self) -> str:
+        return f"rocket {self.plane} {self.hardpoint} {self.code} {self.target}"
+
+
+@dataclass(frozen=True)
+class Launch:
+    plane: str
+    hardpoint: str
+    code: str
+    hex: Hex
+
+    def text(self) -> str:
+        return f"launch {self.plane} {self.hardpoint} {self.code} {hex_text(self.hex)}"
+
+
+@dataclass(frozen=True)
+class Bomb:
+    plane: str
+    hardpoint: str
+    hex: Hex
+
+    def text(self) -> str:
+        return f"bomb {self.plane} {self.hardpoint} {hex_text(self.hex)}"
+
+
+@dataclass(frozen=True)
+class Clear:
+    plane: str
+
+    def text(self) -> str:
+        return f"clear {self.plane}"
+
+
+@dataclass(frozen=True)
+class Place:
+    plane: str
+    column: int  # 1..10 as printed on the sheet
+
+    def text(self) -> str:
+        return f"place {self.plane} {self.column}"
+
+
+@dataclass(frozen=True)
+class Pass:
+    plane: str
+
+    def text(self) -> str:
+        return f"pass {self.plane}"
+
+
+FasaAction = Plot | Seal | Reveal | Fire | Rocket | Launch | Bomb | Clear | Place | Pass
+
+
+def seal_digest(seat: str, turn: int, plots: tuple[tuple[str, str, bool], ...], salt: str) -> str:
+    """The commitment shown to the other players: SHA-256 of the seat, the turn, the plots in
+    notation and a secret salt (so a short plot cannot be guessed from its hash)."""
+    body = Reveal(seat, plots, salt).text()
+    return hashlib.sha256(f"fasa|turn {turn}|{body}".encode()).hexdigest()
+
+
+def _plane(tok: str, text: str) -> str:
+    if not PLANE.match(tok):
+        raise InvalidActionError(f"{text!r}: {tok!r} is not a plane id (A1)")
+    return tok
+
+
+def _hex(tok: str, text: str) -> Hex:
+    try:
+        return parse_hex(tok)
+    except ValueError as exc:
+        raise InvalidActionError(f"{text!r}: {exc}") from None
+
+
+def parse_action(text: str) -> FasaAction:
+    """Read one action's notation; ``InvalidActionError`` says what is wrong."""
+    t = text.split()
+    if not t:
+        raise InvalidActionError("empty action")
+    verb, args = t[0].lower(), t[1:]
+    n = len(args)
+    if verb == "plot" and n in (2, 3) and (n == 2 or args[1] == "bail"):
+        return Plot(_plane(args[0], text), args[-1].upper(), n == 3)
+    if verb == "seal" and n == 2 and SEAT.match(args[0]) and re.fullmatch(r"[0-9a-f]{64}", args[1]):
+        return Seal(args[0], args[1])
+    if verb == "reveal" and n >= 2 and SEAT.match(args[0]) and args[-1].startswith("salt="):
+        plots = []
+        for tok in args[1:-1]:
+            plane, sep, plot = tok.partition("=")
+            if not sep:
+                raise InvalidActionError(f"{text!r}: {tok!r} is not PLANE=PLOT")
+            bail = plot.startswith("bail:")
+            plots.append((_plane(plane, text), plot.removeprefix("bail:").upper(), bail))
+        salt = args[-1][5:]
+        if not re.fullmatch(r"[0-9a-zA-Z]{1,64}", salt):
+            raise InvalidActionError(f"{text!r}: the salt must be 1..64 letters or digits")
+        return Reveal(args[0], tuple(plots), salt)
+    if verb == "fire" and n in (2, 3) and (n == 2 or args[2] == "double"):
+        return Fire(_plane(args[0], text), _plane(args[1], text), n == 3)
+    if verb == "rocket" and n == 4:
+        return Rocket(_plane(args[0], text), args[1], args[2].upper(), _plane(args[3], text))
+    if verb == "launch" and n == 4:
+        return Launch(_plane(args[0], text), args[1], args[2].upper(), _hex(args[3], text))
+    if verb == "bomb" and n == 3:
+        return Bomb(_plane(args[0], text), args[1], _hex(args[2], text))
+    if verb in ("clear", "pass") and n == 1:
+        return (Clear if verb == "clear" else Pass)(_plane(args[0], text))
+    if verb == "place" and n == 2 and args[1].isascii() and args[1].isdigit():
+        return Place(_plane(args[0], text), int(args[1]))
+    raise InvalidActionError(
+        f"{text!r} is not a FASA action (plot, seal, reveal, fire, rocket, launch, bomb, "
+        "clear, place, pass)")

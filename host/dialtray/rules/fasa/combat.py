@@ -1,0 +1,344 @@
+"""The Combat Phase (FS-M06 steps 3..8): order, targets, to-hit, damage, counters, bombs.
+
+FS-M18/FS-M19/FS-M72 firing order, FS-M68 weapon choice, FS-M69 valid target, FS-M70 same-hex
+firing, FS-M71 line of sight, FS-M73..FS-M75 to-hit, FS-M77 doubling down, FS-M78 clearing
+jams, FS-M79/FS-M80 hit location and column, FS-M102..FS-M114 weapons, FS-M120 turrets.
+"""
+
+from __future__ import annotations
+
+from dialtray.rules.core.dice import DiceSource
+from dialtray.rules.fasa import events as ev
+from dialtray.rules.fasa.apply import Damage, Emit
+from dialtray.rules.fasa.damage import SHAPES, gun_shape, hit_table, shift_allowed
+from dialtray.rules.fasa.hexmap import (
+    Hex,
+    MapSheet,
+    bearing,
+    distance,
+    in_arc,
+    mega_hex,
+    neighbours,
+    step,
+    straight_ahead,
+)
+from dialtray.rules.fasa.sheets import BOMBS, DEPLOYED, Gun
+from dialtray.rules.fasa.skills import QuickDraw, gunner_skill
+from dialtray.rules.fasa.state import FasaState, PlaneState
+from dialtray.rules.fasa.tn import (
+    bomb_tn,
+    constitution_tn,
+    drill_tn,
+    jam_clear_tn,
+    roll_d10,
+    seeker_tn,
+    succeeds,
+    to_hit_tn,
+)
+
+TURRET = "-turret"
+TAG_TURNS = 4  # FS-M111: the rest of this turn and 4 more
+
+
+def deflection(attacker_facing: int, target_facing: int) -> int:
+    """FS-M74 / FS table 13 (diagram missing: SAMPLE by facing difference, D-FS-03): same
+    direction 0, one hexside off 1, nose to nose 2, two hexsides off 3."""
+    d = (target_facing - attacker_facing) % 6
+    return {0: 0, 1: 1, 5: 1, 3: 2, 2: 3, 4: 3}[d]
+
+
+def side_of(target: PlaneState, src: Hex) -> int | None:
+    """The hexside of the target (relative to its facing) a shot from ``src`` comes in by."""
+    if src == target.hex:
+        return None
+    return round(bearing(target.hex, src) - target.facing) % 6
+
+
+def same_hex_fire(a: PlaneState, t: PlaneState) -> bool:
+    """FS-M70: head-on both fire; same direction the slower fires at the faster; same speed
+    the higher Natural Touch fires; any other orientation, nobody."""
+    if (a.facing - t.facing) % 6 == 3:
+        return True
+    if a.facing != t.facing:
+        return False
+    if a.speed != t.speed:
+        return a.speed < t.speed
+    return a.sheet_data.pilot.natural_touch > t.sheet_data.pilot.natural_touch
+
+
+def in_sight(sheet: MapSheet, a: Hex, b: Hex) -> bool:
+    return sheet.line_of_sight(a, b)
+
+
+def target_range(sheet: MapSheet, a: PlaneState, t: PlaneState, reach: int,
+                 turret: bool = False, wide: bool = False) -> int | None:
+    """The range if ``t`` is a valid target for ``a`` at ``reach`` hexes, else None."""
+    if not t.flying or t.seat == a.seat:
+        return None
+    if a.hex == t.hex:
+        return 0 if not turret and same_hex_fire(a, t) else None
+    if turret:  # FS-M120 / D-FS-05 SAMPLE: an aircraft turret covers the rear half
+        rng = distance(a.hex, t.hex)
+        ok = in_arc(a.hex, a.facing + 3, t.hex, 1.5) and rng <= reach
+    elif wide:  # FS-M112: a seeker against a tagged target: the V of three hexrows
+        rng = distance(a.hex, t.hex)
+        ok = in_arc(a.hex, a.facing, t.hex, 0.5) and rng <= reach
+    else:
+        r = straight_ahead(a.hex, a.facing, t.hex)
+        rng = r if r is not None else 0
+        ok = r is not None and r <= reach
+    return rng if ok and in_sight(sheet, a.hex, t.hex) else None
+
+
+def quick_draw(p: PlaneState, turret: bool, fractional: bool) -> QuickDraw:
+    pilot = p.sheet_data.pilot
+    if turret:
+        return QuickDraw(gunner_skill(pilot.quick_draw))
+    return QuickDraw(pilot.quick_draw, pilot.quick_draw_points if fractional else 0)
+
+
+def combat_order(st: FasaState, dice: DiceSource, emit: Emit) -> tuple[str, ...]:
+    """FS-M72: pilots by Quick Draw (FS-M19 fractions if on), ties rolled (FS-A14); then the
+    aircraft turrets the same way. Returns the combatants in order."""
+    out: list[str] = []
+    for turret in (False, True):
+        group = [p for p in st.planes.values() if p.flying and (
+            not turret or (any(g.id == "turret_gun" for g in p.sheet_data.guns)
+                           and p.gunner_constitution > 0))]
+        keyed = [(quick_draw(p, turret, st.fractional_qd), p.id) for p in group]
+        ties: dict[QuickDraw, list[str]] = {}
+        for q, pid in keyed:
+            ties.setdefault(q, []).append(pid)
+        for q in sorted(ties, reverse=True):
+            ids = sorted(ties[q])
+            while len(ids) > 1:
+                rolls = {pid: roll_d10(dice, f"{pid} Quick Draw tie")[0] for pid in ids}
+                for pid in ids:
+                    emit(ev.Rolled(pid, "Quick Draw tie", rolls[pid], 0, True, "FS-M72"))
+                if len(set(rolls.values())) == len(ids):
+                    ids.sort(key=lambda k: -rolls[k])
+                    break
+            out.extend(pid + (TURRET if turret else "") for pid in ids)
+    return tuple(out)
+
+
+class Attack:
+    """One combatant's action this round."""
+
+    def __init__(self, st: FasaState, sheet: MapSheet, dice: DiceSource, emit: Emit,
+                 plane: str, turret: bool) -> None:
+        self.st, self.map, self.dice, self.emit = st, sheet, dice, emit
+        self.p = st.planes[plane]
+        self.turret = turret
+
+    def roll(self, purpose: str, tn: int, rule: str) -> bool:
+        (r,) = roll_d10(self.dice, f"{self.p.id} {purpose}")
+        ok = succeeds(r, tn)
+        self.emit(ev.Rolled(self.p.id, purpose, r, tn, ok, rule))
+        return ok
+
+    def skills(self) -> tuple[int, int, bool]:
+        """Dead Eye, Steady Hand and shock of the shooter (the gunner's one below, FS-M16)."""
+        pilot = self.p.sheet_data.pilot
+        if self.turret:
+            return (gunner_skill(pilot.dead_eye), gunner_skill(pilot.steady_hand),
+                    self.p.gunner_shocked_until >= self.st.turn)
+        return pilot.dead_eye, pilot.steady_hand, self.p.shocked(self.st.turn)
+
+    def guns(self) -> list[Gun]:
+        working = set(self.p.guns_working())
+        return [g for g in self.p.sheet_data.guns if g.id in working
+                and (g.id == "turret_gun") == self.turret]
+
+    def fire_guns(self, target: str, double: bool) -> None:
+        """FS-M73 one roll per gun (two doubling down, FS-M77: a jam from next turn if either
+        misses, every hit counts, FS-A19); one location roll for all the hits (FS-M79), a
+        column per hit (FS-M80), Steady Hand may shift gun hits (FS-M21)."""
+        t = self.st.planes[target]
+        dead_eye, steady, shocked = self.skills()
+        hits: list[Gun] = []
+        for g in self.guns():
+            reach = g.range
+            rng = target_range(self.map, self.p, t, reach, self.turret)
+            if rng is None:
+                continue
+            tn = to_hit_tn(t.sheet_data.base_to_hit, deflection(self.p.facing, t.facing), rng,
+                           dead_eye, 0, shocked)
+            shots = [self.roll(f"{g.id} to-hit on {target}", tn, "FS-M73")
+                     for _ in range(2 if double else 1)]
+            self.emit(ev.GunState(self.p.id, g.id, "jam-next" if double and not all(shots)
+                                  else "fired", len(shots)))
+            hits.extend(g for s in shots if s)
+        if not hits:
+            return
+        (loc,) = roll_d10(self.dice, f"{self.p.id} hit location on {target}")
+        table = hit_table(side_of(t, self.p.hex), loc)
+        cols = roll_d10(self.dice, f"{self.p.id} hit columns", len(hits))
+        placed = tuple((g.id, table, c) for g, c in zip(hits, cols, strict=True))
+        if shift_allowed(steady):
+            self.emit(ev.Pending(self.p.id, target, placed))
+            return
+        dmg = Damage(self.st, self.dice, self.emit, target, self.p.id)
+        for gid, tbl, col in placed:
+            self.gun_hit(dmg, gid, tbl, col)
+        dmg.finish()
+
+    def gun_hit(self, dmg: Damage, gun_id: str, table: str, col: int) -> None:
+        g = next(x for x in self.p.sheet_data.guns if x.id == gun_id)
+        dmg.hit(table, col - 1, gun_shape(g.ammo, g.caliber), f"{g.caliber} cal {g.ammo} hit",
+                "FS-M81", g.ammo)
+        if g.ammo == "MG" and dmg.p.flying:  # D-FS-07: magnesium burns on at step 8
+            self.emit(ev.Burning(dmg.plane, "MG", table, col, 0, True))
+
+    def place(self, column: int) -> None:
+        """Put the first pending gun hit in ``column`` (checked by the game); widowing after
+        the last (FS-M84)."""
+        assert self.st.pending is not None
+        _, target, hits = self.st.pending
+        gid, table, _ = hits[0]
+        self.emit(ev.Pending(self.p.id, target, hits[1:]))
+        dmg = Damage(self.st, self.dice, self.emit, target, self.p.id)
+        self.gun_hit(dmg, gid, table, column)
+        if len(hits) == 1:
+            dmg.finish()
+
+    def rocket(self, hardpoint: str, code: str, target: str) -> None:
+        """FS-M103/FS-M104 one lethal rocket: its own location and column (FS-M79), no shift
+        (FS-M21). BP tags (FS-M111), SK (FS-M112), DR drills on (FS-M113)."""
+        t = self.st.planes[target]
+        dead_eye, _, shocked = self.skills()
+        d = DEPLOYED[code]
+        self.emit(ev.RocketUsed(self.p.id, hardpoint, code))
+        wide = code == "SK" and t.tagged_until >= self.st.turn
+        rng = target_range(self.map, self.p, t, d.range, wide=wide) or 0
+        if code == "SK" and wide:
+            tn = seeker_tn(t.sheet_data.base_to_hit, rng, dead_eye, t.last_gs, shocked)
+        else:
+            tn = to_hit_tn(t.sheet_data.base_to_hit, deflection(self.p.facing, t.facing), rng,
+                           dead_eye, d.modifier, shocked)
+        rule = {"BP": "FS-M111", "SK": "FS-M112", "DR": "FS-M113"}.get(code, "FS-M104")
+        if not self.roll(f"{code} rocket to-hit on {target}", tn, rule):
+            return
+        if code == "BP":
+            self.emit(ev.Tagged(target, self.st.turn + TAG_TURNS))
+            return
+        (loc,) = roll_d10(self.dice, f"{self.p.id} {code} hit location")
+        table = hit_table(side_of(t, self.p.hex), loc)
+        (col,) = roll_d10(self.dice, f"{self.p.id} {code} column")
+        dmg = Damage(self.st, self.dice, self.emit, target, self.p.id)
+        dmg.hit(table, col - 1, SHAPES["rocket" if code != "HE" else "HE"], f"{code} rocket",
+                rule)
+        if code == "DR" and dmg.p.flying:
+            self.emit(ev.Burning(target, "DR", table, col, rng, True))
+        dmg.finish()
+
+    def launch(self, hardpoint: str, code: str, h: Hex) -> None:
+        """FS-M105..FS-M107: auto-hit at a hex; flak explodes after the next Movement Phase,
+        flare and sonic rolls come at step 7 of this Combat Phase."""
+        self.emit(ev.RocketUsed(self.p.id, hardpoint, code))
+        self.emit(ev.Counter(code, h, self.p.id, self.st.turn))
+
+    def bomb(self, hardpoint: str, h: Hex) -> None:
+        """FS-M114: own hex or adjacent; a miss scatters (SAMPLE scatter, D-FS-08) and still
+        damages a ground object where it lands."""
+        code = next(c for c in self.p.rockets[hardpoint] if c in BOMBS)
+        _, modifier, hits = BOMBS[code]
+        self.emit(ev.RocketUsed(self.p.id, hardpoint, code))
+        obj = self.map.object_at(h)
+        dead_eye, _, shocked = self.skills()
+        base = obj.base_tn if obj is not None else 1
+        tn = bomb_tn(base, modifier, h != self.p.hex, dead_eye, shocked)
+        lands = h
+        if not self.roll(f"{code} bomb on {h}", tn, "FS-M114"):
+            (r,) = roll_d10(self.dice, f"{self.p.id} bomb scatter")
+            lands = step(h, r - 1) if r <= 6 else step(h, r - 7, 2) if r <= 9 else h
+        hit = self.map.object_at(lands)
+        if hit is not None and hit.kind == "ground" and self.st.ground.get(hit.id, 0) > 0:
+            self.emit(ev.GroundHit(hit.id, hits * len(SHAPES["flak"])))
+
+    def clear(self) -> None:
+        """FS-M78: TN 8 - Steady Hand per jammed gun; the shooter's only action."""
+        _, steady, _ = self.skills()
+        for gid in sorted(self.p.jammed):
+            if (gid == "turret_gun") != self.turret:
+                continue
+            if self.roll(f"clear {gid}", jam_clear_tn(steady), "FS-M78"):
+                self.emit(ev.GunState(self.p.id, gid, "cleared"))
+
+
+def flak_burst(st: FasaState, sheet: MapSheet, dice: DiceSource, emit: Emit, h: Hex,
+               owner: str) -> None:
+    """FS-M105: 2 hits in the target hex (Nose table), 1 in the rest of the mega-hex, location
+    by each plane's side toward the target hex; the launcher rolls for everyone (FS-T33)."""
+    for p in sorted(st.planes.values(), key=lambda x: x.id):
+        if not p.flying or p.hex not in mega_hex(h):
+            continue
+        n = 2 if p.hex == h else 1
+        dmg = Damage(st, dice, emit, p.id, owner if owner in st.planes else None)
+        for _ in range(n):
+            (loc,) = roll_d10(dice, f"{p.id} flak location")
+            (col,) = roll_d10(dice, f"{p.id} flak column")
+            dmg.hit(hit_table(side_of(p, h), loc), col - 1, SHAPES["flak"], "flak", "FS-M105")
+        dmg.finish()
+
+
+def non_lethal(st: FasaState, dice: DiceSource, emit: Emit) -> None:
+    """FS-M06 step 7: flare (FS-M106: pilots facing the hex in a straight line or in it) and
+    sonic (FS-M107: pilots in the mega-hex) counters of this turn; the launcher is immune."""
+    for kind, h, owner, turn in list(st.counters):
+        if kind not in ("FL", "SS") or turn != st.turn:
+            continue
+        for p in sorted(st.planes.values(), key=lambda x: x.id):
+            if not p.flying or p.id == owner:
+                continue
+            if kind == "FL":
+                hit = p.hex == h or straight_ahead(p.hex, p.facing, h) is not None
+            else:
+                hit = p.hex in mega_hex(h)
+            if not hit:
+                continue
+            tn = constitution_tn(p.constitution, p.shocked(st.turn))
+            (r,) = roll_d10(dice, f"{p.id} Constitution ({kind})")
+            ok = succeeds(r, tn)
+            rule = "FS-M106" if kind == "FL" else "FS-M107"
+            emit(ev.Rolled(p.id, f"Constitution vs {kind}", r, tn, ok, rule))
+            if not ok:
+                emit(ev.Shocked(p.id, "pilot", st.turn + 1))
+        emit(ev.Counter(kind, h, owner, -1))
+
+
+def continuing(st: FasaState, dice: DiceSource, emit: Emit) -> None:
+    """FS-M06 step 8: magnesium burns one more box and goes out (D-FS-07); a drill rolls
+    10 - range and drills 4 more boxes or stops for good (FS-M113)."""
+    for p in sorted(st.planes.values(), key=lambda x: x.id):
+        for kind, table, col, rng in list(p.burning):
+            if not p.flying:
+                break
+            dmg = Damage(st, dice, emit, p.id, None)
+            if kind == "MG":
+                dmg.hit(table, col - 1, SHAPES["fracture"], "magnesium burn", "FS-M06")
+                emit(ev.Burning(p.id, kind, table, col, rng, False))
+            else:
+                (r,) = roll_d10(dice, f"{p.id} drill")
+                ok = succeeds(r, drill_tn(rng))
+                emit(ev.Rolled(p.id, "drill continues", r, drill_tn(rng), ok, "FS-M113"))
+                if ok:
+                    dmg.hit(table, col - 1, SHAPES["drill"], "drill", "FS-M113")
+                else:
+                    emit(ev.Burning(p.id, kind, table, col, rng, False))
+            dmg.finish()
+
+
+def hexes_ahead(sheet: MapSheet, p: PlaneState, reach: int) -> list[Hex]:
+    """The hex column straight ahead up to ``reach`` (FS-M69), on the map and in sight."""
+    out = []
+    for n in range(1, reach + 1):
+        h = step(p.hex, p.facing, n)
+        if sheet.on_map(h) and in_sight(sheet, p.hex, h):
+            out.append(h)
+    return out
+
+
+def bomb_hexes(sheet: MapSheet, p: PlaneState) -> list[Hex]:
+    """FS-M114: the plane's own hex or an adjacent one."""
+    return [h for h in [p.hex, *neighbours(p.hex)] if sheet.on_map(h)]

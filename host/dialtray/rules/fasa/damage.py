@@ -1,0 +1,157 @@
+"""Damage on the diagram: hit location, column, the template, widowing and cutting in half.
+
+FS-M79 "Hit location", FS-M80 "Column hit", FS-M81 "Damage template", FS-M83 "Damage diagram",
+FS-M84 "Widowing", FS-M85 "Cut in half", FS-M86 "Internal locations". The Hit Location Table
+and the template shapes are missing from the seed (FS-A08, FS-M81 DATA MISSING): the tables and
+shapes here are a documented SAMPLE (docs/rules-decisions.md D-FS-02).
+
+The diagram is one grid: the front tables (port leading | nose | starboard leading) on top with
+row 5 next to the centre line, the rear tables (port trailing | tail | starboard trailing)
+below, mirrored, so a template that runs past the centre continues into the opposite table
+("boxes covered in another table also count"). Off the diagram (beyond columns 1 or 10 of a
+table) a box is lost.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+
+from dialtray.rules.fasa.layouts import COLS, FRONT, OPPOSITE, ROWS, TABLES
+
+Box = tuple[str, int, int]  # table, row (0 outer .. 5 centre), column 0..9
+
+# SAMPLE template shapes: (rows inward from the top box, column offset)
+SHAPES: dict[str, tuple[tuple[int, int], ...]] = {
+    "fracture": ((0, 0),),
+    "AP": ((0, 0), (1, 0), (2, 0)),
+    "DD": ((0, -1), (0, 0), (0, 1), (1, 0)),
+    "MG": ((0, 0), (1, 0)),
+    "HE": ((0, -1), (0, 0), (0, 1), (1, -1), (1, 0), (1, 1)),
+    "flak": ((0, -1), (0, 0), (0, 1)),
+    "rocket": ((0, 0), (1, -1), (1, 0), (1, 1), (2, 0), (3, 0)),
+    "drill": ((0, -1), (0, 0), (0, 1), (1, 0)),  # FS-M113: a row of 3 plus the tip
+}
+
+
+def gun_shape(ammo: str, caliber: int) -> tuple[tuple[int, int], ...]:
+    """The SAMPLE shape of one gun hit: the ammunition's shape, one box deeper from 60 cal."""
+    base = SHAPES[ammo]
+    if caliber >= 60:
+        deepest = max(r for r, _ in base)
+        base = (*base, (deepest + 1, 0))
+    return base
+
+
+# SAMPLE Hit Location Table (FS-A08): by the side of the target the shot comes from (hexside
+# A..F relative to the target's facing), d10 ranges -> damage table.
+HIT_LOCATION: dict[int, tuple[tuple[int, str], ...]] = {
+    0: ((6, "nose"), (8, "port_leading"), (10, "starboard_leading")),
+    1: ((6, "starboard_leading"), (10, "nose")),
+    2: ((6, "starboard_trailing"), (10, "tail")),  # FS-T33: the C side
+    3: ((6, "tail"), (8, "port_trailing"), (10, "starboard_trailing")),
+    4: ((6, "port_trailing"), (10, "tail")),
+    5: ((6, "port_leading"), (10, "nose")),  # FS-T34: the port leading edge
+}
+
+
+def hit_table(side: int | None, roll: int) -> str:
+    """FS-M79: the damage table for a location roll from ``side`` (None: same hex -> Nose)."""
+    if side is None:
+        return "nose"
+    for top, table in HIT_LOCATION[side % 6]:
+        if roll <= top:
+            return table
+    raise ValueError(roll)
+
+
+def first_open_row(marked: set[Box], table: str, col: int) -> int:
+    """FS-M81/FS-T25: the first undamaged box of the column, counted from the outer edge."""
+    for row in range(ROWS):
+        if (table, row, col) not in marked:
+            return row
+    return ROWS
+
+
+def _place(table: str, row: int, col: int) -> Box | None:
+    if not 0 <= col < COLS:
+        return None  # off the diagram: lost
+    if row < ROWS:
+        return (table, row, col)
+    over = row - ROWS  # past the centre: the opposite table, from its centre row outward
+    if over >= ROWS:
+        return None
+    return (OPPOSITE[table], ROWS - 1 - over, col)
+
+
+def template_boxes(marked: set[Box], table: str, col: int,
+                   shape: Iterable[tuple[int, int]]) -> list[Box]:
+    """FS-M81: the boxes a template marks with its top on the column's first open box; boxes
+    already destroyed or off the diagram are lost."""
+    top = first_open_row(marked, table, col)
+    out: list[Box] = []
+    for dr, dc in shape:
+        box = _place(table, top + dr, col + dc)
+        if box is not None and box not in marked and box not in out:
+            out.append(box)
+    return out
+
+
+def _grid(box: Box) -> tuple[int, int]:
+    table, row, col = box
+    band = TABLES.index(table) % 3  # port/nose/starboard -> 1, 0, 2 in the picture
+    x = {0: 10, 1: 0, 2: 20}[band] + col
+    y = row if table in FRONT else 2 * ROWS - 1 - row
+    return x, y
+
+
+_ALL: list[Box] = [(t, r, c) for t in TABLES for r in range(ROWS) for c in range(COLS)]
+_AT = {_grid(b): b for b in _ALL}
+CENTRE = {b for b in _ALL if b[0] in ("nose", "tail") and b[1] == ROWS - 1}
+
+
+def widowed(marked: set[Box]) -> list[Box]:
+    """FS-M84: open boxes with no path of open boxes to the centre of the plane. Open paths
+    may pass diagonally between two marked boxes that only touch at a corner (FS-T26): open
+    boxes connect 8-ways, walls of damage 4-ways."""
+    start = [b for b in CENTRE if b not in marked]
+    seen = set(start)
+    todo = deque(start)
+    while todo:
+        x, y = _grid(todo.popleft())
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                nb = _AT.get((x + dx, y + dy))
+                if nb is not None and nb not in marked and nb not in seen:
+                    seen.add(nb)
+                    todo.append(nb)
+    return [b for b in _ALL if b not in marked and b not in seen]
+
+
+def cut_in_half(marked: set[Box]) -> str | None:
+    """FS-M85: edge-connected damage from a front table to a rear table destroys the plane;
+    the situation for the combat bailout (FS table 9): "wing" sheared off or fuselage "cored"."""
+    seen: set[Box] = set()
+    for box in marked:
+        if box in seen:
+            continue
+        comp = {box}
+        todo = deque([box])
+        while todo:
+            x, y = _grid(todo.popleft())
+            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                nb = _AT.get((x + dx, y + dy))
+                if nb is not None and nb in marked and nb not in comp:
+                    comp.add(nb)
+                    todo.append(nb)
+        seen |= comp
+        tables = {b[0] for b in comp}
+        if tables & set(FRONT) and tables - set(FRONT):
+            fuselage = {"nose", "tail"} <= tables
+            return "cored" if fuselage else "wing"
+    return None
+
+
+def shift_allowed(steady_hand: int) -> int:
+    """FS-M21/FS table 15: columns a hit may be shifted: 0-5 none, 6-8 one, 9-10 two."""
+    return 2 if steady_hand >= 9 else 1 if steady_hand >= 6 else 0

@@ -1,0 +1,348 @@
+"""``FasaGame``: the FASA Crimson Skies board game on the ``core.game.Game`` protocol.
+
+A turn (FS-M06 "Ten-step turn"): every pilot records a plot (open: ``plot A1 3L2F``; secret:
+``seal P1 <sha256>`` from each seat, then ``reveal`` from each, checked against the seal,
+FS-M33), movement is resolved (``movement.Mover``), the combatants act in Quick Draw order
+(``combat``), then flare/sonic rolls, continuing damage, tailing and the end of the turn.
+
+There are no dials in this game: the record sheet's speed track stands in for one (dial kind
+``speed``, a click per point of speed, FS-M39) so the tray and the click vocabulary can show
+it. Every roll is a d10 from the injected dice source (FS-M01).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from dialtray.rules.core.dials import Dial, DialChange, DialSetting, click_change
+from dialtray.rules.core.dice import DiceSource
+from dialtray.rules.core.errors import IllegalActionError
+from dialtray.rules.core.events import Event, EventSourcedGame
+from dialtray.rules.core.game import Seat, plain
+from dialtray.rules.fasa import events as ev
+from dialtray.rules.fasa.actions import (
+    Bomb,
+    Clear,
+    FasaAction,
+    Fire,
+    Launch,
+    Place,
+    Plot,
+    Reveal,
+    Rocket,
+    Seal,
+    parse_action,
+    seal_digest,
+)
+from dialtray.rules.fasa.apply import Emit
+from dialtray.rules.fasa.combat import TURRET, Attack, combat_order, continuing, non_lethal
+from dialtray.rules.fasa.hexmap import FACINGS, MapSheet, distance, hex_text, in_arc, load_map
+from dialtray.rules.fasa.legal import (
+    check_combat,
+    check_plot,
+    combat_actions,
+    plot_order,
+    plots_for,
+)
+from dialtray.rules.fasa.movement import Mover, refusal
+from dialtray.rules.fasa.skills import MissionRecord, mission_xp
+from dialtray.rules.fasa.state import FasaState, PlaneState, fold_event
+from dialtray.rules.fasa.template import parse_plot
+from dialtray.rules.fasa.tn import tailing_number, tailing_reveal
+
+SPEED = "speed"
+SEATS = ("P1", "P2")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    termination: str
+    winner: Seat | None
+    vp: dict[Seat, int] = field(default_factory=dict)
+    how: str = ""
+
+
+def start_events(map_name: str, planes: Sequence[tuple[str, str, str]], turn_limit: int,
+                 sealed: bool = False, fractional: bool = False,
+                 collision_damage: bool = False, speed: int = 2) -> list[Event]:
+    """FS-M07 "Set-up": P1 on the south edge facing A, P2 on the north edge facing D, home
+    sides behind them; ``planes`` are (seat, plane id, sheet id)."""
+    sheet = load_map(map_name)
+    out: list[Event] = [ev.GameSetup(map_name, SEATS, turn_limit, sealed, fractional,
+                                     collision_damage)]
+    from dialtray.rules.fasa.hexmap import from_offset
+    from dialtray.rules.fasa.sheets import sheet as sheet_of
+
+    count = {s: 0 for s in SEATS}
+    for seat, pid, sid in planes:
+        i = count[seat]
+        count[seat] += 1
+        col = sheet.cols // 2 - 2 + 3 * i
+        south = seat == "P1"
+        h = from_offset(col, sheet.rows - 2 if south else 1)
+        v = min(speed, sheet_of(sid).max_speed)
+        out.append(ev.PlanePlaced(pid, seat, sid, h, 0 if south else 3, v,
+                                  "south" if south else "north"))
+    return out
+
+
+class FasaGame(EventSourcedGame[FasaState, FasaAction]):
+    """One FASA engagement; see the module docstring."""
+
+    kind = "fasa"
+
+    def __init__(self, dice: DiceSource, setup: Sequence[Event]) -> None:
+        self.dice = dice
+        super().__init__(setup)
+        self.map: MapSheet = load_map(self.state.map)
+        if self.state.phase == "setup":
+            self.state.phase = "plot"  # folded setup: the first Movement Phase is plotting
+
+    def initial_state(self) -> FasaState:
+        return FasaState()
+
+    def apply_event(self, state: FasaState, event: Event) -> None:
+        fold_event(state, event)
+
+    def fold(self, events: Any) -> FasaState:
+        st = super().fold(events)
+        if st.phase == "setup":
+            st.phase = "plot"
+        return st
+
+    # -- dials: the speed track -------------------------------------------------------------
+    def dial_settings(self, state: FasaState) -> dict[Dial, DialSetting]:
+        return {Dial(p.id, SPEED): DialSetting(Dial(p.id, SPEED), p.speed, {"speed": p.speed},
+                                               {}, p.flying) for p in state.planes.values()}
+
+    def dial_changes_of(self, state: FasaState, event: Event) -> tuple[DialChange, ...]:
+        if isinstance(event, ev.Moved):
+            before = state.planes[event.plane].speed
+            if before != event.speed:
+                return (click_change(event.plane, SPEED, before, event.speed, event,
+                                     event.rule if event.rule != "FS-M33" else "FS-M39"),)
+        return ()
+
+    # -- the protocol -------------------------------------------------------------------------
+    def seats(self) -> tuple[Seat, ...]:
+        return self.state.seats
+
+    def to_move(self) -> Seat | None:
+        st = self.state
+        if st.over is not None:
+            return None
+        if st.phase == "plot":
+            if st.sealed:
+                return next(s for s in st.seats if s not in st.seals)
+            return st.planes[plot_order(st)[0]].seat
+        if st.phase == "reveal":
+            return next(s for s in st.seats if self._unrevealed(s))
+        from dialtray.rules.fasa.legal import combatant
+
+        who = combatant(st)
+        assert who is not None
+        return who[0].seat
+
+    def _unrevealed(self, seat: str) -> bool:
+        return any(p.plot is None for p in self.state.planes.values()
+                   if p.seat == seat and p.flying)
+
+    def legal_actions(self) -> Sequence[FasaAction]:
+        """Every action that settles the current decision. Sealed plots cannot be listed (the
+        digest hides them): ``plots_for`` gives each plane's choices then."""
+        st = self.state
+        if st.over is not None or (st.sealed and st.phase in ("plot", "reveal")):
+            return ()
+        if st.phase == "plot":
+            return plots_for(st, st.planes[plot_order(st)[0]])
+        return combat_actions(st, self.map)
+
+    def parse_action(self, text: str) -> FasaAction:
+        return parse_action(text)
+
+    def apply(self, action: Any) -> tuple[Event, ...]:
+        a: FasaAction = parse_action(action) if isinstance(action, str) else action
+        st = self.state
+        if st.over is not None:
+            raise IllegalActionError(a.text(), "the engagement is over", "FS-M13", "Victory")
+        if isinstance(a, Plot):
+            check_plot(st, a)
+        elif isinstance(a, Seal | Reveal):
+            self._check_secret(a)
+        else:
+            check_combat(st, self.map, a)
+        return self._transaction(a, lambda emit: self._run(a, emit))
+
+    def _check_secret(self, a: Seal | Reveal) -> None:
+        st = self.state
+        heading = "Simultaneous movement"
+        if not st.sealed:
+            raise IllegalActionError(a.text(), "this game plots openly (Plots: open)", "FS-M33",
+                                     heading)
+        if isinstance(a, Seal):
+            if st.phase != "plot" or a.seat in st.seals or a.seat != self.to_move():
+                raise IllegalActionError(a.text(), "not this seat's turn to seal", "FS-M33",
+                                         heading)
+            return
+        if st.phase != "reveal" or a.seat != self.to_move():
+            raise IllegalActionError(a.text(), "plots are revealed together, after every seal",
+                                     "FS-M33", heading)
+        if seal_digest(a.seat, st.turn, a.plots, a.salt) != st.seals[a.seat]:
+            raise IllegalActionError(a.text(), "does not match the sealed digest", "FS-M33",
+                                     heading)
+        mine = sorted(p.id for p in st.planes.values() if p.seat == a.seat and p.flying)
+        if sorted(p for p, _, _ in a.plots) != mine:
+            raise IllegalActionError(a.text(), f"must plot exactly {' '.join(mine)}", "FS-M06",
+                                     "Ten-step turn")
+
+    def _run(self, a: FasaAction, emit: Emit) -> None:
+        st = self.state
+        if isinstance(a, Plot):
+            emit(ev.PlotRecorded(a.plane, a.maneuver, a.bail))
+            self._tail_info(a.plane, emit)
+            if not plot_order(st):
+                self._movement(emit)
+            return
+        if isinstance(a, Seal):
+            emit(ev.PlotSealed(a.seat, a.digest))
+            if all(s in st.seals for s in st.seats):
+                emit(ev.Phase("reveal", st.turn))
+            return
+        if isinstance(a, Reveal):
+            for plane, text, bail in a.plots:
+                try:  # FS-M44: an illegal recorded move is flown as random movement
+                    m = parse_plot(text)
+                    bad = refusal(st.planes[plane], m, st.turn, bail) is not None
+                except ValueError:
+                    bad, text = True, "3SA"
+                emit(ev.PlotRecorded(plane, text, bail and not bad, bad))
+            if not any(self._unrevealed(s) for s in st.seats):
+                self._movement(emit)
+            return
+        from dialtray.rules.fasa.legal import combatant
+
+        who = combatant(st)
+        assert who is not None
+        p, turret = who
+        att = Attack(st, self.map, self.dice, emit, p.id, turret)
+        if isinstance(a, Fire):
+            att.fire_guns(a.target, a.double)
+        elif isinstance(a, Place):
+            att.place(a.column)
+        elif isinstance(a, Rocket):
+            att.rocket(a.hardpoint, a.code, a.target)
+        elif isinstance(a, Launch):
+            att.launch(a.hardpoint, a.code, a.hex)
+        elif isinstance(a, Bomb):
+            att.bomb(a.hardpoint, a.hex)
+        elif isinstance(a, Clear):
+            att.clear()
+        if st.pending is None and st.over is None:
+            emit(ev.Acted(p.id + (TURRET if turret else "")))
+            self._after_combatant(emit)
+
+    def _tail_info(self, plane: str, emit: Emit) -> None:
+        """FS-M61: a tailed plane's plot tells its tailer what the tailing number allows."""
+        for tailer, target, number, _ in list(self.state.tailing):
+            if target == plane:
+                m = parse_plot(self.state.planes[plane].plot or "A")
+                shown = tailing_reveal(number, m.text(), m.direction or "stall", m.speed)
+                emit(ev.TailingInfo(tailer, target, number, shown))
+
+    def _movement(self, emit: Emit) -> None:
+        st = self.state
+        Mover(st, self.map, self.dice, emit).resolve()
+        if self._victory(emit):
+            return
+        emit(ev.Phase("combat", st.turn, combat_order(st, self.dice, emit)))
+        self._after_combatant(emit)
+
+    def _after_combatant(self, emit: Emit) -> None:
+        st = self.state
+        if self._victory(emit) or st.current() is not None:
+            return
+        non_lethal(st, self.dice, emit)  # step 7
+        continuing(st, self.dice, emit)  # step 8
+        if self._victory(emit):
+            return
+        self._tailing(emit)  # step 9
+        for p in sorted(st.planes.values(), key=lambda x: x.id):  # step 10
+            for g in sorted(p.jam_next):
+                emit(ev.GunState(p.id, g, "jammed"))
+        if st.turn >= st.turn_limit:
+            emit(ev.Over("turn limit: both sides withdraw (draw)", None))
+            return
+        emit(ev.Phase("plot", st.turn + 1))
+
+    def _tailing(self, emit: Emit) -> None:
+        """FS-M59 conditions and FS-M60's number, for the next turn's plots."""
+        planes = [p for p in self.state.planes.values() if p.flying]
+        for a in planes:
+            for t in planes:
+                if a.seat == t.seat or not tails(a, t, self.state.turn):
+                    continue
+                n = tailing_number(a.sheet_data.pilot.sixth_sense, t.sheet_data.pilot.sixth_sense,
+                                   t.smoke_until >= self.state.turn, t.shocked(self.state.turn))
+                emit(ev.TailingInfo(a.id, t.id, n, "in tailing position"))
+
+    def _victory(self, emit: Emit) -> bool:
+        """FS-M13: the side with the last planes flying wins; none left is a draw."""
+        st = self.state
+        if st.over is not None:
+            return True
+        alive = {p.seat for p in st.planes.values() if p.flying}
+        if len(alive) > 1:
+            return False
+        winner = next(iter(alive)) if alive else None
+        emit(ev.Over("every enemy plane shot down or driven off" if winner else
+                     "no plane left flying", winner))
+        return True
+
+    # -- results ----------------------------------------------------------------------------
+    def outcome(self) -> Outcome | None:
+        st = self.state
+        if st.over is None:
+            return None
+        vp = {s: sum(mission_xp(record(p)) for p in st.planes.values() if p.seat == s)
+              for s in st.seats}
+        return Outcome(st.over[0], st.over[1], vp, st.over[0])
+
+    def state_dict(self) -> dict[str, Any]:
+        st = self.state
+        out: dict[str, Any] = plain(st)
+        out["planes"] = {k: plain(v) for k, v in sorted(st.planes.items())}
+        return out
+
+    def report(self) -> str:
+        st = self.state
+        lines = [f"FASA Crimson Skies on {st.map}, turn {st.turn} ({st.phase})"]
+        for p in sorted(st.planes.values(), key=lambda x: x.id):
+            lines.append(f"  {p.id} {p.sheet:16} {p.status:9} {hex_text(p.hex):>6} "
+                         f"{FACINGS[p.facing]} speed {p.speed} boxes {len(p.marked):3} "
+                         f"Con {p.constitution} XP {mission_xp(record(p))}")
+        out = self.outcome()
+        if out is not None:
+            lines.append(f"  result: {out.termination}; winner {out.winner or 'none'}; "
+                         + ", ".join(f"{s} {v} XP" for s, v in out.vp.items()))
+        return "\n".join(lines)
+
+
+def tails(a: PlaneState, t: PlaneState, turn: int) -> bool:
+    """FS-M59: same facing, the leader in the follower's front arc and the follower in the
+    leader's rear arc, within 3 hexes; in one hex the slower is behind; no shocked tailer."""
+    if a.facing != t.facing or a.shocked(turn) or distance(a.hex, t.hex) > 3:
+        return False
+    if a.hex == t.hex:
+        return a.speed < t.speed
+    return in_arc(a.hex, a.facing, t.hex) and in_arc(t.hex, t.facing + 3, a.hex)
+
+
+def record(p: PlaneState) -> MissionRecord:
+    """FS table 6 facts of one pilot (FS-M25)."""
+    c = p.credits
+    return MissionRecord(survived=p.status not in ("dead",),
+                         inflicted_damage="damage" in c, kills=c.count("kill"),
+                         half_kill="half-kill" in c,
+                         planned_bailout="bailout-planned" in c, fled="fled" in c)

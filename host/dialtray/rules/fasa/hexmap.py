@@ -1,0 +1,217 @@
+"""The hex map: coordinates, facings A..F, mapsheets (data files), arcs and line of sight.
+
+Geometry: flat-topped hexes in axial coordinates ``(q, r)``; a mapsheet names its hexes by
+column and row (``"5,7"``, odd columns shifted half a hex down). Facing A points up the sheet
+and the letters run clockwise: A north, B north-east, C south-east, D south, E south-west,
+F north-west, so F is one hexside left of A (the template's 3L2F ends facing F, FS-T04).
+
+FS-M03 "Mapsheets" (mega-hex = a hex and its 6 neighbours), FS-M04 "Terrain" (only impassable
+dotted hexes matter), FS-M69 "Valid target" (the hex column straight ahead), FS-M71 "Line of
+sight", FS-M59 "Tailing conditions" (front and rear arcs; the arcs diagram is missing, the
+60-degree arcs here are a documented sample, docs/rules-decisions.md D-FS-03).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dialtray.rules.core.catalogue import load_document, load_schema
+from dialtray.rules.core.errors import CatalogueError
+
+Hex = tuple[int, int]
+FACINGS = "ABCDEF"
+DIRS: tuple[Hex, ...] = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
+DATA = Path(__file__).resolve().parents[2] / "data" / "fasa"
+
+
+def facing_index(letter: str) -> int:
+    return FACINGS.index(letter)
+
+
+def step(h: Hex, facing: int, n: int = 1) -> Hex:
+    dq, dr = DIRS[facing % 6]
+    return (h[0] + n * dq, h[1] + n * dr)
+
+
+def distance(a: Hex, b: Hex) -> int:
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def neighbours(h: Hex) -> list[Hex]:
+    return [step(h, f) for f in range(6)]
+
+
+def mega_hex(h: Hex) -> list[Hex]:
+    """FS-M03: a hex and the six around it."""
+    return [h, *neighbours(h)]
+
+
+def from_offset(col: int, row: int) -> Hex:
+    return (col, row - (col - (col & 1)) // 2)
+
+
+def to_offset(h: Hex) -> tuple[int, int]:
+    q, r = h
+    return q, r + (q - (q & 1)) // 2
+
+
+def hex_text(h: Hex) -> str:
+    c, r = to_offset(h)
+    return f"{c},{r}"
+
+
+def parse_hex(text: str) -> Hex:
+    col, sep, row = text.partition(",")
+    if not sep or not all(x.strip().lstrip("-").isdigit() for x in (col, row)):
+        raise ValueError(f"{text!r} is not a hex (COL,ROW)")
+    return from_offset(int(col), int(row))
+
+
+def decompose(v: Hex) -> tuple[int, int, int] | None:
+    """``v = a*DIRS[i] + b*DIRS[i+1]`` with a > 0, b >= 0: the sextant i and (a, b)."""
+    if v == (0, 0):
+        return None
+    for i in range(6):
+        (x1, y1), (x2, y2) = DIRS[i], DIRS[(i + 1) % 6]
+        det = x1 * y2 - x2 * y1
+        a = (v[0] * y2 - x2 * v[1]) // det
+        b = (x1 * v[1] - v[0] * y1) // det
+        if a > 0 and b >= 0 and a * x1 + b * x2 == v[0] and a * y1 + b * y2 == v[1]:
+            return i, a, b
+    raise AssertionError(v)
+
+
+def bearing(src: Hex, dst: Hex) -> float:
+    """The direction from ``src`` to ``dst`` in hexsides (0.0 = A ... 5.x), for arcs."""
+    d = decompose((dst[0] - src[0], dst[1] - src[1]))
+    if d is None:
+        return 0.0
+    i, a, b = d
+    return (i + b / (a + b)) % 6
+
+
+def in_arc(src: Hex, facing: int, dst: Hex, half_width: float = 0.5) -> bool:
+    """``dst`` within ``half_width`` hexsides of ``src``'s facing (0.5: the 60-degree front arc
+    of the SAMPLE arcs diagram; facing+3 gives the rear arc)."""
+    if src == dst:
+        return False
+    diff = (bearing(src, dst) - facing) % 6
+    return min(diff, 6 - diff) <= half_width + 1e-9
+
+
+def straight_ahead(src: Hex, facing: int, dst: Hex) -> int | None:
+    """FS-M69: the range to ``dst`` if it lies in the hex column straight ahead, else None."""
+    d = decompose((dst[0] - src[0], dst[1] - src[1]))
+    if d is None or d[2] != 0 or d[0] != facing % 6:
+        return None
+    return d[1]
+
+
+def line(a: Hex, b: Hex, nudge: float) -> list[Hex]:
+    """The hexes a straightedge from ``a``'s centre to ``b``'s crosses (nudged sideways)."""
+    n = distance(a, b)
+    ax, az = a[0] + nudge, a[1] + nudge
+    bx, bz = b[0] + nudge, b[1] + nudge
+    out: list[Hex] = []
+    for i in range(n + 1):
+        t = i / n if n else 0.0
+        x, z = ax + (bx - ax) * t, az + (bz - az) * t
+        out.append(_round(x, z))
+    return out
+
+
+def _round(x: float, z: float) -> Hex:
+    y = -x - z
+    rx, ry, rz = round(x), round(y), round(z)
+    dx, dy, dz = abs(rx - x), abs(ry - y), abs(rz - z)
+    if dx > dy and dx > dz:
+        rx = -ry - rz
+    elif dy <= dz:
+        rz = -rx - ry
+    return int(rx), int(rz)
+
+
+@dataclass(frozen=True)
+class MapObject:
+    """An impassable dotted hex (FS-M04) or a ground target, with its base TN (FS table 8)."""
+
+    id: str
+    hex: Hex
+    kind: str  # building | nacelle | train | zeppelin | ground
+    base_tn: int
+    points: int = 0  # damage points a ground target takes before it is destroyed
+    blocks: bool = True
+
+
+@dataclass(frozen=True)
+class MapSheet:
+    id: str
+    title: str
+    cols: int
+    rows: int
+    sample: bool
+    objects: tuple[MapObject, ...] = field(default=())
+
+    def on_map(self, h: Hex) -> bool:
+        c, r = to_offset(h)
+        return 0 <= c < self.cols and 0 <= r < self.rows
+
+    def edge_left(self, h: Hex) -> str:
+        """The side a hex off the sheet lies beyond: north, south, west, east."""
+        c, r = to_offset(h)
+        if r < 0:
+            return "north"
+        if r >= self.rows:
+            return "south"
+        return "west" if c < 0 else "east"
+
+    def blockers(self) -> dict[Hex, MapObject]:
+        return {o.hex: o for o in self.objects if o.blocks}
+
+    def object_at(self, h: Hex) -> MapObject | None:
+        for o in self.objects:
+            if o.hex == h:
+                return o
+        return None
+
+    def line_of_sight(self, a: Hex, b: Hex, blocked: set[Hex] | None = None) -> bool:
+        """FS-M71: a straightedge between the centres; a dotted hex it passes through blocks,
+        one it only runs along the side of does not (so both nudged lines must be blocked)."""
+        walls = set(self.blockers()) if blocked is None else blocked
+        walls -= {a, b}
+
+        def hit(nudge: float) -> bool:
+            return any(h in walls for h in line(a, b, nudge))
+
+        return not (hit(1e-6) and hit(-1e-6))
+
+    def hexes(self) -> Iterator[Hex]:
+        for c in range(self.cols):
+            for r in range(self.rows):
+                yield from_offset(c, r)
+
+
+def load_map(name: str, directory: Path | None = None) -> MapSheet:
+    """A mapsheet from ``data/fasa/maps/<name>.json`` (schema ``mapsheet.schema.json``)."""
+    base = directory or DATA / "maps"
+    path = base / f"{name}.json"
+    if not path.exists():
+        known = ", ".join(sorted(p.stem for p in base.glob("*.json")))
+        raise CatalogueError(str(path), "-", "id", f"no mapsheet {name!r} (known: {known})")
+    doc = load_document(path, load_schema(DATA / "mapsheet.schema.json"))
+    objs = []
+    for i, o in enumerate(doc["objects"]):
+        h = from_offset(*o["hex"])
+        if not (0 <= o["hex"][0] < doc["cols"] and 0 <= o["hex"][1] < doc["rows"]):
+            raise CatalogueError(str(path), doc["id"], f"objects[{i}].hex", "off the sheet")
+        objs.append(MapObject(o["id"], h, o["kind"], o["base_tn"], o.get("points", 0),
+                              o.get("blocks", True)))
+    return MapSheet(doc["id"], doc["title"], doc["cols"], doc["rows"], doc["sample"], tuple(objs))
+
+
+def dump(sheet: MapSheet) -> str:
+    return json.dumps({"id": sheet.id, "cols": sheet.cols, "rows": sheet.rows})

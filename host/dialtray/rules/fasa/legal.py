@@ -1,0 +1,158 @@
+"""What may be done now: the plot and combat choices, and the checks that refuse the rest.
+
+Every refusal names its rule (``IllegalActionError``), before anything is emitted.
+"""
+
+from __future__ import annotations
+
+from dialtray.rules.core.errors import IllegalActionError
+from dialtray.rules.fasa.actions import (
+    Bomb,
+    Clear,
+    FasaAction,
+    Fire,
+    Launch,
+    Pass,
+    Place,
+    Plot,
+    Rocket,
+)
+from dialtray.rules.fasa.combat import (
+    TURRET,
+    bomb_hexes,
+    hexes_ahead,
+    target_range,
+)
+from dialtray.rules.fasa.damage import shift_allowed
+from dialtray.rules.fasa.hexmap import MapSheet
+from dialtray.rules.fasa.movement import refusal
+from dialtray.rules.fasa.sheets import BOMBS, DEPLOYED
+from dialtray.rules.fasa.skills import gunner_skill
+from dialtray.rules.fasa.state import FasaState, PlaneState
+from dialtray.rules.fasa.template import parse_plot, template
+
+H_PLOT = "Plot notation"
+H_COMBAT = "Firing order"
+
+
+def plot_order(st: FasaState) -> list[str]:
+    """Planes still to plot: tailed planes first, so the tailer learns what FS-M61 tells
+    before plotting; then by id."""
+    targets = {t for _, t, _, _ in st.tailing}
+    todo = [p.id for p in st.planes.values() if p.flying and p.plot is None]
+    return sorted(todo, key=lambda k: (k not in targets, k))
+
+
+def plots_for(st: FasaState, p: PlaneState) -> list[Plot]:
+    """Every plot the plane may record (FS-M34/FS-M35), pushes included (FS-M40)."""
+    out = []
+    for text, m in template().items():
+        if refusal(p, m, st.turn) is None:
+            out.append(Plot(p.id, text))
+        if m.direction == "S" and m.facing == 0 and refusal(p, m, st.turn, bail=True) is None:
+            out.append(Plot(p.id, text, True))  # FS-M62 planned bailout
+    return out
+
+
+def check_plot(st: FasaState, a: Plot) -> None:
+    order = plot_order(st)
+    if st.phase != "plot" or st.sealed:
+        raise IllegalActionError(a.text(), "not an open plotting step", "FS-M33", "Simultaneous "
+                                 "movement")
+    if a.plane not in order:
+        raise IllegalActionError(a.text(), f"{a.plane} has no plot to record", "FS-M06",
+                                 "Ten-step turn")
+    if a.plane != order[0]:
+        raise IllegalActionError(a.text(), f"{order[0]} plots first", "FS-M61",
+                                 "Information revealed")
+    try:
+        m = parse_plot(a.maneuver)
+    except ValueError as exc:
+        raise IllegalActionError(a.text(), str(exc), "FS-M35", "Legal moves") from None
+    why = refusal(st.planes[a.plane], m, st.turn, a.bail)
+    if why is not None:
+        raise IllegalActionError(a.text(), why[0], why[1], H_PLOT)
+
+
+def combatant(st: FasaState) -> tuple[PlaneState, bool] | None:
+    """The plane (and whether its turret) acting now; it keeps the turn while its gun hits
+    wait to be placed."""
+    c = st.current()
+    if c is None:
+        return None
+    return st.planes[c.removesuffix(TURRET)], c.endswith(TURRET)
+
+
+def steady_hand(p: PlaneState, turret: bool) -> int:
+    s = p.sheet_data.pilot.steady_hand
+    return gunner_skill(s) if turret else s
+
+
+def combat_actions(st: FasaState, sheet: MapSheet) -> list[FasaAction]:
+    """FS-M68: guns at one target (or doubling down), one launched weapon, clearing jams,
+    or nothing; a pending hit is placed first (FS-M21)."""
+    who = combatant(st)
+    if who is None:
+        return []
+    p, turret = who
+    if st.pending is not None:
+        _, _, hits = st.pending
+        k = shift_allowed(steady_hand(p, turret))
+        col = hits[0][2]
+        return [Place(p.id, c) for c in range(max(1, col - k), min(10, col + k) + 1)]
+    out: list[FasaAction] = [Pass(p.id)]
+    if any((g == "turret_gun") == turret for g in p.jammed):
+        out.append(Clear(p.id))
+    guns = [g for g in p.sheet_data.guns if g.id in p.guns_working()
+            and (g.id == "turret_gun") == turret]
+    for t in sorted(st.planes):
+        if guns and any(target_range(sheet, p, st.planes[t], g.range, turret) is not None
+                        for g in guns):
+            out += [Fire(p.id, t), Fire(p.id, t, True)]
+    if turret:
+        return out
+    for hp, load in sorted(p.rockets.items()):
+        if hp in p.lost:
+            continue  # FS-M94: the rocket there is destroyed
+        for code in dict.fromkeys(load):
+            d = DEPLOYED[code]
+            if code in BOMBS:
+                out += [Bomb(p.id, hp, h) for h in bomb_hexes(sheet, p)]
+            elif d.at_hex:
+                out += [Launch(p.id, hp, code, h) for h in hexes_ahead(sheet, p, d.range)]
+            elif code != "HP":  # the harpoon only grabs ground/zeppelin objects (FS-M108)
+                for t in sorted(st.planes):
+                    tp = st.planes[t]
+                    wide = code == "SK" and tp.tagged_until >= st.turn
+                    if target_range(sheet, p, tp, d.range, wide=wide) is not None:
+                        out.append(Rocket(p.id, hp, code, t))
+    return out
+
+
+def check_combat(st: FasaState, sheet: MapSheet, a: FasaAction) -> None:
+    who = combatant(st)
+    if st.phase != "combat" or who is None:
+        raise IllegalActionError(a.text(), "not the Combat Phase", "FS-M06", "Ten-step turn")
+    p, turret = who
+    if getattr(a, "plane", None) != p.id:
+        raise IllegalActionError(a.text(), f"{p.id}{' turret' if turret else ''} acts now "
+                                 "(highest Quick Draw first)", "FS-M72", H_COMBAT)
+    if a in combat_actions(st, sheet):
+        return
+    if isinstance(a, Place):
+        k = shift_allowed(steady_hand(p, turret))
+        raise IllegalActionError(a.text(), f"Steady Hand allows a shift of {k} column(s)",
+                                 "FS-M21", "Steady Hand")
+    if st.pending is not None:
+        raise IllegalActionError(a.text(), "place the pending hits first", "FS-M82",
+                                 "Order of damage")
+    if isinstance(a, Fire):
+        raise IllegalActionError(a.text(), f"{a.target} is not straight ahead in range and in "
+                                 "sight, or no gun can fire", "FS-M69", "Valid target")
+    if isinstance(a, Clear):
+        raise IllegalActionError(a.text(), "no jammed gun", "FS-M78", "Clearing jams")
+    if isinstance(a, Rocket | Launch | Bomb):
+        raise IllegalActionError(a.text(), "no such rocket loaded, or the target is out of "
+                                 "arc, range or sight", "FS-M104", "Deployed weapons")
+    raise IllegalActionError(a.text(), "not a combat action", "FS-M68", "Weapon choice per "
+                             "combat round")

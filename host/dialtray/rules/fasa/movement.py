@@ -1,0 +1,271 @@
+"""Plot checks and movement resolution (FS-M33..FS-M52, FS-M54..FS-M58, FS-M62, FS-M88).
+
+``refusal`` names the rule that forbids a plot outright (a shocked pilot's turn, a locked
+rudder, a glide, a stall twice); ``pushes`` lists the envelope a legal plot pushes, each with
+its TN; ``resolve`` moves every plane: non-pushing planes first, pushing ones after, Gs last
+(FS-M43, FS-M46), then same-hex collisions and exploding flak.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dialtray.rules.core.dice import DiceSource
+from dialtray.rules.fasa import events as ev
+from dialtray.rules.fasa.apply import Damage, Emit, combat_bailout
+from dialtray.rules.fasa.damage import SHAPES
+from dialtray.rules.fasa.hexmap import Hex, MapSheet, step
+from dialtray.rules.fasa.state import FasaState, PlaneState
+from dialtray.rules.fasa.template import Maneuver, parse_plot
+from dialtray.rules.fasa.tn import (
+    avoid_object_tn,
+    collision_hits,
+    push_tn,
+    restricted_tn,
+    roll_d10,
+    succeeds,
+)
+
+SIDE = {"L": "port", "R": "starboard"}
+
+
+@dataclass(frozen=True)
+class Push:
+    kind: str  # speed | accel | decel | gs | restricted
+    over: int
+    tn: int
+    rule: str
+
+
+def refusal(p: PlaneState, m: Maneuver, turn: int, bail: bool = False) -> tuple[str, str] | None:
+    """Why the plot may not be flown at all, with the rule id; None if it may."""
+    if bail and (m.direction != "S" or m.facing != 0):
+        return "a bail-out plot flies straight on (vSA)", "FS-M62"
+    if p.engine_out():
+        want = max(0, p.speed - 1)
+        if m.speed != want or (m.speed and m.text() != f"{want}SA") or (not m.speed and m.facing):
+            shown = f"{want}SA" if want else "A"
+            return f"engine destroyed: the plane glides at speed {want} ({shown})", "FS-M88"
+    if p.shocked(turn) and (m.direction != "S" or m.immelmann):
+        return "a pilot in shock must fly a straight maneuver, not 1SD", "FS-M17"
+    if p.stalled and m.speed == 0 and not p.engine_out():
+        return "a plane may stall for one turn only (FS-A20)", "FS-M41"
+    rud = p.rudders()
+    if len(rud) == 2 and m.direction in "LR" and m.direction:
+        return "both rudders damaged: only S maneuvers", "FS-M97"
+    if len(rud) == 1 and m.direction in ("L", "R"):
+        allowed = "R" if "right" in rud else "L"
+        if m.direction != allowed:
+            return f"rudder locked: only {allowed} maneuvers", "FS-M97"
+    return None
+
+
+def pushes(p: PlaneState, m: Maneuver, turn: int) -> list[Push]:
+    """Every capability the plot exceeds (FS-M36, FS-M39..FS-M42, FS-M46..FS-M51)."""
+    nt = p.sheet_data.pilot.natural_touch
+    sh = p.shocked(turn)
+    out: list[Push] = []
+    if m.speed > p.max_speed():
+        out.append(Push("speed", m.speed - p.max_speed(), push_tn(m.speed - p.max_speed(), nt, sh),
+                        "FS-M49"))
+    if m.speed - p.speed > p.acceleration():
+        over = m.speed - p.speed - p.acceleration()
+        out.append(Push("accel", over, push_tn(over, nt, sh), "FS-M49"))
+    if p.speed - m.speed > p.deceleration():
+        over = p.speed - m.speed - p.deceleration()
+        out.append(Push("decel", over, push_tn(over, nt, sh), "FS-M51"))
+    rating = g_rating(p, m)
+    if m.gs > rating:
+        out.append(Push("gs", m.gs - rating, push_tn(m.gs - rating, nt, sh), "FS-M46"))
+    if m.restricted and p.last_gs >= 3:
+        out.append(Push("restricted", m.gs, restricted_tn(m.gs, nt, sh), "FS-M48"))
+    return out
+
+
+def g_rating(p: PlaneState, m: Maneuver) -> int:
+    """FS-M36: the wing on the turn side; FS-M47: the Immelmann uses the weaker wing."""
+    if m.immelmann:
+        return min(p.g_rating("port"), p.g_rating("starboard"))
+    if m.direction == "S":
+        return p.g_rating("starboard" if m.facing == 1 else "port") if m.facing else 99
+    if m.direction == "":
+        return 99  # FS-M41: a stall is 0 G
+    return p.g_rating(SIDE[m.direction])
+
+
+class Mover:
+    """Resolves one turn's movement (FS-M06 step 2)."""
+
+    def __init__(self, st: FasaState, sheet: MapSheet, dice: DiceSource, emit: Emit) -> None:
+        self.st, self.map, self.dice, self.emit = st, sheet, dice, emit
+
+    def roll(self, plane: str, purpose: str, tn: int, rule: str) -> bool:
+        (r,) = roll_d10(self.dice, f"{plane} {purpose}")
+        ok = succeeds(r, tn)
+        self.emit(ev.Rolled(plane, purpose, r, tn, ok, rule))
+        return ok
+
+    def fracture(self, plane: str, table: str, count: int, rule: str) -> None:
+        """``count`` fracture hits (one box each, FS table 20), each in a rolled column."""
+        dmg = Damage(self.st, self.dice, self.emit, plane, None)
+        for _ in range(count):
+            (col,) = roll_d10(self.dice, f"{plane} fracture column")
+            dmg.hit(table, col - 1, SHAPES["fracture"], "fracture hit", rule)
+        dmg.finish()
+
+    def resolve(self) -> None:
+        st = self.st
+        flying = [p for p in st.planes.values() if p.flying]
+        for p in flying:  # FS-M62: an abandoned plane is removed at the next Movement Phase
+            if p.bail:
+                self.emit(ev.Credit(p.id, "bailout-planned"))
+                self.emit(ev.PlaneOut(p.id, "bailed", "planned bailout", "FS-M62"))
+        planned = {p.id: parse_plot(p.plot or "") for p in flying if p.plot is not None}
+        order = sorted(planned, key=lambda k: (self._rank(st.planes[k], planned[k]), k))
+        for pid in order:
+            p = st.planes[pid]
+            if p.status == "bailed" and p.bail:
+                continue
+            if p.flying and p.plot_illegal:  # FS-M44: an illegal recorded move
+                self.random_move(p, planned[pid])
+            elif p.flying:
+                self.fly(p, planned[pid])
+        self.same_hex()
+        self.flak()
+
+    def _rank(self, p: PlaneState, m: Maneuver) -> int:
+        kinds = {x.kind for x in pushes(p, m, self.st.turn)}
+        return 2 if kinds & {"gs", "restricted"} else 1 if kinds else 0
+
+    def fly(self, p: PlaneState, m: Maneuver) -> None:
+        turn = self.st.turn
+        if p.engine_out() and p.glide_hang >= 1 and m.speed == 0:
+            self.emit(ev.PlaneOut(p.id, "crashed", "glided to 0 and dived for the ground",
+                                  "FS-M88"))
+            return
+        ps = pushes(p, m, turn)
+        engine = [x for x in ps if x.kind in ("speed", "accel")]
+        if engine:  # FS-M49: both redline rolls must succeed
+            results = [self.roll(p.id, f"redline {x.kind} +{x.over}", x.tn, x.rule)
+                       for x in engine]
+            if not all(results):
+                self.flareout(p, sum(x.over for x in engine))
+                return
+        gs = [x for x in ps if x.kind in ("gs", "restricted")]
+        if gs:  # FS-A02: one roll against the higher TN
+            worst = max(gs, key=lambda x: x.tn)
+            if not self.roll(p.id, f"push {worst.kind}", worst.tn, worst.rule):
+                self.random_move(p, m)
+                return
+        decel = [x for x in ps if x.kind == "decel"]
+        if decel and not self.roll(p.id, "stall push", decel[0].tn, "FS-M51"):
+            for wing in ("port_leading", "starboard_leading"):
+                self.fracture(p.id, wing, decel[0].over, "FS-M51")
+            if not p.flying:
+                return
+        self.travel(p, m.path(p.hex, p.facing), (p.facing + m.facing) % 6, m.text(), m.speed,
+                    m.gs, bool(ps), "pushed" if ps else "plotted", ps[0].rule if ps else "FS-M33")
+
+    def flareout(self, p: PlaneState, over: int) -> None:
+        """FS-M50: speed 1, smoke this turn and next, 1 nose fracture per point over (FS-A09),
+        forward 1 hex with no facing change."""
+        self.emit(ev.Smoking(p.id, self.st.turn + 1))
+        self.fracture(p.id, "nose", over, "FS-M50")
+        if p.flying:
+            self.travel(p, [step(p.hex, p.facing)], p.facing, "1SA", 1, 0, True, "flareout",
+                        "FS-M50")
+
+    def random_move(self, p: PlaneState, m: Maneuver) -> None:
+        """FS-M52: per point of speed, 1 hex forward then the Facing Change Table (FS table
+        7); L/R turn the failed way, S by even (right) / odd (left) each time (FS-A10); each
+        hexside costs the outside wing's leading edge a fracture hit (FS-A21)."""
+        h, f = p.hex, p.facing
+        fractures = {"port_leading": 0, "starboard_leading": 0}
+        for _ in range(m.speed):
+            h = step(h, f)
+            if self.blocked_or_off(p, h):
+                return
+            (r,) = roll_d10(self.dice, f"{p.id} random movement facing")
+            turn = 0 if r <= 3 else 1 if r <= 7 else 2
+            if turn:
+                way = m.direction
+                if way not in ("L", "R"):
+                    (e,) = roll_d10(self.dice, f"{p.id} random movement even/odd")
+                    way = "R" if e % 2 == 0 else "L"
+                f = (f + (turn if way == "R" else -turn)) % 6
+                fractures["port_leading" if way == "R" else "starboard_leading"] += turn
+        self.emit(ev.Moved(p.id, m.text(), h, f, m.speed, m.gs, True, "random movement",
+                           "FS-M52"))
+        for wing, n in fractures.items():
+            if n and p.flying:
+                self.fracture(p.id, wing, n, "FS-M52")
+
+    def blocked_or_off(self, p: PlaneState, h: Hex) -> bool:
+        """Leaving the sheet (FS-M09/FS-M12) or hitting an object (FS-M37/FS-M56); True if
+        the plane's move ends here."""
+        if not self.map.on_map(h):
+            side = self.map.edge_left(h)
+            if side == p.home:
+                self.emit(ev.PlaneOut(p.id, "withdrawn", f"left by its home side ({side})",
+                                      "FS-M12"))
+            else:
+                self.emit(ev.Credit(p.id, "fled"))
+                if p.last_hit_by and p.last_hit_by in self.st.planes:  # FS-M10
+                    self.emit(ev.Credit(p.last_hit_by, "half-kill"))
+                self.emit(ev.PlaneOut(p.id, "fled", f"left the map by the {side} side",
+                                      "FS-M09"))
+            return True
+        obj = self.map.object_at(h)
+        tn = avoid_object_tn(obj.base_tn) if obj is not None and obj.blocks else None
+        if obj is not None and tn is not None and not self.roll(p.id, f"avoid {obj.id}", tn,
+                                                                 "FS-M56"):
+            self.collide(p, obj.base_tn, f"hit {obj.id}")
+            return True
+        return False
+
+    def travel(self, p: PlaneState, path: list[Hex], facing: int, text: str, speed: int,
+               gs: int, pushed: bool, how: str, rule: str) -> None:
+        for h in path:
+            if self.blocked_or_off(p, h):
+                return
+        dest = path[-1] if path else p.hex
+        self.emit(ev.Moved(p.id, text, dest, facing, speed, gs, pushed, how, rule))
+
+    def collide(self, p: PlaneState, other_base: int, reason: str) -> None:
+        """FS-M57 destroyed (bail out at 18), or FS-M58's optional flak hits on the nose."""
+        if self.st.collision_damage:
+            dmg = Damage(self.st, self.dice, self.emit, p.id, None)
+            for _ in range(collision_hits(other_base)):
+                (col,) = roll_d10(self.dice, f"{p.id} collision column")
+                dmg.hit("nose", col - 1, SHAPES["flak"], reason, "FS-M58")
+            dmg.finish()
+            return
+        combat_bailout(self.st, self.dice, self.emit, p.id, "collision", reason, "FS-M57")
+
+    def same_hex(self) -> None:
+        """FS-M54/FS-M55: enemies ending in one hex each pick 1..10; equal numbers collide.
+        The pick is made with a d10 here (FS-A17 for everyone; see D-FS-06)."""
+        by_hex: dict[Hex, list[PlaneState]] = {}
+        for p in self.st.planes.values():
+            if p.flying:
+                by_hex.setdefault(p.hex, []).append(p)
+        for h in sorted(by_hex):
+            group = by_hex[h]
+            if len({p.seat for p in group}) < 2:
+                continue  # FS-M08: a pilot and their own wingman never collide
+            picks = {p.id: roll_d10(self.dice, f"{p.id} collision pick")[0] for p in group}
+            for p in group:
+                self.emit(ev.Rolled(p.id, "collision pick", picks[p.id], 0, True, "FS-M55"))
+            for p in group:
+                foes = [q for q in group if q.seat != p.seat and picks[q.id] == picks[p.id]]
+                if foes and p.flying:
+                    self.collide(p, foes[0].sheet_data.base_to_hit, f"mid-air with {foes[0].id}")
+
+    def flak(self) -> None:
+        """FS-M105 / FS-M121: last turn's flak explodes at the end of this Movement Phase."""
+        from dialtray.rules.fasa.combat import flak_burst
+
+        for kind, h, owner, turn in list(self.st.counters):
+            if kind == "FK" and turn == self.st.turn - 1:
+                flak_burst(self.st, self.map, self.dice, self.emit, h, owner)
+                self.emit(ev.Counter(kind, h, owner, -1))
