@@ -1,0 +1,112 @@
+"""Benchmark the camera: ms per 1280x720 frame on one core, and accuracy by distortion type.
+
+    .venv/bin/python bench/bench_vision.py [--frames N] [--speed-frames N]
+
+1. **Speed** (``cv2.setNumThreads(1)``, one core): an 8-dock tray of captured sample figures
+   (Air Action planes read two windows, Aces figures one), frames of the training profile.
+   ``full`` = find the markers + homography + every window's crop and read; ``steady`` = the
+   same with the registration kept from the first frame (camera and tray do not move; a live
+   loop re-registers now and then). Target <= 5 ms per frame.
+2. **Accuracy** on rendered photographs with ground truth: each held-back distortion alone,
+   then all together (``held-back``), and the training profile the confidence threshold was
+   chosen on. exact = the right click (or "between" for a dial caught mid-turn); wrong = a
+   read above the threshold that is not the truth; unknown = below it. The issue asks >= 99.9 %
+   exact and 0 wrong on the held-back set.
+
+Prints a table and writes bench/results/vision.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from pathlib import Path
+
+import cv2
+from dialtray.vision import render_profiles as rp
+from dialtray.vision import testset
+from dialtray.vision.classify import CONFIDENCE_THRESHOLD
+from dialtray.vision.layout import load_layout
+from dialtray.vision.reader import TrayReader
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results" / "vision.json"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--frames", type=int, default=60, help="trays per accuracy row (8 docks)")
+    ap.add_argument("--speed-frames", type=int, default=40)
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    layout = load_layout()
+    figures = {**testset.sample_figures("airaction"), **testset.sample_figures("aces")}
+    t0 = time.perf_counter()
+    refs = {fid: testset.capture_refs(layout, fid, doc) for fid, doc in figures.items()}
+    capture_s = time.perf_counter() - t0
+    reader = TrayReader(layout, refs)
+    frames = list(testset.tray_sets(layout, figures, rp.train, args.speed_frames, seed=5))
+    for _, docks in frames[:1]:  # build every classifier before timing
+        for s in docks.values():
+            reader.classifiers(s.figure)
+    for fid in figures:
+        reader.classifiers(fid)
+    full, steady, reg_ms, windows = [], [], [], 0
+    reg0 = reader.register(frames[0][0].image)
+    for shot, docks in frames:
+        assignment = {d: s.figure for d, s in docks.items()}
+        windows += sum(len(s.faces) for s in docks.values())
+        t = time.perf_counter()
+        reg = reader.register(shot.image)
+        t1 = time.perf_counter()
+        reader.read(shot.image, assignment, reg)
+        t2 = time.perf_counter()
+        reader.read(shot.image, assignment, reg0)
+        t3 = time.perf_counter()
+        reg_ms.append((t1 - t) * 1e3)
+        full.append((t2 - t) * 1e3)
+        steady.append((t3 - t2) * 1e3)
+    speed = {"frames": len(frames), "windows_per_frame": windows / len(frames),
+             "full_ms_median": statistics.median(full), "full_ms_p95": _p95(full),
+             "registration_ms_median": statistics.median(reg_ms),
+             "steady_ms_median": statistics.median(steady), "steady_ms_p95": _p95(steady),
+             "target_ms": 5.0}
+    print(f"capture of {len(figures)} figures from rendered photos: {capture_s:.1f} s")
+    print(f"speed, one core, 1280x720, 8 docks ({speed['windows_per_frame']:.1f} windows/frame)")
+    print(f"  full (markers + read): median {speed['full_ms_median']:.2f} ms, p95 "
+          f"{speed['full_ms_p95']:.2f} ms (registration {speed['registration_ms_median']:.2f})")
+    print(f"  steady (registration kept): median {speed['steady_ms_median']:.2f} ms, p95 "
+          f"{speed['steady_ms_p95']:.2f} ms   target <= 5 ms")
+    rows = []
+    plans = [(f"held-back {k}", rp.held_back, k) for k in rp.DISTORTION_TYPES]
+    plans += [("held-back (all together)", rp.held_back, None),
+              ("train (all together)", rp.train, None)]
+    print(f"\naccuracy (confidence threshold {CONFIDENCE_THRESHOLD})")
+    print(f"  {'set':28s} {'dials':>6s} {'exact %':>8s} {'wrong':>6s} {'unknown':>8s}")
+    for i, (name, prof, only) in enumerate(plans):
+        score = testset.Score()
+        for shot, docks in testset.tray_sets(layout, figures, prof, args.frames, seed=900 + i,
+                                             only=only):
+            testset.score_frame(reader, shot, docks, score)
+        row = {"set": name, "dials": score.total, "exact": score.exact, "wrong": score.wrong,
+               "unknown": score.unknown, "exact_pct": 100.0 * score.exact / score.total,
+               "wrong_cases": score.wrong_cases[:5]}
+        rows.append(row)
+        print(f"  {name:28s} {score.total:6d} {row['exact_pct']:8.2f} {score.wrong:6d} "
+              f"{score.unknown:8d}", flush=True)
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps({"speed": speed, "accuracy": rows,
+                                   "confidence_threshold": CONFIDENCE_THRESHOLD,
+                                   "frames_per_row": args.frames}, indent=1) + "\n",
+                       encoding="utf-8")
+    print(f"\nwrote {RESULTS}")
+
+
+def _p95(xs: list[float]) -> float:
+    return sorted(xs)[min(len(xs) - 1, int(0.95 * len(xs)))]
+
+
+if __name__ == "__main__":
+    main()
