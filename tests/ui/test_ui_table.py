@@ -167,3 +167,19 @@ def test_a_closed_page_reopened_resumes_at_the_live_state(browser: Any, table: S
     table.tray.turn(5, st.slot.dial, -1)
     page.wait_for_selector("#dock-5[data-status='ok']", timeout=WAIT_MS)
     page.close()
+
+
+def test_the_virtual_dials_turn_from_the_page(browser: Any, table: Served) -> None:
+    """On the virtual tray the page has a hand: its ⟳/⟲ buttons turn a dial, whose clicks come
+    back through the firmware and the link like any other (and are judged like any other)."""
+    page = open_page(browser, table)
+    st = combat_slot(table, 3)
+    seen = st.seen
+    page.click("#dock-3 .reader[data-reader='combat'] button.turn[data-clicks='1']")
+    page.wait_for_selector("#dock-3[data-status='flag'] .flag[data-flag='unexpected']",
+                           timeout=WAIT_MS)
+    assert st.seen == (seen or 0) + 1
+    page.click("#dock-3 .reader[data-reader='combat'] button.turn[data-clicks='-1']")
+    page.wait_for_selector("#dock-3[data-status='ok'] .okline", timeout=WAIT_MS)
+    assert st.seen == seen
+    page.close()

@@ -248,11 +248,19 @@ class Server:
             m = json.loads(raw or "")
         except ValueError:
             return {"op": "error", "message": "not a JSON message: nothing was done"}
-        if not isinstance(m, dict) or m.get("op") not in ("decide", "ping"):
-            return {"op": "error", "message": "unknown request (known: decide, ping): nothing "
-                    "was done"}
+        if not isinstance(m, dict) or m.get("op") not in ("decide", "ping", "turn"):
+            return {"op": "error", "message": "unknown request (known: decide, turn, ping): "
+                    "nothing was done"}
         if m["op"] == "ping":
             return {"op": "pong", "rev": live.rev}
+        if m["op"] == "turn":
+            dock, reader, clicks = m.get("dock"), m.get("reader"), m.get("clicks")
+            if not all(type(v) is int for v in (dock, reader, clicks)):
+                return {"op": "turned", "ok": False, "message": "dock, reader, clicks: whole "
+                        "numbers are needed: nothing was done"}
+            done = await asyncio.to_thread(live.turn_virtual, int(str(dock)), int(str(reader)),
+                                           int(str(clicks)))
+            return {"op": "turned", **done}
         text, seat = m.get("text"), m.get("seat")
         if not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT:
             return {"op": "result", "ok": False, "text": text if isinstance(text, str) else "",

@@ -31,6 +31,7 @@ from dialtray.ui.state import StateBuilder
 log = logging.getLogger(__name__)
 PUMP_WAIT = 0.005  # seconds the idle table waits for the tray's next event
 CALL_TIMEOUT = 15.0
+MAX_TURN = 12  # clicks the page may turn a virtual dial at once
 
 
 class Stopped(Exception):
@@ -59,7 +60,8 @@ class LiveTable:
                  layout: TrayLayout, publish: Callable[[str], None], *,
                  brain: Any = None, turn: Callable[[Slot, int], None] | None = None,
                  mistakes: Mistakes | None = None, source: str = "",
-                 play_timeout: float = 3600.0, hold: bool = False) -> None:
+                 play_timeout: float = 3600.0, hold: bool = False,
+                 sim_turn: Callable[[Slot, int], None] | None = None) -> None:
         self.tracker = tracker
         self.session = session
         self.recorder = recorder
@@ -69,8 +71,9 @@ class LiveTable:
         self.turn = turn
         self.mistakes = mistakes
         self.play_timeout = play_timeout
+        self.sim_turn = sim_turn  # the virtual tray's hand: the page may turn its dials
         self.states = StateBuilder(tracker, layout, recorder.gid, bots=brain is not None,
-                                   source=source)
+                                   source=source, sim=sim_turn is not None)
         self.recording = RecordingTracker(recorder, boot=self._boot)
         session.subscribe(self._stamp)  # before the table's queue: stamped before it is fed
         self.table = _Table(cast(Tracker, self.recording), session)
@@ -185,6 +188,20 @@ class LiveTable:
             return fut
         self._calls.put((fn, fut))
         return fut
+
+    def turn_virtual(self, dock: int, reader: int, clicks: int) -> dict[str, Any]:
+        """(Any thread.) Turn a dial of the *virtual* tray, as a hand on the table would: its
+        clicks come back through the firmware and the link like any other."""
+        if self.sim_turn is None:
+            return {"ok": False, "message": "this is a real tray: turn its dials by hand"}
+        if not any(s.slot.dock == dock and s.slot.dial == reader
+                   for s in self.tracker.slots.values()):
+            return {"ok": False, "message": f"no dial of this game on dock {dock} reader "
+                    f"{reader}"}
+        if not 1 <= abs(clicks) <= MAX_TURN:
+            return {"ok": False, "message": f"clicks: 1..{MAX_TURN} either way"}
+        self.sim_turn(Slot(dock, reader), clicks)
+        return {"ok": True, "message": f"turned dock {dock} reader {reader} {clicks:+d}"}
 
     def decide(self, text: str, seat: str | None) -> dict[str, Any]:
         """(Table thread.) A decision typed on the page, through the recorder and tracker."""

@@ -103,7 +103,7 @@ class Served:
             brain=setup.brain if bots else None, turn=turn if bots else None,
             mistakes=Mistakes(kinds=list(o.mistakes)) if bots else None,
             source=f"virtual tray on {port}" if o.sim else f"tray on {port}",
-            play_timeout=o.play_timeout, hold=o.hold)
+            play_timeout=o.play_timeout, hold=o.hold, sim_turn=turn)
         self.session.start()
         self._stack.callback(self.session.stop)
         self._stack.callback(self.live.stop)

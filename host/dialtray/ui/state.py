@@ -26,12 +26,13 @@ class StateBuilder:
     """Builds the page's state for one tracker; remembers the start clicks (damage so far)."""
 
     def __init__(self, tracker: Tracker, layout: TrayLayout, game_id: int, *,
-                 bots: bool = False, source: str = "") -> None:
+                 bots: bool = False, source: str = "", sim: bool = False) -> None:
         self.t = tracker
         self.layout = layout
         self.game_id = game_id
         self.bots = bots
         self.source = source  # "virtual tray" / the port
+        self.sim = sim  # the page may turn the virtual tray's dials
         self.start = {d: s.click for d, s in tracker.game.dials().items()}
         self._game_key: tuple[int, str] = (-1, "")
         self._game_part: dict[str, Any] = {}
@@ -58,6 +59,7 @@ class StateBuilder:
                 flag = {"kind": st.flag.kind, "text": st.flag.text}
             d["readers"].append({
                 "reader": READER_NAMES[dv.reader] if dv.reader < 2 else str(dv.reader),
+                "reader_index": dv.reader,
                 "label": dv.label, "figure": dv.figure, "kind": dv.kind, "click": dv.click,
                 "values": dv.values, "colours": dv.colours, "in_play": dv.in_play,
                 "turn": dv.turn, "status": dv.status, "damage": damage, "expect": expect,
@@ -115,7 +117,7 @@ class StateBuilder:
         t = self.t
         return {
             "op": "state", "game_id": self.game_id, "phase": t.phase, "bots": self.bots,
-            "source": self.source,
+            "source": self.source, "sim": self.sim,
             "layout": self.layout.to_dict(), "docks": self.docks(), "dice": self.dice(),
             "game": self.game(), "waiting_for": t.waiting_for(),
             "flags": [f.text for f in t.open_flags()], "notes": t.notes[-6:],

@@ -52,10 +52,16 @@ def dial_window(label: str, click: int | None, values: dict[str, int],
                      f"<text x='{x + (cw - 4) / 2}' y='42' font-size='19' font-weight='bold' "
                      f"fill='{ink}' text-anchor='middle'>{v}</text>"
                      + (f"<text x='{x + (cw - 4) / 2}' y='{h - 8}' font-size='8' fill='{ink}' "
-                        f"text-anchor='middle'>{escape(colour)}</text>" if colour else "")
+                        f"text-anchor='middle'{squeeze(colour, cw - 8)}>{escape(colour)}</text>"
+                        if colour else "")
                      + "</g>")
     parts.append("</svg>")
     return "".join(parts)
+
+
+def squeeze(word: str, width: int) -> str:
+    """Fit a long colour word (``simple-buffeting``) in its cell."""
+    return f" textLength='{width}' lengthAdjust='spacingAndGlyphs'" if len(word) > 8 else ""
 
 
 def die(face: int, size: int = 44) -> str:

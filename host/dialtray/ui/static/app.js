@@ -38,6 +38,7 @@ function connect() {
     const m = JSON.parse(ev.data);
     if (m.op === "state") { m.arrived = arrived; render(m); }
     else if (m.op === "result") result(m);
+    else if (m.op === "turned" && !m.ok) { $("result").textContent = "✖ " + m.message; $("result").className = "result bad"; }
     else if (m.op === "error") { conn("down", "✖ " + m.message); $("result").textContent = "✖ " + m.message; $("result").className = "result bad"; }
   };
   ws.onclose = (ev) => {
@@ -79,7 +80,8 @@ function finish(s) {
   if (seen.renders.length > 5000) seen.renders.splice(0, 1000);
 }
 
-function readerHtml(r) {
+let simTray = false;
+function readerHtml(r, dock) {
   const bits = [`<div class="reader" data-reader="${esc(r.reader)}" data-kind="${esc(r.kind)}">`, r.window];
   const click = r.click === null ? "not set yet" : `click ${r.click}`;
   bits.push(`<p>${esc(r.figure)} ${esc(r.kind)} dial — the rules say ${esc(click)}${r.in_play ? "" : " — out of play"}</p>`);
@@ -89,6 +91,12 @@ function readerHtml(r) {
   else if (r.expect) bits.push(`<p class="expect" data-expect="${r.turn}">↻ ${esc(r.expect)}</p>`);
   else if (r.turn) bits.push(`<p class="moving" data-off="${-r.turn}">⋯ being turned: ${Math.abs(r.turn)} click${Math.abs(r.turn) === 1 ? "" : "s"} off</p>`);
   else if (r.status === "ok") bits.push(`<p class="okline">✔ as the rules say</p>`);
+  if (simTray) {
+    const what = `dock ${dock} ${r.reader} dial`;
+    bits.push(`<div class="simturn">` +
+      `<button type="button" class="turn" data-dock="${dock}" data-reader="${r.reader_index}" data-clicks="-1" aria-label="turn the virtual ${esc(what)} 1 click counter-clockwise">⟲ −1</button>` +
+      `<button type="button" class="turn" data-dock="${dock}" data-reader="${r.reader_index}" data-clicks="1" aria-label="turn the virtual ${esc(what)} 1 click clockwise">⟳ +1</button></div>`);
+  }
   bits.push("</div>");
   return bits.join("");
 }
@@ -105,6 +113,7 @@ let trayFrame = "";
 const drawn = new Map();
 
 function renderTray(s) {
+  simTray = s.sim && !s.bots;
   const L = s.layout;
   const tray = $("tray");
   const P = places(L);
@@ -121,7 +130,7 @@ function renderTray(s) {
     parts.push(`<article class="dock" id="dock-${d.dock}" data-dock="${d.dock}" data-status="${status}" ` +
       `style="grid-column:${P.xs.indexOf(Math.round(c[0])) + 1};grid-row:${P.ys.indexOf(Math.round(c[1])) + 1}" ` +
       `aria-label="dock ${d.dock}: ${esc(names)}, ${status}">` +
-      `<h3>${icon} dock ${d.dock}: ${esc(names)}</h3>${d.readers.map(readerHtml).join("")}</article>`);
+      `<h3>${icon} dock ${d.dock}: ${esc(names)}</h3>${d.readers.map((r) => readerHtml(r, d.dock)).join("")}</article>`);
     for (const r of d.readers) {
       if (r.expect) seen.turns.push({ dock: d.dock, text: r.expect, rev: s.rev });
       if (r.flag) seen.flags.push({ dock: d.dock, kind: r.flag.kind, text: r.flag.text, rev: s.rev, shown: Date.now() });
@@ -186,6 +195,10 @@ function result(m) {
   r.textContent = (m.ok ? "✔ " : "✖ ") + (m.text ? m.text + ": " : "") + m.message;
 }
 
+$("tray").addEventListener("click", (ev) => {
+  const b = ev.target.closest("button.turn");
+  if (b) send({ op: "turn", dock: Number(b.dataset.dock), reader: Number(b.dataset.reader), clicks: Number(b.dataset.clicks) });
+});
 $("legal").addEventListener("click", (ev) => {
   const b = ev.target.closest("button.act");
   if (b) send({ op: "decide", text: b.dataset.text, seat: $("seat").value || null });
