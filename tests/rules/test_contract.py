@@ -84,11 +84,19 @@ def _play_skyace_physical(seed: int, observe: Observe) -> tuple[Game, str]:
     return bot_game(seed, mission=seed % 2 == 1, physical=True, turn_limit=12, observe=observe)
 
 
+def _play_fasa(seed: int, observe: Observe) -> tuple[Game, str]:
+    from dialtray.rules.fasa.bots import bot_game
+
+    # greedy against random bots; open plots (sealed plots list no legal actions: see FASA)
+    return bot_game(seed, observe=observe, turn_limit=8)
+
+
 ENGINES = [
     Engine("airaction", _play_airaction),
     Engine("aces", _play_aces),
     Engine("skyace", _play_skyace),
     Engine("skyace-physical", _play_skyace_physical),
+    Engine("fasa", _play_fasa),
 ]
 SEEDS = (1, 2)
 

@@ -1,0 +1,106 @@
+"""FASA logs (docs/notation.md, "FASA"): the header and the replay game kind.
+
+    Game: fasa
+    Map: sample-town               # data/fasa/maps (SAMPLE sheets)
+    Side: P1 A1=sample-hawk A2=sample-pusher
+    Side: P2 B1=sample-brute B2=sample-gunship
+    Turn-limit: 12
+    Plots: open                    # open (plot A1 3L2F) | sealed (seal/reveal, FS-M33)
+    Quick-draw: whole              # whole | fractional (FS-M19, optional rule)
+    Collisions: destroy            # destroy (FS-M57) | damage (FS-M58, optional rule)
+    Start-speed: 2
+    ---
+    plot A1 3SA
+    plot B1 2L2A | d10: 7          # every die a d10: faces after the d10: marker
+"""
+
+from __future__ import annotations
+
+from dialtray.rules.core.dice import DiceSource, RecordingDice
+from dialtray.rules.core.errors import CatalogueError
+from dialtray.rules.core.notation import GameLog, format_action_line, format_log
+from dialtray.rules.fasa.actions import FasaAction, parse_action
+from dialtray.rules.fasa.game import SEATS, FasaGame, start_events
+from dialtray.rules.fasa.hexmap import load_map
+from dialtray.rules.fasa.sheets import sheet
+
+KEYS = ("Map", "Side", "Turn-limit", "Plots", "Quick-draw", "Collisions", "Start-speed")
+DEFAULT_SIDES = (("P1", "A1", "sample-hawk"), ("P1", "A2", "sample-pusher"),
+                 ("P2", "B1", "sample-brute"), ("P2", "B2", "sample-gunship"))
+
+
+class FasaKind:
+    name = "fasa"
+    title = "Crimson Skies (FASA 1998 board game)"
+
+    def new_game(self, log: GameLog, dice: DiceSource) -> FasaGame:
+        log.check_keys(KEYS)
+        map_name = log.one("Map") or "sample-blank"
+        try:
+            load_map(map_name)
+        except CatalogueError as exc:
+            raise log.error(log.line_of("Map"), f"Map: {exc.message}") from None
+        planes: list[tuple[str, str, str]] = []
+        for h in log.values("Side"):
+            seat, *rest = h.value.split()
+            if seat not in SEATS or not 1 <= len(rest) <= 2:
+                raise log.error(h.line, "Side: SEAT PLANE=SHEET [PLANE=SHEET] with SEAT P1 or "
+                                "P2 (FS-M08: a pilot and wingman pair)")
+            for tok in rest:
+                pid, eq, sid = tok.partition("=")
+                if not eq or not pid.isalnum() or pid in {p for _, p, _ in planes}:
+                    raise log.error(h.line, f"Side: {tok!r} is not a new PLANE=SHEET")
+                try:
+                    sheet(sid)
+                except CatalogueError as exc:
+                    raise log.error(h.line, f"Side: {exc.message}") from None
+                planes.append((seat, pid.upper(), sid))
+        if not planes:
+            planes = list(DEFAULT_SIDES)
+        if {s for s, _, _ in planes} != set(SEATS):
+            raise log.error(log.line_of("Side"), "Side: both P1 and P2 need planes")
+        limit = log.integer("Turn-limit", 12, 1, 200)
+        speed = log.integer("Start-speed", 2, 0, 5)
+        sealed = log.choice("Plots", ("open", "sealed"), "open") == "sealed"
+        frac = log.choice("Quick-draw", ("whole", "fractional"), "whole") == "fractional"
+        dmg = log.choice("Collisions", ("destroy", "damage"), "destroy") == "damage"
+        return FasaGame(dice, start_events(map_name, planes, limit, sealed, frac, dmg, speed))
+
+
+def header_of(g: FasaGame, speed: int = 2) -> list[tuple[str, str]]:
+    st = g.state
+    out = [("Map", st.map)]
+    for seat in st.seats:
+        body = " ".join(f"{p.id}={p.sheet}" for p in st.planes.values() if p.seat == seat)
+        out.append(("Side", f"{seat} {body}"))
+    out += [("Turn-limit", str(st.turn_limit)), ("Plots", "sealed" if st.sealed else "open"),
+            ("Quick-draw", "fractional" if st.fractional_qd else "whole"),
+            ("Collisions", "damage" if st.collision_damage else "destroy"),
+            ("Start-speed", str(speed))]
+    return out
+
+
+class LogWriter:
+    """Plays a game and writes its log, each line with the d10 faces it rolled."""
+
+    def __init__(self, game: FasaGame, speed: int = 2) -> None:
+        if not isinstance(game.dice, RecordingDice):
+            game.dice = RecordingDice(game.dice)
+        self.game = game
+        self.speed = speed
+        self.lines: list[str] = []
+
+    def apply(self, action: FasaAction | str, comments: bool = False) -> None:
+        a = parse_action(action) if isinstance(action, str) else action
+        rec = self.game.dice
+        assert isinstance(rec, RecordingDice)
+        rec.take_sided()
+        events = self.game.apply(a)
+        rolls = rec.take_sided()
+        faces = [f for _, fs, _ in rolls for f in fs]
+        sides = [n for _, fs, n in rolls for _ in fs]
+        reports = [e.text() for e in events] if comments else []
+        self.lines.append(format_action_line(a.text(), faces, reports, sides))
+
+    def text(self) -> str:
+        return format_log("fasa", header_of(self.game, self.speed), self.lines)
