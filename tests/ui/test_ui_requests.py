@@ -172,3 +172,12 @@ def test_dialtray_serve_runs_as_a_program_and_stops_on_ctrl_c(tmp_path: Path) ->
         if p.poll() is None:
             p.kill()
             p.wait()
+
+
+def test_serve_without_the_ui_extra_says_how_to_get_it(tmp_path: Path) -> None:
+    code = ("import sys\nfor m in ('starlette', 'uvicorn', 'websockets'):\n"
+            "    sys.modules[m] = None\nfrom dialtray import cli\n"
+            f"raise SystemExit(cli.main(['--data-dir', {str(tmp_path)!r}, 'serve', '--sim']))\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 1, r.stderr
+    assert "pip install 'dialtray[ui]'" in r.stderr and "Traceback" not in r.stderr, r.stderr
