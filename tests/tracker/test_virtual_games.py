@@ -45,7 +45,7 @@ def rig(request: pytest.FixtureRequest) -> Iterator[Rig]:
     with VirtualTray(config.default_config(8), seed=11) as tray:
         session = TraySession(tray.port, name="e2e")
         dice = TableDice(TrayDice(session))
-        s = new_game(request.param, dice, 3, 4)
+        s = new_game(request.param, dice, 3, 6)  # 6 turns: room for every mistake
         t = Tracker(s.game, auto_bind(s.game.dials(), 8, s.order), dice, header=s.header,
                     timing=TIMING)
         table = TrackedTray(t, session)  # subscribed before start: sees the first snapshot

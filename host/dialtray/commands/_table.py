@@ -30,10 +30,11 @@ DICE_HELP = ("fair: the tray's LED dice, committed at the start and checked at t
              "roll your own dice and type the faces")
 
 
-def add_game_arguments(p: argparse.ArgumentParser, *, dice_default: str = "fair") -> None:
+def add_game_arguments(p: argparse.ArgumentParser, *, dice_default: str = "fair",
+                       turns_default: int = 4) -> None:
     p.add_argument("--seed", type=int, default=2026, help="the bots' seed (and seeded dice)")
-    p.add_argument("--turns", type=int_range(1, 99), default=4,
-                   help="the agreed time limit in turns "
+    p.add_argument("--turns", type=int_range(1, 99), default=turns_default,
+                   help="the agreed time limit in turns, default %(default)s "
                    "(Air Action AA-M53(2); Aces: ten times as many)")
     p.add_argument("--dice", choices=DICE, default=dice_default, help=DICE_HELP)
     p.add_argument("--log", dest="game_log", type=Path, metavar="FILE",

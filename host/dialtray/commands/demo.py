@@ -52,7 +52,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help=f"docks on the tray, {MIN_DOCKS}..{MAX_DOCKS} (Air Action's squadrons "
                         "need 8; default %(default)s)")
     p.add_argument("--clicks", action="store_true", help="print every sensed click too")
-    add_game_arguments(p)
+    add_game_arguments(p, turns_default=6)  # long enough for every mistake to come up
     add_db(p)  # the game is stored (issue 12)
     p.set_defaults(func=run)
 

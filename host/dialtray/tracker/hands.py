@@ -129,7 +129,14 @@ class Hands:
             exp = s.exp
             assert exp is not None
             n, sign = exp.total, (1 if exp.total > 0 else -1)
-            if m.want(mk.TOO_FEW, self.decisions) and s.flag is None:
+            if m.want(mk.WRONG_DIAL, self.decisions) and self._other(s) is not None:
+                m.did(mk.WRONG_DIAL)
+                other = self._other(s)
+                assert other is not None
+                self.say(f"(a player turns {other.label} instead of {s.label})")
+                out.append(Turn(other.slot, n, "the wrong dock"))
+                return tuple(out)
+            elif m.want(mk.TOO_FEW, self.decisions) and s.flag is None:
                 m.did(mk.TOO_FEW)
                 if abs(n) == 1:  # forgets the click and tries to play on
                     self.say(f"(a player forgets the click on {s.label} and plays on)")
@@ -144,13 +151,6 @@ class Hands:
                 m.did(mk.WRONG_DIRECTION)
                 self.say(f"(a player turns {s.label} the wrong way)")
                 out.append(Turn(s.slot, -n, "the wrong way"))
-            elif m.want(mk.WRONG_DIAL, self.decisions) and self._other(s) is not None:
-                m.did(mk.WRONG_DIAL)
-                other = self._other(s)
-                assert other is not None
-                self.say(f"(a player turns {other.label} instead of {s.label})")
-                out.append(Turn(other.slot, n, "the wrong dock"))
-                return tuple(out)
             else:
                 out.append(Turn(s.slot, n, exp.text()))
         return tuple(out)
