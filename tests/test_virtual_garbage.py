@@ -12,8 +12,12 @@ a test property; bench/results/fw_fuzz.json holds the firmware fuzz figures.
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import threading
 import time
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 import serial
@@ -79,7 +83,7 @@ def sync_time(port: str) -> float:
 
 @pytest.mark.parametrize("with_host", [False, True], ids=["no host", "host connected"])
 def test_a_mebibyte_of_garbage_leaves_the_tray_running_and_a_new_host_syncs(
-        with_host: bool, record_property: pytest.RecordProperty) -> None:
+        with_host: bool, record_property: Callable[[str, object], None]) -> None:
     """Acceptance (issue 8, defects 1 and 2): bytes on the port never end the tray."""
     notes: list[str] = []
     with VirtualTray(config.default_config(2), seed=8, report=notes.append) as tray:
@@ -137,3 +141,32 @@ def test_garbage_from_a_second_program_while_a_host_plays_on() -> None:
             assert time.monotonic() < deadline, "the host never got the click after the garbage"
             time.sleep(0.02)
         assert tray.power_ons == 1 and tray.running
+
+
+def test_dialtray_sim_takes_a_mebibyte_at_its_console_and_a_host_syncs_after(
+        tmp_path: Path) -> None:
+    """The acceptance as a person runs it: `dialtray sim`, `garbage 1048576` at its console
+    (no host connected), then a host connects and synchronises; no power cycle."""
+    sim = subprocess.Popen([str(Path(sys.executable).parent / "dialtray"), "sim", "--docks", "2",
+                            "--exit", "--workdir", str(tmp_path)], stdin=subprocess.PIPE,
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert sim.stdin is not None and sim.stdout is not None
+    try:
+        banner: list[str] = []
+        while not any("virtual tray running" in line for line in banner):
+            banner.append(sim.stdout.readline())
+            assert len(banner) < 10 and banner[-1], banner
+        sim.stdin.write(f"garbage {MIB} 21\n")
+        sim.stdin.flush()
+        line = sim.stdout.readline()
+        assert f"poured {MIB} of {MIB}" in line and "the tray is running" in line, line
+        took = sync_time(str(tmp_path / "ttyDIALTRAY0"))
+        sim.stdin.write("status\n")
+        sim.stdin.flush()
+        status = sim.stdout.readline()
+        assert status.startswith("tray running"), status
+        print(f"\ndialtray sim: {line.strip()}; a host synced in {took:.2f} s")
+    finally:
+        sim.stdin.close()
+        sim.wait(60)
+    assert sim.returncode == 0

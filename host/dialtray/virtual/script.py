@@ -10,11 +10,15 @@ counter-clockwise (throttle up)::
     magnet 3 speed off     # lift the magnet off dock 3's speed dial
     unplug / replug        # the USB cable
     off / on / reboot      # the tray's power
+    garbage 1048576        # pour random bytes (every value) into the port, like a rogue program
     sleep 0.5
 """
 
 from __future__ import annotations
 
+import os
+import random
+import select
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -61,7 +65,9 @@ def _status(tray: VirtualTray, a: list[str]) -> str:
     dials = ", ".join(f"{k // 2}{'cs'[k % 2]}={d.detent}" for k, d in enumerate(tray.dials))
     state = "running" if tray.running else "off"
     cable = "plugged" if tray.bridge.plugged else "unplugged"
-    return f"tray {state}, cable {cable}, boots {tray.boots}, port {tray.port}\n  dials: {dials}"
+    resets = ", ".join(tray.resets[-5:]) or "none"
+    return (f"tray {state}, cable {cable}, boots {tray.boots}, resets {len(tray.resets)} "
+            f"(last: {resets}), port {tray.port}\n  dials: {dials}")
 
 
 def _console(tray: VirtualTray, a: list[str]) -> str:
@@ -88,6 +94,36 @@ def _hang(tray: VirtualTray, a: list[str]) -> str:
     return f"firmware blocks its event loop for {a[0]} ms"
 
 
+GARBAGE_MAX = 16 << 20
+GARBAGE_DEADLINE_S = 600.0
+
+
+def _garbage(tray: VirtualTray, a: list[str]) -> str:
+    n = int(a[0])
+    if not 1 <= n <= GARBAGE_MAX:
+        raise ValueError(f"BYTES must be 1..{GARBAGE_MAX}, got {n}")
+    rng = random.Random(int(a[1]) if len(a) > 1 else None)
+    data = (bytes(range(256)) + rng.randbytes(max(0, n - 256)))[:n]
+    if not tray.bridge.plugged:
+        raise ValueError("the cable is unplugged: replug first")
+    before = (tray.bridge.interrupts, len(tray.resets))
+    fd = os.open(tray.port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    done, deadline = 0, time.monotonic() + GARBAGE_DEADLINE_S
+    try:
+        while done < n and time.monotonic() < deadline:
+            select.select([], [fd], [], 0.5)  # the cable is flow-controlled: wait for room
+            try:
+                done += os.write(fd, data[done:done + 4096])
+            except BlockingIOError:
+                continue
+    finally:
+        os.close(fd)
+    state = "running" if tray.running else "NOT running"
+    return (f"poured {done} of {n} random bytes into the port: "
+            f"{tray.bridge.interrupts - before[0]} Ctrl-C, {len(tray.resets) - before[1]} "
+            f"resets; the tray is {state} (a host's connect brings it back from the REPL)")
+
+
 def _sleep(tray: VirtualTray, a: list[str]) -> str:
     time.sleep(float(a[0]))
     return ""
@@ -105,6 +141,7 @@ COMMANDS = {c.name: c for c in (
     Command("on", "on", _simple(VirtualTray.power_on, "power on")),
     Command("reboot", "reboot", _simple(VirtualTray.reboot, "power cycled")),
     Command("hang", "hang MS", _hang),
+    Command("garbage", "garbage BYTES [SEED]", _garbage),
     Command("sleep", "sleep SECONDS", _sleep),
     Command("status", "status", _status),
     Command("console", "console", _console),
