@@ -267,11 +267,18 @@ def roll_sided(dice: DiceSource, count: int, purpose: str, sides: int) -> tuple[
 def takes_sides(dice: DiceSource) -> bool:
     """Whether ``dice.roll`` accepts ``sides=`` (a ``SidedDiceSource``; the runtime protocol
     check sees only the method's name, so the signature is read)."""
-    try:
-        params = inspect.signature(dice.roll).parameters
-    except (TypeError, ValueError):
-        return False
-    return "sides" in params
+    kind = type(dice)
+    known = _TAKES_SIDES.get(kind)
+    if known is None:
+        try:
+            known = "sides" in inspect.signature(dice.roll).parameters
+        except (TypeError, ValueError):
+            known = False
+        _TAKES_SIDES[kind] = known
+    return known
+
+
+_TAKES_SIDES: dict[type, bool] = {}
 
 
 def roll_sum(dice: DiceSource, count: int, purpose: str) -> tuple[int, tuple[int, ...]]:

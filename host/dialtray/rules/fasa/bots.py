@@ -14,11 +14,11 @@ from dialtray.rules.core.dice import DiceSource, SeededDice
 from dialtray.rules.fasa.actions import FasaAction, Fire, Pass, Plot, Reveal, Seal, seal_digest
 from dialtray.rules.fasa.game import FasaGame, start_events
 from dialtray.rules.fasa.hexmap import distance, straight_ahead
-from dialtray.rules.fasa.legal import plots_for
-from dialtray.rules.fasa.movement import pushes
+from dialtray.rules.fasa.legal import plot_order
+from dialtray.rules.fasa.movement import Caps, caps, pushes, refusal
 from dialtray.rules.fasa.notation import DEFAULT_SIDES, LogWriter
 from dialtray.rules.fasa.state import PlaneState
-from dialtray.rules.fasa.template import parse_plot
+from dialtray.rules.fasa.template import parse_plot, template
 
 
 class Bot:
@@ -29,13 +29,27 @@ class Bot:
         st = g.state
         if st.sealed and st.phase in ("plot", "reveal"):
             return self.secret(g)
-        legal = list(g.legal_actions())
         if st.phase == "plot":
-            return self.plot(g, [a for a in legal if isinstance(a, Plot)])
-        return self.combat(g, legal)
+            return self.plot(g, self.plot_options(g, plot_order(st)[0]))
+        return self.combat(g, list(g.legal_actions()))
 
     def plot(self, g: FasaGame, plots: list[Plot]) -> Plot:
         return self.rng.choice(plots)
+
+    def plot_options(self, g: FasaGame, plane: str, k: int = 24) -> list[Plot]:
+        """Up to ``k`` plots the plane may record, sampled from the template (a bot need not
+        weigh all ~280 arrowheads; ``legal_actions`` still lists them all)."""
+        p = g.state.planes[plane]
+        c = caps(p, g.state.turn)
+        every = list(template())
+        names = self.rng.sample(every, min(len(every), 4 * k)) + every  # then all, if need be
+        out: list[Plot] = []
+        for n in names:
+            if refusal(c, template()[n]) is None:
+                out.append(Plot(plane, n))
+                if len(out) >= k:
+                    break
+        return out
 
     def combat(self, g: FasaGame, legal: list[FasaAction]) -> FasaAction:
         return self.rng.choice(legal)
@@ -47,7 +61,7 @@ class Bot:
         assert seat is not None
         if st.phase == "plot":
             mine = [p for p in st.planes.values() if p.seat == seat and p.flying]
-            plots = tuple(sorted((p.id, self.plot(g, plots_for(st, p)).maneuver, False)
+            plots = tuple(sorted((p.id, self.plot(g, self.plot_options(g, p.id)).maneuver, False)
                                  for p in mine))
             self._sealed = (plots, f"{self.rng.getrandbits(64):016x}")
             return Seal(seat, seal_digest(seat, st.turn, *self._sealed))
@@ -98,7 +112,15 @@ class GreedyBot(Bot):
 
 def _pushes(g: FasaGame, a: Plot) -> bool:
     p: PlaneState = g.state.planes[a.plane]
-    return bool(pushes(p, parse_plot(a.maneuver), g.state.turn))
+    key = (id(g), len(g.history), a.plane)
+    c = _CAPS.get(key)
+    if c is None:
+        _CAPS.clear()
+        c = _CAPS[key] = caps(p, g.state.turn)
+    return bool(pushes(c, parse_plot(a.maneuver)))
+
+
+_CAPS: dict[tuple[int, int, str], Caps] = {}
 
 
 def bot_game(seed: int, observe: Callable[[FasaGame], None] | None = None,

@@ -110,6 +110,17 @@ _AT = {_grid(b): b for b in _ALL}
 CENTRE = {b for b in _ALL if b[0] in ("nose", "tail") and b[1] == ROWS - 1}
 
 
+def _around(box: Box, diagonal: bool) -> tuple[Box, ...]:
+    x, y = _grid(box)
+    steps = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)
+             and (diagonal or dx == 0 or dy == 0)]
+    return tuple(_AT[(x + dx, y + dy)] for dx, dy in steps if (x + dx, y + dy) in _AT)
+
+
+NEAR8 = {b: _around(b, True) for b in _ALL}
+NEAR4 = {b: _around(b, False) for b in _ALL}
+
+
 def widowed(marked: set[Box]) -> list[Box]:
     """FS-M84: open boxes with no path of open boxes to the centre of the plane. Open paths
     may pass diagonally between two marked boxes that only touch at a corner (FS-T26): open
@@ -118,13 +129,10 @@ def widowed(marked: set[Box]) -> list[Box]:
     seen = set(start)
     todo = deque(start)
     while todo:
-        x, y = _grid(todo.popleft())
-        for dx in (-1, 0, 1):
-            for dy in (-1, 0, 1):
-                nb = _AT.get((x + dx, y + dy))
-                if nb is not None and nb not in marked and nb not in seen:
-                    seen.add(nb)
-                    todo.append(nb)
+        for nb in NEAR8[todo.popleft()]:
+            if nb not in marked and nb not in seen:
+                seen.add(nb)
+                todo.append(nb)
     return [b for b in _ALL if b not in marked and b not in seen]
 
 
@@ -138,10 +146,8 @@ def cut_in_half(marked: set[Box]) -> str | None:
         comp = {box}
         todo = deque([box])
         while todo:
-            x, y = _grid(todo.popleft())
-            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-                nb = _AT.get((x + dx, y + dy))
-                if nb is not None and nb in marked and nb not in comp:
+            for nb in NEAR4[todo.popleft()]:
+                if nb in marked and nb not in comp:
                     comp.add(nb)
                     todo.append(nb)
         seen |= comp

@@ -46,7 +46,7 @@ from dialtray.rules.fasa.legal import (
     plot_order,
     plots_for,
 )
-from dialtray.rules.fasa.movement import Mover, refusal
+from dialtray.rules.fasa.movement import Mover, caps, refusal
 from dialtray.rules.fasa.skills import MissionRecord, mission_xp
 from dialtray.rules.fasa.state import FasaState, PlaneState, fold_event
 from dialtray.rules.fasa.template import parse_plot
@@ -95,6 +95,8 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
 
     def __init__(self, dice: DiceSource, setup: Sequence[Event]) -> None:
         self.dice = dice
+        self._legal: tuple[int, tuple[FasaAction, ...]] = (-1, ())
+        self._version = 0  # bumped by every apply and undo: the legal-action cache's key
         super().__init__(setup)
         self.map: MapSheet = load_map(self.state.map)
         if self.state.phase == "setup":
@@ -155,9 +157,13 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         st = self.state
         if st.over is not None or (st.sealed and st.phase in ("plot", "reveal")):
             return ()
-        if st.phase == "plot":
-            return plots_for(st, st.planes[plot_order(st)[0]])
-        return combat_actions(st, self.map)
+        key = self._version
+        if self._legal[0] != key:
+            if st.phase == "plot":
+                self._legal = (key, tuple(plots_for(st, st.planes[plot_order(st)[0]])))
+            else:
+                self._legal = (key, tuple(combat_actions(st, self.map)))
+        return self._legal[1]
 
     def parse_action(self, text: str) -> FasaAction:
         return parse_action(text)
@@ -172,8 +178,13 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         elif isinstance(a, Seal | Reveal):
             self._check_secret(a)
         else:
-            check_combat(st, self.map, a)
+            check_combat(st, self.map, a, self.legal_actions())
+        self._version += 1
         return self._transaction(a, lambda emit: self._run(a, emit))
+
+    def undo(self) -> Any:
+        self._version += 1
+        return super().undo()
 
     def _check_secret(self, a: Seal | Reveal) -> None:
         st = self.state
@@ -214,7 +225,7 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
             for plane, text, bail in a.plots:
                 try:  # FS-M44: an illegal recorded move is flown as random movement
                     m = parse_plot(text)
-                    bad = refusal(st.planes[plane], m, st.turn, bail) is not None
+                    bad = refusal(caps(st.planes[plane], st.turn), m, bail) is not None
                 except ValueError:
                     bad, text = True, "3SA"
                 emit(ev.PlotRecorded(plane, text, bail and not bad, bad))

@@ -14,8 +14,10 @@ sight", FS-M59 "Tailing conditions" (front and rear arcs; the arcs diagram is mi
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from dialtray.rules.core.catalogue import load_document, load_schema
@@ -24,6 +26,7 @@ from dialtray.rules.core.errors import CatalogueError
 Hex = tuple[int, int]
 FACINGS = "ABCDEF"
 DIRS: tuple[Hex, ...] = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
+SQRT3 = math.sqrt(3)
 DATA = Path(__file__).resolve().parents[2] / "data" / "fasa"
 
 
@@ -86,12 +89,13 @@ def decompose(v: Hex) -> tuple[int, int, int] | None:
 
 
 def bearing(src: Hex, dst: Hex) -> float:
-    """The direction from ``src`` to ``dst`` in hexsides (0.0 = A ... 5.x), for arcs."""
-    d = decompose((dst[0] - src[0], dst[1] - src[1]))
-    if d is None:
+    """The direction from ``src`` to ``dst`` in hexsides (0.0 = A, clockwise, 0.5 = the
+    corner between A and B), measured between hex centres."""
+    dq, dr = dst[0] - src[0], dst[1] - src[1]
+    if not dq and not dr:
         return 0.0
-    i, a, b = d
-    return (i + b / (a + b)) % 6
+    x, y = 1.5 * dq, SQRT3 * (dr + dq / 2)
+    return (math.degrees(math.atan2(x, -y)) / 60.0) % 6
 
 
 def in_arc(src: Hex, facing: int, dst: Hex, half_width: float = 0.5) -> bool:
@@ -105,10 +109,12 @@ def in_arc(src: Hex, facing: int, dst: Hex, half_width: float = 0.5) -> bool:
 
 def straight_ahead(src: Hex, facing: int, dst: Hex) -> int | None:
     """FS-M69: the range to ``dst`` if it lies in the hex column straight ahead, else None."""
-    d = decompose((dst[0] - src[0], dst[1] - src[1]))
-    if d is None or d[2] != 0 or d[0] != facing % 6:
+    dq, dr = dst[0] - src[0], dst[1] - src[1]
+    fq, fr = DIRS[facing % 6]
+    n = dq * fq if fq else dr * fr
+    if n <= 0 or (dq, dr) != (n * fq, n * fr):
         return None
-    return d[1]
+    return n
 
 
 def line(a: Hex, b: Hex, nudge: float) -> list[Hex]:
@@ -196,6 +202,18 @@ class MapSheet:
 
 
 def load_map(name: str, directory: Path | None = None) -> MapSheet:
+    """A mapsheet by name (shipped ones are read once per process)."""
+    if directory is None:
+        return _shipped_map(name)
+    return _load_map(name, directory)
+
+
+@lru_cache(maxsize=32)
+def _shipped_map(name: str) -> MapSheet:
+    return _load_map(name, None)
+
+
+def _load_map(name: str, directory: Path | None) -> MapSheet:
     """A mapsheet from ``data/fasa/maps/<name>.json`` (schema ``mapsheet.schema.json``)."""
     base = directory or DATA / "maps"
     path = base / f"{name}.json"

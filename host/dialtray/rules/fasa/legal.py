@@ -5,6 +5,8 @@ Every refusal names its rule (``IllegalActionError``), before anything is emitte
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from dialtray.rules.core.errors import IllegalActionError
 from dialtray.rules.fasa.actions import (
     Bomb,
@@ -25,7 +27,7 @@ from dialtray.rules.fasa.combat import (
 )
 from dialtray.rules.fasa.damage import shift_allowed
 from dialtray.rules.fasa.hexmap import MapSheet
-from dialtray.rules.fasa.movement import refusal
+from dialtray.rules.fasa.movement import caps, refusal
 from dialtray.rules.fasa.sheets import BOMBS, DEPLOYED
 from dialtray.rules.fasa.skills import gunner_skill
 from dialtray.rules.fasa.state import FasaState, PlaneState
@@ -46,10 +48,11 @@ def plot_order(st: FasaState) -> list[str]:
 def plots_for(st: FasaState, p: PlaneState) -> list[Plot]:
     """Every plot the plane may record (FS-M34/FS-M35), pushes included (FS-M40)."""
     out = []
+    c = caps(p, st.turn)
     for text, m in template().items():
-        if refusal(p, m, st.turn) is None:
+        if refusal(c, m) is None:
             out.append(Plot(p.id, text))
-        if m.direction == "S" and m.facing == 0 and refusal(p, m, st.turn, bail=True) is None:
+        if m.direction == "S" and m.facing == 0 and refusal(c, m, bail=True) is None:
             out.append(Plot(p.id, text, True))  # FS-M62 planned bailout
     return out
 
@@ -69,7 +72,7 @@ def check_plot(st: FasaState, a: Plot) -> None:
         m = parse_plot(a.maneuver)
     except ValueError as exc:
         raise IllegalActionError(a.text(), str(exc), "FS-M35", "Legal moves") from None
-    why = refusal(st.planes[a.plane], m, st.turn, a.bail)
+    why = refusal(caps(st.planes[a.plane], st.turn), m, a.bail)
     if why is not None:
         raise IllegalActionError(a.text(), why[0], why[1], H_PLOT)
 
@@ -129,7 +132,8 @@ def combat_actions(st: FasaState, sheet: MapSheet) -> list[FasaAction]:
     return out
 
 
-def check_combat(st: FasaState, sheet: MapSheet, a: FasaAction) -> None:
+def check_combat(st: FasaState, sheet: MapSheet, a: FasaAction,
+                 legal: Sequence[FasaAction]) -> None:
     who = combatant(st)
     if st.phase != "combat" or who is None:
         raise IllegalActionError(a.text(), "not the Combat Phase", "FS-M06", "Ten-step turn")
@@ -137,7 +141,7 @@ def check_combat(st: FasaState, sheet: MapSheet, a: FasaAction) -> None:
     if getattr(a, "plane", None) != p.id:
         raise IllegalActionError(a.text(), f"{p.id}{' turret' if turret else ''} acts now "
                                  "(highest Quick Draw first)", "FS-M72", H_COMBAT)
-    if a in combat_actions(st, sheet):
+    if a in legal:
         return
     if isinstance(a, Place):
         k = shift_allowed(steady_hand(p, turret))

@@ -37,60 +37,82 @@ class Push:
     rule: str
 
 
-def refusal(p: PlaneState, m: Maneuver, turn: int, bail: bool = False) -> tuple[str, str] | None:
+@dataclass(frozen=True)
+class Caps:
+    """A plane's current capabilities, read once from its record sheet (FS-M05)."""
+
+    speed: int
+    max_speed: int
+    acceleration: int
+    deceleration: int
+    g_port: int
+    g_starboard: int
+    last_gs: int
+    natural_touch: int
+    shocked: bool
+    engine_out: bool
+    stalled: bool
+    rudders: frozenset[str]
+
+
+def caps(p: PlaneState, turn: int) -> Caps:
+    return Caps(p.speed, p.max_speed(), p.acceleration(), p.deceleration(), p.g_rating("port"),
+                p.g_rating("starboard"), p.last_gs, p.sheet_data.pilot.natural_touch,
+                p.shocked(turn), p.engine_out(), p.stalled, frozenset(p.rudders()))
+
+
+def refusal(c: Caps, m: Maneuver, bail: bool = False) -> tuple[str, str] | None:
     """Why the plot may not be flown at all, with the rule id; None if it may."""
     if bail and (m.direction != "S" or m.facing != 0):
         return "a bail-out plot flies straight on (vSA)", "FS-M62"
-    if p.engine_out():
-        want = max(0, p.speed - 1)
+    if c.engine_out:
+        want = max(0, c.speed - 1)
         if m.speed != want or (m.speed and m.text() != f"{want}SA") or (not m.speed and m.facing):
             shown = f"{want}SA" if want else "A"
             return f"engine destroyed: the plane glides at speed {want} ({shown})", "FS-M88"
-    if p.shocked(turn) and (m.direction != "S" or m.immelmann):
+    if c.shocked and (m.direction != "S" or m.immelmann):
         return "a pilot in shock must fly a straight maneuver, not 1SD", "FS-M17"
-    if p.stalled and m.speed == 0 and not p.engine_out():
+    if c.stalled and m.speed == 0 and not c.engine_out:
         return "a plane may stall for one turn only (FS-A20)", "FS-M41"
-    rud = p.rudders()
-    if len(rud) == 2 and m.direction in "LR" and m.direction:
+    if len(c.rudders) == 2 and m.direction in ("L", "R"):
         return "both rudders damaged: only S maneuvers", "FS-M97"
-    if len(rud) == 1 and m.direction in ("L", "R"):
-        allowed = "R" if "right" in rud else "L"
+    if len(c.rudders) == 1 and m.direction in ("L", "R"):
+        allowed = "R" if "right" in c.rudders else "L"
         if m.direction != allowed:
             return f"rudder locked: only {allowed} maneuvers", "FS-M97"
     return None
 
 
-def pushes(p: PlaneState, m: Maneuver, turn: int) -> list[Push]:
+def pushes(c: Caps, m: Maneuver) -> list[Push]:
     """Every capability the plot exceeds (FS-M36, FS-M39..FS-M42, FS-M46..FS-M51)."""
-    nt = p.sheet_data.pilot.natural_touch
-    sh = p.shocked(turn)
+    nt, sh = c.natural_touch, c.shocked
     out: list[Push] = []
-    if m.speed > p.max_speed():
-        out.append(Push("speed", m.speed - p.max_speed(), push_tn(m.speed - p.max_speed(), nt, sh),
-                        "FS-M49"))
-    if m.speed - p.speed > p.acceleration():
-        over = m.speed - p.speed - p.acceleration()
+    if m.speed > c.max_speed:
+        over = m.speed - c.max_speed
+        out.append(Push("speed", over, push_tn(over, nt, sh), "FS-M49"))
+    if m.speed - c.speed > c.acceleration:
+        over = m.speed - c.speed - c.acceleration
         out.append(Push("accel", over, push_tn(over, nt, sh), "FS-M49"))
-    if p.speed - m.speed > p.deceleration():
-        over = p.speed - m.speed - p.deceleration()
+    if c.speed - m.speed > c.deceleration:
+        over = c.speed - m.speed - c.deceleration
         out.append(Push("decel", over, push_tn(over, nt, sh), "FS-M51"))
-    rating = g_rating(p, m)
+    rating = g_rating(c, m)
     if m.gs > rating:
         out.append(Push("gs", m.gs - rating, push_tn(m.gs - rating, nt, sh), "FS-M46"))
-    if m.restricted and p.last_gs >= 3:
+    if m.restricted and c.last_gs >= 3:
         out.append(Push("restricted", m.gs, restricted_tn(m.gs, nt, sh), "FS-M48"))
     return out
 
 
-def g_rating(p: PlaneState, m: Maneuver) -> int:
+def g_rating(c: Caps, m: Maneuver) -> int:
     """FS-M36: the wing on the turn side; FS-M47: the Immelmann uses the weaker wing."""
     if m.immelmann:
-        return min(p.g_rating("port"), p.g_rating("starboard"))
+        return min(c.g_port, c.g_starboard)
     if m.direction == "S":
-        return p.g_rating("starboard" if m.facing == 1 else "port") if m.facing else 99
+        return (c.g_starboard if m.facing == 1 else c.g_port) if m.facing else 99
     if m.direction == "":
         return 99  # FS-M41: a stall is 0 G
-    return p.g_rating(SIDE[m.direction])
+    return c.g_port if m.direction == "L" else c.g_starboard
 
 
 class Mover:
@@ -134,7 +156,7 @@ class Mover:
         self.flak()
 
     def _rank(self, p: PlaneState, m: Maneuver) -> int:
-        kinds = {x.kind for x in pushes(p, m, self.st.turn)}
+        kinds = {x.kind for x in pushes(caps(p, self.st.turn), m)}
         return 2 if kinds & {"gs", "restricted"} else 1 if kinds else 0
 
     def fly(self, p: PlaneState, m: Maneuver) -> None:
@@ -143,7 +165,7 @@ class Mover:
             self.emit(ev.PlaneOut(p.id, "crashed", "glided to 0 and dived for the ground",
                                   "FS-M88"))
             return
-        ps = pushes(p, m, turn)
+        ps = pushes(caps(p, turn), m)
         engine = [x for x in ps if x.kind in ("speed", "accel")]
         if engine:  # FS-M49: both redline rolls must succeed
             results = [self.roll(p.id, f"redline {x.kind} +{x.over}", x.tn, x.rule)

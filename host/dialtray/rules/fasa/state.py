@@ -7,6 +7,7 @@ engine caps, FS-M96 elevators, FS-M97 rudder, FS-M99 flaps, FS-M100 ailerons, FS
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 
 from dialtray.rules.core.events import Event
 from dialtray.rules.fasa import events as ev
@@ -63,7 +64,7 @@ class PlaneState:
 
     def engine_out(self) -> bool:
         """FS-M88 / FS-M89: the engine destroyed, or every fuel tank empty."""
-        tanks = [loc for t in _layout(self).values() for loc in t if loc.startswith("fuel")]
+        tanks = _tanks(self.sheet_data.layout)
         return "engine" in self.lost or (bool(tanks) and all(t in self.lost for t in tanks))
 
     def max_speed(self) -> int:
@@ -103,6 +104,13 @@ class PlaneState:
         return [g.id for g in self.sheet_data.guns if g.id not in self.lost
                 and g.id not in self.jammed and self.bursts.get(g.id, 0) > 0
                 and (g.id != "turret_gun" or self.gunner_constitution > 0)]
+
+
+@cache
+def _tanks(name: str) -> tuple[str, ...]:
+    from dialtray.rules.fasa.layouts import layout
+
+    return tuple(loc for t in layout(name).values() for loc in t if loc.startswith("fuel"))
 
 
 def _layout(p: PlaneState) -> dict[str, dict[str, tuple[tuple[int, int], ...]]]:

@@ -22,7 +22,7 @@ SAMPLE template, built from the text's examples and documented in docs/rules-dec
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from dialtray.rules.fasa.hexmap import FACINGS, Hex, step
@@ -44,8 +44,16 @@ class Maneuver:
     facing: int  # final facing relative to A (0..5)
     gs: int
     steps: tuple[int, ...]  # the relative heading of each hex entered
+    name: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.name:
+            object.__setattr__(self, "name", self._name())
 
     def text(self) -> str:
+        return self.name
+
+    def _name(self) -> str:
         if self.speed == 0:
             return FACINGS[self.facing]
         row = "" if self.direction == "S" else str(self.hexrow)
@@ -62,7 +70,7 @@ class Maneuver:
 
     @property
     def immelmann(self) -> bool:
-        return self.text() == IMMELMANN
+        return self.speed == 1 and self.direction == "S" and self.facing == 3
 
     def path(self, start: Hex, facing: int) -> list[Hex]:
         """The hexes entered, in order, for a plane at ``start`` facing ``facing``."""
@@ -119,11 +127,10 @@ def template() -> dict[str, Maneuver]:
 def parse_plot(text: str) -> Maneuver:
     """A plot's notation: ``ValueError`` naming FS-M34/FS-M35 if it is not on the template."""
     t = text.strip().upper()
+    found = template().get(t)
+    if found is not None:
+        return found
     if not PLOT.match(t):
         raise ValueError(f"{text!r} is not a plot (speed, L/R/S, hexrow, facing A-F: 3L2F; "
                          "FS-M34)")
-    found = template().get(t)
-    if found is None:
-        raise ValueError(f"{text!r}: no arrowhead for that hex and facing on the template "
-                         "(FS-M35)")
-    return found
+    raise ValueError(f"{text!r}: no arrowhead for that hex and facing on the template (FS-M35)")
