@@ -91,4 +91,17 @@ def test_a_bot_game_is_followed_live_to_its_end(browser: Any, bot_table: Served)
     shot(page, "game-over")
     log = page.inner_text("#log")
     assert "# game over" in log
+    page.click("#tab-report")  # the report of the game just played, from the store
+    page.wait_for_selector(f"#report-game option[value='{bot_table.live.game_id}']",
+                           state="attached", timeout=30_000)
+    page.select_option("#report-game", str(bot_table.live.game_id))
+    page.click("#report-form button[type=submit]")
+    page.wait_for_selector("#report table.vp", timeout=30_000)
+    outcome = t.game.outcome()
+    assert outcome is not None
+    for seat, vp in outcome.vp.items():
+        row = page.inner_text(f"#report table.vp tr:has(th:text-is('{seat}'))")
+        assert row.split()[1] == str(vp), (seat, row)
+    assert "✔ verify" in page.inner_text("#report")
+    shot(page, "report-bot-game")
     page.close()

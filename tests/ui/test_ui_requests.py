@@ -19,6 +19,8 @@ from typing import Any
 import pytest
 from conftest import serve
 from dialtray.commands._common import sim_missing
+from dialtray.store import judge as jg
+from dialtray.store.db import GameStore
 from dialtray.ui.app import WS_MAX_MESSAGE
 from dialtray.ui.server import Served
 from websockets.exceptions import ConnectionClosed
@@ -119,6 +121,18 @@ def test_bad_http_requests_get_clear_errors(table: Served) -> None:
     assert code == 403  # the token is checked first: nothing about the game is told
     code, body = http(table, "/api/games")
     assert code == 200 and body["live"] == table.live.game_id
+    with GameStore.open(table.opts.db) as store:
+        token = jg.new_token(store, "requests")
+    history = len(table.tracker.game.history)
+    for ruling, args in (("undo", {}), ("set-dial", {"figure": "A1", "dial": "combat",
+                                                     "click": 3})):
+        code, body = http(table, "/api/judge/rule", {"game": table.live.game_id, "token": token,
+                                                     "ruling": ruling, "args": args})
+        assert code == 400 and "not taken while game" in body["error"], body
+    code, body = http(table, "/api/judge/rule", {"game": table.live.game_id, "token": token,
+                                                 "ruling": "explode"})
+    assert code == 400 and "unknown ruling 'explode'" in body["error"], body
+    assert len(table.tracker.game.history) == history
 
 
 def test_off_localhost_every_request_needs_the_access_key(tmp_path: Path) -> None:

@@ -136,6 +136,13 @@ def test_judge_actions_need_the_token_in_the_page(browser: Any, table: Served) -
     assert page.get_attribute("#judge-result", "data-status") == "200"
     lines = page.eval_on_selector_all(".verify li", "els => els.map(e => e.className)")
     assert lines and all(c == "ok" for c in lines), lines  # the tray agrees with the store
+    page.fill("#j-dock", "2")  # one dock
+    page.click("#j-verify")
+    page.wait_for_function("document.querySelectorAll('.verify li').length === 2",
+                           timeout=WAIT_MS)
+    labels = page.eval_on_selector_all(".verify li b", "els => els.map(e => e.textContent)")
+    assert all("(dock 2 " in x for x in labels if "dial" in x), labels
+    page.fill("#j-dock", "")
     page.click("#j-rule")  # the same vp ruling, now with the token
     page.wait_for_function("document.querySelector('#judge-result').textContent"
                            ".includes('award 2 VP to P1')", timeout=WAIT_MS)
