@@ -88,7 +88,7 @@ def _play_fasa(seed: int, observe: Observe) -> tuple[Game, str]:
     from dialtray.rules.fasa.bots import bot_game
 
     # greedy against random bots; open plots (sealed plots list no legal actions: see FASA)
-    return bot_game(seed, observe=observe, turn_limit=8)
+    return bot_game(seed, observe=observe, turn_limit=12)
 
 
 ENGINES = [

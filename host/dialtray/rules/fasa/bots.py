@@ -69,9 +69,14 @@ class Bot:
         return Reveal(seat, plots, salt)
 
 
+def _stays(g: FasaGame, a: Plot) -> bool:
+    p = g.state.planes[a.plane]
+    return all(g.map.on_map(h) for h in parse_plot(a.maneuver).path(p.hex, p.facing))
+
+
 class RandomBot(Bot):
     def plot(self, g: FasaGame, plots: list[Plot]) -> Plot:
-        safe = [a for a in plots if not a.bail and not _pushes(g, a)]
+        safe = [a for a in plots if not a.bail and not _pushes(g, a) and _stays(g, a)]
         if safe and self.rng.random() < 0.85:
             return self.rng.choice(safe)
         return self.rng.choice([a for a in plots if not a.bail] or plots)
@@ -88,7 +93,7 @@ class GreedyBot(Bot):
                 continue
             m = parse_plot(a.maneuver)
             path = m.path(p.hex, p.facing)
-            if path and not all(g.map.on_map(h) for h in path):
+            if not _stays(g, a):
                 continue
             dest = path[-1] if path else p.hex
             face = (p.facing + m.facing) % 6
