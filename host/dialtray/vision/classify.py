@@ -39,8 +39,9 @@ CONFIDENCE_THRESHOLD = 0.3  # below: unknown. Chosen on the TRAIN profile (bench
 BETWEEN_FRACTIONS = tuple(i / 20 for i in range(4, 17))  # 0.2 .. 0.8
 SINGLE_MIN_SCORE = 0.6  # a dial with one look: correlation with it that counts as seen
 BANK_BLUR = (0.0, 1.0, 1.8)  # px of extra blur of each template bank
+HINT_SLACK = 0.05  # a kept alignment still fits if it matches nearly as well as when found
 SMOOTH = 1.4  # px: evens out the blur of a capture photo and a worse one
-ECC_STOP = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-4)
+ECC_STOP = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 12, 1e-3)
 
 CLICK, BETWEEN, UNKNOWN = "click", "between", "unknown"
 
@@ -94,23 +95,45 @@ class DialRead:
         return d
 
 
-def align(n: F32, template: F32) -> tuple[F32, tuple[int, int], float]:
+@dataclass
+class Alignment:
+    """Where a window's template sat in the last crop (kept between frames: a base that
+    has not moved needs no new search) and how well it matched then."""
+
+    warp: npt.NDArray[np.float32]
+    score: float
+
+
+def align(n: F32, template: F32, hint: Alignment | None = None
+          ) -> tuple[F32, tuple[int, int], float, Alignment | None]:
     """``n`` (a read crop) aligned on ``template``: an integer search (``matchTemplate``) and
     then ``findTransformECC`` for a rotation and sub-pixel shift (a base seated a few degrees
-    off turns its windows). Returns the aligned patch, the integer offset and the match."""
+    off turns its windows). With a ``hint`` that still fits (the base has not moved) the
+    search is skipped. Returns the aligned patch, the integer offset, the match and the
+    alignment to hint the next frame with."""
     th, tw = template.shape
+    if hint is not None:
+        patch = np.asarray(cv2.warpAffine(n, hint.warp, (tw, th), flags=cv2.INTER_LINEAR |
+                                          cv2.WARP_INVERSE_MAP,
+                                          borderMode=cv2.BORDER_REPLICATE), np.float32)
+        score = float(_unit(patch) @ _unit(template))
+        if score >= hint.score - HINT_SLACK:
+            return patch, (round(float(hint.warp[0, 2])), round(float(hint.warp[1, 2]))), \
+                score, hint
     r = cv2.matchTemplate(n, template, cv2.TM_CCOEFF_NORMED)
     _, score, _, (x, y) = cv2.minMaxLoc(r)
     warp = np.array([[1, 0, x], [0, 1, y]], np.float32)
     try:
         score, warp = cv2.findTransformECC(template, n, warp, cv2.MOTION_EUCLIDEAN, ECC_STOP,
                                            None, 1)  # type: ignore[call-overload]
-    except cv2.error:
-        return n[y:y + th, x:x + tw], (x, y), float(score)  # kept the integer alignment
-    patch = cv2.warpAffine(n, warp, (tw, th), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                           borderMode=cv2.BORDER_REPLICATE)
-    return np.asarray(patch, np.float32), (round(float(warp[0, 2])), round(float(warp[1, 2]))), \
-        float(score)
+    except cv2.error:  # kept the integer alignment
+        return n[y:y + th, x:x + tw], (x, y), float(score), None
+    patch = np.asarray(cv2.warpAffine(n, warp, (tw, th), flags=cv2.INTER_LINEAR |
+                                      cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE),
+                       np.float32)
+    fit = float(_unit(patch) @ _unit(template))
+    return patch, (round(float(warp[0, 2])), round(float(warp[1, 2]))), float(score), \
+        Alignment(np.asarray(warp, np.float32), fit)
 
 
 def _inside(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
@@ -156,7 +179,7 @@ class DialClassifier:
         for _ in range(2):  # align every reference to the anchor, then to their mean
             aligned, offsets = [], []
             for n in norms:
-                patch, off, _ = align(n, anchor)
+                patch, off, _, _ = align(n, anchor)
                 aligned.append(patch)
                 offsets.append(off)
             anchor = np.mean(aligned, axis=0).astype(np.float32)
@@ -228,10 +251,13 @@ class DialClassifier:
         self.row_label = np.array([label_ids.setdefault(lb, len(label_ids))
                                    for lb in self.labels])
         self.label_list = list(label_ids)
+        self.last_alignment: Alignment | None = None
 
-    def read(self, crop: Image) -> DialRead:
+    def read(self, crop: Image, hint: Alignment | None = None) -> DialRead:
+        """The dial in ``crop``; ``hint``: the alignment of the previous frame (see
+        ``last_alignment``), tried first."""
         n = normalise(crop)
-        patch, (x, y), coarse = align(n, self.mean_template)
+        patch, (x, y), coarse, self.last_alignment = align(n, self.mean_template, hint)
         seen = read_colours(crop, (x, y), self.window, self.hues)
         if len(self.label_list) == 1:  # one look only (a token's single click): is it there?
             return self._decide(0, coarse, -1.0, SINGLE_MIN_SCORE, seen)

@@ -3,7 +3,9 @@
 ``TrayReader(layout, refs)`` builds each figure's classifiers once (``refs``: figure id ->
 ``FigureRefs``). ``read(frame, {dock: figure id})`` registers the frame (or reuses a given
 ``Registration`` — the camera and tray do not move between frames, so a live loop may
-re-register only now and then) and reads each window of each docked figure.
+re-register only now and then) and reads each window of each docked figure. With a reused
+registration each window's alignment from the previous frame is tried first too (a base that
+has not moved needs no new search; one that did fits worse and is searched again).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from dialtray.vision.camera import CameraModel
-from dialtray.vision.classify import DialClassifier, DialRead
+from dialtray.vision.classify import Alignment, DialClassifier, DialRead
 from dialtray.vision.errors import VisionError
 from dialtray.vision.layout import Layout
 from dialtray.vision.refs import FigureRefs
@@ -24,6 +26,7 @@ class TrayReader:
         self.layout, self.refs, self.camera = layout, dict(refs), camera
         self.finder = MarkerFinder(layout)
         self._classifiers: dict[str, dict[str, DialClassifier]] = {}
+        self._hints: dict[tuple[int, str, str], Alignment | None] = {}
 
     def classifiers(self, figure: str) -> dict[str, DialClassifier]:
         if figure not in self._classifiers:
@@ -58,6 +61,10 @@ class TrayReader:
         for dock, figure in sorted(docks.items()):
             bt = self.layout.base_type(self.refs[figure].base_type)
             centre = self.layout.docks[dock]
-            out[dock] = {d: c.read(reg.crop(image, centre, bt.windows[d], bt.name))
-                         for d, c in self.classifiers(figure).items()}
+            out[dock] = {}
+            for d, c in self.classifiers(figure).items():
+                key = (dock, figure, d)
+                hint = self._hints.get(key) if registration is not None else None
+                out[dock][d] = c.read(reg.crop(image, centre, bt.windows[d], bt.name), hint)
+                self._hints[key] = c.last_alignment
         return out
