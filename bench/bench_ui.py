@@ -14,7 +14,10 @@ server sent it, when the page's DOM had it). Reported, per click and page:
   state (target p99 ≤ 50 ms);
 * **turn → page**: the bench turned the virtual dial → the page's DOM (adds the virtual tray's
   click time, the firmware's settle window and the link);
-* **sensed → sent**: the host's part (tracker, state, store's commit comes after the send).
+* **sensed → sent**: the host's part (tracker, state, store's commit comes after the send);
+* **flag raised → page**: the tracker raised a flag (a dial knocked one click, judged after its
+  0.25 s window) → the flag is in every page's DOM on its dock; **knock → flag on page** adds the
+  judge window.
 
 Prints a table and writes bench/results/ui.json.
 """
@@ -42,6 +45,7 @@ from dialtray.ui import layout as lay  # noqa: E402
 from dialtray.ui.server import Options, Served  # noqa: E402
 
 SPACING_S = 0.04  # between clicks: each click is its own state
+FLAG_JUDGE_S = 0.25  # the flag phase's judge window (the tracker's default is 0.6 s)
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -51,11 +55,37 @@ def pct(xs: list[float], p: float) -> float:
     return s[min(len(s) - 1, round(p / 100 * (len(s) - 1)))]
 
 
+def flag_phase(served: Served, slots: list[Any], n: int) -> list[tuple[float, float, int]]:
+    """Knock a dial one click, let the tracker flag it (judge window 0.25 s), put it right:
+    (wall time of the knock, wall time the tracker raised the flag, dock) per knock."""
+    t = served.tracker
+    t.timing = Timing(judge_s=FLAG_JUDGE_S, grace_s=0.5)
+    out = []
+    for i in range(n):
+        st = slots[i % len(slots)]
+        t_knock = time.time()
+        served.tray.turn(st.slot.dock, st.slot.dial, 1)
+        end = time.time() + 10
+        while st.flag is None and time.time() < end:
+            time.sleep(0.001)
+        if st.flag is None:
+            raise SystemExit(f"knock {i} was not flagged within 10 s")
+        raised = time.time() - (time.monotonic() - st.flag.raised)
+        out.append((t_knock, raised, st.slot.dock))
+        time.sleep(0.05)
+        served.tray.turn(st.slot.dock, st.slot.dial, -1)
+        while st.flag is not None and time.time() < end + 10:
+            time.sleep(0.001)
+        time.sleep(SPACING_S)
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--clicks", type=int, default=200)
     ap.add_argument("--pages", type=int, default=4)
+    ap.add_argument("--knocks", type=int, default=20, help="flags raised and put right")
     a = ap.parse_args()
     exe = chromium_path()
     if exe is None:
@@ -93,6 +123,8 @@ def main() -> int:
             time.sleep(SPACING_S)
         time.sleep(0.5)
         renders = [pg.evaluate("window.dialtray.renders") for pg in pages]
+        knocks = flag_phase(served, slots, a.knocks)
+        flags = [pg.evaluate("window.dialtray.flags") for pg in pages]
         browser.close()
     sensed_page: list[float] = []
     turn_page: list[float] = []
@@ -115,9 +147,21 @@ def main() -> int:
             host.append((hit["sent"] - hit["received"]) * 1000)
             wire.append(hit["arrived"] - hit["sent"] * 1000)
             draw.append(hit["shown"] - hit["arrived"])
+    raised_page: list[float] = []
+    knock_page: list[float] = []
+    for fs in flags:
+        for t_knock, raised, dock in knocks:
+            hit = next((f for f in fs if f["dock"] == dock and f["shown"] / 1000 >= t_knock),
+                       None)
+            if hit is None:
+                missed += 1
+                continue
+            raised_page.append(hit["shown"] - raised * 1000)
+            knock_page.append(hit["shown"] - t_knock * 1000)
     rows = [("sensed → page", sensed_page), ("turn → page", turn_page),
             ("sensed → sent (host)", host), ("sent → arrived (wire)", wire),
-            ("arrived → shown (page)", draw)]
+            ("arrived → shown (page)", draw), ("flag raised → page", raised_page),
+            ("knock → flag on page", knock_page)]
     load = os.getloadavg()[0]
     print(f"dialtray serve on the virtual tray: {len(turns)} clicks, {a.pages} pages open, "
           f"{missed} click-renders not found; load average {load:.1f} on {os.cpu_count()} "

@@ -133,7 +133,7 @@ function renderTray(s) {
       `<h3>${icon} dock ${d.dock}: ${esc(names)}</h3>${d.readers.map((r) => readerHtml(r, d.dock)).join("")}</article>`);
     for (const r of d.readers) {
       if (r.expect) seen.turns.push({ dock: d.dock, text: r.expect, rev: s.rev });
-      if (r.flag) seen.flags.push({ dock: d.dock, kind: r.flag.kind, text: r.flag.text, rev: s.rev, shown: Date.now() });
+      if (r.flag) seen.flags.push({ dock: d.dock, kind: r.flag.kind, text: r.flag.text, rev: s.rev, shown: performance.timeOrigin + performance.now() });
     }
   }
   if (seen.turns.length > 2000) seen.turns.splice(0, 500);
