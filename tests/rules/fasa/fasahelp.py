@@ -1,0 +1,38 @@
+"""Helpers for the FASA tests: games set up at a chosen position, dice typed in as d10s."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from dialtray.rules.core.dice import ManualDice
+from dialtray.rules.core.events import Event
+from dialtray.rules.fasa import events as ev
+from dialtray.rules.fasa.game import FasaGame
+from dialtray.rules.fasa.hexmap import from_offset
+
+
+def d10(*faces: int) -> ManualDice:
+    return ManualDice(faces, sides=10)
+
+
+def placed(plane: str, seat: str, sheet: str, col: int, row: int, facing: str, speed: int,
+           home: str = "") -> ev.PlanePlaced:
+    return ev.PlanePlaced(plane, seat, sheet, from_offset(col, row), "ABCDEF".index(facing),
+                          speed, home or ("south" if seat == "P1" else "north"))
+
+
+def game(planes: Sequence[ev.PlanePlaced], extra: Sequence[Event] = (),
+         dice: ManualDice | None = None, map_name: str = "sample-blank",
+         combat: Sequence[str] | None = None, fractional: bool = False,
+         collision_damage: bool = False, sealed: bool = False) -> FasaGame:
+    """A game at a set position; ``combat`` starts it in the Combat Phase with that order."""
+    setup: list[Event] = [ev.GameSetup(map_name, ("P1", "P2"), 12, sealed, fractional,
+                                       collision_damage), *planes, *extra]
+    if combat is not None:
+        setup.append(ev.Phase("combat", 1, tuple(combat)))
+    return FasaGame(dice if dice is not None else d10(), setup)
+
+
+def feed(g: FasaGame, *faces: int) -> None:
+    assert isinstance(g.dice, ManualDice)
+    g.dice.feed(faces, sides=10)
