@@ -99,6 +99,9 @@ def test_bad_websocket_requests_get_clear_errors_and_change_nothing(table: Serve
             while True:
                 ws.recv(timeout=20)
         assert e.value.rcvd is not None and e.value.rcvd.code == 1009
+    with connect(ws_url(table), origin="http://elsewhere.example") as ws:
+        m = json.loads(ws.recv(timeout=20))
+        assert m["op"] == "error" and "http://elsewhere.example" in m["message"]
     with connect(ws_url(table)) as ws:  # and the next page is served as before
         assert first_state(ws)["game"]["history"] == len(t.game.history)
 

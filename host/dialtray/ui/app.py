@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import HTTPConnection, Request
@@ -203,6 +204,13 @@ class Server:
 
     async def ws(self, ws: WebSocket) -> None:
         await ws.accept()
+        origin = ws.headers.get("origin")
+        if origin and urlsplit(origin).netloc != ws.headers.get("host"):
+            # another site's page in the player's browser must not decide for them
+            await ws.send_json({"op": "error", "message": f"refused: a page from {origin} "
+                                "may not follow or play this table"})
+            await ws.close(4403)
+            return
         if not self.allowed(ws):
             await ws.send_json({"op": "error", "message": "access key missing or wrong"})
             await ws.close(4403)
