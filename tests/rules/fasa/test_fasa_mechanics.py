@@ -186,7 +186,7 @@ def test_fs_m27_m28_m30_m31_m32_sheet_bounds(tmp_path: object) -> None:
     """FS-M27 max speed 1..5, FS-M28 Gs 0..5 per wing, FS-M29 acceleration <= max speed,
     FS-M30 deceleration 2, FS-M31 base to-hit 1..10, FS-M32 guns 30..70 cal firing AP/DD/MG:
     sheets outside them are refused naming the field (see test_fasa_bad_input)."""
-    from dialtray.rules.fasa.sheets import shipped, sheet
+    from dialtray.rules.fasa.sheets import sheet, shipped
 
     for name in shipped():
         s = sheet(name)
@@ -220,7 +220,7 @@ def test_fs_m33_secret_plots_sealed_and_revealed_together() -> None:
 def test_fs_m36_m39_m40_m49_pushes_are_legal_with_a_roll() -> None:
     """FS-M36 speed against max speed and Gs against the turn-side wing; FS-M39 acceleration
     against the last turn's speed; FS-M40 exceeding is a push, still a legal plot; FS-M49 both
-    redline rolls must succeed."""
+    redline rolls must succeed, FS-M50 a failed one flares out."""
     g = two(speed=3)
     p = g.state.planes["A1"]
     from dialtray.rules.fasa.movement import caps
