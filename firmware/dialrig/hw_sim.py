@@ -19,6 +19,8 @@
 #   pos K TICKS         set dial K's physical position (1000 ticks = 1 detent), instantly
 #   magnet K 0|1        remove / refit the magnet under dial K
 #   nak K 0|1           make dial K's AS5600 stop / resume answering on I2C
+#   gap K MM|-          the air gap between dial K's magnet and its AS5600 in mm (float; "-":
+#                       no gap model, the magnet is simply in range): sim_i2c.SimAS5600.set_gap
 #   button 0|1          the roll button released / held
 #   bounce 0|1          contact bounce on quadrature dials off / on
 #   hang MS             block the event loop for MS ms (a firmware bug: the watchdog must bite)
@@ -214,6 +216,10 @@ class Board:
         if self.sensors[k] is not None:
             self.sensors[k].nak = nak
 
+    def set_gap(self, k, mm):
+        if self.sensors[k] is not None:
+            self.sensors[k].set_gap(mm)
+
     def physics(self, now):
         """Move every AS5600's magnet to where its dial physically is now."""
         for k in range(self.n):
@@ -251,6 +257,8 @@ class Board:
             if len(parts) > 1 and self.sensors[k] is not None:
                 self.sensors[k].magnet = "m" not in parts[1]
                 self.sensors[k].nak = "n" in parts[1]
+            if len(parts) > 2 and parts[2] and self.sensors[k] is not None:
+                self.sensors[k].set_gap(float(parts[2]))
 
     # ---- control channel -----------------------------------------------------------------------
 
@@ -293,6 +301,8 @@ class Board:
                 self.set_magnet(int(words[1]), words[2] == "1")
             elif op == "nak":
                 self.set_nak(int(words[1]), words[2] == "1")
+            elif op == "gap":
+                self.set_gap(int(words[1]), None if words[2] == "-" else float(words[2]))
             elif op == "button":
                 self.held = words[1] == "1"
             elif op == "bounce":

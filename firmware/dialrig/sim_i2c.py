@@ -24,6 +24,10 @@ What the real hardware does, and so what the simulation does:
 * An AS5600 without its magnet clears STATUS.MD (and sets ML: the AGC runs out of gain) and its
   angle registers read noise. ``nak = True`` makes a chip stop answering (a loose wire).
 * ``SimAS5600.jitter`` adds a deterministic ±1 LSB of noise, like a real sensor at rest.
+* ``SimAS5600.set_gap(mm)`` puts the magnet ``mm`` above the chip: the field falls with the
+  gap (a 6x2.5 mm diametric magnet: ~90 mT at 0.5 mm, ~30 mT at 3 mm), the AGC register
+  follows it (0 at >= 90 mT: MH, too strong; 128 at <= 30 mT: ML, too weak; in between on a log
+  scale, like the chip's gain loop at 3.3 V), and below ~8 mT (about 8 mm) MD clears: no magnet.
 
 The read paths (``readfrom_into``, ``readfrom_mem_into``, ``writeto``) do not allocate: the
 allocation benchmark runs them every sample.
@@ -61,6 +65,16 @@ _MH = const(0x08)  # magnet too strong (AGC at minimum gain)
 
 _MAX_RESPONDERS = const(16)
 
+# The magnet-distance model (set_gap): field in mT = _FIELD_K / (gap_mm + _FIELD_C) ** 2, fitted
+# through 90 mT at 0.5 mm and 30 mT at 3 mm (the datasheet's 0.5-3 mm air gap for its 30-90 mT
+# range). Below _FIELD_MIN the chip sees no magnet at all.
+_FIELD_K = 1049.0
+_FIELD_C = 2.915
+_FIELD_HIGH = 90.0  # AGC 0 at or above: STATUS.MH
+_FIELD_LOW = 30.0  # AGC 128 at or below: STATUS.ML
+_FIELD_MIN = 8.0  # STATUS.MD clears
+AGC_MAX = 128  # the 3.3 V AGC range
+
 
 def _xorshift16(x):
     # A 16-bit xorshift: stays a small int on every port (no bignum, no allocation).
@@ -79,6 +93,8 @@ class SimAS5600:
       field    0 in range, -1 too weak (STATUS.ML), +1 too strong (STATUS.MH); MD stays set
       nak      True: the chip does not answer its address at all
       jitter   True: each read adds -1, 0 or +1 LSB (deterministic, from a 16-bit xorshift)
+      gap      None, or the air gap in mm set by set_gap() (then it decides STATUS and AGC,
+               and ``field`` is derived from it)
 
     Registers: ZMCO, ZPOS/MPOS/MANG/CONF (stored, 0x01..0x08), STATUS, RAW ANGLE, ANGLE (RAW
     ANGLE minus ZPOS; MPOS/MANG scaling is not modelled), AGC (3.3 V range 0..128), MAGNITUDE,
@@ -94,6 +110,10 @@ class SimAS5600:
         self.field = 0
         self.nak = False
         self.jitter = False
+        self.gap = None  # type: Any
+        self._gap_agc = -1  # AGC from the gap model; -1: the gap model is off (use `field`)
+        self._gap_far = False  # the magnet is too far away to be detected at all
+        self._gap_mag = 0
         self.reads = 0  # read transactions answered (tests use it to see bus traffic)
         self._rng = (seed & 0xFFFF) or 1
         self._regs = bytearray(_CONF_LAST + 1)
@@ -102,6 +122,38 @@ class SimAS5600:
         self._first = False  # next byte of a write transaction is the word address
         self._raw = 0  # 12-bit output latched at the start of a read transaction
         self._mag = 0
+
+    def set_gap(self, mm):
+        """Put the magnet mm (float ok) above the chip; None: back to the ``field`` attribute.
+        Not a hot path: the floats are worked out here once, reads use the integers."""
+        self.gap = mm
+        if mm is None:
+            self._gap_agc = -1
+            self._gap_far = False
+            self.field = 0
+            return
+        import math
+
+        b = _FIELD_K / (max(0.0, mm) + _FIELD_C) ** 2
+        self._gap_far = b < _FIELD_MIN
+        self.field = 1 if b >= _FIELD_HIGH else (-1 if b <= _FIELD_LOW else 0)
+        if b >= _FIELD_HIGH:
+            agc = 0
+        elif b <= _FIELD_LOW:
+            agc = AGC_MAX
+        else:
+            agc = round(AGC_MAX * math.log(_FIELD_HIGH / b) / math.log(_FIELD_HIGH / _FIELD_LOW))
+        self._gap_agc = int(agc)
+        # The gain loop holds the magnitude near 2000 while it can; outside it follows the field.
+        mag = 2000 * b / _FIELD_HIGH if b >= _FIELD_HIGH else (
+            2000 * b / _FIELD_LOW if b <= _FIELD_LOW else 2000)
+        self._gap_mag = min(4095, int(mag))
+
+    def field_mt(self):
+        """The field at the chip in mT under the gap model (None without one): diagnostics."""
+        if self.gap is None:
+            return None
+        return _FIELD_K / (max(0.0, self.gap) + _FIELD_C) ** 2
 
     # -- the device side of the simulated bus (SimI2C calls these) -----------------------------
     def acks(self):
@@ -114,7 +166,7 @@ class SimAS5600:
         self.reads += 1
         rng = _xorshift16(self._rng)
         self._rng = rng
-        if not self.magnet:
+        if not self.magnet or self._gap_far:
             self._raw = rng & 0xFFF
             self._mag = rng & 0x1F
             return
@@ -122,7 +174,10 @@ class SimAS5600:
         if self.jitter:
             raw += rng % 3 - 1
         self._raw = raw & 0xFFF
-        self._mag = 300 if self.field < 0 else (4000 if self.field > 0 else 2000)
+        if self._gap_agc >= 0:
+            self._mag = self._gap_mag
+        else:
+            self._mag = 300 if self.field < 0 else (4000 if self.field > 0 else 2000)
 
     def write(self, byte):
         if self._first:
@@ -148,7 +203,7 @@ class SimAS5600:
 
     def _reg(self, r):
         if r == _STATUS:
-            if not self.magnet:
+            if not self.magnet or self._gap_far:
                 return _ML
             if self.field < 0:
                 return _MD | _ML
@@ -164,6 +219,8 @@ class SimAS5600:
             a = (self._raw - zpos) & 0xFFF
             return a >> 8 if r == _ANGLE else a & 0xFF
         if r == _AGC:
+            if self._gap_agc >= 0 and self.magnet and not self._gap_far:
+                return self._gap_agc
             if not self.magnet or self.field < 0:
                 return 128
             return 0 if self.field > 0 else 64
