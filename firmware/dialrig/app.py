@@ -154,6 +154,7 @@ class App:
         self.reboot_requested = False
         self.progress = 0
         self.display_taken = False  # the host or the button has put dice on the LEDs
+        self.selftest_running = False  # a SELFTEST command's run (dialrig.selftest) is going
         # The calibration on the flash (dialrig.calstore): where, what state, its checksum,
         # and whether SET_DIAL has changed it since (the saver task writes it out).
         self.flash = None  # folder, or None: nowhere to keep it (tests)
@@ -228,6 +229,16 @@ class App:
         # The sampler has been reading every sensor all along: its fault state is the verdict.
         self.ring.append(time.ticks_ms(), proto.EV_SELFTEST, 0, 0, self.dials.faulted_mask(),
                          walked)
+
+    def start_selftest(self, lamps):
+        """The host's SELFTEST command: run dialrig.selftest as a task; False if one runs."""
+        if self.selftest_running:
+            return False
+        from dialrig import selftest
+
+        self.selftest_running = True
+        asyncio.create_task(selftest.run(self, lamps))
+        return True
 
     # ---- tasks ---------------------------------------------------------------------------------
 

@@ -228,6 +228,13 @@ class Link:
         elif mtype == proto.C_CAL_INFO:
             crc = self.app.cal_crc
             self.ack(cmd_id, proto.ACK_OK, crc - 0x100000000 if crc >= 0x80000000 else crc)
+        elif mtype == proto.C_SELFTEST:
+            lamps = body[2]
+            if lamps > 1:
+                return self.reject(cmd_id)
+            if not self.app.start_selftest(lamps):
+                return self.ack(cmd_id, proto.ACK_REJECTED)  # one is running: wait for it
+            self.ack(cmd_id, proto.ACK_OK)
         elif mtype == proto.C_REBOOT:
             self.ack(cmd_id, proto.ACK_OK)
             self.app.reboot_requested = True

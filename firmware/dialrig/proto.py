@@ -64,6 +64,7 @@ C_FAIR_ROLL = 0x4F  # roll n dice of `sides` faces from the committed seed
 C_FAIR_REVEAL = 0x50  # close the session: reveal its seed
 C_FAIR_MIX = 0x51  # the host's nonce, mixed into the committed seed before the first roll
 C_CAL_INFO = 0x52  # which calibration is on the flash: ACK info = its CRC-32 (0: none)
+C_SELFTEST = 0x53  # probe every sensor (EV_SENSOR each), lamp-test the LEDs, then EV_SELFTEST
 
 # Body layouts (little-endian). A body must have exactly this length or the frame is rejected.
 # fw major, minor, patch, proto version, uid, boot_id, oldest seq, next seq, docks, flags
@@ -92,6 +93,7 @@ NACK_FMT = "<I"  # the first sequence number the host is missing
 FAIR_SESSION_FMT = "<HB"  # cmd_id, session 1..255 (FAIR_BEGIN, FAIR_REVEAL)
 FAIR_ROLL_FMT = "<HBBB"  # cmd_id, n dice, sides, request id
 FAIR_MIX_FMT = "<HB16s"  # cmd_id, session, host nonce
+SELFTEST_FMT = "<HB"  # cmd_id, lamps (0: sensors only, 1: also walk every LED in R, G, B)
 MAX_WIRE_FACE = 15  # EV_DICE carries faces as 4-bit nibbles
 
 EVENT_SIZE = struct.calcsize(EVENT_FMT)
@@ -108,6 +110,8 @@ EV_FAIR_COMMIT = 8  # dock = part 0..7, dial = session, value = SHA-256(seed)[4*
 EV_FAIR_ROLL = 9  # dock = n dice, dial = session, value = roll counter, extra = sides; EV_DICE next
 EV_FAIR_REVEAL = 10  # dock = part 0..7: value = seed[4*part:...]; part 8: value = rolls made
 EV_FAIR_MIX = 11  # dock = part 0..3, dial = session, value = host nonce[4*part:4*part+4]
+EV_SENSOR = 12  # self-test of one dial: value = agc | magnitude << 8 | channel << 20 |
+#                 mux address << 23 (quadrature: the count), extra = SENSE_* | sensor kind << 8
 
 # HELLO flags
 HELLO_CAL_STORED = 0x01  # a calibration was loaded from the flash (or saved since)
@@ -123,6 +127,16 @@ ST_LOST_TRACK = 1  # incremental encoder since boot: position is relative, not a
 ST_NO_MAGNET = 2  # AS5600 reports no magnet (or too weak/strong)
 ST_NAK = 3  # the sensor does not answer on I2C
 ST_NONE = 4  # no sensor fitted
+
+# EV_SENSOR checks (dialrig.selftest): what the self-test found at one dial's sensor.
+SENSE_OK = 0  # AS5600: magnet detected, field in range
+SENSE_NO_MAGNET = 1  # STATUS.MD clear
+SENSE_WEAK = 2  # STATUS.ML: magnet too far (or too weak), AGC at maximum gain
+SENSE_STRONG = 3  # STATUS.MH: magnet too close (or too strong), AGC at minimum gain
+SENSE_NAK = 4  # the AS5600 does not answer behind its multiplexer channel
+SENSE_MUX_NAK = 5  # the multiplexer itself does not answer
+SENSE_NONE = 6  # no sensor configured for this dial
+SENSE_COUNTER = 7  # a quadrature encoder: only turning it tells (value = its count now)
 
 SENSOR_CODES = {"none": 0, "as5600": 1, "quadrature": 2}
 
@@ -169,6 +183,7 @@ BODY_FORMATS = {
     C_FAIR_REVEAL: FAIR_SESSION_FMT,
     C_FAIR_MIX: FAIR_MIX_FMT,
     C_CAL_INFO: CMD_ID_FMT,
+    C_SELFTEST: SELFTEST_FMT,
 }
 BODY_SIZES: dict[int, int] = {}
 for _t in BODY_FORMATS:
