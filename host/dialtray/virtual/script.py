@@ -8,6 +8,7 @@ counter-clockwise (throttle up)::
     turn 2 speed -2 40     # throttle up two clicks, taking 40 ms
     press                  # press the roll button
     magnet 3 speed off     # lift the magnet off dock 3's speed dial
+    gap 2 combat 4.5       # dock 2's combat magnet 4.5 mm above its chip (too far); "ok": in range
     unplug / replug        # the USB cable
     off / on / reboot      # the tray's power
     garbage 1048576        # pour random bytes (every value) into the port, like a rogue program
@@ -54,6 +55,15 @@ def _turn(tray: VirtualTray, a: list[str]) -> str:
 def _magnet(tray: VirtualTray, a: list[str]) -> str:
     tray.set_magnet(int(a[0]), a[1], _on_off(a[2]))
     return f"magnet {a[2]} under dock {a[0]} {a[1]}"
+
+
+def _gap(tray: VirtualTray, a: list[str]) -> str:
+    mm = None if a[2] == "ok" else float(a[2])
+    if mm is not None and not 0 <= mm <= 50:
+        raise ValueError(f"a gap is 0..50 mm, got {a[2]}")
+    tray.set_gap(int(a[0]), a[1], mm)
+    where = "back in range" if mm is None else f"{mm:g} mm above its chip"
+    return f"dock {a[0]} {a[1]} magnet {where}"
 
 
 def _nak(tray: VirtualTray, a: list[str]) -> str:
@@ -134,6 +144,7 @@ COMMANDS = {c.name: c for c in (
     Command("press", "press", _simple(VirtualTray.press_button, "roll button pressed")),
     Command("magnet", "magnet DOCK DIAL on|off", _magnet),
     Command("nak", "nak DOCK DIAL on|off", _nak),
+    Command("gap", "gap DOCK DIAL MM|ok", _gap),
     Command("bounce", "bounce on|off", _bounce),
     Command("unplug", "unplug", _simple(VirtualTray.unplug, "cable unplugged")),
     Command("replug", "replug", lambda t, a: f"cable plugged in: {t.replug()}"),

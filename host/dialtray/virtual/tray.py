@@ -79,6 +79,7 @@ class PhysicalDial:
     ticks: int = 0
     magnet: bool = True
     nak: bool = False
+    gap: float | None = None  # the magnet's air gap in mm (None: in range, no gap model)
 
     @property
     def detent(self) -> int:
@@ -86,6 +87,8 @@ class PhysicalDial:
 
     def state(self) -> str:
         flags = ("m" if not self.magnet else "") + ("n" if self.nak else "")
+        if self.gap is not None:
+            return f"{self.ticks}:{flags}:{self.gap:g}"
         return f"{self.ticks}:{flags}" if flags else str(self.ticks)
 
 
@@ -245,6 +248,14 @@ class VirtualTray:
         with self._lock:
             self.dials[k].nak = nak
             self._control(f"nak {k} {int(nak)}")
+
+    def set_gap(self, dock: int, dial: int | str, mm: float | None) -> None:
+        """Put the magnet ``mm`` above its AS5600 (None: back in range): AGC and STATUS follow
+        (dialrig.sim_i2c.SimAS5600.set_gap); it survives power cycles like the magnet does."""
+        k = self.dial_index(dock, dial)
+        with self._lock:
+            self.dials[k].gap = mm
+            self._control(f"gap {k} {'-' if mm is None else format(mm, 'g')}")
 
     def press_button(self, hold_ms: int = 60) -> None:
         self._control("button 1")
