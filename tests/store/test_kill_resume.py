@@ -1,7 +1,9 @@
-"""Ack-after-commit under kill -9 (issue 12 acceptance): a storing consumer in its own process
-is killed at 50 random points while clicks keep coming on the virtual tray (the real firmware
-under MicroPython, a real pty); each time it is started again and resumes from the stored
-(boot id, last seq). At the end: no event lost, none doubled, and `verify` passes."""
+"""Ack-after-commit under kill -9 (issue 12 acceptance): a storing host in its own process — an
+Aces game rebuilt from the store, tracked by the click tracker, every tray event stored and
+acknowledged only after its commit — is killed at 50 random points while clicks keep coming on
+the virtual tray (the real firmware under MicroPython, a real pty); each time it is started
+again and resumes from the stored (boot id, last seq). At the end: no event lost, none doubled,
+and `verify` passes."""
 
 from __future__ import annotations
 
@@ -18,15 +20,15 @@ from pathlib import Path
 
 import pytest
 from dialrig import config
-from dialtray.commands._games import new_game
+from dialtray.rules.aces.scenarios import load_scenario, start_scenario
 from dialtray.rules.core.dice import SeededDice
 from dialtray.store import GameRecorder, GameStore
 from dialtray.store.verify import verify_game
-from dialtray.tracker import TableDice
+from dialtray.tracker import TableDice, Tracker, auto_bind
 from dialtray.virtual.tray import VirtualTray
 
 KILLS = 50
-DOCKS = 2
+DOCKS = 5  # Kim vs Tim: ten figures, a combat dial each
 CONSUMER = Path(__file__).with_name("storing_consumer.py")
 
 
@@ -74,8 +76,12 @@ def wait_for(cond: object, timeout: float, what: str) -> None:
 def test_kill_minus_9_at_50_points_loses_and_doubles_nothing(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     store = GameStore.open(db)
-    setup = new_game("aces", TableDice(SeededDice(1)), 1, 2)
-    gid = GameRecorder.for_game(store, setup.game, setup.header, origin="kill-test").gid
+    dice = TableDice(SeededDice(1))
+    game = start_scenario(load_scenario("kim-vs-tim"), dice, turn_limit=40)
+    header = [("Scenario", "kim-vs-tim"), ("First", str(game.state.first_player + 1)),
+              ("Turn-limit", "40")]
+    tracker = Tracker(game, auto_bind(game.dials(), DOCKS), dice, header=header)
+    gid = GameRecorder.start(store, tracker, origin="kill-test").gid
     store.close()
     rng = random.Random(2026)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
