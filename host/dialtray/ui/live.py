@@ -84,6 +84,7 @@ class LiveTable:
         self.received: float | None = None
         self.error = ""
         self._last_body = ""
+        self._last_sig: tuple[object, ...] = ()
         self._calls: queue.SimpleQueue[tuple[Callable[[], Any], cf.Future[Any]]] = \
             queue.SimpleQueue()
         self._stop = threading.Event()
@@ -164,8 +165,22 @@ class LiveTable:
         if self._stop.is_set():
             raise Stopped
 
+    def signature(self) -> tuple[object, ...]:
+        """Cheap to take: when it is unchanged, so is the page's state (the tracker moves only
+        by events, decisions, its clock's judgements — which raise or resolve flags — and
+        rolls)."""
+        t = self.tracker
+        return (t.events_seen, len(t.game.history), len(t.flags), len(t.lines), len(t.notes),
+                len(t.confirmed), t.phase, t.dice_error, id(t.dice.last), self.error,
+                tuple((id(st.flag), st.flag.text if st.flag else "", st.fault)
+                      for st in t.slots.values()))
+
     def publish_now(self) -> None:
         """Build the state; publish it when anything in it changed."""
+        sig = self.signature()
+        if sig == self._last_sig:
+            return
+        self._last_sig = sig
         body = self.states.build()
         body["error"] = self.error
         text = json.dumps(body, separators=(",", ":"))
