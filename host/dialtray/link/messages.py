@@ -100,6 +100,74 @@ class SelfTest(TrayEvent):
         return f"self-test: {self.dice_walked} dice lit, sensors failing: {bad}"
 
 
+SENSE_NAMES = {
+    proto.SENSE_OK: "magnet ok", proto.SENSE_NO_MAGNET: "no magnet",
+    proto.SENSE_WEAK: "magnet too far (too weak)",
+    proto.SENSE_STRONG: "magnet too close (too strong)",
+    proto.SENSE_NAK: "sensor not answering (I2C NAK)",
+    proto.SENSE_MUX_NAK: "multiplexer not answering (I2C NAK)",
+    proto.SENSE_NONE: "no sensor configured", proto.SENSE_COUNTER: "encoder (turn it to test)",
+}
+SENSE_FAILED = (proto.SENSE_NO_MAGNET, proto.SENSE_WEAK, proto.SENSE_STRONG, proto.SENSE_NAK,
+                proto.SENSE_MUX_NAK)
+AGC_MAX = 128  # the AS5600's AGC range at 3.3 V
+
+
+@dataclass(frozen=True)
+class SensorCheck(TrayEvent):
+    """One dial's sensor as the SELFTEST command found it (``dialrig.selftest``): the AS5600's
+    STATUS (magnet detected / too weak / too strong), AGC and magnitude, or which part of the
+    I2C path did not answer, with the multiplexer and channel it sits on."""
+
+    dock: int
+    dial: int
+    check: int
+    sensor: int  # proto.SENSOR_CODES value
+    agc: int = 0
+    magnitude: int = 0
+    mux: int = 0
+    channel: int = 0
+    count: int = 0  # an encoder's count at the test
+
+    @property
+    def failed(self) -> bool:
+        return self.check in SENSE_FAILED
+
+    @property
+    def result(self) -> str:
+        what = SENSE_NAMES.get(self.check, f"check {self.check}")
+        if self.sensor == proto.SENSOR_CODES["as5600"] and self.check in (
+                proto.SENSE_OK, proto.SENSE_WEAK, proto.SENSE_STRONG):
+            return f"{what}, AGC {self.agc}/{AGC_MAX}, magnitude {self.magnitude}"
+        return what
+
+    def fix(self) -> str:
+        """What the builder does about it ('' when nothing is wrong)."""
+        mux, ch = f"0x{self.mux:02x}", self.channel
+        if self.check == proto.SENSE_WEAK:
+            return ("magnet too far: close the air gap by 0.5 mm (shim the sensor board 0.5 mm up "
+                    "under the dock, or print the dock with dock_floor 0.5 mm thinner); check "
+                    "the coupler sits down on its floor and the magnet is the 6x2.5 mm one")
+        if self.check == proto.SENSE_STRONG:
+            return ("magnet too close: open the air gap by 0.5 mm (a 0.5 mm shim between the "
+                    "dock floor and the sensor board, or dock_floor 0.5 mm thicker)")
+        if self.check == proto.SENSE_NO_MAGNET:
+            return ("no magnet: fit the coupler with its magnet (diametrically magnetised, "
+                    "centred over the chip); a gap far over 3 mm also reads as none")
+        if self.check == proto.SENSE_NAK:
+            return (f"check the wiring of mux {mux} channel {ch}: the AS5600's VCC, GND, SDA "
+                    f"(SD{ch}), SCL (SC{ch}), DIR to GND; and that the config names this channel")
+        if self.check == proto.SENSE_MUX_NAK:
+            return (f"multiplexer {mux} does not answer: check its VIN, GND, SDA, SCL, RESET "
+                    "held high, and its address straps (0x70: A0-A2 to GND; 0x71: A0 to 3V3)")
+        return ""
+
+    def __str__(self) -> str:
+        fix = self.fix()
+        return (f"{dial_name(self.dock, self.dial)}: {self.result}"
+                + (f" — {fix}" if fix else ""))
+
+
 @dataclass(frozen=True)
 class ButtonPressed(TrayEvent):
     def __str__(self) -> str:
@@ -300,6 +368,8 @@ class RawEvent:
             return Booted(s, self.value)
         if self.kind == proto.EV_SELFTEST:
             return SelfTest(s, self.value & 0xFFFFFFFF, self.extra)
+        if self.kind == proto.EV_SENSOR:
+            return sensor_check(s, self.dock, self.dial, self.value, self.extra)
         if self.kind == proto.EV_BUTTON:
             return ButtonPressed(s)
         if self.kind == proto.EV_DICE:
@@ -316,6 +386,16 @@ class RawEvent:
             return FairRollTag(s, self.dial, self.value & 0xFFFFFFFF, self.extra & 0xFFFF,
                                self.dock)
         return UnknownEvent(s, self.kind)
+
+
+def sensor_check(seq: int, dock: int, dial: int, value: int, extra: int) -> SensorCheck:
+    """An EV_SENSOR event's fields (docs/protocol.md) as a SensorCheck."""
+    check, sensor = extra & 0xFF, extra >> 8 & 0xFF
+    if check == proto.SENSE_COUNTER:
+        return SensorCheck(seq, dock, dial, check, sensor, count=value)
+    return SensorCheck(seq, dock, dial, check, sensor, agc=value & 0xFF,
+                       magnitude=value >> 8 & 0xFFF, mux=value >> 23 & 0x7F,
+                       channel=value >> 20 & 7)
 
 
 DeviceMessage = Hello | Heartbeat | Ack | ReplayGap | Stats | Diag | RawEvent | Snapshot
