@@ -46,16 +46,19 @@ def http(served: Served, path: str, body: Any = None) -> tuple[int, dict[str, An
 
 
 def first_state(ws: Any) -> dict[str, Any]:
+    """The first state a page gets, with the game's message that comes before it."""
+    game = json.loads(ws.recv(timeout=20))
+    assert game["op"] == "game", game
     m: dict[str, Any] = json.loads(ws.recv(timeout=20))
-    assert m["op"] == "state"
-    return m
+    assert m["op"] == "state" and m["game_rev"] == game["game_rev"]
+    return {**m, "game": game["game"]}
 
 
 def reply(ws: Any) -> dict[str, Any]:
-    """The next message that is not a state push."""
+    """The next message that is not a push (state or game)."""
     while True:
         m: dict[str, Any] = json.loads(ws.recv(timeout=20))
-        if m["op"] != "state":
+        if m["op"] not in ("state", "game"):
             return m
 
 

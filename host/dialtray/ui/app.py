@@ -45,37 +45,39 @@ KEY_COOKIE = "dialtray_key"
 @dataclass(eq=False)
 class Client:
     ws: WebSocket
-    pending: str | None = None
+    pending: dict[str, str] = field(default_factory=dict)  # the latest message of each kind
     wake: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 class Hub:
     """The pages following the live game. The table's thread hands each new state to
-    ``publish``; each page gets the latest (a slow page skips states, never falls behind)."""
+    ``publish``; each page gets the latest of each kind (a slow page skips states, never falls
+    behind, and never misses the game's latest message)."""
 
     def __init__(self) -> None:
         self.clients: set[Client] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
         self.sent = 0
 
-    def publish(self, text: str) -> None:  # any thread
+    def publish(self, kind: str, text: str) -> None:  # any thread
         loop = self.loop
         if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._fan_out, text)
+            loop.call_soon_threadsafe(self._fan_out, kind, text)
 
-    def _fan_out(self, text: str) -> None:
+    def _fan_out(self, kind: str, text: str) -> None:
         for c in self.clients:
-            c.pending = text
+            c.pending[kind] = text
             c.wake.set()
 
     async def sender(self, c: Client) -> None:
         while True:
             await c.wake.wait()
             c.wake.clear()
-            text, c.pending = c.pending, None
-            if text is not None:
-                await c.ws.send_text(text)
-                self.sent += 1
+            for kind in ("game", "state"):  # a state may name the game message before it
+                text = c.pending.pop(kind, None)
+                if text is not None:
+                    await c.ws.send_text(text)
+                    self.sent += 1
 
 
 class Server:
@@ -229,7 +231,7 @@ class Server:
             await ws.send_json({"op": "error", "message": what})
             await ws.close(4404)
             return
-        c = Client(ws, live.latest or None)
+        c = Client(ws, dict(live.latest))
         c.wake.set()
         self.hub.clients.add(c)
         sender = asyncio.create_task(self.hub.sender(c))

@@ -52,12 +52,14 @@ class _Table(TrackedTray):
 class LiveTable:
     """One tracked game at a tray, followed by pages.
 
-    ``publish(text)`` is called on the table's thread with each new state (JSON text).
+    ``publish(kind, text)`` is called on the table's thread with each new message (JSON
+    text): ``"game"`` (legal decisions, odds: only when the game moved on) before ``"state"``
+    (the tray, dice, log: every change).
     ``brain``/``turn`` (both or neither): bots play every seat, turning dials with ``turn``.
     """
 
     def __init__(self, tracker: Tracker, session: TraySession, recorder: GameRecorder,
-                 layout: TrayLayout, publish: Callable[[str], None], *,
+                 layout: TrayLayout, publish: Callable[[str, str], None], *,
                  brain: Any = None, turn: Callable[[Slot, int], None] | None = None,
                  mistakes: Mistakes | None = None, source: str = "",
                  play_timeout: float = 3600.0, hold: bool = False,
@@ -80,7 +82,9 @@ class LiveTable:
         self.table.live = self
         self.rev = 0
         self.last_text = ""
-        self.latest = ""  # the last state published (a page that connects gets it at once)
+        self.latest: dict[str, str] = {}  # the last of each kind (a new page gets them)
+        self.game_rev = 0
+        self._last_game: object = None
         self.received: float | None = None
         self.error = ""
         self._last_body = ""
@@ -181,8 +185,17 @@ class LiveTable:
         if sig == self._last_sig:
             return
         self._last_sig = sig
+        game = self.states.game()
+        if game is not self._last_game:  # the game moved on: its message goes first
+            self._last_game = game
+            self.game_rev += 1
+            gtext = json.dumps({"op": "game", "game_rev": self.game_rev, "game": game},
+                               separators=(",", ":"))
+            self.latest["game"] = gtext
+            self.publish("game", gtext)
         body = self.states.build()
         body["error"] = self.error
+        body["game_rev"] = self.game_rev
         text = json.dumps(body, separators=(",", ":"))
         if text == self._last_body:
             return
@@ -190,8 +203,8 @@ class LiveTable:
         self._last_body = text
         self.rev += 1
         stamp = json.dumps({"rev": self.rev, "received": received, "sent": time.time()})
-        self.latest = text[:-1] + "," + stamp[1:]
-        self.publish(self.latest)
+        self.latest["state"] = text[:-1] + "," + stamp[1:]
+        self.publish("state", self.latest["state"])
 
     # ---- the page's requests (any thread) -----------------------------------------------------
 

@@ -119,6 +119,6 @@ class StateBuilder:
             "op": "state", "game_id": self.game_id, "phase": t.phase, "bots": self.bots,
             "source": self.source, "sim": self.sim,
             "layout": self.layout.to_dict(), "docks": self.docks(), "dice": self.dice(),
-            "game": self.game(), "waiting_for": t.waiting_for(),
+            "to_move": t.game.to_move(), "waiting_for": t.waiting_for(),
             "flags": [f.text for f in t.open_flags()], "notes": t.notes[-6:],
             "log": self.log_tail()}

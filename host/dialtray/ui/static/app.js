@@ -12,7 +12,10 @@ window.dialtray = seen;
 
 let ws = null;
 let retry = 300;
-let lastGame = "";
+let G = null;  // the game's latest message (legal decisions, odds)
+let S = null;  // the latest state (tray, dice, log)
+let lastFacts = "";
+let gameRev = 0, gameShown = -1;
 
 // ---- tabs ----------------------------------------------------------------------------------
 const TABS = ["tray", "game", "report", "judge"];
@@ -37,6 +40,7 @@ function connect() {
     const arrived = performance.timeOrigin + performance.now();
     const m = JSON.parse(ev.data);
     if (m.op === "state") { m.arrived = arrived; render(m); }
+    else if (m.op === "game") { G = m.game; gameRev = m.game_rev; seen.game = G; if (S) { renderGame(S); seen.state = { ...S, game: G }; } }
     else if (m.op === "result") result(m);
     else if (m.op === "turned" && !m.ok) { $("result").textContent = "✖ " + m.message; $("result").className = "result bad"; }
     else if (m.op === "error") { conn("down", "✖ " + m.message); $("result").textContent = "✖ " + m.message; $("result").className = "result bad"; }
@@ -61,10 +65,12 @@ function send(obj) {
 }
 
 function render(s) {
-  seen.rev = s.rev; seen.state = s;
+  S = s;
+  seen.rev = s.rev; seen.state = { ...s, game: G };
   renderTray(s);
-  const g = JSON.stringify([s.game, s.dice, s.phase, s.bots]);
-  if (g !== lastGame) { lastGame = g; renderGame(s); }
+  const facts = JSON.stringify([s.dice.source, s.dice.error, s.dice.fairness, s.phase, s.bots]);
+  if (G && gameShown !== gameRev) renderGame(s);
+  else if (facts !== lastFacts && G) { lastFacts = facts; renderFacts(s); }
   const log = $("log");
   const text = s.log.join("\n");
   if (text === log.textContent) return finish(s);
@@ -152,20 +158,29 @@ function renderTray(s) {
     `Tray layout: ${L.source}`;
   $("phase-line").textContent = s.error ? "✖ " + s.error :
     `${s.phase === "start-check" ? "Start check: set every dial to its start click" :
-      s.phase === "over" ? "■ The game is over" : "▶ Play"} — ${s.game.to_move ? s.game.to_move + " to decide" : ""}`;
+      s.phase === "over" ? "■ The game is over" : "▶ Play"} — ${s.to_move ? s.to_move + " to decide" : ""}`;
   setHtml("waiting", "<b>The tray waits for:</b><ul>" +
     s.waiting_for.map((w) => `<li>${esc(w)}</li>`).join("") + "</ul>");
   const d = s.dice.last;
   setHtml("dice", d ? `<p>${esc(d.purpose)}: <b>${d.faces.join(" ")}</b></p>${d.svg}` : "<p>no roll yet</p>");
 }
 
-function renderGame(s) {
-  const g = s.game;
+function renderFacts(s) {
   $("g-phase").textContent = s.phase;
-  $("g-move").textContent = g.to_move || "—";
-  $("g-history").textContent = g.history;
   $("g-dice").textContent = s.dice.source + (s.dice.error ? ` — ✖ ${s.dice.error}` : "");
   $("g-fair").textContent = s.dice.fairness;
+  $("bots-note").hidden = !s.bots;
+  $("typed").querySelector("button").disabled = s.bots;
+  for (const b of $("legal").querySelectorAll("button")) b.disabled = s.bots;
+}
+
+function renderGame(s) {
+  const g = G;
+  gameShown = gameRev;
+  lastFacts = JSON.stringify([s.dice.source, s.dice.error, s.dice.fairness, s.phase, s.bots]);
+  renderFacts(s);
+  $("g-move").textContent = g.to_move || "—";
+  $("g-history").textContent = g.history;
   $("g-outcome").textContent = (g.outcome || "not over") +
     (Object.keys(g.vp).length ? " — VP " + Object.entries(g.vp).map(([k, v]) => `${k} ${v}`).join(", ") : "");
   const seat = $("seat");
@@ -173,11 +188,9 @@ function renderGame(s) {
     seat.innerHTML = '<option value="">whoever is to decide</option>' +
       g.seats.map((x) => `<option>${esc(x)}</option>`).join("");
   }
-  $("bots-note").hidden = !s.bots;
   $("legal-count").textContent = `(${g.legal_count}${g.legal_count > g.legal.length ? ", first " + g.legal.length + " shown" : ""})`;
   $("legal").innerHTML = g.legal.map((t) =>
     `<button type="button" class="act" data-text="${esc(t)}"${s.bots ? " disabled" : ""}>${esc(t)}</button>`).join("");
-  $("typed").querySelector("button").disabled = s.bots;
   const odds = $("odds");
   if (!g.odds_model) odds.innerHTML = `<p class="note">No odds model for ${esc(g.kind)} shots.</p>`;
   else if (!g.odds.length) odds.innerHTML = '<p class="note">No shot is legal right now.</p>';
