@@ -77,6 +77,12 @@ BAD_ARGUMENTS: list[tuple[list[str], list[str]]] = [
     (["serve", "--sim", "--mistakes"], ["--mistakes", "only with --bots"]),
     (["serve", "--game", "chess"], ["--game", "'chess'"]),
     (["serve", "--sim", "--layout", "/nonexistent/l.json"], ["--layout", "no such file"]),
+    (["selftest", "--turn", "-1"], ["--turn", "0..600"]),
+    (["selftest", "--turn", "soon"], ["--turn", "'soon'"]),
+    (["selftest", "--sim", "--docks", "9"], ["--docks", "1..8"]),
+    (["selftest", "--sim-do", "gap 0 combat 4"], ["--sim-do", "only with --sim"]),
+    (["selftest", "--sim", "/dev/ttyACM0"], ["PORT", "not with --sim"]),
+    (["selftest", "/dev/no-such-tray-port"], ["PORT", "no such port /dev/no-such-tray-port"]),
     (["nosuchcommand"], ["nosuchcommand"]),
     (["--data-dir"], ["--data-dir", "expected one argument"]),
 ]
