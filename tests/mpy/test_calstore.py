@@ -82,3 +82,16 @@ def test_a_file_for_another_tray_size_is_ignored():
     calstore.save(config.default_config(3)["docks"], DIR)
     cfg = config.default_config(2)
     assert calstore.load(cfg, DIR)[0] == calstore.STORED_BAD
+
+
+def test_a_temporary_file_left_by_a_cut_is_removed_at_load():
+    calstore.save(_calibrated()["docks"], DIR)
+    with open(DIR + "/" + calstore.TMP, "w") as f:
+        f.write("dialrig-cal 1 000")
+    calstore.load(config.default_config(2), DIR)
+    left = True
+    try:
+        open(DIR + "/" + calstore.TMP).close()
+    except OSError:
+        left = False
+    assert not left, "the temporary file is still there"
