@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import textwrap
 import time
 from pathlib import Path
 
@@ -29,12 +30,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "serve", help="the table's screen: a web page with the live tray, game, report, judge",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Run the tracker at the tray and show it on a web page (a laptop or tablet "
-                    "beside the tray): the tray with what to turn and every flag, the game with "
-                    "its legal decisions and the odds before a shot, the report, the judge's "
-                    "tools. Every change reaches the page at once. The game is stored (see "
-                    "`dialtray games`). Listens on localhost only unless --host says otherwise; "
-                    "then every page needs the access key it prints.",
+        description=textwrap.fill(
+            "Run the tracker at the tray and show it on a web page (a laptop or tablet beside "
+            "the tray): the tray with what to turn and every flag, the game with its legal "
+            "decisions and the odds before a shot, the report, the judge's tools. Every change "
+            "reaches the page at once. The game is stored (see `dialtray games`). Listens on "
+            "localhost only unless --host says otherwise; then every page needs the access key "
+            "it prints. Judge actions need a judge token (`dialtray judge token`).", 78),
         epilog="examples:\n"
                "  dialtray serve --sim --bots            watch bots play on the virtual tray\n"
                "  dialtray serve --sim --game aces       play Aces on the virtual tray\n"
