@@ -28,6 +28,7 @@ class Damage:
                  attacker: str | None) -> None:
         self.st, self.dice, self.emit = st, dice, emit
         self.plane, self.attacker = plane, attacker
+        self.touched = False  # no box marked: nothing can be widowed or cut (FS-M84)
 
     @property
     def p(self) -> PlaneState:
@@ -44,6 +45,7 @@ class Damage:
         att = self.st.planes.get(self.attacker or "")
         if att is not None and "damage" not in att.credits:
             self.emit(ev.Credit(att.id, "damage"))
+        self.touched = True
         self.emit(ev.Marked(self.plane, tuple(boxes), cause, rule, self.attacker or ""))
         self._locations(boxes, ammo, single_canopy=False)
 
@@ -117,7 +119,7 @@ class Damage:
 
     def finish(self) -> None:
         """After all of one attacker's hits: widowing (FS-M84), then cutting in half (FS-M85)."""
-        if not self.p.flying:
+        if not self.p.flying or not self.touched:
             return
         lost = widowed(self.p.marked)
         if lost:

@@ -178,7 +178,8 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         elif isinstance(a, Seal | Reveal):
             self._check_secret(a)
         else:
-            check_combat(st, self.map, a, self.legal_actions())
+            cached = self._legal[1] if self._legal[0] == self._version else ()
+            check_combat(st, self.map, a, cached)
         self._version += 1
         return self._transaction(a, lambda emit: self._run(a, emit))
 

@@ -132,6 +132,42 @@ def combat_actions(st: FasaState, sheet: MapSheet) -> list[FasaAction]:
     return out
 
 
+def allowed(st: FasaState, sheet: MapSheet, p: PlaneState, turret: bool,
+            a: FasaAction) -> bool:
+    """``a in combat_actions(...)`` without listing them all (replay checks each line)."""
+    if st.pending is not None:
+        k = shift_allowed(steady_hand(p, turret))
+        col = st.pending[2][0][2]
+        return isinstance(a, Place) and max(1, col - k) <= a.column <= min(10, col + k)
+    if isinstance(a, Pass):
+        return True
+    if isinstance(a, Clear):
+        return any((g == "turret_gun") == turret for g in p.jammed)
+    if isinstance(a, Fire):
+        t = st.planes.get(a.target)
+        guns = [g for g in p.sheet_data.guns if g.id in p.guns_working()
+                and (g.id == "turret_gun") == turret]
+        return t is not None and any(target_range(sheet, p, t, g.range, turret) is not None
+                                     for g in guns)
+    if turret or not isinstance(a, Rocket | Launch | Bomb):
+        return False
+    load = p.rockets.get(a.hardpoint)
+    if load is None or a.hardpoint in p.lost:
+        return False
+    if isinstance(a, Bomb):
+        return any(c in BOMBS for c in load) and a.hex in bomb_hexes(sheet, p)
+    if a.code not in load or a.code in BOMBS:
+        return False
+    d = DEPLOYED[a.code]
+    if isinstance(a, Launch):
+        return d.at_hex and a.hex in hexes_ahead(sheet, p, d.range)
+    t = st.planes.get(a.target)
+    if t is None or d.at_hex or a.code == "HP":
+        return False
+    wide = a.code == "SK" and t.tagged_until >= st.turn
+    return target_range(sheet, p, t, d.range, wide=wide) is not None
+
+
 def check_combat(st: FasaState, sheet: MapSheet, a: FasaAction,
                  legal: Sequence[FasaAction]) -> None:
     who = combatant(st)
@@ -141,7 +177,7 @@ def check_combat(st: FasaState, sheet: MapSheet, a: FasaAction,
     if getattr(a, "plane", None) != p.id:
         raise IllegalActionError(a.text(), f"{p.id}{' turret' if turret else ''} acts now "
                                  "(highest Quick Draw first)", "FS-M72", H_COMBAT)
-    if a in legal:
+    if a in legal or allowed(st, sheet, p, turret, a):
         return
     if isinstance(a, Place):
         k = shift_allowed(steady_hand(p, turret))

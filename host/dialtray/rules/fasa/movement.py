@@ -70,7 +70,7 @@ def refusal(c: Caps, m: Maneuver, bail: bool = False) -> tuple[str, str] | None:
         if m.speed != want or (m.speed and m.text() != f"{want}SA") or (not m.speed and m.facing):
             shown = f"{want}SA" if want else "A"
             return f"engine destroyed: the plane glides at speed {want} ({shown})", "FS-M88"
-    if c.shocked and (m.direction != "S" or m.immelmann):
+    if c.shocked and (m.direction in ("L", "R") or m.immelmann or m.facing):
         return "a pilot in shock must fly a straight maneuver, not 1SD", "FS-M17"
     if c.stalled and m.speed == 0 and not c.engine_out:
         return "a plane may stall for one turn only (FS-A20)", "FS-M41"
