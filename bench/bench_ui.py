@@ -38,11 +38,11 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "ui.json"
 sys.path.insert(0, str(ROOT / "tests" / "ui"))
 
-from conftest import chromium_path  # noqa: E402
 from dialtray.commands._games import new_game  # noqa: E402
 from dialtray.tracker import Timing  # noqa: E402
 from dialtray.ui import layout as lay  # noqa: E402
 from dialtray.ui.server import Options, Served  # noqa: E402
+from uikit import chromium_path  # noqa: E402
 
 SPACING_S = 0.04  # between clicks: each click is its own state
 FLAG_JUDGE_S = 0.25  # the flag phase's judge window (the tracker's default is 0.6 s)

@@ -1,15 +1,11 @@
-"""The web UI's fixtures: a served game on the virtual tray (the real firmware under MicroPython,
-a real pty, the store in a temporary SQLite file, uvicorn on a loopback port) and a real Chromium
-driven by Playwright (Debian's `chromium`, installed by scripts/install_test_browser.sh).
-
-Browser tests skip, saying why, where Playwright or Chromium cannot be had; CI installs both.
-Screenshots of every view go to tests/ui/screenshots/ (not committed) for a person to look at.
+"""The web UI's fixtures (helpers in uikit.py): a served game on the virtual tray and a real
+Chromium driven by Playwright. Browser tests skip, saying why, where Playwright or Chromium cannot
+be had; CI installs both (scripts/install_test_browser.sh).
 """
 
 from __future__ import annotations
 
-import os
-import shutil
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,37 +13,10 @@ from typing import Any
 import pytest
 
 pytest.importorskip("starlette", reason="the web UI needs the `ui` extra (dialtray[ui])")
+sys.path.insert(0, str(Path(__file__).parent))  # uikit.py
 
-from dialtray.commands._common import sim_missing
-from dialtray.commands._games import new_game
-from dialtray.tracker import Timing
-from dialtray.ui import layout as lay
-from dialtray.ui.server import Options, Served
-
-ROOT = Path(__file__).resolve().parents[2]
-SHOTS = Path(__file__).parent / "screenshots"
-TIMING = Timing(judge_s=0.25, grace_s=0.5)
-
-
-def chromium_path() -> str | None:
-    for p in (os.environ.get("DIALTRAY_CHROMIUM"), shutil.which("chromium"),
-              shutil.which("chromium-browser"), "/usr/bin/chromium"):
-        if p and Path(p).is_file():
-            return p
-    return None
-
-
-def serve(tmp: Path, *, kind: str = "airaction", bots: bool = False, turns: int = 1,
-          host: str = "127.0.0.1", seed: int = 3, tray_seed: int = 11,
-          hold: bool = False) -> Served:
-    why = sim_missing()
-    if why:
-        pytest.skip(why)
-    layout_file = ROOT / "calibration" / lay.LAYOUT_FILE
-    return Served(Options(
-        make_game=lambda dice: new_game(kind, dice, seed, turns), db=tmp / "games.sqlite3",
-        layout=lay.find([layout_file], 8), docks=8, sim=True, bots=bots, host=host,
-        seed=tray_seed, hold=hold, timing=TIMING, play_timeout=240))
+from dialtray.ui.server import Served
+from uikit import chromium_path, serve
 
 
 @pytest.fixture(scope="session")
@@ -74,10 +43,3 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         yield s
     finally:
         s.close()
-
-
-def shot(page: Any, name: str) -> Path:
-    SHOTS.mkdir(exist_ok=True)
-    path = SHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    return path

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import serve, shot
 from dialtray.ui.server import Served
+from uikit import serve, shot
 
 BIN = Path(sys.executable).parent
 GAME_MS = 240_000  # generous: the whole game, on two shared cores

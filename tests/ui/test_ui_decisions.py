@@ -13,10 +13,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import serve, shot
 from dialtray.commands._games import AcesBrain
 from dialtray.tracker.marks import turn_words
 from dialtray.ui.server import Served
+from uikit import serve, shot
 
 WAIT_MS = 20_000
 MAX_DECISIONS = 60

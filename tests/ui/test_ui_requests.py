@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import serve
 from dialtray.commands._common import sim_missing
 from dialtray.store import judge as jg
 from dialtray.store.db import GameStore
 from dialtray.ui.app import WS_MAX_MESSAGE
 from dialtray.ui.server import Served
+from uikit import serve
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 

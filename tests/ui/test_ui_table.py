@@ -19,11 +19,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from conftest import SHOTS, shot
 from dialtray.store import judge as jg
 from dialtray.store.db import GameStore
 from dialtray.tracker import marks as mk
 from dialtray.ui.server import Served
+from uikit import SHOTS, shot
 
 BIN = Path(sys.executable).parent
 WAIT_MS = 20_000  # generous: the suite shares two cores
