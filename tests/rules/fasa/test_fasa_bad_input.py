@@ -116,7 +116,7 @@ def _log(body: str, header: str = "") -> str:
 
 @pytest.mark.parametrize(("text", "line", "message"), [
     (_log("plot A1 3SA\nfly A1 north\n"), 4, "not a FASA action"),
-    (_log("plot A1 3SA\nplot B1 6SA | 3\n"), 4, "needs d10 faces"),
+    (_log("plot A1 3SA\nplot A2 3SA\nplot B1 3SA\nplot B2 6SA | 3\n"), 6, "needs d10 faces"),
     (_log("plot A1 3SA\nplot B1 3SA | d10: 11\n"), 4, "not a die face"),
     (_log("plot A1 3L9F\n"), 3, "FS-M35"),
     (_log("plot A1 3SA\n", "Map: nowhere\n"), 2, "no mapsheet"),
