@@ -15,8 +15,8 @@ pytest.importorskip("psycopg", reason="the hub needs the `hub` extra (dialtray[h
 pytest.importorskip("paho.mqtt", reason="the hub needs the `hub` extra (dialtray[hub])")
 pytest.importorskip("networkx", reason="the hub needs the `hub` extra (dialtray[hub])")
 
-from dialtray.hub import devservers, pgschema  # noqa: E402
-from hubhelp import EVENT  # noqa: E402
+from dialtray.hub import devservers, pgschema
+from hubhelp import EVENT
 
 
 @pytest.fixture(scope="session")

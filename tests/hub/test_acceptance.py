@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from dialtray.hub import devservers
 from dialtray.hub.ingest import Ingest
 from dialtray.hub.sim import Relay, ScriptedTable, wait_for

@@ -12,13 +12,12 @@ from typing import Any
 
 import psycopg
 import pytest
-from hubhelp import EVENT, fresh_db
-
 from dialtray.hub import devservers, topics
 from dialtray.hub.ingest import Ingest
 from dialtray.hub.rulings import make_ruling
 from dialtray.hub.sim import Relay, ScriptedTable, wait_for
 from dialtray.hub.table import Broker
+from hubhelp import EVENT, fresh_db
 
 
 def table(servers: devservers.DevServers, tmp: Path, tid: str, port: int | None = None,

@@ -5,7 +5,6 @@ win 3, draw 1, loss 0, bye 3; then VP, then strength of schedule), and the squad
 from __future__ import annotations
 
 import pytest
-
 from dialtray.hub.squads import SquadError, squad_total
 from dialtray.hub.swiss import Result, pair_round, standings
 from dialtray.rules.airaction.catalogue import builtin
@@ -90,19 +89,20 @@ def test_sos_breaks_a_tie_of_points_and_vp() -> None:
 
 def test_squads_against_the_catalogue_and_limit() -> None:
     cat = builtin()
-    ok = [{"figure": "sample-loyle-crawford", "level": "rookie", "ace": "sample-ace-loyle-crawford"},
+    ok = [{"figure": "sample-loyle-crawford", "level": "rookie",
+           "ace": "sample-ace-loyle-crawford"},
           {"figure": "sample-militia-fighter"}, {"figure": "sample-pirate-fighter"}]
     assert squad_total(cat, ok, 300) == 53 + 45 + 45 + 40
     with pytest.raises(SquadError, match="AA-M10"):
         squad_total(cat, ok, 200)  # Aces only at 300 or more
     four = [{"figure": "sample-loyle-crawford"}, {"figure": "sample-militia-fighter"},
             {"figure": "sample-pirate-fighter"}, {"figure": "sample-charlie-steele"}]
-    with pytest.raises(SquadError, match="AA-M08.*188 points, over the event's limit of 100"):
+    with pytest.raises(SquadError, match=r"AA-M08.*188 points, over the event.s limit of 100"):
         squad_total(cat, four, 100)  # 53 + 45 + 40 + 50
     with pytest.raises(SquadError, match="AA-M09"):
         squad_total(cat, [{"figure": "sample-militia-fighter"}] * 2, 200)
     with pytest.raises(SquadError, match="AA-M08: the build total must be a positive multiple"):
         squad_total(cat, ok, 250)
-    with pytest.raises(SquadError, match="AA-M10.*does not fly this figure"):
+    with pytest.raises(SquadError, match=r"AA-M10.*does not fly this figure"):
         squad_total(cat, [{"figure": "sample-militia-fighter",
                            "ace": "sample-ace-loyle-crawford"}], 300)

@@ -12,6 +12,7 @@ user reads and writes the whole event. ``enroll`` adds a user and reloads the br
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -201,10 +202,8 @@ class Postgres:
 
     def stop(self) -> None:
         if self.data.exists():
-            try:
+            with contextlib.suppress(subprocess.CalledProcessError):
                 self._run([self.pg_ctl, "-D", str(self.data), "-m", "immediate", "-w", "stop"])
-            except subprocess.CalledProcessError:
-                pass
 
 
 class DevServers:

@@ -60,6 +60,7 @@ class Ingest:
                  on_change: Callable[[set[str]], None] | None = None) -> None:
         import paho.mqtt.client as mqtt
         import psycopg
+        from paho.mqtt.enums import CallbackAPIVersion
 
         self.event = event
         self.db = psycopg.connect(dsn)
@@ -71,13 +72,13 @@ class Ingest:
         self._load()
         self.q: queue.Queue[tuple[str, bytes]] = queue.Queue()
         self._stop = threading.Event()
-        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"{event}-hub",
+        c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"{event}-hub",
                         protocol=mqtt.MQTTv5)
         c.username_pw_set(user, password)
         c.max_inflight_messages_set(1000)
-        c.reconnect_delay_set(0.2, 2)
+        c.reconnect_delay_set(1, 2)
         c.on_connect = self._on_connect
-        c.on_message = lambda _c, _u, m: self.q.put((m.topic, m.payload))
+        c.on_message = lambda _c, _u, m: self.q.put((m.topic, bytes(m.payload)))
         self.client = c
         self.host, self.port = host, port
         self.thread = threading.Thread(target=self._run, name="hub-ingest", daemon=True)
@@ -293,7 +294,7 @@ class Ingest:
                 return
             seats = self._seats(table, game)
             vp = {seats.get(k, k): int(v) for k, v in data["vp"].items()}
-            winner = seats.get(data.get("winner"), data.get("winner"))
+            winner = seats.get(str(data.get("winner")), data.get("winner"))
             self.db.execute("UPDATE hub_pairings SET vp_a = %s, vp_b = %s, winner = %s WHERE "
                             "round = %s AND a = %s", (vp.get(row2[1], 0), vp.get(row2[2], 0),
                                                       winner, row2[0], row2[1]))

@@ -134,7 +134,7 @@ def migrate(admin_dsn: str, hub_role: str = "dialtray_hub") -> list[int]:
                 conn.execute("LOCK TABLE hub_schema_version")
                 if version(conn) >= number:
                     continue
-                conn.execute(sql.replace("dialtray_hub", hub_role))  # type: ignore[arg-type]
+                conn.execute(sql.replace("dialtray_hub", hub_role))
                 conn.execute("INSERT INTO hub_schema_version (version, note) VALUES (%s, %s)",
                              (number, note))
             done.append(number)

@@ -5,6 +5,7 @@ and the broker that can cut the table's network for a while or alter bytes in fl
 
 from __future__ import annotations
 
+import contextlib
 import random
 import socket
 import threading
@@ -72,10 +73,8 @@ class Relay:
             pass
         finally:
             for s in (src, dst):
-                try:
+                with contextlib.suppress(OSError):
                     s.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
                 s.close()
 
     def cut(self, seconds: float) -> None:
@@ -83,10 +82,8 @@ class Relay:
         with self._lock:
             conns, self.conns = self.conns, []
         for s in conns:
-            try:
+            with contextlib.suppress(OSError):
                 s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
 
     def alter(self, old: bytes, new: bytes) -> None:
         if len(old) != len(new):

@@ -80,6 +80,7 @@ class TableLink:
                  ruling_key: bytes | None = None,
                  on_ruling: Callable[[dict[str, Any]], None] | None = None) -> None:
         import paho.mqtt.client as mqtt
+        from paho.mqtt.enums import CallbackAPIVersion
 
         self.db, self.event, self.table, self.broker = db, event, table, broker
         self.ruling_key = ruling_key
@@ -93,12 +94,12 @@ class TableLink:
         self._resend: list[tuple[int, int]] = []
         self._last_progress = time.monotonic()
         self.connected = threading.Event()
-        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"{event}-{table}",
+        c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"{event}-{table}",
                         protocol=mqtt.MQTTv5)
         c.username_pw_set(broker.user, broker.password)
         c.will_set(topics.table_topic(event, table, "presence"), b"offline", qos=1, retain=True)
         c.max_inflight_messages_set(200)
-        c.reconnect_delay_set(0.2, 2)
+        c.reconnect_delay_set(1, 2)
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
         c.on_message = self._on_message

@@ -1,0 +1,197 @@
+"""`dialtray hub …`: the tournament hub (issue 17) — PostgreSQL and an MQTT broker.
+
+The `hub` extra (psycopg, paho-mqtt, networkx) is imported only when a hub command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+from dialtray.commands._args import int_range
+from dialtray.commands._common import CommandError
+
+HUB_EXTRA = "the tournament hub is an optional part of dialtray: pip install 'dialtray[hub]'"
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "hub", help="the tournament hub: every table of an event, on PostgreSQL and MQTT",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Run an event's hub: tables publish every stored record to an MQTT broker "
+                    "(Mosquitto); the hub keeps them in PostgreSQL exactly once, checking each "
+                    "record's hash chain. Pair rounds, follow standings, export. The database "
+                    "is named by --db or DIALTRAY_HUB_DB, the hub's broker password by "
+                    "DIALTRAY_HUB_PASSWORD.",
+        epilog="examples:\n"
+               "  dialtray hub servers                      local Mosquitto + PostgreSQL (dev)\n"
+               "  dialtray hub migrate --admin postgresql://owner@db/hub\n"
+               "  dialtray hub enroll t01 --passwd /etc/mosquitto/passwd > t01.json\n"
+               "  dialtray hub run --broker mqtt.local:1883 --event spring\n"
+               "  dialtray hub pair --minutes 90\n"
+               "  dialtray hub export --format csv > standings.csv")
+    p.add_argument("--db", default=os.environ.get("DIALTRAY_HUB_DB"),
+                   help="the hub's PostgreSQL DSN (default: $DIALTRAY_HUB_DB)")
+    p.add_argument("--event", default="event", help="the event's name in topics")
+    verbs = p.add_subparsers(dest="hub_verb", metavar="VERB", required=True)
+    v = verbs.add_parser("servers", help="start a local Mosquitto and PostgreSQL (development)")
+    v.set_defaults(func=servers)
+    v = verbs.add_parser("migrate", help="create or upgrade the hub's schema (as the owner)")
+    v.add_argument("--admin", required=True, help="the database owner's DSN")
+    v.set_defaults(func=migrate)
+    v = verbs.add_parser("run", help="take in every table's records until Ctrl-C")
+    v.add_argument("--broker", default="127.0.0.1:1883", help="HOST:PORT of the broker")
+    v.set_defaults(func=run)
+    v = verbs.add_parser("enroll", help="make a table's broker credentials and ruling key")
+    v.add_argument("table", help="the table's id (letters, digits, - and _)")
+    v.add_argument("--passwd", type=Path, required=True,
+                   help="Mosquitto's password file (mosquitto_passwd writes it)")
+    v.set_defaults(func=enroll)
+    v = verbs.add_parser("pair", help="pair the next round (Swiss, no rematches)")
+    v.add_argument("--minutes", type=int_range(1, 600), default=90,
+                   help="the round's time limit in minutes, 1..600")
+    v.set_defaults(func=pair)
+    v = verbs.add_parser("standings", help="print the standings")
+    v.set_defaults(func=lambda a: export(a, "table"))
+    v = verbs.add_parser("export", help="standings and pairings as CSV or JSON")
+    v.add_argument("--format", choices=("csv", "json"), default="csv")
+    v.set_defaults(func=lambda a: export(a, a.format))
+
+
+def _need() -> None:
+    if not all(importlib.util.find_spec(m) is not None for m in ("psycopg", "paho", "networkx")):
+        raise CommandError(HUB_EXTRA)
+
+
+def _db(args: argparse.Namespace) -> Any:
+    _need()
+    if not args.db:
+        raise CommandError("argument --db: the hub's PostgreSQL DSN is needed (or set "
+                           "DIALTRAY_HUB_DB)", 2)
+    import psycopg
+
+    try:
+        return psycopg.connect(args.db)
+    except psycopg.Error as e:
+        raise CommandError(f"cannot reach the hub's database: {str(e).strip()}") from e
+
+
+def servers(args: argparse.Namespace) -> int:
+    _need()
+    from dialtray.hub import devservers, pgschema
+
+    why = devservers.missing()
+    if why:
+        raise CommandError(why)
+    with devservers.DevServers(args.event) as s:
+        pw = os.urandom(9).hex()
+        s.mqtt.add_user("hub", pw)
+        pgschema.migrate(s.pg.admin_dsn)
+        print(f"broker  127.0.0.1:{s.mqtt.port}  (hub password {pw})\n"
+              f"db      {s.pg.hub_dsn}\nCtrl-C stops both", flush=True)
+        try:
+            while True:
+                time.sleep(1)
+        except KeyboardInterrupt:
+            print("stopping …")
+    return 0
+
+
+def migrate(args: argparse.Namespace) -> int:
+    _need()
+    import psycopg
+
+    from dialtray.hub import pgschema
+
+    try:
+        done = pgschema.migrate(args.admin)
+    except (psycopg.Error, pgschema.SchemaError) as e:
+        raise CommandError(f"cannot migrate the hub's database: {str(e).strip()}") from e
+    print(f"applied migrations {done}" if done else "the schema is up to date")
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    db = _db(args)
+    db.close()
+    host, _, port = args.broker.rpartition(":")
+    if not host or not port.isdigit():
+        raise CommandError(f"argument --broker: HOST:PORT, not {args.broker!r}", 2)
+    pw = os.environ.get("DIALTRAY_HUB_PASSWORD")
+    if not pw:
+        raise CommandError("the hub's broker password is needed in DIALTRAY_HUB_PASSWORD", 2)
+    from dialtray.hub.ingest import Ingest
+    from dialtray.hub.pgschema import SchemaError
+
+    try:
+        hub = Ingest(args.db, args.event, host, int(port), pw).start()
+    except SchemaError as e:
+        raise CommandError(str(e)) from e
+    print(f"hub: event {args.event!r}, broker {args.broker}; Ctrl-C stops", flush=True)
+    try:
+        while True:
+            time.sleep(5)
+            st = hub.stats
+            print(f"stored {st.stored}, duplicates {st.duplicates}, quarantined "
+                  f"{st.quarantined}, gaps asked {st.gaps_asked}", flush=True)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        hub.stop()
+    return 0
+
+
+def enroll(args: argparse.Namespace) -> int:
+    if not args.table.replace("-", "").replace("_", "").isalnum():
+        raise CommandError(f"argument table: letters, digits, - and _ only, not "
+                           f"{args.table!r}", 2)
+    db = _db(args)
+    from dialtray.hub import rulings
+
+    with db:
+        creds = rulings.enroll(db, args.table)
+    try:
+        subprocess.run(["mosquitto_passwd", "-b", str(args.passwd), args.table,
+                        creds["password"]], check=True, capture_output=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        raise CommandError(f"mosquitto_passwd could not add {args.table} to {args.passwd}: "
+                           f"{e}") from e
+    print(json.dumps({**creds, "event": args.event}, indent=1))
+    print("(give this to the table; reload the broker: the ACL lets this table publish only "
+          "under dialtray/EVENT/t/TABLE/ and read dialtray/EVENT/cmd/TABLE/)",
+          file=__import__("sys").stderr)
+    return 0
+
+
+def pair(args: argparse.Namespace) -> int:
+    db = _db(args)
+    from dialtray.hub import event, swiss
+
+    with db:
+        try:
+            rnd, pairs = event.pair(db, args.minutes)
+        except (ValueError, swiss.PairingError) as e:
+            raise CommandError(str(e)) from e
+    print(f"round {rnd} ({args.minutes} minutes):")
+    for a, b, table in pairs:
+        print(f"  {table or 'bye':>4}  {a} – {b or '(bye)'}")
+    return 0
+
+
+def export(args: argparse.Namespace, fmt: str) -> int:
+    db = _db(args)
+    from dialtray.hub import event
+
+    with db:
+        if fmt == "table":
+            for i, s in enumerate(event.standings(db), 1):
+                print(f"{i:3} {s.player:<16} {s.points:3} pts  VP {s.vp:4}  SoS {s.sos:4}")
+        else:
+            print(event.export(db, fmt), end="")
+    return 0
