@@ -1,5 +1,5 @@
-"""`dialtray odds`: exact distribution of hits and damage clicks for an Air Action shot, or of the
-LIFE lost in a Sky Ace attack (``--skyace``)."""
+"""`dialtray odds`: exact distribution of hits and damage clicks for an Air Action shot, of the
+LIFE lost in a Sky Ace attack (``--skyace``), or of FASA d10 target-number rolls (``--fasa``)."""
 
 from __future__ import annotations
 
@@ -71,6 +71,27 @@ def register(sub: Any) -> None:
                           "(on the playmat, discarded), comma-separated")
     sky.add_argument("--preferred", action="store_true",
                      help="advanced game: the preferred attack (+1 damage, SA-M40)")
+    fasa = p.add_argument_group(
+        "FASA Crimson Skies target number (--fasa)",
+        "exact odds of d10 rolls against a target number: a roll >= TN succeeds, a 10 always "
+        "succeeds and a 1 always fails (FS-M01, FS-M02); give --tn, or a to-hit from its parts "
+        "(FS-M73); e.g. dialtray odds --fasa --base 4 --deflection 2 --range 2 --dead-eye 6 "
+        "(FS-T22: TN 2)")
+    fasa.add_argument("--fasa", action="store_true", help="odds of a FASA target-number roll")
+    fasa.add_argument("--tn", type=int_range(-30, 40), help="the target number, -30..40")
+    fasa.add_argument("--rolls", type=int_range(1, 12), default=1,
+                      help="independent rolls (one per gun, two doubling down), 1..12")
+    fasa.add_argument("--base", type=int_range(1, 10), help="target's base to-hit number")
+    fasa.add_argument("--deflection", type=int_range(0, 3), default=0,
+                      help="deflection modifier 0..3 (FS-M74)")
+    fasa.add_argument("--range", type=int_range(0, 12), default=0, dest="hexes",
+                      help="range in hexes (FS-M75)")
+    fasa.add_argument("--dead-eye", type=int_range(0, 10), default=0, help="Dead Eye skill")
+    fasa.add_argument("--weapon", type=int_range(0, 10), default=0,
+                      help="weapon modifier (rockets +1, harpoon +2)")
+    fasa.add_argument("--shocked", action="store_true", help="+2 for shock (FS-M76)")
+    fasa.add_argument("--no-automatic", action="store_true",
+                      help="without the automatic 10 and 1 (to compare)")
     p.set_defaults(func=run)
 
 
@@ -149,9 +170,32 @@ def check(args: argparse.Namespace) -> None:
                            "--target, or --gunnery and --silhouette", 2)
 
 
+def run_fasa(args: argparse.Namespace) -> int:
+    from dialtray.rules.core.odds import tn_success, tn_successes
+    from dialtray.rules.fasa.tn import to_hit_tn
+
+    if (args.tn is None) == (args.base is None):
+        raise CommandError("--fasa needs either --tn, or --base (with --deflection, --range, "
+                           "--dead-eye, --weapon, --shocked) to work the to-hit TN out", 2)
+    tn = args.tn if args.tn is not None else to_hit_tn(
+        args.base, args.deflection, args.hexes, args.dead_eye, args.weapon, args.shocked)
+    auto = not args.no_automatic
+    p = tn_success(tn, automatic=auto)
+    rule = "10 always succeeds, 1 always fails" if auto else "no automatic results"
+    print(f"d10 against TN {tn} ({rule}): P(success) = {p} = {float(p):.4f}")
+    if args.rolls > 1:
+        dist = tn_successes(args.rolls, tn, automatic=auto)
+        print(f"{'k':>3} {'P(=k)':>10} {'P(>=k)':>10}   ({args.rolls} rolls)")
+        for k, pk in enumerate(dist):
+            print(f"{k:>3} {float(pk):>10.6f} {float(sum(dist[k:])):>10.6f}")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     if args.skyace:
         return run_skyace(args)
+    if args.fasa:
+        return run_fasa(args)
     check(args)
     if args.dice is not None:
         dice, tn = args.dice, args.target
