@@ -1,4 +1,5 @@
-"""`dialtray monitor`: watch a tray's events live, each dial in calibrated clicks."""
+"""`dialtray monitor`: watch a tray's events live, each dial in calibrated clicks; with a dock
+file, each bound dock's figure and the values its dial shows."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ import time
 from pathlib import Path
 
 from dialtray.calibration_view import TrayView, host_copy
+from dialtray.commands import _dialvalues
 from dialtray.commands._args import int_range, positive_seconds
 from dialtray.commands._common import CommandError, resolve_port
-from dialtray.link.messages import Click, LinkState, Snapshot, TrayEvent
+from dialtray.link.messages import Click, DialState, LinkState, Snapshot, TrayEvent
 from dialtray.link.session import TraySession
 from dialtray.link.state import SessionState
 
@@ -20,12 +22,16 @@ With no PORT, the one Raspberry Pi Pico on USB (VID:PID 2E8A:0005) is used; with
 Each click is shown as the players read it: the click from the dial's zero, its direction and
 the dock's name, from the host's copy of the tray's calibration (`dialtray calibrate` writes it
 to the data directory). Dials without a calibration are marked UNCALIBRATED.
+With --docks-file (the dock file `play --docks-file` reads: `dock 0: A1`, one dock a line), each
+bound dock's clicks also name the figure and the values printed in its dial's window at that
+click, from the game's catalogue (--game; the figures `play` sets up).
 
 examples:
   dialtray monitor                      the tray on USB
   dialtray monitor /dev/ttyACM0
   dialtray monitor /tmp/dialtray-sim-x/ttyDIALTRAY0 --stats 5   a virtual tray
   dialtray monitor PORT --diag 100      raw sensor readings every 100 ms (calibration)
+  dialtray monitor --docks-file docks.txt --game aces    figures and their current values
 """
 
 WAIT_NOTE_S = 5.0  # while no tray answers, say so this often
@@ -46,16 +52,28 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--calibration", type=Path, metavar="FILE",
                    help="the tray's calibration file (default: the host's copy in the data "
                         "directory, calibration/tray-<board uid>.json)")
+    p.add_argument("--docks-file", type=Path, metavar="FILE",
+                   help="which figure sits on which dock (the tracker's dock file): show each "
+                        "bound dial's figure and values")
+    p.add_argument("--game", choices=("airaction", "aces"), default="airaction",
+                   help="the game whose figures the dock file names (default airaction)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    figures = None
+    if getattr(args, "docks_file", None) is not None:
+        figures = _dialvalues.load(args.docks_file, args.game)
     port = resolve_port(args.port)
     start = time.monotonic()
     seen = 0
     view: TrayView | None = None
     with TraySession(port, name="monitor") as session:
         print(f"waiting for the tray on {port} to answer … (Ctrl-C to stop)", flush=True)
+        if figures is not None:
+            print(f"          figures ({args.game}, from {args.docks_file}):", flush=True)
+            for line in figures.lines():
+                print(f"            {line}", flush=True)
         last_stats = last_note = time.monotonic()
         diag_on = False
         said: set[str] = set()  # link messages shown since the tray last answered
@@ -91,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
                             continue  # the same reconnect cycle again: the note says it waits
                         said.add(text)
                     else:
-                        text = show(ev, view)
+                        text = show(ev, view, figures)
                     print(f"{time.monotonic() - start:8.3f}  {text}", flush=True)
                 except queue.Empty:
                     pass
@@ -126,13 +144,33 @@ def open_view(args: argparse.Namespace, uid: str) -> TrayView:
     return view
 
 
-def show(ev: TrayEvent, view: TrayView | None) -> str:
+def show(ev: TrayEvent, view: TrayView | None,
+         figures: _dialvalues.FigureDials | None = None) -> str:
     if view is not None and isinstance(ev, Click):
-        return view.click(ev)
+        return view.click(ev) + figure_text(figures, view, ev.dock, ev.dial, ev.position)
     if view is not None and isinstance(ev, Snapshot):
-        rows = [view.dial_row(d) for d in ev.dials if d.sensor != "none"]
+        rows = [view.dial_row(d) + dial_figure(figures, view, d)
+                for d in ev.dials if d.sensor != "none"]
         return f"snapshot ({ev.reason}):" + "".join(f"\n            {r}" for r in rows)
     return str(ev)
+
+
+def dial_figure(figures: _dialvalues.FigureDials | None, view: TrayView, d: DialState) -> str:
+    return figure_text(figures, view, d.dock, d.dial, d.position)
+
+
+def figure_text(figures: _dialvalues.FigureDials | None, view: TrayView, dock: int, dial: int,
+                position: int) -> str:
+    """'\n              A1 combat: …, click 3: max speed 8, …' for a bound dial ('' if not).
+    An uncalibrated dial's position is not a click of the figure's dial: say so instead."""
+    if figures is None:
+        return ""
+    window = figures.window(_dialvalues.Slot(dock, dial), position)
+    if window is None:
+        return ""
+    if not view.calibrated(dock, dial):
+        return f"\n              {window.figure}: values unknown until the dial is calibrated"
+    return f"\n              {window.text(position)}"
 
 
 def print_stats(session: TraySession) -> None:
