@@ -39,6 +39,7 @@ CONFIDENCE_THRESHOLD = 0.3  # below: unknown. Chosen on the TRAIN profile (bench
 BETWEEN_FRACTIONS = tuple(i / 20 for i in range(4, 17))  # 0.2 .. 0.8
 SINGLE_MIN_SCORE = 0.6  # a dial with one look: correlation with it that counts as seen
 BANK_BLUR = (0.0, 1.0, 1.8)  # px of extra blur of each template bank
+MIN_WINDOW_FIT = 0.5  # the aligned crop must look this much like the figure's window at all
 HINT_SLACK = 0.05  # a kept alignment still fits if it matches nearly as well as when found
 SMOOTH = 1.4  # px: evens out the blur of a capture photo and a worse one
 ECC_STOP = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 12, 1e-3)
@@ -252,6 +253,7 @@ class DialClassifier:
                                    for lb in self.labels])
         self.label_list = list(label_ids)
         self.last_alignment: Alignment | None = None
+        self._rival = ""
 
     def read(self, crop: Image, hint: Alignment | None = None) -> DialRead:
         """The dial in ``crop``; ``hint``: the alignment of the previous frame (see
@@ -259,6 +261,11 @@ class DialClassifier:
         n = normalise(crop)
         patch, (x, y), coarse, self.last_alignment = align(n, self.mean_template, hint)
         seen = read_colours(crop, (x, y), self.window, self.hues)
+        fit = float(_unit(patch) @ _unit(self.mean_template))
+        if fit < MIN_WINDOW_FIT:  # not this figure's window where the layout says it is
+            return DialRead(self.dial, UNKNOWN, (), colours_seen=seen, score=fit,
+                            reason=f"the window is not where the tray layout puts it (fit "
+                                   f"{fit:.2f}): base moved or covered, or the camera moved")
         if len(self.label_list) == 1:  # one look only (a token's single click): is it there?
             return self._decide(0, coarse, -1.0, SINGLE_MIN_SCORE, seen)
         units = [_unit(patch[y0:y1, x0:x1]) for (x0, y0, x1, y1) in self.regions]
@@ -276,7 +283,7 @@ class DialClassifier:
         # Against each close runner-up, region by region where the two templates differ: how
         # far from the runner-up towards the best does the crop lie (z = 1: exactly the best,
         # -1: exactly the runner-up)? Every differing region must side with the best.
-        z_min, rival = 1.0, -1.0
+        z_min, rival, rival_label = 1.0, -1.0, -1
         for other in np.nonzero(per_label >= per_label[best] - RIVAL_WINDOW)[0]:
             if other == best or (self.label_list[other][0] == BETWEEN
                                  and self.label_list[best][0] == BETWEEN):
@@ -290,8 +297,15 @@ class DialClassifier:
                 den += 1.0 - float(m[row] @ m[o])
             z = num / den if den > 1e-6 else 0.0
             if z < z_min:
-                z_min, rival = z, float(per_label[other])
+                z_min, rival, rival_label = z, float(per_label[other]), int(other)
+        self._rival = self._label_text(rival_label) if rival_label >= 0 else ""
         return self._decide(best, float(per_label[best]), rival, MIN_SCORE, seen, z_min)
+
+    def _label_text(self, label: int) -> str:
+        kind, a, b = self.label_list[label]
+        if kind == BETWEEN:
+            return f"mid-turn {a}-{b}"
+        return "click " + "/".join(str(c) for c in self.classes[a])
 
     def _differing(self, a: tuple[str, int, int], b: tuple[str, int, int]) -> list[int]:
         """The regions in which two labels' prints differ (all of them for a mid-turn)."""
@@ -308,8 +322,8 @@ class DialClassifier:
         kind, a, b = self.label_list[best]
         if conf < CONFIDENCE_THRESHOLD:
             why = f"best match {s1:.2f} is below {min_score}" if s1 < min_score else \
-                f"ambiguous: {z:.2f} of the way from the runner-up ({s2:.2f}) to the best " \
-                f"({s1:.2f})"
+                f"ambiguous: {self._label_text(best)} ({s1:.2f}) or {self._rival} ({s2:.2f}): " \
+                f"{z:.2f} of the way from the second to the first"
             return DialRead(self.dial, UNKNOWN, (), colours_seen=seen, score=s1, reason=why)
         if kind == BETWEEN:
             return DialRead(self.dial, BETWEEN, (a, b), colours_seen=seen, confidence=conf,

@@ -23,7 +23,7 @@ from dialtray.vision.reader import TrayReader
 from dialtray.vision.refs import FigureRefs
 from dialtray.vision.register import MarkerFinder, register
 from dialtray.vision.render import DockSpec, Rendered, random_positions, render_tray
-from dialtray.vision.render_profiles import Params, capture
+from dialtray.vision.render_profiles import Params, capture, train
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -73,6 +73,7 @@ class Score:
     exact: int = 0
     wrong: int = 0
     unknown: int = 0
+    wrong_values: int = 0  # of the wrong: a click that is not the truth (not just "mid-turn")
     wrong_cases: list[str] = field(default_factory=list)
 
     @property
@@ -96,6 +97,7 @@ class Score:
             self.exact += 1
         else:
             self.wrong += 1
+            self.wrong_values += read.status == CLICK
             self.wrong_cases.append(f"{what}: truth {position:.2f}, read {read.to_dict()}")
 
 
@@ -125,3 +127,19 @@ def score_frame(reader: TrayReader, shot: Rendered, docks: dict[int, DockSpec], 
             faces = spec.faces[dial]
             score.add(reads[dock][dial], pos, len(faces), faces,
                       f"{what} dock {dock} {spec.figure} {dial}")
+
+
+def steady_frames(layout: Layout, figures: dict[str, dict[str, Any]], frames: int, seed: int
+                  ) -> Iterator[tuple[Rendered, dict[int, DockSpec]]]:
+    """One scene (camera, light, bases, figures: the same seed and parameters) photographed
+    ``frames`` times while the dials turn: what a fixed camera sees during a game."""
+    rng = np.random.default_rng(seed)
+    ids = sorted(figures)
+    faces = {fid: dial_faces(figures[fid]) for fid in ids}
+    cast = {dock: ids[int(rng.integers(len(ids)))] for dock in sorted(layout.docks)}
+    params = train(rng)
+    for _ in range(frames):
+        docks = {d: DockSpec(fid, BASE_TYPE[game_of(figures[fid])], faces[fid],
+                             random_positions(faces[fid], rng, 0.1))
+                 for d, fid in cast.items()}
+        yield render_tray(layout, docks, params, seed), docks
