@@ -190,3 +190,23 @@ def test_the_virtual_dials_turn_from_the_page(browser: Any, table: Served) -> No
     page.wait_for_selector("#dock-3[data-status='ok'] .okline", timeout=WAIT_MS)
     assert st.seen == seen
     page.close()
+
+
+def test_the_page_says_when_the_tray_is_unplugged_and_carries_on(browser: Any,
+                                                                 table: Served) -> None:
+    page = open_page(browser, table)
+    table.tray.unplug()
+    try:
+        page.wait_for_function("document.querySelector('#phase-line').textContent"
+                               ".includes(\"the tray's link is\")", timeout=WAIT_MS)
+        shot(page, "tray-unplugged")
+    finally:
+        table.tray.replug()
+    page.wait_for_function("!document.querySelector('#phase-line').textContent"
+                           ".includes(\"the tray's link is\")", timeout=WAIT_MS)
+    st = combat_slot(table, 1)  # and clicks count again
+    table.tray.turn(1, st.slot.dial, 1)
+    page.wait_for_selector("#dock-1[data-status='flag']", timeout=WAIT_MS)
+    table.tray.turn(1, st.slot.dial, -1)
+    page.wait_for_selector("#dock-1[data-status='ok']", timeout=WAIT_MS)
+    page.close()

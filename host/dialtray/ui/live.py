@@ -176,6 +176,7 @@ class LiveTable:
         t = self.tracker
         return (t.events_seen, len(t.game.history), len(t.flags), len(t.lines), len(t.notes),
                 len(t.confirmed), t.phase, t.dice_error, id(t.dice.last), self.error,
+                self.session.state,
                 tuple((id(st.flag), st.flag.text if st.flag else "", st.fault)
                       for st in t.slots.values()))
 
@@ -195,6 +196,7 @@ class LiveTable:
             self.publish("game", gtext)
         body = self.states.build()
         body["error"] = self.error
+        body["link"] = self.session.state.value  # the tray's link: live, down, resyncing, …
         body["game_rev"] = self.game_rev
         text = json.dumps(body, separators=(",", ":"))
         if text == self._last_body:

@@ -35,7 +35,7 @@ function connect() {
   const q = new URLSearchParams(location.search);
   const game = q.get("game");
   ws = new WebSocket(`${proto}//${location.host}/ws${game ? "?game=" + encodeURIComponent(game) : ""}`);
-  ws.onopen = () => { retry = 300; conn("live", "● live"); };
+  ws.onopen = () => { retry = 300; conn("live", "● page connected"); };
   ws.onmessage = (ev) => {
     const arrived = performance.timeOrigin + performance.now();
     const m = JSON.parse(ev.data);
@@ -156,7 +156,9 @@ function renderTray(s) {
   $("layout-note").textContent = L.source === "grid" ?
     "No tray layout file: docks drawn on a grid (the camera calibration writes calibration/tray_layout.json)." :
     `Tray layout: ${L.source}`;
-  $("phase-line").textContent = s.error ? "✖ " + s.error :
+  const link = s.link === "live" || s.link === "catching up" ? "" :
+    ` — ✖ the tray's link is ${s.link}: clicks are kept on the tray and arrive when it is back`;
+  $("phase-line").textContent = s.error ? "✖ " + s.error : (link ? link.slice(3) + " · " : "") +
     `${s.phase === "start-check" ? "Start check: set every dial to its start click" :
       s.phase === "over" ? "■ The game is over" : "▶ Play"} — ${s.to_move ? s.to_move + " to decide" : ""}`;
   setHtml("waiting", "<b>The tray waits for:</b><ul>" +
