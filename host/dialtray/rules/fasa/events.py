@@ -47,6 +47,8 @@ class Rolled(Event):
     rule: str
 
     def text(self) -> str:
+        if self.rule in ("FS-M55", "FS-M72"):  # a roll-off or a pick, not a check
+            return f"{self.plane} {self.purpose}: d10 {self.roll} [{self.rule}]"
         word = "succeeds" if self.success else "fails"
         return f"{self.plane} {self.purpose}: d10 {self.roll} vs TN {self.tn} {word} [{self.rule}]"
 
@@ -242,6 +244,9 @@ class Acted(Event):
     """The current combatant is done (FS-M72: each resolves all its combat in turn)."""
 
     plane: str
+
+    def text(self) -> str:
+        return f"{self.plane} done [FS-M72]"
 
 
 @dataclass(frozen=True)
