@@ -53,6 +53,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     v.add_argument("--passwd", type=Path, required=True,
                    help="Mosquitto's password file (mosquitto_passwd writes it)")
     v.set_defaults(func=enroll)
+    v = verbs.add_parser("player", help="enter a player and squadron (checked: AA-M08..M10)")
+    v.add_argument("player", help="the player's id")
+    v.add_argument("--name", default="", help="the player's name")
+    v.add_argument("--squad", type=Path, required=True,
+                   help='a JSON file: [{"figure": ID, "level": "rookie", "ace": ID|null}, …]')
+    v.add_argument("--limit", type=int_range(100, 10000), default=200,
+                   help="the event's build total (a multiple of 100; default %(default)s)")
+    v.set_defaults(func=player)
     v = verbs.add_parser("pair", help="pair the next round (Swiss, no rematches)")
     v.add_argument("--minutes", type=int_range(1, 600), default=90,
                    help="the round's time limit in minutes, 1..600")
@@ -166,6 +174,29 @@ def enroll(args: argparse.Namespace) -> int:
     print("(give this to the table; reload the broker: the ACL lets this table publish only "
           "under dialtray/EVENT/t/TABLE/ and read dialtray/EVENT/cmd/TABLE/)",
           file=__import__("sys").stderr)
+    return 0
+
+
+def player(args: argparse.Namespace) -> int:
+    try:
+        squad = json.loads(args.squad.read_text())
+    except OSError as e:
+        raise CommandError(f"argument --squad: {args.squad}: {e.strerror or e}", 2) from e
+    except ValueError as e:
+        raise CommandError(f"argument --squad: {args.squad}: not JSON ({e})", 2) from e
+    if not isinstance(squad, list) or not all(isinstance(p, dict) for p in squad):
+        raise CommandError(f"argument --squad: {args.squad}: a JSON list of planes is needed", 2)
+    db = _db(args)
+    from dialtray.hub import event
+    from dialtray.hub.squads import SquadError
+
+    with db:
+        try:
+            total = event.add_player(db, args.player, args.name or args.player, squad,
+                                     args.limit)
+        except SquadError as e:
+            raise CommandError(f"{args.squad}: {e}", 2) from e
+    print(f"{args.player}: squadron of {total} points entered (limit {args.limit})")
     return 0
 
 

@@ -70,6 +70,9 @@ class Ingest:
         self.on_change = on_change
         self.chains: dict[Key, Chain] = {}
         self._load()
+        self.pushed_round = 0
+        self.pairings: dict[str, dict[str, Any]] = {}  # the current round's, by table
+        self._pairings_checked = 0.0
         self.q: queue.Queue[tuple[str, bytes]] = queue.Queue()
         self._stop = threading.Event()
         c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"{event}-hub",
@@ -122,6 +125,7 @@ class Ingest:
             try:
                 first = self.q.get(timeout=0.2)
             except queue.Empty:
+                self._push_pairings()
                 continue
             batch = [first]
             while len(batch) < self.MAX_BATCH:
@@ -159,6 +163,8 @@ class Ingest:
                                 "now()) ON CONFLICT (id) DO UPDATE SET presence = "
                                 "excluded.presence, seen = now()",
                                 (table, payload.decode(errors="replace")[:20]))
+                if payload == b"online" and table in self.pairings:  # (again: it was away)
+                    self.send(table, "pairing", self.pairings[table])
             elif what == "state":
                 self._state(table, payload)
             elif what == "call":
@@ -278,6 +284,39 @@ class Ingest:
             ch.asked = now
             self.stats.gaps_asked += 1
             self.send(table, "resend", {"game": game, "from": ch.n + 1})
+
+    def _push_pairings(self) -> None:
+        """A new round's table assignments go to the tables (each with both squads, so the
+        table loads the pairing's figures), once per round."""
+        now = time.monotonic()
+        if now - self._pairings_checked < 1.0:
+            return
+        self._pairings_checked = now
+        try:
+            row = self.db.execute("SELECT COALESCE(MAX(n), 0) FROM hub_rounds").fetchone()
+            rnd = int(row[0]) if row else 0
+            if rnd <= self.pushed_round:
+                self.db.commit()
+                return
+            squads = {p: (name, sq) for p, name, sq in self.db.execute(
+                "SELECT id, name, squad FROM hub_players")}
+            mrow = self.db.execute("SELECT minutes FROM hub_rounds WHERE n = %s",
+                                   (rnd,)).fetchone()
+            mins = mrow[0] if mrow else None
+            pairs = self.db.execute("SELECT table_id, a, b FROM hub_pairings WHERE round = %s "
+                                    "AND table_id IS NOT NULL", (rnd,)).fetchall()
+            self.db.commit()
+        except Exception:
+            log.exception("hub: could not read the round's pairings")
+            self.db.rollback()
+            return
+        self.pairings = {table: {
+            "round": rnd, "minutes": mins, "seats": [["A", a], ["B", b]],
+            "squads": {a: squads.get(a, ("", []))[1], b: squads.get(b, ("", []))[1]}}
+            for table, a, b in pairs}
+        for table, body in self.pairings.items():
+            self.send(table, "pairing", body)
+        self.pushed_round = rnd
 
     # ---- the event's side of records, calls and live states ------------------------------------
 
