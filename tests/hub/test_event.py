@@ -12,13 +12,12 @@ import secrets
 from pathlib import Path
 
 import pytest
-from hubhelp import EVENT, fresh_db
-
 from dialtray import cli
 from dialtray.hub import devservers
 from dialtray.hub.ingest import Ingest
 from dialtray.hub.sim import ScriptedTable, wait_for
 from dialtray.hub.table import Broker
+from hubhelp import EVENT, fresh_db
 
 SQUAD = [{"figure": "sample-militia-fighter"}, {"figure": "sample-pirate-fighter"}]
 
@@ -36,8 +35,8 @@ def test_round_paired_played_and_standings_exported(
     for p in ("ann", "bob", "cat", "dan", "eve"):
         assert hub(dsn, "player", p, "--squad", str(squad), "--limit", "200") == 0
     over = tmp_path / "over.json"
-    over.write_text(json.dumps(SQUAD + [{"figure": "sample-loyle-crawford"},
-                                        {"figure": "sample-charlie-steele"}]))
+    over.write_text(json.dumps([*SQUAD, {"figure": "sample-loyle-crawford"},
+                                 {"figure": "sample-charlie-steele"}]))
     assert hub(dsn, "player", "zed", "--squad", str(over), "--limit", "100") == 2
     assert "AA-M08" in capsys.readouterr().err
     assert hub(dsn, "pair", "--minutes", "60") == 0
