@@ -80,8 +80,24 @@ def kinds() -> dict[str, GameKind]:
     return dict(_registered)
 
 
+def _direct(name: str) -> GameKind | None:
+    """The kind from its own package only (``dialtray.rules.<name>``), without importing every
+    other rule set: a host resuming one stored game pays for its own engine alone."""
+    found = _registered.get(name)
+    if found is not None or not name.isidentifier() or name == "core":
+        return found
+    try:
+        module = importlib.import_module(f"dialtray.rules.{name}")
+    except Exception:  # not (or a broken) package: full discovery decides and reports it
+        return None
+    kind = getattr(module, "GAME_KIND", None)
+    if kind is not None and isinstance(kind, GameKind):
+        _registered.setdefault(kind.name.lower(), kind)
+    return _registered.get(name)
+
+
 def get(name: str) -> GameKind:
-    found = kinds().get(name.lower())
+    found = _direct(name.lower()) or kinds().get(name.lower())
     if found is None:
         known = ", ".join(sorted(kinds())) or "none"
         raise KeyError(f"unknown game kind {name!r} (known: {known})")
