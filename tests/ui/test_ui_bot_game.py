@@ -21,7 +21,7 @@ from uikit import serve, shot
 
 BIN = Path(sys.executable).parent
 GAME_MS = 240_000  # generous: the whole game, on two shared cores
-MAX_CLI_CHECKS = 3
+MAX_CLI_CHECKS = 2
 
 
 @pytest.fixture(scope="module")

@@ -83,7 +83,7 @@ def test_a_knocked_dial_is_flagged_on_its_dock_and_clears_when_put_right(
 
 def test_the_odds_chart_matches_dialtray_odds(browser: Any, table: Served) -> None:
     page = open_page(browser, table, "game")
-    for dice, target, left in ((5, 4, 3), (3, 6, 1), (8, 2, 4)):
+    for dice, target, left in ((5, 4, 3), (8, 2, 4)):
         page.fill("#c-dice", str(dice))
         page.fill("#c-target", str(target))
         page.fill("#c-left", str(left))
