@@ -100,7 +100,8 @@ def main() -> int:
     turns: list[tuple[float, int]] = []  # (wall time of the turn, dock)
     with Served(opts) as served, sync_playwright() as p:
         t = served.tracker
-        browser = p.chromium.launch(executable_path=exe, args=["--no-sandbox"])
+        browser = p.chromium.launch(executable_path=exe,
+                                    args=["--no-sandbox", "--disable-dev-shm-usage"])
         pages = []
         for _ in range(a.pages):
             page = browser.new_page(viewport={"width": 1280, "height": 900})

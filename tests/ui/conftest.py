@@ -30,7 +30,8 @@ def browser() -> Iterator[Any]:
         pytest.skip("no Chromium: run scripts/install_test_browser.sh (Debian's `chromium`) or "
                     "set DIALTRAY_CHROMIUM")
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe, args=["--no-sandbox"])
+        b = p.chromium.launch(executable_path=exe,
+                              args=["--no-sandbox", "--disable-dev-shm-usage"])
         yield b
         b.close()
 
