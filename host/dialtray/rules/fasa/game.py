@@ -357,4 +357,5 @@ def record(p: PlaneState) -> MissionRecord:
     return MissionRecord(survived=p.status not in ("dead",),
                          inflicted_damage="damage" in c, kills=c.count("kill"),
                          half_kill="half-kill" in c,
-                         planned_bailout="bailout-planned" in c, fled="fled" in c)
+                         planned_bailout="bailout-planned" in c, fled="fled" in c,
+                         combat_bailout="bailout-combat" in c)

@@ -80,6 +80,7 @@ class MissionRecord:
     memento: bool = False  # FS-A22: combat bailout only
     cargo: bool = False
     planned_bailout: bool = False  # FS-M11/FS-A16
+    combat_bailout: bool = False  # counts for FS-M65's later bailouts
     fled: bool = False  # FS-M09
 
 
