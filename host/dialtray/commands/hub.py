@@ -47,6 +47,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     v.set_defaults(func=migrate)
     v = verbs.add_parser("run", help="take in every table's records until Ctrl-C")
     v.add_argument("--broker", default="127.0.0.1:1883", help="HOST:PORT of the broker")
+    v.add_argument("--web-port", type=int_range(0, 65535), default=8766,
+                   help="the hub page's port (0: any free one; default %(default)s)")
+    v.add_argument("--web-host", default="127.0.0.1", help="the hub page's address")
     v.set_defaults(func=run)
     v = verbs.add_parser("enroll", help="make a table's broker credentials and ruling key")
     v.add_argument("table", help="the table's id (letters, digits, - and _)")
@@ -141,7 +144,21 @@ def run(args: argparse.Namespace) -> int:
         hub = Ingest(args.db, args.event, host, int(port), pw).start()
     except SchemaError as e:
         raise CommandError(str(e)) from e
-    print(f"hub: event {args.event!r}, broker {args.broker}; Ctrl-C stops", flush=True)
+    import secrets
+
+    from dialtray.hub.web import HubPage, ServedHub
+
+    token = os.environ.get("DIALTRAY_HUB_TOKEN") or secrets.token_urlsafe(12)
+    page = HubPage(args.db, token, hub)
+    hub.on_change = page.changed
+    try:
+        served = ServedHub(page, args.web_host, args.web_port)
+    except OSError as e:
+        hub.stop()
+        raise CommandError(f"cannot serve the hub page on {args.web_host}:{args.web_port}: "
+                           f"{e.strerror or e}") from e
+    print(f"hub: event {args.event!r}, broker {args.broker}; the page (organiser's token in "
+          f"it): {served.url}  Ctrl-C stops", flush=True)
     try:
         while True:
             time.sleep(5)
@@ -151,6 +168,7 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        served.close()
         hub.stop()
     return 0
 

@@ -1,0 +1,70 @@
+// The event hub page: follows the hub over a websocket (each message is the whole state) and
+// sends the judge's rulings. Text is always set with textContent (table ids and notes come from
+// the tables).
+"use strict";
+let retry = 300;
+const $ = (id) => document.getElementById(id);
+function el(tag, text, attrs) {
+  const e = document.createElement(tag);
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  return e;
+}
+function conn(state, text) { const c = $("conn"); c.dataset.state = state; c.textContent = text; }
+
+function render(s) {
+  const calls = $("calls");
+  calls.replaceChildren();
+  const open = s.calls.filter((c) => c.status === "open");
+  $("no-calls").hidden = open.length > 0;
+  for (const c of open) {
+    const li = el("li", `table ${c.table}, game ${c.game ?? "?"}: ${c.note} `,
+                  { "data-call": c.id });
+    const b = el("button", "Rule: play on", { "data-rule": c.id });
+    b.onclick = () => rule(c.id, b);
+    li.append(b);
+    calls.append(li);
+  }
+  const board = $("tables");
+  board.replaceChildren();
+  for (const t of s.tables) {
+    const st = t.state || {};
+    const d = el("div", null, { class: "tbl", "data-table": t.id, "data-presence": t.presence });
+    d.append(el("strong", t.id), el("div", `${t.presence === "online" ? "● online" : "○ " + t.presence}`),
+             el("div", st.phase ? `phase: ${st.phase}` : "phase: —", { class: "phase" }),
+             el("div", `records held: ${t.records}`));
+    if (st.dials) d.append(el("div", `dials: ${Object.entries(st.dials).map(([k, v]) => k + " " + v).join(", ")}`, { class: "dials" }));
+    if (st.flags && st.flags.length) d.append(el("div", `⚑ ${st.flags.join(", ")}`, { class: "flags" }));
+    if (st.click !== undefined) d.append(el("div", `click #${st.click}`, { class: "click" }));
+    board.append(d);
+  }
+  const body = $("standings").tBodies[0];
+  body.replaceChildren();
+  s.standings.forEach((r, i) => {
+    const tr = el("tr", null, { "data-player": r.player });
+    for (const v of [i + 1, r.player, r.points, r.vp, r.sos, r.played, r.byes]) tr.append(el("td", v));
+    body.append(tr);
+  });
+  const q = $("quarantine");
+  q.replaceChildren(...s.quarantine.map((x) => el("li", x.reason)));
+}
+
+async function rule(call, button) {
+  button.disabled = true;
+  const r = await fetch("/api/rule", { method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ call, ruling: "note", args: {}, why: "judge: play on" }) });
+  if (!r.ok) { button.disabled = false; alert((await r.json()).error); }
+}
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${proto}//${location.host}/ws`);
+  ws.onopen = () => { retry = 300; conn("live", "● hub connected"); };
+  ws.onmessage = (m) => {
+    const s = JSON.parse(m.data);
+    if (s.op === "state") { render(s); document.body.dataset.at = s.at; }
+    else if (s.op === "error") conn("down", s.message);
+  };
+  ws.onclose = () => { conn("down", "○ reconnecting…"); setTimeout(connect, retry); retry = Math.min(retry * 2, 5000); };
+}
+connect();

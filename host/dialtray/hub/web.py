@@ -1,0 +1,205 @@
+"""The hub page: standings, every table live (presence, phase, flags, records held), the judge
+queue and the quarantine — the web UI's framework and conventions (Starlette + uvicorn, one
+websocket that pushes each new state, the latest only, JSON errors in words).
+
+Every request needs the organiser's token (``?key=``, then kept in a cookie) — the page shows
+live games and makes rulings. The intake's ``on_change`` wakes the pages; each page is sent a
+fresh snapshot read from PostgreSQL (a slow page skips states, never falls behind).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+import socket
+import threading
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from dialtray.hub import event, rulings
+from dialtray.hub.ingest import Ingest
+
+log = logging.getLogger(__name__)
+STATIC = Path(__file__).parent / "static"
+KEY_COOKIE = "dialtray_hub_key"
+
+
+def snapshot(dsn: str) -> dict[str, Any]:
+    import psycopg
+
+    with psycopg.connect(dsn) as db:
+        st = [s.__dict__ for s in event.standings(db)]
+        tables = [{"id": t, "presence": p, "state": s, "records": int(n or 0),
+                   "seen": seen.isoformat() if seen else None}
+                  for t, p, s, n, seen in db.execute(
+                      "SELECT t.id, t.presence, t.state, (SELECT SUM(n) FROM hub_heads h WHERE "
+                      "h.table_id = t.id), t.seen FROM hub_tables t ORDER BY t.id")]
+        calls = [{"id": i, "table": t, "game": g, "note": n, "status": s,
+                  "at": at.isoformat()} for i, t, g, n, s, at in db.execute(
+            "SELECT id, table_id, game, note, status, at FROM hub_calls ORDER BY id")]
+        quarantine = [{"table": t, "game": g, "n": n, "reason": r} for t, g, n, r in db.execute(
+            "SELECT table_id, game, n, reason FROM hub_quarantine ORDER BY id DESC LIMIT 50")]
+    return {"op": "state", "standings": st, "tables": tables, "calls": calls,
+            "quarantine": quarantine, "at": time.time()}
+
+
+class HubPage:
+    """The routes; ``changed()`` (any thread) wakes every page."""
+
+    def __init__(self, dsn: str, token: str, ingest: Ingest | None = None) -> None:
+        self.dsn, self.token, self.ingest = dsn, token, ingest
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.waiters: set[asyncio.Event] = set()
+
+    def changed(self, _tables: object = None) -> None:
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._wake)
+
+    def _wake(self) -> None:
+        for w in self.waiters:
+            w.set()
+
+    def allowed(self, conn: HTTPConnection) -> bool:
+        given = conn.query_params.get("key") or conn.cookies.get(KEY_COOKIE) or ""
+        return hmac.compare_digest(given.encode(), self.token.encode())
+
+    async def index(self, request: Request) -> Response:
+        if not self.allowed(request):
+            return error(403, "the hub page needs the organiser's token: open the address "
+                              "`dialtray hub run` printed (it carries ?key=…)")
+        resp = FileResponse(STATIC / "hub.html")
+        resp.set_cookie(KEY_COOKIE, self.token, httponly=True, samesite="strict")
+        return resp
+
+    async def state(self, request: Request) -> Response:
+        if not self.allowed(request):
+            return error(403, "the organiser's token is missing or wrong")
+        return JSONResponse(await asyncio.to_thread(snapshot, self.dsn))
+
+    async def rule(self, request: Request) -> Response:
+        if not self.allowed(request):
+            return error(403, "the organiser's token is missing or wrong")
+        try:
+            body = json.loads(await request.body() or b"{}")
+            call = int(body["call"])
+            ruling = str(body.get("ruling", "note"))
+            args = body.get("args") or {}
+            why = str(body.get("why", ""))[:200]
+            if not isinstance(args, dict):
+                raise ValueError("args: a JSON object is needed")
+        except (ValueError, KeyError, TypeError) as e:
+            return error(400, f"a ruling needs call (a number), ruling, args, why: {e}")
+        try:
+            sent = await asyncio.to_thread(self._rule, call, ruling, args, why)
+        except ValueError as e:
+            return error(400, str(e))
+        self.changed()
+        return JSONResponse({"ok": True, "ruling": sent})
+
+    def _rule(self, call: int, ruling: str, args: dict[str, Any], why: str) -> dict[str, Any]:
+        import psycopg
+
+        with psycopg.connect(self.dsn) as db:
+            row = db.execute("SELECT table_id FROM hub_calls WHERE id = %s", (call,)).fetchone()
+            if row is None:
+                raise ValueError(f"no judge call {call}")
+            key = rulings.ruling_key(db, row[0])
+            body, sig = rulings.make_ruling(db, key, call, ruling, args, why)
+            db.commit()
+        if self.ingest is not None:
+            self.ingest.send(row[0], "ruling", {"body": body, "sig": sig})
+        return body
+
+    async def ws(self, ws: WebSocket) -> None:
+        await ws.accept()
+        if not self.allowed(ws):
+            await ws.send_json({"op": "error", "message": "the organiser's token is missing or "
+                                "wrong"})
+            await ws.close(4403)
+            return
+        wake = asyncio.Event()
+        wake.set()
+        self.waiters.add(wake)
+
+        async def push() -> None:
+            while True:
+                await wake.wait()
+                wake.clear()
+                await ws.send_json(await asyncio.to_thread(snapshot, self.dsn))
+
+        task = asyncio.create_task(push())
+        try:
+            while True:
+                msg = await ws.receive()
+                if msg["type"] == "websocket.disconnect":
+                    break
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            self.waiters.discard(wake)
+            task.cancel()
+
+    def app(self) -> Starlette:
+        @contextlib.asynccontextmanager
+        async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+            self.loop = asyncio.get_running_loop()
+            yield
+            self.loop = None
+
+        return Starlette(routes=[
+            Route("/", self.index),
+            Route("/api/state", self.state),
+            Route("/api/rule", self.rule, methods=["POST"]),
+            WebSocketRoute("/ws", self.ws),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ], lifespan=lifespan)
+
+
+def error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+class ServedHub:
+    """The page on ``host:port`` in its own thread (uvicorn), like ``ui.server.Served``."""
+
+    def __init__(self, page: HubPage, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.page = page
+        self.host = host
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind((host, port))
+        self.port = int(self.sock.getsockname()[1])
+        self.server = uvicorn.Server(uvicorn.Config(page.app(), log_level="warning",
+                                                    lifespan="on", ws="websockets-sansio"))
+        self.thread = threading.Thread(target=lambda: self.server.run(sockets=[self.sock]),
+                                       name="dialtray-hub-http", daemon=True)
+        self.thread.start()
+        for _ in range(200):
+            if self.server.started or not self.thread.is_alive():
+                break
+            time.sleep(0.05)
+        if not self.server.started:
+            raise OSError(f"the hub page did not start on {host}:{self.port}")
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}/?key={self.page.token}"
+
+    def close(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+        self.sock.close()

@@ -1,0 +1,98 @@
+"""The hub page in a real Chromium (Debian's, driven by Playwright, as tests/ui does): the
+organiser's token is required; a table's live state (phase, dials, flags), the standings and the
+judge queue appear; the judge's click on a call sends a signed ruling that reaches the table."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from hubhelp import EVENT, fresh_db
+
+from dialtray.hub import devservers, event, rulings
+from dialtray.hub.ingest import Ingest
+from dialtray.hub.sim import ScriptedTable, wait_for
+from dialtray.hub.table import Broker
+
+pytest.importorskip("starlette", reason="the hub page needs the `ui` extra (dialtray[ui])")
+from dialtray.hub.web import HubPage, ServedHub  # noqa: E402
+
+
+def chromium() -> str | None:
+    for p in (os.environ.get("DIALTRAY_CHROMIUM"), shutil.which("chromium"),
+              shutil.which("chromium-browser"), "/usr/bin/chromium"):
+        if p and Path(p).is_file():
+            return p
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("Playwright is not installed (part of the test extra)")
+    exe = chromium()
+    if exe is None:
+        pytest.skip("no Chromium: run scripts/install_test_browser.sh (Debian's `chromium`)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+def test_hub_page_live_tables_standings_and_a_ruling(
+        servers: devservers.DevServers, tmp_path: Path, browser: Any) -> None:
+    dsn = fresh_db(servers, "hub_page")
+    with psycopg.connect(dsn) as db:
+        for p in ("ann", "bob"):
+            event.add_player(db, p, p, [{"figure": "sample-militia-fighter"}], 200)
+        creds = rulings.enroll(db, "pg-t1")
+    page = HubPage(dsn, secrets.token_urlsafe(9))
+    ingest = Ingest(dsn, EVENT, "127.0.0.1", servers.mqtt.port,
+                    servers.hub_password, on_change=page.changed)  # type: ignore[attr-defined]
+    page.ingest = ingest
+    ingest.start()
+    served = ServedHub(page)
+    servers.mqtt.add_user("pg-t1", creds["password"])
+    t = ScriptedTable(tmp_path, EVENT, "pg-t1",
+                      Broker("127.0.0.1", servers.mqtt.port, "pg-t1", creds["password"]),
+                      ("ann", "bob"), 1, 400, seed=1, pace=0.05,
+                      ruling_key=bytes.fromhex(creds["ruling_key"])).start()
+    try:
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(f"http://127.0.0.1:{served.port}/api/state")
+        assert e.value.code == 403
+        wait_for(lambda: t.gid > 0 and t.link.connected.is_set(), 20, "the table plays")
+        t.link.publish_state({"phase": "movement", "dials": {"A1": 3}, "flags": ["too-many"],
+                              "click": 1})
+        t.link.call_judge(t.gid, "disputed collision")
+        pg = browser.new_page()
+        pg.goto(served.url)
+        card = pg.locator('[data-table="pg-t1"]')
+        card.locator(".phase", has_text="phase: movement").wait_for(timeout=20000)
+        assert "too-many" in card.locator(".flags").inner_text()
+        pg.locator("#standings tbody tr").nth(1).wait_for(timeout=10000)
+        call = pg.locator("#calls li", has_text="disputed collision")
+        call.wait_for(timeout=10000)
+        call.locator("button").click()
+        wait_for(lambda: len(t.link.stats.rulings) == 1, 20, "the ruling reaches the table")
+        assert t.link.stats.rulings[0]["why"] == "judge: play on"
+        pg.locator("#no-calls").wait_for(state="visible", timeout=10000)
+        state = json.loads(urllib.request.urlopen(
+            f"http://127.0.0.1:{served.port}/api/state?key={page.token}").read())
+        assert state["calls"][0]["status"] == "ruled"
+        pg.close()
+    finally:
+        t.close()
+        served.close()
+        ingest.stop()
