@@ -16,15 +16,14 @@ from typing import Any
 
 import psycopg
 import pytest
-from hubhelp import EVENT, fresh_db
-
 from dialtray.hub import devservers, event, rulings
 from dialtray.hub.ingest import Ingest
 from dialtray.hub.sim import ScriptedTable, wait_for
 from dialtray.hub.table import Broker
+from hubhelp import EVENT, fresh_db
 
 pytest.importorskip("starlette", reason="the hub page needs the `ui` extra (dialtray[ui])")
-from dialtray.hub.web import HubPage, ServedHub  # noqa: E402
+from dialtray.hub.web import HubPage, ServedHub
 
 
 def chromium() -> str | None:
