@@ -247,6 +247,16 @@ class DialClassifier:
                 means.append(np.asarray(mean, np.float32))
             self.banks.append(mats)
             self.common.append(means)
+        # the banks stacked per region, for one matrix product per region at read time:
+        # m @ unit(u - mu) = (m @ u - m @ mu) / |u - mu|, and |u - mu|^2 = 1 - 2 u.mu + mu.mu
+        nb = len(BANK_BLUR)
+        self._stacked = [np.concatenate([self.banks[b][r] for b in range(nb)])
+                         for r in range(len(self.regions))]
+        self._offsets = [np.concatenate([self.banks[b][r] @ self.common[b][r]
+                                         for b in range(nb)]) for r in range(len(self.regions))]
+        self._means = [np.stack([self.common[b][r] for b in range(nb)])
+                       for r in range(len(self.regions))]
+        self._mean_sq = [np.sum(m * m, axis=1) for m in self._means]
         self.cells = self.banks[0]
         label_ids: dict[tuple[str, int, int], int] = {}
         self.row_label = np.array([label_ids.setdefault(lb, len(label_ids))
@@ -268,13 +278,18 @@ class DialClassifier:
                                    f"{fit:.2f}): base moved or covered, or the camera moved")
         if len(self.label_list) == 1:  # one look only (a token's single click): is it there?
             return self._decide(0, coarse, -1.0, SINGLE_MIN_SCORE, seen)
-        units = [_unit(patch[y0:y1, x0:x1]) for (x0, y0, x1, y1) in self.regions]
-        fits = []
-        for bank, means in zip(self.banks, self.common, strict=True):
-            cs = np.stack([m @ _unit(u - mu) for m, u, mu in zip(bank, units, means,
-                                                                  strict=True)])
-            fits.append((float((self.region_weight @ cs).max()), cs, bank))
-        _, cell_scores, self.cells = max(fits, key=lambda f: f[0])
+        nb, nt = len(BANK_BLUR), len(self.labels)
+        per_region = []
+        for r, (x0, y0, x1, y1) in enumerate(self.regions):
+            u = _unit(patch[y0:y1, x0:x1])
+            norm = np.sqrt(np.maximum(1.0 - 2.0 * (self._means[r] @ u) + self._mean_sq[r],
+                                      1e-12))
+            per_region.append((self._stacked[r] @ u - self._offsets[r]).reshape(nb, nt)
+                               / norm[:, None])
+        all_scores = np.stack(per_region)  # regions x banks x templates
+        bank = int(np.argmax(np.einsum("r,rbt->bt", self.region_weight, all_scores).max(axis=1)))
+        cell_scores = all_scores[:, bank, :]
+        self.cells = self.banks[bank]
         scores = self.region_weight @ cell_scores
         per_label = np.full(len(self.label_list), -1.0, np.float32)
         np.maximum.at(per_label, self.row_label, scores)
