@@ -13,11 +13,8 @@ from dialtray.rules.fasa.zeppelin import (
     turret_covers,
     zep_damage,
 )
-from fasahelp import d10, feed, game, placed
+from fasahelp import d10, game, placed
 
-
-def _events(g: object) -> list[ev.Event]:
-    return [e for entry in g.history for e in entry.events]  # type: ignore[attr-defined]
 
 
 def test_fs_m105_flak_explodes_after_the_next_movement_phase() -> None:
@@ -67,7 +64,7 @@ def test_fs_m104_m111_m112_beeper_tags_and_the_seeker_widens() -> None:
               placed("B1", "P2", "sample-brute", 10, 3, "D", 2)], combat=["B1", "A1"],
              dice=d10(10))
     events = g.apply(Rocket("B1", "rockets_s1", "BP", "A1"))
-    hit = [e for e in events if isinstance(e, ev.Rolled)][0]
+    hit = next(e for e in events if isinstance(e, ev.Rolled))
     assert hit.tn == 7 + 2 + 3 - 5 + 1  # base 7, nose to nose, range 3, Dead Eye 5, rocket +1
     assert g.state.planes["A1"].tagged_until == 5
     off = placed("A1", "P1", "sample-hawk", 11, 5, "A", 2)  # ahead of B1, not straight ahead
@@ -103,7 +100,7 @@ def test_fs_m114_bomb_hits_a_ground_target_or_scatters() -> None:
     g = game([plane, b1], map_name="sample-town", combat=["A2", "B1"], dice=d10(10))
     assert plane.hex == depot.hex
     events = g.apply(Bomb("A2", "rockets_p1", depot.hex))
-    roll = [e for e in events if isinstance(e, ev.Rolled)][0]
+    roll = next(e for e in events if isinstance(e, ev.Rolled))
     assert roll.tn == 1 + 5 - 4 and g.state.ground["depot"] == 12 - 3
     south = step(depot.hex, 3)
     miss = game([placed("A2", "P1", "sample-pusher", 6, 4, "A", 2), b1],
