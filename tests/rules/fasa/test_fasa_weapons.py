@@ -16,7 +16,6 @@ from dialtray.rules.fasa.zeppelin import (
 from fasahelp import d10, game, placed
 
 
-
 def test_fs_m105_flak_explodes_after_the_next_movement_phase() -> None:
     """FS-M105: a flak rocket auto-hits its hex; at the end of the next Movement Phase it does
     2 hits to a plane in the hex (Nose table) and 1 to the mega-hex; FS-M06 step 2."""
