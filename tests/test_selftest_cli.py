@@ -161,6 +161,31 @@ def test_all_good_is_exit_0_and_a_yes_confirms_the_lamps() -> None:
     assert "all good." in out
 
 
+def test_a_dead_multiplexer_is_named_and_a_gap_survives_a_power_cycle() -> None:
+    with VirtualTray(config.default_config(8), report=lambda _n: None) as tray:
+        tray.set_gap(0, "combat", 5.0)  # too far
+        tray.reboot()  # the dock is still built the same way after a power cycle
+        tray.set_mux_nak(0x71, True)  # docks 4..7 lose their multiplexer
+        proc, lines = start(["selftest", tray.port, "--turn", "0", "--no-lamps"])
+        seen: list[str] = []
+        try:
+            proc.stdin.close()  # type: ignore[union-attr]
+            out = finish(proc, lines, seen)
+        finally:
+            proc.kill()
+    assert out.startswith("rc=1"), out
+    line, fix = row(out, "dock 0 combat", "AS5600")
+    assert "FAIL: magnet too far" in line and "close the air gap" in fix
+    for dock in range(4, 8):
+        for dial in ("combat", "speed"):
+            line, fix = row(out, f"dock {dock} {dial}", "AS5600 (mux 0x71")
+            assert "FAIL: multiplexer not answering" in line
+            assert "multiplexer 0x71 does not answer" in fix and "A0 to 3V3" in fix
+    assert "magnet ok" in row(out, "dock 3 speed", "AS5600 (mux 0x70 ch 7)")[0]
+    assert "LED dice" not in out  # --no-lamps
+    assert "9 problem(s) to fix." in out
+
+
 def test_every_check_code_decodes_with_a_fix_only_for_failures() -> None:
     where = 3 << 20 | 0x71 << 23
     as5600 = proto.SENSOR_CODES["as5600"] << 8

@@ -19,6 +19,8 @@
 #   pos K TICKS         set dial K's physical position (1000 ticks = 1 detent), instantly
 #   magnet K 0|1        remove / refit the magnet under dial K
 #   nak K 0|1           make dial K's AS5600 stop / resume answering on I2C
+#   muxnak ADDR 0|1     the TCA9548A at ADDR (decimal or 0x..) loses / regains its power: it
+#                       stops answering and its channels go off
 #   gap K MM|-          the air gap between dial K's magnet and its AS5600 in mm (float; "-":
 #                       no gap model, the magnet is simply in range): sim_i2c.SimAS5600.set_gap
 #   button 0|1          the roll button released / held
@@ -72,6 +74,7 @@ class Board:
         muxes = {}
         for addr in config.MUX_ADDRS:
             muxes[addr] = self.i2c.add_mux(addr)
+        self.muxes = muxes  # the TCA9548As by address (the `muxnak` control line)
         self.sensors = [None] * n  # type: list
         self.detents = bytearray(n)
         self.pulses = bytearray(n)
@@ -301,6 +304,12 @@ class Board:
                 self.set_magnet(int(words[1]), words[2] == "1")
             elif op == "nak":
                 self.set_nak(int(words[1]), words[2] == "1")
+            elif op == "muxnak":
+                addr = int(words[1], 16) if words[1].startswith("0x") else int(words[1])
+                if addr in self.muxes:  # a multiplexer that lost its power: channels off too
+                    self.muxes[addr].nak = words[2] == "1"
+                    if words[2] == "1":
+                        self.muxes[addr].reset()
             elif op == "gap":
                 self.set_gap(int(words[1]), None if words[2] == "-" else float(words[2]))
             elif op == "button":

@@ -28,7 +28,7 @@ from dialtray.link.messages import (
     TrayEvent,
     dial_name,
 )
-from dialtray.link.session import TraySession
+from dialtray.link.session import CommandFailed, TraySession
 
 EPILOG = """\
 The test runs in three parts:
@@ -176,7 +176,15 @@ class Test:
         if lamps:
             print("LED lamp test: watch the dice — each die lights all its LEDs red, then green, "
                   "then blue, one die after another (die 0 first).", flush=True)
-        ack = self.session.request(proto.C_SELFTEST, proto.SELFTEST_FMT, int(lamps))
+        try:
+            ack = self.session.request(proto.C_SELFTEST, proto.SELFTEST_FMT, int(lamps))
+        except CommandFailed as e:
+            if e.ack is not None and e.ack.status == proto.ACK_UNKNOWN:
+                raise CommandError("the tray's firmware has no self-test command: update it "
+                                   "with `dialtray flash`") from None
+            raise CommandError(f"the tray did not start the self-test: {e}") from None
+        except TimeoutError as e:
+            raise CommandError(f"the tray did not answer the self-test command: {e}") from None
         if ack.status == proto.ACK_REJECTED:
             print("(a self-test was already running on the tray: reading its report)")
         checks, walked = self.collect()

@@ -66,6 +66,12 @@ def _gap(tray: VirtualTray, a: list[str]) -> str:
     return f"dock {a[0]} {a[1]} magnet {where}"
 
 
+def _muxnak(tray: VirtualTray, a: list[str]) -> str:
+    addr = int(a[0], 0)
+    tray.set_mux_nak(addr, _on_off(a[1]))
+    return f"multiplexer 0x{addr:02x} {'stops answering' if a[1] == 'on' else 'answers again'}"
+
+
 def _nak(tray: VirtualTray, a: list[str]) -> str:
     tray.set_nak(int(a[0]), a[1], _on_off(a[2]))
     return f"dock {a[0]} {a[1]} sensor {'stops answering' if a[2] == 'on' else 'answers again'}"
@@ -145,6 +151,7 @@ COMMANDS = {c.name: c for c in (
     Command("magnet", "magnet DOCK DIAL on|off", _magnet),
     Command("nak", "nak DOCK DIAL on|off", _nak),
     Command("gap", "gap DOCK DIAL MM|ok", _gap),
+    Command("muxnak", "muxnak 0x70|0x71 on|off", _muxnak),
     Command("bounce", "bounce on|off", _bounce),
     Command("unplug", "unplug", _simple(VirtualTray.unplug, "cable unplugged")),
     Command("replug", "replug", lambda t, a: f"cable plugged in: {t.replug()}"),

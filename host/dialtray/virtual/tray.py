@@ -257,6 +257,11 @@ class VirtualTray:
             self.dials[k].gap = mm
             self._control(f"gap {k} {'-' if mm is None else format(mm, 'g')}")
 
+    def set_mux_nak(self, addr: int, nak: bool) -> None:
+        """The TCA9548A at ``addr`` loses (or regains) its power: no answer, every channel off.
+        Not kept across power cycles (a loose wire is fixed or not by then)."""
+        self._control(f"muxnak {addr} {int(nak)}")
+
     def press_button(self, hold_ms: int = 60) -> None:
         self._control("button 1")
         time.sleep(hold_ms / 1000)
