@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import queue
 import sys
+import textwrap
 import threading
 import time
 from dataclasses import dataclass
@@ -48,6 +49,9 @@ examples:
                                             sensor cable (see `dialtray sim`'s console commands)
 """
 
+DESCRIPTION = ("Check every part of a tray the way a builder needs: each AS5600's magnet "
+               "(detected, too far, too close) and AGC, which multiplexer or channel does not "
+               "answer, every LED, every dial; a table with the fix for each failure.")
 SYNC_S = 30.0
 REPORT_S = 20.0  # the sensor report and the lamp walk (12 dice x 3 colours x 0.12 s) arrive
 LAMP_FIX = ("a die (and every one after it) stayed dark: check the DOUT -> DIN joint before its "
@@ -74,7 +78,7 @@ class Row:
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("selftest", help="test every sensor, LED and dial of a tray, with fixes",
-                       description=__doc__, epilog=EPILOG,
+                       description=textwrap.fill(DESCRIPTION, width=78), epilog=EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("port", nargs="?", help="serial port (default: find the tray on USB)")
     p.add_argument("--sim", action="store_true", help="test the virtual tray (no hardware)")
