@@ -15,6 +15,8 @@ server sent it, when the page's DOM had it). Reported, per click and page:
 * **turn → page**: the bench turned the virtual dial → the page's DOM (adds the virtual tray's
   click time, the firmware's settle window and the link);
 * **sensed → sent**: the host's part (tracker, state, store's commit comes after the send);
+  **published → socket**: from the table's thread to each page's socket (the web server's
+  event loop); **sent → arrived**: to the page's script (the browser's share of the machine);
 * **flag raised → page**: the tracker raised a flag (a dial knocked one click, judged after its
   0.25 s window) → the flag is in every page's DOM on its dock; **knock → flag on page** adds the
   judge window.
@@ -124,6 +126,7 @@ def main() -> int:
             time.sleep(SPACING_S)
         time.sleep(0.5)
         renders = [pg.evaluate("window.dialtray.renders") for pg in pages]
+        written = list(served.hub.write_ms)
         knocks = flag_phase(served, slots, a.knocks)
         flags = [pg.evaluate("window.dialtray.flags") for pg in pages]
         browser.close()
@@ -161,17 +164,18 @@ def main() -> int:
             knock_page.append(hit["shown"] - t_knock * 1000)
     rows = [("sensed → page", sensed_page), ("turn → page", turn_page),
             ("sensed → sent (host)", host), ("sent → arrived (wire)", wire),
-            ("arrived → shown (page)", draw), ("flag raised → page", raised_page),
+            ("published → socket (server)", written), ("arrived → shown (page)", draw),
+            ("flag raised → page", raised_page),
             ("knock → flag on page", knock_page)]
     load = os.getloadavg()[0]
     print(f"dialtray serve on the virtual tray: {len(turns)} clicks, {a.pages} pages open, "
           f"{missed} click-renders not found; load average {load:.1f} on {os.cpu_count()} "
           "cores (other work on the machine shows in the tail)")
-    print(f"{'latency (ms)':24} {'n':>6} {'p50':>8} {'p99':>8} {'max':>8}")
+    print(f"{'latency (ms)':28} {'n':>6} {'p50':>8} {'p99':>8} {'max':>8}")
     results: dict[str, Any] = {"clicks": len(turns), "pages": a.pages, "missed": missed,
                                "load_average": round(load, 2), "cores": os.cpu_count()}
     for name, xs in rows:
-        print(f"{name:24} {len(xs):>6} {pct(xs, 50):>8.2f} {pct(xs, 99):>8.2f} "
+        print(f"{name:28} {len(xs):>6} {pct(xs, 50):>8.2f} {pct(xs, 99):>8.2f} "
               f"{max(xs, default=float('nan')):>8.2f}")
         key = name.split(" (")[0].replace(" → ", "_to_")
         results[f"{key}_p50_ms"] = round(pct(xs, 50), 2)

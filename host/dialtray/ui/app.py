@@ -12,10 +12,12 @@ in a cookie); judge actions always need a judge token (``dialtray judge token``)
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import hmac
 import json
 import logging
+import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,7 +47,7 @@ KEY_COOKIE = "dialtray_key"
 @dataclass(eq=False)
 class Client:
     ws: WebSocket
-    pending: dict[str, str] = field(default_factory=dict)  # the latest message of each kind
+    pending: dict[str, tuple[str, float]] = field(default_factory=dict)  # latest of each kind
     wake: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -58,15 +60,17 @@ class Hub:
         self.clients: set[Client] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
         self.sent = 0
+        self.write_ms: collections.deque[float] = collections.deque(maxlen=10_000)
+        """Published → handed to the socket, per message and page (for the bench)."""
 
     def publish(self, kind: str, text: str) -> None:  # any thread
         loop = self.loop
         if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._fan_out, kind, text)
+            loop.call_soon_threadsafe(self._fan_out, kind, text, time.perf_counter())
 
-    def _fan_out(self, kind: str, text: str) -> None:
+    def _fan_out(self, kind: str, text: str, at: float) -> None:
         for c in self.clients:
-            c.pending[kind] = text
+            c.pending[kind] = (text, at)
             c.wake.set()
 
     async def sender(self, c: Client) -> None:
@@ -74,10 +78,11 @@ class Hub:
             await c.wake.wait()
             c.wake.clear()
             for kind in ("game", "state"):  # a state may name the game message before it
-                text = c.pending.pop(kind, None)
-                if text is not None:
-                    await c.ws.send_text(text)
+                item = c.pending.pop(kind, None)
+                if item is not None:
+                    await c.ws.send_text(item[0])
                     self.sent += 1
+                    self.write_ms.append((time.perf_counter() - item[1]) * 1000)
 
 
 class Server:
@@ -231,7 +236,8 @@ class Server:
             await ws.send_json({"op": "error", "message": what})
             await ws.close(4404)
             return
-        c = Client(ws, dict(live.latest))
+        now = time.perf_counter()
+        c = Client(ws, {k: (v, now) for k, v in live.latest.items()})
         c.wake.set()
         self.hub.clients.add(c)
         sender = asyncio.create_task(self.hub.sender(c))
