@@ -40,6 +40,7 @@ BETWEEN_FRACTIONS = tuple(i / 20 for i in range(4, 17))  # 0.2 .. 0.8
 SINGLE_MIN_SCORE = 0.6  # a dial with one look: correlation with it that counts as seen
 BANK_BLUR = (0.0, 1.0, 1.8)  # px of extra blur of each template bank
 MIN_WINDOW_FIT = 0.5  # the aligned crop must look this much like the figure's window at all
+HINT_STOP = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 4, 1e-3)
 HINT_SLACK = 0.05  # a kept alignment still fits if it matches nearly as well as when found
 SMOOTH = 1.4  # px: evens out the blur of a capture photo and a worse one
 ECC_STOP = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 12, 1e-3)
@@ -109,18 +110,24 @@ def align(n: F32, template: F32, hint: Alignment | None = None
           ) -> tuple[F32, tuple[int, int], float, Alignment | None]:
     """``n`` (a read crop) aligned on ``template``: an integer search (``matchTemplate``) and
     then ``findTransformECC`` for a rotation and sub-pixel shift (a base seated a few degrees
-    off turns its windows). With a ``hint`` that still fits (the base has not moved) the
-    search is skipped. Returns the aligned patch, the integer offset, the match and the
-    alignment to hint the next frame with."""
+    off turns its windows). With a ``hint`` (where the window was in the last frame) the
+    search is skipped and ECC starts from there, a few steps; if that does not fit as well as
+    the hint did, the full search runs. Returns the aligned patch, the integer offset, the
+    match and the alignment to hint the next frame with."""
     th, tw = template.shape
-    if hint is not None:
-        patch = np.asarray(cv2.warpAffine(n, hint.warp, (tw, th), flags=cv2.INTER_LINEAR |
-                                          cv2.WARP_INVERSE_MAP,
-                                          borderMode=cv2.BORDER_REPLICATE), np.float32)
-        score = float(_unit(patch) @ _unit(template))
-        if score >= hint.score - HINT_SLACK:
-            return patch, (round(float(hint.warp[0, 2])), round(float(hint.warp[1, 2]))), \
-                score, hint
+    if hint is not None:  # ECC from where the window was: a few steps, no search
+        try:
+            score, warp = cv2.findTransformECC(template, n, hint.warp.copy(),
+                                               cv2.MOTION_EUCLIDEAN, HINT_STOP, None, 1)  # type: ignore[call-overload]
+            patch = np.asarray(cv2.warpAffine(n, warp, (tw, th), flags=cv2.INTER_LINEAR |
+                                              cv2.WARP_INVERSE_MAP,
+                                              borderMode=cv2.BORDER_REPLICATE), np.float32)
+            fit = float(_unit(patch) @ _unit(template))
+            if fit >= hint.score - HINT_SLACK:
+                return patch, (round(float(warp[0, 2])), round(float(warp[1, 2]))), \
+                    float(score), Alignment(np.asarray(warp, np.float32), max(fit, hint.score))
+        except cv2.error:
+            pass  # lost it: search afresh
     r = cv2.matchTemplate(n, template, cv2.TM_CCOEFF_NORMED)
     _, score, _, (x, y) = cv2.minMaxLoc(r)
     warp = np.array([[1, 0, x], [0, 1, y]], np.float32)

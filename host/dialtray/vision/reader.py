@@ -27,6 +27,7 @@ class TrayReader:
         self.finder = MarkerFinder(layout)
         self._classifiers: dict[str, dict[str, DialClassifier]] = {}
         self._hints: dict[tuple[int, str, str], Alignment | None] = {}
+        self._hints_for: Registration | None = None
 
     def classifiers(self, figure: str) -> dict[str, DialClassifier]:
         if figure not in self._classifiers:
@@ -57,6 +58,9 @@ class TrayReader:
                                   f"(docks {min(self.layout.docks)}-{max(self.layout.docks)})")
             self.classifiers(figure)
         reg = registration or self.register(image, what)
+        if reg is not self._hints_for:  # alignments belong to one registration
+            self._hints.clear()
+            self._hints_for = reg
         out: dict[int, dict[str, DialRead]] = {}
         for dock, figure in sorted(docks.items()):
             bt = self.layout.base_type(self.refs[figure].base_type)
@@ -64,7 +68,7 @@ class TrayReader:
             out[dock] = {}
             for d, c in self.classifiers(figure).items():
                 key = (dock, figure, d)
-                hint = self._hints.get(key) if registration is not None else None
+                hint = self._hints.get(key)
                 out[dock][d] = c.read(reg.crop(image, centre, bt.windows[d], bt.name), hint)
                 self._hints[key] = c.last_alignment
         return out
