@@ -17,6 +17,7 @@ class GameSetup(Event):
     sealed: bool
     fractional_qd: bool
     collision_damage: bool
+    start_speed: int = 2
 
     def text(self) -> str:
         return f"map {self.map}, seats {' '.join(self.seats)}, turn limit {self.turn_limit}"

@@ -71,7 +71,7 @@ def start_events(map_name: str, planes: Sequence[tuple[str, str, str]], turn_lim
     sides behind them; ``planes`` are (seat, plane id, sheet id)."""
     sheet = load_map(map_name)
     out: list[Event] = [ev.GameSetup(map_name, SEATS, turn_limit, sealed, fractional,
-                                     collision_damage)]
+                                     collision_damage, speed)]
     from dialtray.rules.fasa.hexmap import from_offset
     from dialtray.rules.fasa.sheets import sheet as sheet_of
 

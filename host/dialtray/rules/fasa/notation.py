@@ -67,7 +67,7 @@ class FasaKind:
         return FasaGame(dice, start_events(map_name, planes, limit, sealed, frac, dmg, speed))
 
 
-def header_of(g: FasaGame, speed: int = 2) -> list[tuple[str, str]]:
+def header_of(g: FasaGame) -> list[tuple[str, str]]:
     st = g.state
     out = [("Map", st.map)]
     for seat in st.seats:
@@ -76,18 +76,17 @@ def header_of(g: FasaGame, speed: int = 2) -> list[tuple[str, str]]:
     out += [("Turn-limit", str(st.turn_limit)), ("Plots", "sealed" if st.sealed else "open"),
             ("Quick-draw", "fractional" if st.fractional_qd else "whole"),
             ("Collisions", "damage" if st.collision_damage else "destroy"),
-            ("Start-speed", str(speed))]
+            ("Start-speed", str(st.start_speed))]
     return out
 
 
 class LogWriter:
     """Plays a game and writes its log, each line with the d10 faces it rolled."""
 
-    def __init__(self, game: FasaGame, speed: int = 2) -> None:
+    def __init__(self, game: FasaGame) -> None:
         if not isinstance(game.dice, RecordingDice):
             game.dice = RecordingDice(game.dice)
         self.game = game
-        self.speed = speed
         self.lines: list[str] = []
 
     def apply(self, action: FasaAction | str, comments: bool = False) -> None:
@@ -103,4 +102,4 @@ class LogWriter:
         self.lines.append(format_action_line(a.text(), faces, reports, sides))
 
     def text(self) -> str:
-        return format_log("fasa", header_of(self.game, self.speed), self.lines)
+        return format_log("fasa", header_of(self.game), self.lines)

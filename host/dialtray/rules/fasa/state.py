@@ -127,6 +127,7 @@ class FasaState:
     sealed: bool = False
     fractional_qd: bool = False
     collision_damage: bool = False
+    start_speed: int = 2
     turn: int = 1
     phase: str = "setup"
     planes: dict[str, PlaneState] = field(default_factory=dict)
@@ -153,6 +154,7 @@ def fold_event(st: FasaState, e: Event) -> None:
         st.map, st.seats, st.turn_limit = e.map, e.seats, e.turn_limit
         st.sealed, st.fractional_qd, st.collision_damage = (e.sealed, e.fractional_qd,
                                                             e.collision_damage)
+        st.start_speed = e.start_speed
         from dialtray.rules.fasa.hexmap import load_map
 
         st.ground = {o.id: o.points for o in load_map(e.map).objects if o.kind == "ground"}
