@@ -135,3 +135,20 @@ def test_fs_m116_to_m123_zeppelin_arithmetic() -> None:
     from dialtray.rules.fasa.template import PLOT
 
     assert PLOT.match("3L2F") and not PLOT.match("3L2F5")  # no altitude in a plot
+
+
+def test_fs_m62_m63_m64_abandoned_plane_as_a_projectile() -> None:
+    """FS-M62 the pilot bails out and the empty plane flies straight on; FS-M63 ending in an
+    enemy's hex it hits on target base + own base - hexes straight (5 + 7 - 2 = 10); FS-M64
+    14 - 7 = 7 flak hits, head-on on the Nose table."""
+    g = game([placed("A1", "P1", "sample-hawk", 10, 8, "A", 2),
+              placed("B1", "P2", "sample-gunship", 10, 5, "D", 2)],
+             dice=d10(10, *[f for col in (1, 4, 7, 10, 1, 4, 7) for f in (5, col)], *[5] * 30))
+    g.apply(Plot("A1", "2SA", bail=True))
+    events = g.apply(Plot("B1", "1SA"))
+    roll = next(e for e in events if isinstance(e, ev.Rolled) and e.rule == "FS-M63")
+    assert roll.tn == 10 and roll.success
+    hits = [e for e in events if isinstance(e, ev.Marked) and e.rule == "FS-M64"]
+    assert len(hits) == 7 and {b[0] for e in hits for b in e.boxes} == {"nose"}
+    assert g.state.planes["A1"].status == "bailed" and "bailout-planned" in g.state.planes[
+        "A1"].credits

@@ -138,22 +138,61 @@ class Mover:
     def resolve(self) -> None:
         st = self.st
         flying = [p for p in st.planes.values() if p.flying]
-        for p in flying:  # FS-M62: an abandoned plane is removed at the next Movement Phase
-            if p.bail:
-                self.emit(ev.Credit(p.id, "bailout-planned"))
-                self.emit(ev.PlaneOut(p.id, "bailed", "planned bailout", "FS-M62"))
         planned = {p.id: parse_plot(p.plot or "") for p in flying if p.plot is not None}
         order = sorted(planned, key=lambda k: (self._rank(st.planes[k], planned[k]), k))
+        abandoned: list[PlaneState] = []
         for pid in order:
             p = st.planes[pid]
-            if p.status == "bailed" and p.bail:
-                continue
-            if p.flying and p.plot_illegal:  # FS-M44: an illegal recorded move
+            if p.bail:
+                if self.abandon(p, planned[pid]):
+                    abandoned.append(p)
+            elif p.flying and p.plot_illegal:  # FS-M44: an illegal recorded move
                 self.random_move(p, planned[pid])
             elif p.flying:
                 self.fly(p, planned[pid])
+        for p in abandoned:
+            self.projectile(p)
         self.same_hex()
         self.flak()
+
+    def abandon(self, p: PlaneState, m: Maneuver) -> bool:
+        """FS-M62: the pilot bails out safely; the empty plane flies straight on at the plotted
+        speed (D-FS-09: it leaves play at the end of this Movement Phase). True if it is still
+        over the map."""
+        self.emit(ev.Credit(p.id, "bailout-planned"))
+        self.emit(ev.PlaneOut(p.id, "bailed", "planned bailout", "FS-M62"))
+        path = m.path(p.hex, p.facing)
+        if not path or not all(self.map.on_map(h) for h in path):
+            return False
+        self.emit(ev.Moved(p.id, m.text(), path[-1], p.facing, m.speed, 0, False,
+                           "abandoned, flying straight on", "FS-M62"))
+        return True
+
+    def projectile(self, p: PlaneState) -> None:
+        """FS-M63: an abandoned plane ending the Movement Phase in an enemy's hex hits on
+        target base + own base - hexes flown straight at it (this turn's); FS-M64: 14 - own
+        base flak hits, each located from the angle of the collision."""
+        from dialtray.rules.fasa.combat import side_of
+        from dialtray.rules.fasa.damage import hit_table
+        from dialtray.rules.fasa.tn import projectile_hits, projectile_tn
+
+        own = p.sheet_data.base_to_hit
+        for t in sorted(self.st.planes.values(), key=lambda x: x.id):
+            if not t.flying or t.seat == p.seat or t.hex != p.hex:
+                continue
+            tn = projectile_tn(t.sheet_data.base_to_hit, own, p.speed)
+            if not self.roll(p.id, f"projectile at {t.id}", tn, "FS-M63"):
+                continue
+            dmg = Damage(self.st, self.dice, self.emit, t.id, p.id)
+            back = None if (t.facing - p.facing) % 6 == 3 else 3
+            for _ in range(projectile_hits(own)):
+                (loc,) = roll_d10(self.dice, f"{t.id} projectile location")
+                (col,) = roll_d10(self.dice, f"{t.id} projectile column")
+                side = side_of(t, p.hex) if back is None else back
+                dmg.hit(hit_table(side, loc), col - 1, SHAPES["flak"], "plane as projectile",
+                        "FS-M64")
+            dmg.finish()
+            return
 
     def _rank(self, p: PlaneState, m: Maneuver) -> int:
         kinds = {x.kind for x in pushes(caps(p, self.st.turn), m)}
