@@ -181,7 +181,7 @@ def test_a_ruling_stored_while_the_game_is_played_joins_the_chain_and_is_shown(
     tray.turn(slot, -1)
     tray.settle()
     rt.commit()
-    assert shown == ["judge's ruling: dispute 'range to B2': allowed"]
+    assert shown == ["judge's ruling: dispute 'range to B2': allowed — decided"]
     st = GameStore.open(db, readonly=True)
     kinds = [r.kind for r in st.rows(rec.gid)]
     assert "judge" in kinds and kinds.index("judge") < len(kinds) - 1

@@ -16,18 +16,20 @@ who), ``expect`` (one DialChange: dial, clicks, direction, rule id, cause), ``co
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from dialtray.link.messages import Click, TrayEvent
+from dialtray.link.messages import Click, Snapshot, TrayEvent
 from dialtray.rules.core.game import Game, plain, state_json
 from dialtray.store.db import GameStore
 from dialtray.store.payload import click_content, data_of
 from dialtray.tracker import Binding, Roll, TableDice, Tracker
 from dialtray.tracker.binding import READERS
+from dialtray.tracker.rulings import apply_ruling
 
 log = logging.getLogger("dialtray.store")
 
@@ -285,6 +287,10 @@ class RecordingTracker:
         self._session = session
         self._boots: dict[int, int | None] = {}
         self.last: tuple[int, int] | None = None  # (boot, seq) of the last tray event fed
+        self._now = 0.0  # the table's clock at the last event or tick (rulings are dated so)
+        # (boot, seq): clicks of that boot below seq were turned while no host listened (set
+        # by a resumed `play` until the tray's snapshot is in; see commands._store)
+        self.away_before: tuple[int, int] | None = None
         if session is not None:
             if session.ack_policy != "manual":
                 raise ValueError("the session must run with ack_policy='manual'")
@@ -302,11 +308,21 @@ class RecordingTracker:
 
     def feed(self, ev: TrayEvent, now: float) -> None:
         boot = self._boots.pop(id(ev), None) if self._session is not None else self._boot()
+        if type(ev) is Snapshot:
+            boot = ev.boot_id
+        else:
+            away = self.away_before
+            if away is not None and type(ev) is Click and not ev.recovered and \
+                    boot == away[0] and 0 < ev.seq < away[1]:
+                # a resumed host is replayed the clicks turned while it was down: so marked
+                ev = dataclasses.replace(ev, recovered=True)
+        self._now = now
         self._rec.device(ev, boot, now)
         if ev.seq > 0 and boot is not None:
             self.last = (boot, ev.seq)
 
     def tick(self, now: float) -> None:
+        self._now = now
         self._rec.tick(now)
 
     def decide(self, text: str, now: float, seat: str | None = None) -> Any:
@@ -324,14 +340,20 @@ class RecordingTracker:
 
     def _rulings(self) -> None:
         """Rulings (and refused attempts) that ``dialtray judge`` stored into this game while it
-        is played: never silent, they are shown to the players."""
+        is played: applied to the live tracker (``tracker.rulings``) and shown to the players,
+        never silent."""
         store, gid = self._rec.store, self._rec.gid
         for n, kind, content in store.conn.execute(
                 "SELECT n, kind, content FROM records WHERE game_id = ? AND n > ? AND "
                 "kind IN ('judge', 'judge-refused') ORDER BY n", (gid, self._seen)):
-            text = str(json.loads(content)["data"].get("text", ""))
-            shown = f"judge's ruling: {text}" if kind == "judge" else \
-                f"a ruling was refused (no valid judge token): {text}"
+            data = json.loads(content)["data"]
+            if kind == "judge":  # applied to the live game, shown with what it did
+                shown = apply_ruling(self._t, data, self._now)
+                if data.get("ruling") == "undo":
+                    self._rec.undone()
+            else:
+                shown = ("a ruling was refused (no valid judge token): "
+                         f"{data.get('text', '')}")
             log.warning("game %d: %s", gid, shown)
             if self.on_ruling is not None:
                 self.on_ruling(shown)
