@@ -86,6 +86,13 @@ BAD_ARGUMENTS: list[tuple[list[str], list[str]]] = [
     (["selftest", "--sim-do", "gap 0 combat 4"], ["--sim-do", "only with --sim"]),
     (["selftest", "--sim", "/dev/ttyACM0"], ["PORT", "not with --sim"]),
     (["selftest", "/dev/no-such-tray-port"], ["PORT", "no such port /dev/no-such-tray-port"]),
+    (["read", "x.jpg"], ["--figure", "required"]),
+    (["read", "x.jpg", "--figure", "zero=a"], ["--figure", "DOCK=FIGURE", "'zero=a'"]),
+    (["capture", "--dock", "99"], ["--dock", "0..63"]),
+    (["capture", "--dock", "0"], ["not built yet", "--from-photos"]),
+    (["camera"], ["SUBCOMMAND", "required"]),
+    (["camera", "calibrate", "--frames", "2"], ["--frames", "5..200"]),
+    (["camera", "calibrate"], ["photos or --camera"]),
     (["nosuchcommand"], ["nosuchcommand"]),
     (["--data-dir"], ["--data-dir", "expected one argument"]),
 ]
