@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from dialtray.rules.core.errors import IllegalActionError
 from dialtray.rules.fasa import events as ev
-from dialtray.rules.fasa.actions import Fire, Plot, Reveal, Seal, seal_digest
+from dialtray.rules.fasa.actions import Fire, Place, Plot, Reveal, Seal, seal_digest
 from dialtray.rules.fasa.apply import Damage
 from dialtray.rules.fasa.combat import same_hex_fire, target_range
 from dialtray.rules.fasa.game import start_events
@@ -307,7 +307,8 @@ def test_fs_m68_m69_m70_valid_targets_and_same_hex() -> None:
 
 
 def test_fs_m72_m73_m75_m77_m78_doubling_down_jams_and_clearing() -> None:
-    """FS-M77 two rolls per gun, a miss jams the gun from next turn, hits still count; FS-M78
+    """FS-M77 two rolls per gun, a miss jams the gun from next turn, hits still count (FS-A19),
+    FS-M82 the attacker applies them in any order; FS-M78
     clearing is TN 8 - Steady Hand and the only action; FS-M75 range counts the target hex."""
     g = two(a_row=8, b_row=7, b_face="A", combat=["A1", "B1"])
     # A1 guns gun1, gun2 at B1 (base 5, range 1, deflection 0, Dead Eye 6): TN 0
@@ -315,7 +316,12 @@ def test_fs_m72_m73_m75_m77_m78_doubling_down_jams_and_clearing() -> None:
     g.apply(Fire("A1", "B1", double=True))
     a = g.state.planes["A1"]
     assert a.jam_next == {"gun1"} and "gun1" not in a.jammed
-    assert sum(1 for e in g.history[-1].events if isinstance(e, ev.Marked)) >= 1
+    pending = g.state.pending
+    assert pending is not None and len(pending[2]) == 3  # FS-M82: placed in any order
+    assert Place("A1", 9, 3) in g.legal_actions() and Place("A1", 8, 3) not in g.legal_actions()
+    for hit in (3, 1, 1):
+        g.apply(next(x for x in g.legal_actions() if isinstance(x, Place) and x.hit == hit))
+    assert len(g.state.planes["B1"].marked) >= 3
     while g.state.phase == "combat":
         g.apply(g.legal_actions()[0])
     assert a.jammed == {"gun1"}

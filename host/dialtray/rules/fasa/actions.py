@@ -8,7 +8,8 @@
     launch A1 rockets_s1 FK 5,7  a flak, flare or sonic rocket at a hex (FS-M105..FS-M107)
     bomb A1 rockets_p1 5,7       a bomb on the plane's own or an adjacent hex (FS-M114)
     clear A1                     try to clear every jammed gun (FS-M78)
-    place A1 3                   put the next gun hit in column 3 (FS-M21 Steady Hand shift)
+    place A1 3 [hit 2]           put a rolled gun hit (the first, or the 2nd...) in column 3
+                                 (FS-M82 any order, FS-M21 Steady Hand shift)
     pass A1                      no combat action
 """
 
@@ -109,9 +110,11 @@ class Clear:
 class Place:
     plane: str
     column: int  # 1..10 as printed on the sheet
+    hit: int = 1  # which pending hit, 1 = the first rolled (FS-M82: any order)
 
     def text(self) -> str:
-        return f"place {self.plane} {self.column}"
+        extra = f" hit {self.hit}" if self.hit != 1 else ""
+        return f"place {self.plane} {self.column}{extra}"
 
 
 @dataclass(frozen=True)
@@ -178,8 +181,9 @@ def parse_action(text: str) -> FasaAction:
         return Bomb(_plane(args[0], text), args[1], _hex(args[2], text))
     if verb in ("clear", "pass") and n == 1:
         return (Clear if verb == "clear" else Pass)(_plane(args[0], text))
-    if verb == "place" and n == 2 and args[1].isascii() and args[1].isdigit():
-        return Place(_plane(args[0], text), int(args[1]))
+    if verb == "place" and n in (2, 4) and all(x.isascii() and x.isdigit() for x in args[1::2]) \
+            and (n == 2 or args[2] == "hit"):
+        return Place(_plane(args[0], text), int(args[1]), int(args[3]) if n == 4 else 1)
     raise InvalidActionError(
         f"{text!r} is not a FASA action (plot, seal, reveal, fire, rocket, launch, bomb, "
         "clear, place, pass)")

@@ -175,7 +175,7 @@ class Attack:
         table = hit_table(side_of(t, self.p.hex), loc)
         cols = roll_d10(self.dice, f"{self.p.id} hit columns", len(hits))
         placed = tuple((g.id, table, c) for g, c in zip(hits, cols, strict=True))
-        if shift_allowed(steady):
+        if shift_allowed(steady) or len(placed) > 1:  # FS-M21 shift, FS-M82 any order
             self.emit(ev.Pending(self.p.id, target, placed))
             return
         dmg = Damage(self.st, self.dice, self.emit, target, self.p.id)
@@ -190,16 +190,17 @@ class Attack:
         if g.ammo == "MG" and dmg.p.flying:  # D-FS-07: magnesium burns on at step 8
             self.emit(ev.Burning(dmg.plane, "MG", table, col, 0, True))
 
-    def place(self, column: int) -> None:
-        """Put the first pending gun hit in ``column`` (checked by the game); widowing after
-        the last (FS-M84)."""
+    def place(self, column: int, hit: int = 1) -> None:
+        """Put pending gun hit number ``hit`` in ``column`` (checked by the game); widowing
+        after the last (FS-M84)."""
         assert self.st.pending is not None
         _, target, hits = self.st.pending
-        gid, table, _ = hits[0]
-        self.emit(ev.Pending(self.p.id, target, hits[1:]))
+        gid, table, _ = hits[hit - 1]
+        self.emit(ev.Pending(self.p.id, target, hits[:hit - 1] + hits[hit:]))
         dmg = Damage(self.st, self.dice, self.emit, target, self.p.id)
         self.gun_hit(dmg, gid, table, column)
         if len(hits) == 1:
+            dmg.touched = True  # earlier placements marked boxes too: widowing looks at all
             dmg.finish()
 
     def rocket(self, hardpoint: str, code: str, target: str) -> None:

@@ -242,7 +242,7 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         if isinstance(a, Fire):
             att.fire_guns(a.target, a.double)
         elif isinstance(a, Place):
-            att.place(a.column)
+            att.place(a.column, a.hit)
         elif isinstance(a, Rocket):
             att.rocket(a.hardpoint, a.code, a.target)
         elif isinstance(a, Launch):

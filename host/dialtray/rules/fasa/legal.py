@@ -93,7 +93,8 @@ def steady_hand(p: PlaneState, turret: bool) -> int:
 
 def combat_actions(st: FasaState, sheet: MapSheet) -> list[FasaAction]:
     """FS-M68: guns at one target (or doubling down), one launched weapon, clearing jams,
-    or nothing; a pending hit is placed first (FS-M21)."""
+    or nothing; rolled gun hits are placed first, in any order (FS-M82), a Steady Hand
+    shifting them (FS-M21)."""
     who = combatant(st)
     if who is None:
         return []
@@ -101,8 +102,8 @@ def combat_actions(st: FasaState, sheet: MapSheet) -> list[FasaAction]:
     if st.pending is not None:
         _, _, hits = st.pending
         k = shift_allowed(steady_hand(p, turret))
-        col = hits[0][2]
-        return [Place(p.id, c) for c in range(max(1, col - k), min(10, col + k) + 1)]
+        return [Place(p.id, c, i) for i, (_, _, col) in enumerate(hits, start=1)
+                for c in range(max(1, col - k), min(10, col + k) + 1)]
     out: list[FasaAction] = [Pass(p.id)]
     if any((g == "turret_gun") == turret for g in p.jammed):
         out.append(Clear(p.id))
@@ -137,8 +138,11 @@ def allowed(st: FasaState, sheet: MapSheet, p: PlaneState, turret: bool,
     """``a in combat_actions(...)`` without listing them all (replay checks each line)."""
     if st.pending is not None:
         k = shift_allowed(steady_hand(p, turret))
-        col = st.pending[2][0][2]
-        return isinstance(a, Place) and max(1, col - k) <= a.column <= min(10, col + k)
+        hits = st.pending[2]
+        if not isinstance(a, Place) or not 1 <= a.hit <= len(hits):
+            return False
+        col = hits[a.hit - 1][2]
+        return max(1, col - k) <= a.column <= min(10, col + k)
     if isinstance(a, Pass):
         return True
     if isinstance(a, Clear):
