@@ -101,7 +101,33 @@ def resume_args(store: GameStore, gid: int) -> dict[str, Any]:
 
 
 def stored_dials(store: GameStore, gid: int) -> list[DialState]:
-    """Every dial's last stored position: the last snapshot, moved by the clicks after it."""
+    """Every dial's last stored position: the last snapshot, moved by the clicks after it.
+
+    Read from the end (a restarted host calls this on a game that may hold many thousands of
+    clicks): the last snapshot, then clicks backwards only until each of its dials has its
+    latest click (a click's position is absolute)."""
+    conn = store.conn
+    row = conn.execute("SELECT n, content FROM records WHERE game_id = ? AND kind = 'device' "
+                       "AND instr(content, ?) > 0 ORDER BY n DESC LIMIT 1",
+                       (gid, b'"type":"Snapshot"')).fetchone()
+    snap = json.loads(row[1])["data"] if row is not None else None
+    if snap is None or snap.get("type") != "Snapshot":
+        return _stored_dials_forward(store, gid)
+    states = {(s["dock"], s["dial"]): s for s in snap["dials"]}
+    latest: dict[tuple[int, int], int] = {}
+    for (content,) in conn.execute("SELECT content FROM records WHERE game_id = ? AND "
+                                   "kind = 'device' AND n > ? ORDER BY n DESC", (gid, row[0])):
+        if len(latest) == len(states):
+            break
+        d = json.loads(content)["data"]
+        if d["type"] == "Click" and (d["dock"], d["dial"]) in states:
+            latest.setdefault((d["dock"], d["dial"]), d["position"])
+    return [DialState(**{**s, "position": latest.get(k, s["position"])})
+            for k, s in states.items()]
+
+
+def _stored_dials_forward(store: GameStore, gid: int) -> list[DialState]:
+    """The same, reading every device record from the start (no snapshot found by text)."""
     dials: dict[tuple[int, int], DialState] = {}
     for row in store.conn.execute("SELECT content FROM records WHERE game_id = ? AND "
                                   "kind = 'device' ORDER BY n", (gid,)):

@@ -49,7 +49,7 @@ def resume(store: GameStore, gid: int, dice: DiceSource | None = None) -> Resume
     binding = Binding({Dial(f, k): Slot(d, r) for f, k, d, r in store.figures(gid)
                        if d is not None and r is not None})
     args = resume_args(store, gid)
-    dials = tuple(stored_dials(store, gid))
+    dials = tuple(args["resume_dials"] if "resume_dials" in args else stored_dials(store, gid))
     snap = None
     if dials:
         boot, last = args.get("resume_from", (0, 0))
