@@ -38,6 +38,7 @@ class IngestStats:
     batches: int = 0
     first_at: float = 0.0
     last_at: float = 0.0
+    busy_s: float = 0.0  # the writer's time in batches (the rest it waited for messages)
 
 
 @dataclass
@@ -65,6 +66,8 @@ class Ingest:
         self.event = event
         self.db = psycopg.connect(dsn)
         pgschema.check(self.db)
+        self.db.execute("CREATE TEMP TABLE hub_in (LIKE hub_records INCLUDING DEFAULTS) "
+                        "ON COMMIT DELETE ROWS")
         self.db.commit()
         self.stats = IngestStats()
         self.on_change = on_change
@@ -133,6 +136,7 @@ class Ingest:
                     batch.append(self.q.get_nowait())
                 except queue.Empty:
                     break
+            t0 = time.perf_counter()
             try:
                 self._batch(batch)
             except Exception:  # the database went away: log, the tables will send again
@@ -142,6 +146,7 @@ class Ingest:
                     ch.waiting.clear()
                 self.chains.clear()
                 self._load()
+            self.stats.busy_s += time.perf_counter() - t0
 
     def _batch(self, batch: list[tuple[str, bytes]]) -> None:
         rows: list[tuple[Any, ...]] = []
@@ -169,11 +174,15 @@ class Ingest:
                 self._state(table, payload)
             elif what == "call":
                 self._call(table, payload)
-        if rows:
+        if rows:  # COPY into a session table, then one idempotent INSERT … SELECT
             with self.db.cursor() as cur:
-                cur.executemany(
-                    "INSERT INTO hub_records (table_id, game, n, kind, content, sha, prev) "
-                    "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING", rows)
+                with cur.copy("COPY hub_in (table_id, game, n, kind, content, sha, prev) FROM "
+                              "STDIN") as cp:
+                    for r in rows:
+                        cp.write_row(r)
+                cur.execute("INSERT INTO hub_records (table_id, game, n, kind, content, sha, "
+                            "prev) SELECT table_id, game, n, kind, content, sha, prev FROM hub_in "
+                            "ON CONFLICT DO NOTHING")
         if touched:
             with self.db.cursor() as cur:
                 cur.executemany(

@@ -1,0 +1,218 @@
+"""Benchmark the tournament hub on a real Mosquitto and PostgreSQL (started here, loopback only).
+
+    .venv/bin/python bench/bench_hub.py [--tables N] [--records M] [--clicks K] [--cut S]
+
+1. **Ingest**: N tables whose SQLite stores already hold M records each (every one in the outbox,
+   as after a long network cut) all connect at once; records/s the hub stores in PostgreSQL
+   (chain checked, idempotent insert, ack), from the first record stored to the last, and from
+   the links' start. Target ≥ 5 000 records/s.
+2. **Click → hub page**: a table publishes its live state (a click, stamped with the time) K
+   times; a websocket client of the hub page (as the browser is) notes when the page's state
+   shows that click. p50/p99 of the delay. Target p99 ≤ 500 ms. (It starts at the table's
+   publish: the tray → host part is the link's, measured by bench_link.)
+3. With ``--cut S``: the acceptance scenario of tests/hub (32 tables, two broker kills, one table
+   cut for S seconds — the issue's 30 s) and its wall time.
+
+Prints a table and writes bench/results/hub.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results" / "hub.json"
+sys.path.insert(0, str(ROOT / "tests" / "hub"))
+
+from dialtray.hub import devservers, pgschema  # noqa: E402
+from dialtray.hub.ingest import Ingest  # noqa: E402
+from dialtray.hub.sim import wait_for  # noqa: E402
+from dialtray.hub.table import Broker, Outbox, TableLink  # noqa: E402
+from dialtray.store.db import GameStore  # noqa: E402
+
+EVENT = "ev1"
+
+
+def fresh(s: devservers.DevServers, name: str) -> str:
+    import psycopg
+
+    with psycopg.connect(s.pg.owner_dsn, autocommit=True) as c:
+        c.execute(f"CREATE DATABASE {name}")
+    pgschema.migrate(s.pg.dsn("dialtray", s.pg.owner_password, name))
+    return s.pg.dsn("dialtray_hub", s.pg.hub_password, name)
+
+
+def run_links(specs: list[tuple[str, str, str, int]], go: Any, stop: Any) -> None:
+    """A process of tables (the hub's process is left to the hub, as at an event)."""
+    links = [TableLink(Path(path), EVENT, tid, Broker("127.0.0.1", port, tid, pw))
+             for path, tid, pw, port in specs]
+    go.wait()
+    for link in links:
+        link.start()
+    stop.wait()
+    for link in links:
+        link.stop()
+
+
+def ingest_rate(s: devservers.DevServers, hub_pw: str, tmp: Path, tables: int,
+                records: int) -> dict[str, float]:
+    import multiprocessing as mp
+
+    dsn = fresh(s, "bench_ingest")
+    specs = []
+    for i in range(tables):
+        tid = f"b{i:02d}"
+        pw = secrets.token_urlsafe(9)
+        s.mqtt.add_user(tid, pw)
+        path = tmp / f"{tid}.sqlite3"
+        with GameStore.open(path) as store:
+            Outbox.install(store)
+            gid = store.new_game("airaction", seats=[("A", "x"), ("B", "y")], origin="bench")
+            for k in range(records - 1):
+                store.append(gid, "device", {"i": k, "click": k % 12, "dock": k % 8})
+                if k % 500 == 499:
+                    store.commit()
+            store.commit()
+        specs.append((str(path), tid, pw, s.mqtt.port))
+    ctx = mp.get_context("spawn")
+    go, stop = ctx.Event(), ctx.Event()
+    procs = [ctx.Process(target=run_links, args=(specs[k::2], go, stop)) for k in range(2)]
+    for p in procs:
+        p.start()
+    hub = Ingest(dsn, EVENT, "127.0.0.1", s.mqtt.port, hub_pw).start()
+    total = tables * records
+    try:
+        time.sleep(3)  # the table processes import and open their stores
+        t0 = time.monotonic()
+        go.set()
+        wait_for(lambda: hub.stats.stored >= total, 300, "every record stored", every=0.01)
+        t1 = time.monotonic()
+        st = hub.stats
+        return {"records": total, "records_per_s_from_start": total / (t1 - t0),
+                "records_per_s_first_to_last": total / max(st.last_at - st.first_at, 1e-9),
+                "batches": st.batches, "duplicates": st.duplicates,
+                "writer_busy_s": st.busy_s, "records_per_writer_s": total / max(st.busy_s, 1e-9)}
+    finally:
+        stop.set()
+        for p in procs:
+            p.join(30)
+        hub.stop()
+
+
+def click_delay(s: devservers.DevServers, hub_pw: str, clicks: int) -> dict[str, float]:
+    from dialtray.hub.web import HubPage, ServedHub
+    from websockets.sync.client import connect
+
+    dsn = fresh(s, "bench_click")
+    page = HubPage(dsn, secrets.token_urlsafe(9))
+    hub = Ingest(dsn, EVENT, "127.0.0.1", s.mqtt.port, hub_pw, on_change=page.changed)
+    page.ingest = hub
+    hub.start()
+    served = ServedHub(page)
+    pw = secrets.token_urlsafe(9)
+    s.mqtt.add_user("clk", pw)
+    db = Path(tempfile.mkdtemp()) / "clk.sqlite3"
+    GameStore.open(db).close()
+    link = TableLink(db, EVENT, "clk", Broker("127.0.0.1", s.mqtt.port, "clk", pw)).start()
+    delays: list[float] = []
+    seen: dict[int, float] = {}
+    done = threading.Event()
+    try:
+        link.connected.wait(10)
+        ws = connect(f"ws://127.0.0.1:{served.port}/ws?key={page.token}", legacy=True)
+
+        def read() -> None:
+            while not done.is_set():
+                try:
+                    msg = json.loads(ws.recv(timeout=1))
+                except TimeoutError:
+                    continue
+                except Exception:
+                    return
+                now = time.time()
+                for t in msg.get("tables", []):
+                    st = t.get("state") or {}
+                    if t["id"] == "clk" and isinstance(st.get("click"), int):
+                        seen.setdefault(st["click"], now)
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        for k in range(clicks):
+            sent = time.time()
+            link.publish_state({"phase": "movement", "click": k, "sent": sent})
+            wait_for(lambda k=k: k in seen, 10, f"click {k} on the page", every=0.001)
+            delays.append(seen[k] - sent)
+            time.sleep(0.02)
+        done.set()
+        ws.close()
+    finally:
+        link.stop()
+        served.close()
+        hub.stop()
+    delays.sort()
+    return {"clicks": clicks, "p50_ms": statistics.median(delays) * 1000,
+            "p99_ms": delays[min(len(delays) - 1, int(len(delays) * 0.99))] * 1000,
+            "max_ms": delays[-1] * 1000}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tables", type=int, default=16)
+    ap.add_argument("--records", type=int, default=2500)
+    ap.add_argument("--clicks", type=int, default=300)
+    ap.add_argument("--cut", type=float, default=0.0, help="also run the acceptance scenario "
+                    "with this network cut in seconds (the issue: 30)")
+    a = ap.parse_args()
+    why = devservers.missing()
+    if why:
+        print(f"bench_hub: {why}")
+        return 2
+    out: dict[str, object] = {"machine_load": os.getloadavg()[0]}
+    with devservers.DevServers(EVENT) as s, tempfile.TemporaryDirectory() as tmp:
+        hub_pw = secrets.token_urlsafe(12)
+        s.mqtt.add_user("hub", hub_pw)
+        s.hub_password = hub_pw  # type: ignore[attr-defined]
+        pgschema.migrate(s.pg.admin_dsn)
+        out["ingest"] = ingest_rate(s, hub_pw, Path(tmp), a.tables, a.records)
+        out["click_to_page"] = click_delay(s, hub_pw, a.clicks)
+        if a.cut:
+            from test_acceptance import play_round
+
+            t0 = time.monotonic()
+            play_round(s, Path(tmp), "bench_accept", a.cut)
+            out["acceptance_cut"] = {"cut_s": a.cut, "wall_s": time.monotonic() - t0,
+                                     "passed": True}
+    ing = out["ingest"]
+    clk = out["click_to_page"]
+    assert isinstance(ing, dict) and isinstance(clk, dict)
+    print(f"{'measure':<44}{'value':>14}  target")
+    print(f"{'ingest records/s (first → last stored)':<44}"
+          f"{ing['records_per_s_first_to_last']:>14.0f}  ≥ 5000")
+    print(f"{'ingest records/s (from links start)':<44}{ing['records_per_s_from_start']:>14.0f}")
+    print(f"{'records':<44}{ing['records']:>14}")
+    print(f"{'records per second of hub writer time':<44}{ing['records_per_writer_s']:>14.0f}")
+    print(f"{'click → hub page p50 ms':<44}{clk['p50_ms']:>14.1f}")
+    print(f"{'click → hub page p99 ms':<44}{clk['p99_ms']:>14.1f}  ≤ 500")
+    if "acceptance_cut" in out:
+        acc = out["acceptance_cut"]
+        assert isinstance(acc, dict)
+        print(f"{'acceptance with a ' + str(acc['cut_s']) + ' s cut: wall s':<44}"
+              f"{acc['wall_s']:>14.1f}  passed")
+    print(f"(load average {out['machine_load']:.2f})")
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(out, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
