@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from dialtray.rules.core.errors import IllegalActionError
 from dialtray.rules.fasa import events as ev
-from dialtray.rules.fasa.actions import Fire, Place, Plot, Reveal, Seal, seal_digest
+from dialtray.rules.fasa.actions import Fire, Pick, Place, Plot, Reveal, Seal, seal_digest
 from dialtray.rules.fasa.apply import Damage
 from dialtray.rules.fasa.combat import same_hex_fire, target_range
 from dialtray.rules.fasa.game import start_events
@@ -83,25 +83,42 @@ def test_fs_m06_m07_a_turn_runs_its_steps_and_setup_faces_the_sides() -> None:
 
 
 def test_fs_m08_pilot_and_wingman_never_collide() -> None:
-    """FS-M08 a pair ending in one hex: no collision check (no roll); FS-M54/FS-M55 enemies
-    in one hex each pick (a d10 here, D-FS-06) and equal picks collide (FS-M57: destroyed, a
-    bailout at base 18)."""
+    """FS-M08 a pair ending in one hex: no collision check; FS-M54/FS-M55 enemies in one hex
+    each pick 1..10 (secretly when plots are sealed) and equal picks collide (FS-M57:
+    destroyed, a bailout at base 18)."""
     g = game([placed("A1", "P1", HAWK, 10, 8, "A", 1), placed("A2", "P1", HAWK, 10, 7, "A", 1),
               placed("B1", "P2", "sample-gunship", 3, 3, "D", 1)])
     g.apply(Plot("A1", "1SA"))
     g.apply(Plot("A2", "A"))
     feed(g, 4, 3)  # Quick Draw 4 v 4 tie for A1/A2 (gunship QD 6 first)
-    events = g.apply(Plot("B1", "1SA"))
-    assert not any(isinstance(e, ev.Rolled) and e.rule == "FS-M55" for e in events)
+    g.apply(Plot("B1", "1SA"))
+    assert g.state.phase == "combat"  # no pick phase for a pair
     g2 = two(a_row=6, b_row=4, speed=1)
     g2.apply(Plot("A1", "1SA"))
-    feed(g2, 5, 5, 1, 1)  # picks 5 and 5 collide; both bailouts fail (natural 1)
-    events = g2.apply(Plot("B1", "1SA"))
-    assert [e.rule for e in events if isinstance(e, ev.Rolled)][:2] == ["FS-M55", "FS-M55"]
+    g2.apply(Plot("B1", "1SA"))
+    assert g2.state.phase == "pick" and g2.legal_actions() == tuple(
+        Pick("A1", n) for n in range(1, 11))
+    with pytest.raises(IllegalActionError) as info:
+        g2.apply(Pick("B1", 5))  # A1 picks first
+    assert info.value.mechanic == "FS-M55"
+    g2.apply(Pick("A1", 5))
+    feed(g2, 1, 1)  # both bailouts fail (natural 1)
+    events = g2.apply(Pick("B1", 5))
     outs = [e for e in events if isinstance(e, ev.PlaneOut)]
     assert {e.plane for e in outs} == {"A1", "B1"} and all(e.rule == "FS-M57" for e in outs)
     assert bailout_tn("collision", 0, 0) == 18
     assert g2.outcome() is not None and g2.outcome().winner is None  # FS-M13: a draw
+    g3 = two(a_row=6, b_row=4, speed=1, sealed=True)  # picks sealed and revealed together
+    for seat, plane in (("P1", "A1"), ("P2", "B1")):
+        g3.apply(Seal(seat, seal_digest(seat, 1, ((plane, "1SA", False),), "s")))
+    for seat, plane in (("P1", "A1"), ("P2", "B1")):
+        g3.apply(Reveal(seat, ((plane, "1SA", False),), "s"))
+    assert g3.state.phase == "pick" and g3.to_move() == "P1" and g3.legal_actions() == ()
+    for seat, plane, n in (("P1", "A1", "3"), ("P2", "B1", "7")):
+        g3.apply(Seal(seat, seal_digest(seat, 1, ((plane, n, False),), "t")))
+    g3.apply(Reveal("P1", (("A1", "3", False),), "t"))
+    g3.apply(Reveal("P2", (("B1", "7", False),), "t"))
+    assert g3.state.phase == "combat" and g3.state.picks == {"A1": 3, "B1": 7}
 
 
 def test_fs_m09_m12_leaving_the_map() -> None:

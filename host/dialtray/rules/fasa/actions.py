@@ -10,6 +10,8 @@
     clear A1                     try to clear every jammed gun (FS-M78)
     place A1 3 [hit 2]           put a rolled gun hit (the first, or the 2nd...) in column 3
                                  (FS-M82 any order, FS-M21 Steady Hand shift)
+    pick A1 7                    the pilot's number for a same-hex collision check (FS-M55);
+                                 secret plots seal and reveal picks too (``A1=7``)
     pass A1                      no combat action
 """
 
@@ -118,6 +120,15 @@ class Place:
 
 
 @dataclass(frozen=True)
+class Pick:
+    plane: str
+    number: int  # 1..10
+
+    def text(self) -> str:
+        return f"pick {self.plane} {self.number}"
+
+
+@dataclass(frozen=True)
 class Pass:
     plane: str
 
@@ -125,7 +136,7 @@ class Pass:
         return f"pass {self.plane}"
 
 
-FasaAction = Plot | Seal | Reveal | Fire | Rocket | Launch | Bomb | Clear | Place | Pass
+FasaAction = Plot | Seal | Reveal | Fire | Rocket | Launch | Bomb | Clear | Place | Pick | Pass
 
 
 def seal_digest(seat: str, turn: int, plots: tuple[tuple[str, str, bool], ...], salt: str) -> str:
@@ -179,11 +190,13 @@ def parse_action(text: str) -> FasaAction:
         return Launch(_plane(args[0], text), args[1], args[2].upper(), _hex(args[3], text))
     if verb == "bomb" and n == 3:
         return Bomb(_plane(args[0], text), args[1], _hex(args[2], text))
+    if verb == "pick" and n == 2 and args[1].isascii() and args[1].isdigit():
+        return Pick(_plane(args[0], text), int(args[1]))
     if verb in ("clear", "pass") and n == 1:
         return (Clear if verb == "clear" else Pass)(_plane(args[0], text))
     if verb == "place" and n in (2, 4) and all(x.isascii() and x.isdigit() for x in args[1::2]) \
             and (n == 2 or args[2] == "hit"):
         return Place(_plane(args[0], text), int(args[1]), int(args[3]) if n == 4 else 1)
     raise InvalidActionError(
-        f"{text!r} is not a FASA action (plot, seal, reveal, fire, rocket, launch, bomb, "
-        "clear, place, pass)")
+        f"{text!r} is not a FASA action (plot, seal, reveal, pick, fire, rocket, launch, "
+        "bomb, clear, place, pass)")

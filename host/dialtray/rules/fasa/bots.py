@@ -27,7 +27,7 @@ class Bot:
 
     def choose(self, g: FasaGame) -> FasaAction:
         st = g.state
-        if st.sealed and st.phase in ("plot", "reveal"):
+        if st.sealed and st.phase in ("plot", "reveal", "pick", "pick-reveal"):
             return self.secret(g)
         if st.phase == "plot":
             return self.plot(g, self.plot_options(g, plot_order(st)[0]))
@@ -64,6 +64,11 @@ class Bot:
             plots = tuple(sorted((p.id, self.plot(g, self.plot_options(g, p.id)).maneuver, False)
                                  for p in mine))
             self._sealed = (plots, f"{self.rng.getrandbits(64):016x}")
+            return Seal(seat, seal_digest(seat, st.turn, *self._sealed))
+        if st.phase == "pick":  # FS-M55: a secret number per plane in a shared hex
+            picks = tuple(sorted((pid, str(self.rng.randint(1, 10)), False) for pid in st.order
+                                 if st.planes[pid].seat == seat))
+            self._sealed = (picks, f"{self.rng.getrandbits(64):016x}")
             return Seal(seat, seal_digest(seat, st.turn, *self._sealed))
         plots, salt = self._sealed
         return Reveal(seat, plots, salt)

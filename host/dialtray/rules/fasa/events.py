@@ -75,6 +75,17 @@ class PlotSealed(Event):
 
 
 @dataclass(frozen=True)
+class Picked(Event):
+    """FS-M55: a pilot's secret number for a same-hex collision check."""
+
+    plane: str
+    number: int
+
+    def text(self) -> str:
+        return f"{self.plane} picks {self.number} [FS-M55]"
+
+
+@dataclass(frozen=True)
 class TailingInfo(Event):
     """FS-M61: what the tailed plane's plot tells the tailer."""
 

@@ -28,6 +28,7 @@ from dialtray.rules.fasa.actions import (
     FasaAction,
     Fire,
     Launch,
+    Pick,
     Place,
     Plot,
     Reveal,
@@ -46,7 +47,7 @@ from dialtray.rules.fasa.legal import (
     plot_order,
     plots_for,
 )
-from dialtray.rules.fasa.movement import Mover, caps, refusal
+from dialtray.rules.fasa.movement import Mover, caps, crowded, refusal
 from dialtray.rules.fasa.skills import MissionRecord, mission_xp
 from dialtray.rules.fasa.state import FasaState, PlaneState, fold_event
 from dialtray.rules.fasa.template import parse_plot
@@ -141,11 +142,27 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
             return st.planes[plot_order(st)[0]].seat
         if st.phase == "reveal":
             return next(s for s in st.seats if self._unrevealed(s))
+        if st.phase == "pick":
+            if st.sealed:
+                return next(s for s in self._pickers() if s not in st.seals)
+            return st.planes[self._unpicked()[0]].seat
+        if st.phase == "pick-reveal":
+            return next(s for s in self._pickers() if self._unpicked(s))
         from dialtray.rules.fasa.legal import combatant
 
         who = combatant(st)
         assert who is not None
         return who[0].seat
+
+    def _pickers(self) -> list[Seat]:
+        """Seats with a plane in a same-hex collision check (FS-M55), in seating order."""
+        mine = {self.state.planes[p].seat for p in self.state.order}
+        return [s for s in self.state.seats if s in mine]
+
+    def _unpicked(self, seat: str | None = None) -> list[str]:
+        st = self.state
+        return [p for p in st.order if p not in st.picks
+                and (seat is None or st.planes[p].seat == seat)]
 
     def _unrevealed(self, seat: str) -> bool:
         return any(p.plot is None for p in self.state.planes.values()
@@ -155,8 +172,12 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         """Every action that settles the current decision. Sealed plots cannot be listed (the
         digest hides them): ``plots_for`` gives each plane's choices then."""
         st = self.state
-        if st.over is not None or (st.sealed and st.phase in ("plot", "reveal")):
+        if st.over is not None or (st.sealed and st.phase in ("plot", "reveal", "pick",
+                                                              "pick-reveal")):
             return ()
+        if st.phase == "pick":
+            plane = self._unpicked()[0]
+            return tuple(Pick(plane, n) for n in range(1, 11))
         key = self._version
         if self._legal[0] != key:
             if st.phase == "plot":
@@ -173,7 +194,14 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         st = self.state
         if st.over is not None:
             raise IllegalActionError(a.text(), "the engagement is over", "FS-M13", "Victory")
-        if isinstance(a, Plot):
+        if isinstance(a, Pick):
+            if st.phase != "pick" or st.sealed or a.plane not in self._unpicked()[:1]:
+                raise IllegalActionError(a.text(), "no collision pick is due from this plane "
+                                         "now", "FS-M55", "Piloted collisions")
+            if not 1 <= a.number <= 10:
+                raise IllegalActionError(a.text(), "pick a number 1 to 10", "FS-M55",
+                                         "Piloted collisions")
+        elif isinstance(a, Plot):
             check_plot(st, a)
         elif isinstance(a, Seal | Reveal):
             self._check_secret(a)
@@ -194,16 +222,24 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
             raise IllegalActionError(a.text(), "this game plots openly (Plots: open)", "FS-M33",
                                      heading)
         if isinstance(a, Seal):
-            if st.phase != "plot" or a.seat in st.seals or a.seat != self.to_move():
+            if st.phase not in ("plot", "pick") or a.seat in st.seals \
+                    or a.seat != self.to_move():
                 raise IllegalActionError(a.text(), "not this seat's turn to seal", "FS-M33",
                                          heading)
             return
-        if st.phase != "reveal" or a.seat != self.to_move():
+        if st.phase not in ("reveal", "pick-reveal") or a.seat != self.to_move():
             raise IllegalActionError(a.text(), "plots are revealed together, after every seal",
                                      "FS-M33", heading)
         if seal_digest(a.seat, st.turn, a.plots, a.salt) != st.seals[a.seat]:
             raise IllegalActionError(a.text(), "does not match the sealed digest", "FS-M33",
                                      heading)
+        if st.phase == "pick-reveal":
+            want = sorted(self._unpicked(a.seat))
+            if sorted(p for p, _, _ in a.plots) != want or any(
+                    b or not n.isdigit() or not 1 <= int(n) <= 10 for _, n, b in a.plots):
+                raise IllegalActionError(a.text(), f"must pick 1..10 for {' '.join(want)}",
+                                         "FS-M55", "Piloted collisions")
+            return
         mine = sorted(p.id for p in st.planes.values() if p.seat == a.seat and p.flying)
         if sorted(p for p, _, _ in a.plots) != mine:
             raise IllegalActionError(a.text(), f"must plot exactly {' '.join(mine)}", "FS-M06",
@@ -217,10 +253,23 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
             if not plot_order(st):
                 self._movement(emit)
             return
+        if isinstance(a, Pick):
+            emit(ev.Picked(a.plane, a.number))
+            if not self._unpicked():
+                self._after_moves(emit)
+            return
         if isinstance(a, Seal):
             emit(ev.PlotSealed(a.seat, a.digest))
-            if all(s in st.seals for s in st.seats):
+            if st.phase == "pick" and all(s in st.seals for s in self._pickers()):
+                emit(ev.Phase("pick-reveal", st.turn, st.order))
+            elif st.phase == "plot" and all(s in st.seals for s in st.seats):
                 emit(ev.Phase("reveal", st.turn))
+            return
+        if isinstance(a, Reveal) and st.phase == "pick-reveal":
+            for plane, number, _ in a.plots:
+                emit(ev.Picked(plane, int(number)))
+            if not self._unpicked():
+                self._after_moves(emit)
             return
         if isinstance(a, Reveal):
             for plane, text, bail in a.plots:
@@ -266,6 +315,20 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
     def _movement(self, emit: Emit) -> None:
         st = self.state
         Mover(st, self.map, self.dice, emit).resolve()
+        if self._victory(emit):
+            return
+        groups = crowded(st)
+        if groups:  # FS-M55: the pilots in each shared hex pick their numbers first
+            emit(ev.Phase("pick", st.turn, tuple(p.id for g in groups for p in g)))
+            return
+        self._after_moves(emit)
+
+    def _after_moves(self, emit: Emit) -> None:
+        """Collisions (FS-M55), last turn's flak (FS-M105), then the Combat Phase."""
+        st = self.state
+        mover = Mover(st, self.map, self.dice, emit)
+        mover.collisions()
+        mover.flak()
         if self._victory(emit):
             return
         emit(ev.Phase("combat", st.turn, combat_order(st, self.dice, emit)))

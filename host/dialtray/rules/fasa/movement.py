@@ -152,8 +152,6 @@ class Mover:
                 self.fly(p, planned[pid])
         for p in abandoned:
             self.projectile(p)
-        self.same_hex()
-        self.flak()
 
     def abandon(self, p: PlaneState, m: Maneuver) -> bool:
         """FS-M62: the pilot bails out safely; the empty plane flies straight on at the plotted
@@ -303,22 +301,14 @@ class Mover:
             return
         combat_bailout(self.st, self.dice, self.emit, p.id, "collision", reason, "FS-M57")
 
-    def same_hex(self) -> None:
-        """FS-M54/FS-M55: enemies ending in one hex each pick 1..10; equal numbers collide.
-        The pick is made with a d10 here (FS-A17 for everyone; see D-FS-06)."""
-        by_hex: dict[Hex, list[PlaneState]] = {}
-        for p in self.st.planes.values():
-            if p.flying:
-                by_hex.setdefault(p.hex, []).append(p)
-        for h in sorted(by_hex):
-            group = by_hex[h]
-            if len({p.seat for p in group}) < 2:
-                continue  # FS-M08: a pilot and their own wingman never collide
-            picks = {p.id: roll_d10(self.dice, f"{p.id} collision pick")[0] for p in group}
+    def collisions(self) -> None:
+        """FS-M54/FS-M55: enemies ending in one hex have each picked 1..10 (``Picked``);
+        equal numbers collide (FS-M57, or FS-M58's damage)."""
+        for group in crowded(self.st):
+            picks = self.st.picks
             for p in group:
-                self.emit(ev.Rolled(p.id, "collision pick", picks[p.id], 0, True, "FS-M55"))
-            for p in group:
-                foes = [q for q in group if q.seat != p.seat and picks[q.id] == picks[p.id]]
+                foes = [q for q in group if q.seat != p.seat and q.id in picks
+                        and picks.get(q.id) == picks.get(p.id)]
                 if foes and p.flying:
                     self.collide(p, foes[0].sheet_data.base_to_hit, f"mid-air with {foes[0].id}")
 
@@ -330,3 +320,14 @@ class Mover:
             if kind == "FK" and turn == self.st.turn - 1:
                 flak_burst(self.st, self.map, self.dice, self.emit, h, owner)
                 self.emit(ev.Counter(kind, h, owner, -1))
+
+
+def crowded(st: FasaState) -> list[list[PlaneState]]:
+    """Hexes where planes of different seats ended the move (FS-M55); a pilot and their own
+    wingman never collide (FS-M08), so a pair alone in a hex is no group."""
+    by_hex: dict[Hex, list[PlaneState]] = {}
+    for p in st.planes.values():
+        if p.flying:
+            by_hex.setdefault(p.hex, []).append(p)
+    return [sorted(by_hex[h], key=lambda x: x.id) for h in sorted(by_hex)
+            if len({p.seat for p in by_hex[h]}) > 1]

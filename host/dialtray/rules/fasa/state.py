@@ -132,6 +132,7 @@ class FasaState:
     phase: str = "setup"
     planes: dict[str, PlaneState] = field(default_factory=dict)
     seals: dict[str, str] = field(default_factory=dict)
+    picks: dict[str, int] = field(default_factory=dict)
     order: tuple[str, ...] = ()
     acted: set[str] = field(default_factory=set)
     counters: list[tuple[str, Hex, str, int]] = field(default_factory=list)
@@ -173,6 +174,10 @@ def fold_event(st: FasaState, e: Event) -> None:
         if e.phase == "combat":
             st.order, st.acted = e.order, set()
             st.tailing = []
+        if e.phase == "pick":
+            st.order, st.picks, st.seals = e.order, {}, {}
+    elif isinstance(e, ev.Picked):
+        st.picks[e.plane] = e.number
     elif isinstance(e, ev.PlotSealed):
         st.seals[e.seat] = e.digest
     elif isinstance(e, ev.PlotRecorded):
