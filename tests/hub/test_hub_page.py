@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import shutil
 import urllib.error
@@ -56,6 +57,7 @@ def test_hub_page_live_tables_standings_and_a_ruling(
         for p in ("ann", "bob"):
             event.add_player(db, p, p, [{"figure": "sample-militia-fighter"}], 200)
         creds = rulings.enroll(db, "pg-t1")
+        event.pair(db, 90)  # round 1: ann – bob, 90 minutes on the clock
     page = HubPage(dsn, secrets.token_urlsafe(9))
     ingest = Ingest(dsn, EVENT, "127.0.0.1", servers.mqtt.port,
                     servers.hub_password, on_change=page.changed)  # type: ignore[attr-defined]
@@ -81,6 +83,7 @@ def test_hub_page_live_tables_standings_and_a_ruling(
         card.locator(".phase", has_text="phase: movement").wait_for(timeout=20000)
         assert "too-many" in card.locator(".flags").inner_text()
         pg.locator("#standings tbody tr").nth(1).wait_for(timeout=10000)
+        assert re.fullmatch(r"round 1: (89|90):\d\d left", pg.locator("#round").inner_text())
         call = pg.locator("#calls li", has_text="disputed collision")
         call.wait_for(timeout=10000)
         call.locator("button").click()

@@ -129,6 +129,11 @@ def migrate(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    from dialtray.commands.serve import ui_missing
+
+    why = ui_missing()
+    if why is not None:
+        raise CommandError(f"the hub page needs the web UI: {why}")
     db = _db(args)
     db.close()
     host, _, port = args.broker.rpartition(":")

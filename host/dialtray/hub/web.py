@@ -52,8 +52,15 @@ def snapshot(dsn: str) -> dict[str, Any]:
             "SELECT id, table_id, game, note, status, at FROM hub_calls ORDER BY id")]
         quarantine = [{"table": t, "game": g, "n": n, "reason": r} for t, g, n, r in db.execute(
             "SELECT table_id, game, n, reason FROM hub_quarantine ORDER BY id DESC LIMIT 50")]
+        rnd = db.execute("SELECT n, minutes, EXTRACT(EPOCH FROM started) FROM hub_rounds "
+                         "ORDER BY n DESC LIMIT 1").fetchone()
+    now = time.time()
+    clock = None
+    if rnd is not None:  # the round timer (the Aces time limit): seconds left, never below 0
+        ends = float(rnd[2]) + 60 * int(rnd[1])
+        clock = {"round": rnd[0], "minutes": rnd[1], "left_s": max(0, round(ends - now))}
     return {"op": "state", "standings": st, "tables": tables, "calls": calls,
-            "quarantine": quarantine, "at": time.time()}
+            "quarantine": quarantine, "round": clock, "at": now}
 
 
 class HubPage:

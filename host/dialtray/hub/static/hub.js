@@ -12,7 +12,18 @@ function el(tag, text, attrs) {
 }
 function conn(state, text) { const c = $("conn"); c.dataset.state = state; c.textContent = text; }
 
+let clock = null;
+function tick() {
+  if (!clock) return;
+  const left = Math.max(0, Math.round(clock.ends - Date.now() / 1000));
+  const mm = String(Math.floor(left / 60)).padStart(2, "0"), ss = String(left % 60).padStart(2, "0");
+  $("round").textContent = `round ${clock.round}: ${left ? mm + ":" + ss + " left" : "time is up"}`;
+}
+setInterval(tick, 1000);
+
 function render(s) {
+  clock = s.round ? { round: s.round.round, ends: Date.now() / 1000 + s.round.left_s } : null;
+  tick();
   const calls = $("calls");
   calls.replaceChildren();
   const open = s.calls.filter((c) => c.status === "open");
