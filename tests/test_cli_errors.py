@@ -93,6 +93,11 @@ BAD_ARGUMENTS: list[tuple[list[str], list[str]]] = [
     (["camera"], ["SUBCOMMAND", "required"]),
     (["camera", "calibrate", "--frames", "2"], ["--frames", "5..200"]),
     (["camera", "calibrate"], ["photos or --camera"]),
+    (["judge"], ["ACTION", "required"]),
+    (["judge", "vp", "x", "P2", "-5"], ["game", "whole number", "'x'"]),
+    (["judge", "verify", "3", "--dock", "99"], ["--dock", "99", "0..15"]),
+    (["report"], ["game", "required"]),
+    (["report", "abc"], ["game", "whole number", "'abc'"]),
     (["nosuchcommand"], ["nosuchcommand"]),
     (["--data-dir"], ["--data-dir", "expected one argument"]),
 ]
