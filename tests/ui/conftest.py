@@ -1,6 +1,6 @@
 """The web UI's fixtures (helpers in uikit.py): a served game on the virtual tray and a real
 Chromium driven by Playwright. Browser tests skip, saying why, where Playwright or Chromium cannot
-be had; CI installs both (scripts/install_test_browser.sh).
+be had; CI installs both (scripts/install_test_tools.sh).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def browser() -> Iterator[Any]:
         pytest.skip("Playwright is not installed (pip install playwright; part of the test extra)")
     exe = chromium_path()
     if exe is None:
-        pytest.skip("no Chromium: run scripts/install_test_browser.sh (Debian's `chromium`) or "
+        pytest.skip("no Chromium: run scripts/install_test_tools.sh (Debian's `chromium`) or "
                     "set DIALTRAY_CHROMIUM")
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=exe,

@@ -1,7 +1,7 @@
 """The web UI tests' helpers (conftest.py holds the fixtures): a served game on the virtual
 tray (the real firmware under MicroPython, a real pty, the store in a temporary SQLite file,
 uvicorn on a loopback port) and where Debian's Chromium is (Playwright drives it; installed by
-scripts/install_test_browser.sh).
+scripts/install_test_tools.sh).
 
 Browser tests skip, saying why, where Playwright or Chromium cannot be had; CI installs both.
 Screenshots of every view go to tests/ui/screenshots/ (not committed) for a person to look at.

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The system tools some tests drive, installed from Debian's packages when missing (as root with
+# apt-get; one apt call for all of them). Nothing is downloaded at test time.
+#   chromium              the web UI's Playwright tests (tests/ui)
+#   mosquitto, postgresql the tournament hub's tests start their own servers on loopback ports
+#   openscad              renders the printable parts (tests/test_hardware_parts.py)
+# Elsewhere it says what is missing, and those tests skip naming the reason. Never fails the caller.
+set -u
+missing=()
+{ command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 \
+    || [ -n "${DIALTRAY_CHROMIUM:-}" ]; } || missing+=(chromium)
+{ command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ]; } || missing+=(mosquitto)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+command -v openscad >/dev/null 2>&1 || missing+=(openscad)
+[ ${#missing[@]} -eq 0 ] && exit 0
+if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "installing test tools: ${missing[*]} …" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    { apt-get install -y -q "${missing[@]}" \
+        || { apt-get update -q && apt-get install -y -q "${missing[@]}"; }; } >/dev/null 2>&1 \
+        || echo "could not install ${missing[*]}: the tests that need them will be skipped" >&2
+else
+    echo "not installed: ${missing[*]} (Debian packages of those names): the tests that need" \
+        "them will be skipped, naming the reason" >&2
+fi
+exit 0
