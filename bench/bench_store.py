@@ -20,6 +20,7 @@ Prints a table and writes bench/results/store.json.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import statistics
@@ -38,6 +39,7 @@ from dialtray.link.messages import DialState, RawEvent, Snapshot, decode  # noqa
 from dialtray.rules.core.dice import SeededDice  # noqa: E402
 from dialtray.store import GameRecorder, GameStore  # noqa: E402
 from dialtray.store.recorder import RecordingTracker  # noqa: E402
+from dialtray.store.table import steady_gc  # noqa: E402
 from dialtray.store.verify import verify_game  # noqa: E402
 from dialtray.tracker import PLAY, TableDice, Tracker, auto_bind  # noqa: E402
 
@@ -103,12 +105,20 @@ def live_game(store: GameStore) -> GameRecorder:
     return rec
 
 
-def throughput(n: int, batch: int, db: Path) -> dict[str, float]:
+def throughput(n: int, batch: int, db: Path, steady: bool = True) -> dict[str, float]:
+    """``steady``: the collector tuned after setup as ``play`` does (``store.table.steady_gc``);
+    False: Python's default collector (the figure before that tuning)."""
     store = GameStore.open(db)
     rec = live_game(store)
     assert rec.tracker is not None
     stream = click_stream(rec.tracker, n)
-    events, acks, dt, cpu = feed(rec, stream, batch)
+    old = steady_gc() if steady else None
+    try:
+        events, acks, dt, cpu = feed(rec, stream, batch)
+    finally:
+        if old is not None:
+            gc.set_threshold(*old)
+            gc.unfreeze()
     records = store.game(rec.gid).records
     store.close()
     return {"events": events, "acks": acks, "seconds": dt, "rate": events / dt,
@@ -204,6 +214,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         runs = {b: throughput(args.events, b, Path(tmp) / f"t{b}.sqlite3")
                 for b in sorted({args.batch, 100})}
+        default_gc = throughput(args.events, args.batch, Path(tmp) / "d.sqlite3", steady=False)
         alone, alone_cpu = store_only(args.events, args.batch, Path(tmp) / "alone.sqlite3")
         tracked, tracked_cpu = decode_and_track(args.events)
         records, actions, events, times, cpus = ten_thousand(Path(tmp) / "ten.sqlite3")
@@ -220,6 +231,9 @@ def main() -> int:
         "throughput_commits_then_acks": main_run["acks"],
         "throughput_records": main_run["records"],
         "throughput_batch_100_events_per_s": round(runs[100]["rate"]),
+        "throughput_gc": "steady_gc(): frozen after setup, thresholds (10000, 50, 100)",
+        "throughput_default_gc_events_per_s": round(default_gc["rate"]),
+        "throughput_default_gc_events_per_cpu_s": round(default_gc["cpu_rate"]),
         "store_alone_click_records_per_s": round(alone),
         "store_alone_click_records_per_cpu_s": round(alone_cpu),
         "decode_and_tracker_alone_events_per_s": round(tracked),
@@ -235,7 +249,9 @@ def main() -> int:
         (f"frames → tracker → store, batch {args.batch}", f"{main_run['rate']:,.0f} /s",
          f"{main_run['cpu_rate']:,.0f} per CPU-s; target ≥ 50 000 (one core)"),
         ("  commits (each then acknowledged)", f"{main_run['acks']}",
-         f"{main_run['records']} records"),
+         f"{main_run['records']} records; collector tuned (steady_gc)"),
+        ("  the same, Python's default collector", f"{default_gc['rate']:,.0f} /s",
+         f"{default_gc['cpu_rate']:,.0f} per CPU-s (before steady_gc)"),
         ("frames → tracker → store, batch 100", f"{runs[100]['rate']:,.0f} /s",
          f"{runs[100]['cpu_rate']:,.0f} per CPU-s"),
         ("  for scale: store alone (click records)", f"{alone:,.0f} /s",
