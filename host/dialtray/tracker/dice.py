@@ -4,8 +4,10 @@ The game is built with a :class:`TableDice` around the players' choice of source
 LED dice (``TrayDice`` over ``TraySession.roll_led_dice``), dice typed in (``ManualDice``,
 ``PromptDice``) or ``SeededDice`` — so the tracker can write every face into the log and show the
 last roll. ``trial()`` lets the tracker ask the engine "what would this action do to the dials"
-without rolling a real die: inside it, every die shows 6 and nothing is recorded (the trial is
-undone at once; only its dial changes are read).
+without rolling a real die: inside it, nothing is recorded (the trial is undone at once; only its
+dial changes are read) and every die shows 6 — except that a purpose rolled again within one trial
+shows 1s: rejection sampling (``core.dice.choose_uniform``, "a random card") rerolls a group of
+sixes whenever the choice does not divide 6**n, and would otherwise reroll for ever.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dataclasses import dataclass
 from dialtray.rules.core.dice import DiceSource
 
 TRIAL_FACE = 6
+TRIAL_REROLL_FACE = 1
 
 
 @dataclass(frozen=True)
@@ -34,9 +37,13 @@ class TableDice:
         self.rolls: list[Roll] = []  # since the last take()
         self.last: Roll | None = None
         self._trial = 0
+        self._trial_purposes: set[str] = set()
 
     def roll(self, count: int, purpose: str) -> tuple[int, ...]:
         if self._trial:
+            if purpose in self._trial_purposes:
+                return (TRIAL_REROLL_FACE,) * count
+            self._trial_purposes.add(purpose)
             return (TRIAL_FACE,) * count
         faces = tuple(self.inner.roll(count, purpose))
         r = Roll(purpose, faces)
@@ -58,3 +65,5 @@ class TableDice:
             yield
         finally:
             self._trial -= 1
+            if not self._trial:
+                self._trial_purposes.clear()
