@@ -34,6 +34,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                "  dialtray hub migrate --admin postgresql://owner@db/hub\n"
                "  dialtray hub enroll t01 --passwd /etc/mosquitto/passwd > t01.json\n"
                "  dialtray hub run --broker mqtt.local:1883 --event spring\n"
+               "  dialtray hub table --store games.sqlite3 --creds t01.json --broker hub:1883\n"
                "  dialtray hub pair --minutes 90\n"
                "  dialtray hub export --format csv > standings.csv")
     p.add_argument("--db", default=os.environ.get("DIALTRAY_HUB_DB"),
@@ -56,6 +57,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     v.add_argument("--passwd", type=Path, required=True,
                    help="Mosquitto's password file (mosquitto_passwd writes it)")
     v.set_defaults(func=enroll)
+    v = verbs.add_parser("table", help="a table's side: send its store's records to the event "
+                         "(runs beside play/serve)")
+    v.add_argument("--store", type=Path, required=True,
+                   help="the table's game database (games.sqlite3 in the data directory)")
+    v.add_argument("--creds", type=Path, required=True,
+                   help="the table's credentials from `dialtray hub enroll`")
+    v.add_argument("--broker", default="127.0.0.1:1883", help="HOST:PORT of the broker")
+    v.add_argument("--call", metavar="NOTE", help="call the judge with this note, then go on")
+    v.set_defaults(func=table)
     v = verbs.add_parser("player", help="enter a player and squadron (checked: AA-M08..M10)")
     v.add_argument("player", help="the player's id")
     v.add_argument("--name", default="", help="the player's name")
@@ -136,9 +146,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"the hub page needs the web UI: {why}")
     db = _db(args)
     db.close()
-    host, _, port = args.broker.rpartition(":")
-    if not host or not port.isdigit():
-        raise CommandError(f"argument --broker: HOST:PORT, not {args.broker!r}", 2)
+    host, port = _broker(args.broker)
     pw = os.environ.get("DIALTRAY_HUB_PASSWORD")
     if not pw:
         raise CommandError("the hub's broker password is needed in DIALTRAY_HUB_PASSWORD", 2)
@@ -146,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
     from dialtray.hub.pgschema import SchemaError
 
     try:
-        hub = Ingest(args.db, args.event, host, int(port), pw).start()
+        hub = Ingest(args.db, args.event, host, port, pw).start()
     except SchemaError as e:
         raise CommandError(str(e)) from e
     import secrets
@@ -197,6 +205,61 @@ def enroll(args: argparse.Namespace) -> int:
     print("(give this to the table; reload the broker: the ACL lets this table publish only "
           "under dialtray/EVENT/t/TABLE/ and read dialtray/EVENT/cmd/TABLE/)",
           file=__import__("sys").stderr)
+    return 0
+
+
+def _broker(text: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit():
+        raise CommandError(f"argument --broker: HOST:PORT, not {text!r}", 2)
+    return host, int(port)
+
+
+def table(args: argparse.Namespace) -> int:
+    host, port = _broker(args.broker)
+    try:
+        creds = json.loads(args.creds.read_text())
+        tid, pw, key = creds["table"], creds["password"], bytes.fromhex(creds["ruling_key"])
+    except OSError as e:
+        raise CommandError(f"argument --creds: {args.creds}: {e.strerror or e}", 2) from e
+    except (ValueError, KeyError, TypeError) as e:
+        raise CommandError(f"argument --creds: {args.creds}: not the JSON `dialtray hub "
+                           f"enroll` prints ({e})", 2) from e
+    if not args.store.is_file():
+        raise CommandError(f"argument --store: no game database {args.store}", 2)
+    _need()
+    from dialtray.hub.table import Broker, TableLink, install_trigger
+    from dialtray.store.db import GameStore, StoreError
+
+    def store_ruling(body: dict[str, Any]) -> None:  # stored at the table too
+        try:
+            with GameStore.open(args.store) as st:
+                st.append(int(body["game"]), "ruling", body)
+                st.commit()
+            print(f"ruling on game {body['game']}: {body['ruling']} {body['args']} "
+                  f"({body['why']})", flush=True)
+        except (StoreError, KeyError, ValueError) as e:
+            print(f"a ruling could not be stored: {e}", flush=True)
+
+    queued = install_trigger(args.store)
+    link = TableLink(args.store, args.event, tid, Broker(host, port, tid, pw), key,
+                     store_ruling).start()
+    print(f"table {tid}: {queued} record(s) to send to {args.broker}; Ctrl-C stops", flush=True)
+    try:
+        if args.call:
+            link.connected.wait(30)
+            latest = GameStore.open(args.store, readonly=True)
+            row = latest.latest()
+            latest.close()
+            link.call_judge(row.id if row else None, args.call)
+        while True:
+            time.sleep(5)
+            print(f"published {link.stats.published}, confirmed {link.stats.confirmed}, "
+                  f"waiting {link.outstanding()}", flush=True)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        link.stop()
     return 0
 
 

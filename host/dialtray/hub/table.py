@@ -31,6 +31,23 @@ OUTBOX_SQL = ("CREATE TABLE IF NOT EXISTS hub_outbox (game INTEGER NOT NULL, n I
               "PRIMARY KEY (game, n)) WITHOUT ROWID")
 
 
+TRIGGER_SQL = ("CREATE TRIGGER IF NOT EXISTS hub_outbox_fill AFTER INSERT ON records BEGIN "
+               "INSERT OR IGNORE INTO hub_outbox VALUES (new.game_id, new.n); END")
+
+
+def install_trigger(db: Path, backfill: bool = True) -> int:
+    """For a store written by another process (``dialtray play``/``serve``/``judge``): an SQLite
+    trigger fills the outbox inside each transaction that inserts records — the same guarantee
+    as the commit hook, whatever program commits. ``backfill`` queues the records already
+    stored (the hub keeps each once). Returns how many records the outbox holds."""
+    with sqlite3.connect(db, timeout=30) as conn:
+        conn.execute(OUTBOX_SQL)
+        conn.execute(TRIGGER_SQL)
+        if backfill:
+            conn.execute("INSERT OR IGNORE INTO hub_outbox SELECT game_id, n FROM records")
+        return int(conn.execute("SELECT COUNT(*) FROM hub_outbox").fetchone()[0])
+
+
 class Outbox:
     """The store's commit hook: each committed record's (game, n) is queued for the hub."""
 
