@@ -14,13 +14,12 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from hubhelp import EVENT, fresh_db
-
 from dialtray import cli
 from dialtray.hub import devservers
 from dialtray.hub.ingest import Ingest
 from dialtray.hub.sim import wait_for
 from dialtray.store.db import GameStore
+from hubhelp import EVENT, fresh_db
 
 
 def test_enroll_then_table_sends_its_store(servers: devservers.DevServers, tmp_path: Path,
