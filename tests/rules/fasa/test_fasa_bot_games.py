@@ -48,7 +48,8 @@ def test_random_sheets_maps_and_header_options_replay() -> None:
         planes = [(s, p, rng.choice(shipped())) for s, p in
                   (("P1", "A1"), ("P1", "A2"), ("P2", "B1"), ("P2", "B2"))]
         g = FasaGame(SeededDice(seed), start_events(
-            rng.choice(["sample-town", "sample-blank"]), planes, 8, seed % 3 == 0,
+            rng.choice(["sample-town", "sample-blank", "sample-zeppelin"]),
+            planes, 8, seed % 3 == 0,
             seed % 2 == 0, seed % 4 == 1, rng.randint(0, 5)))
         w = LogWriter(g)
         bots = {"P1": RandomBot(seed), "P2": RandomBot(seed + 7)}

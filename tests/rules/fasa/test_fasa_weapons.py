@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from dialtray.rules.fasa import events as ev
 from dialtray.rules.fasa.actions import Bomb, Launch, Pass, Plot, Rocket
 from dialtray.rules.fasa.hexmap import from_offset, load_map, step
@@ -152,3 +153,30 @@ def test_fs_m62_m63_m64_abandoned_plane_as_a_projectile() -> None:
     assert len(hits) == 7 and {b[0] for e in hits for b in e.boxes} == {"nose"}
     assert g.state.planes["A1"].status == "bailed" and "bailout-planned" in g.state.planes[
         "A1"].credits
+
+
+def test_fs_m117_m118_guns_at_a_zeppelin_on_the_sample_map() -> None:
+    """FS-M117 a gas cell is hit on anything but a 1 and loses the template's box count;
+    FS-M118 a nacelle is TN 7 + range - Dead Eye with no deflection; FS-M116 zeppelin hexes
+    block movement until a cell is shredded; FS-M69 only straight ahead, in range."""
+    from dialtray.rules.core.errors import IllegalActionError
+    from dialtray.rules.fasa.actions import Attack
+
+    cells = [placed("A1", "P1", "sample-hawk", 7, 8, "A", 2),
+             placed("B1", "P2", "sample-gunship", 15, 2, "D", 2)]
+    g = game(cells, map_name="sample-zeppelin", combat=["A1", "B1"], dice=d10(2, 1))
+    assert Attack("A1", "cell-1") in g.legal_actions()
+    assert Attack("A1", "cell-2") not in g.legal_actions()
+    events = g.apply(Attack("A1", "cell-1"))
+    rolls = [e for e in events if isinstance(e, ev.Rolled)]
+    assert [(r.tn, r.success) for r in rolls] == [(1, True), (1, False)]  # the 1 misses
+    assert g.state.ground["cell-1"] == 60 - 3  # a 50 cal AP template: 3 boxes
+    nac = game([placed("A1", "P1", "sample-hawk", 10, 10, "A", 2), cells[1]],
+               map_name="sample-zeppelin", combat=["A1", "B1"], dice=d10(3, 2))
+    with pytest.raises(IllegalActionError) as info:
+        nac.apply(Attack("A1", "nacelle-port"))  # not straight ahead
+    assert info.value.mechanic == "FS-M69"
+    events = nac.apply(Attack("A1", "nacelle-starboard"))
+    assert [r.tn for r in events if isinstance(r, ev.Rolled)] == [7 + 2 - 6] * 2
+    sky = load_map("sample-zeppelin")
+    assert not sky.line_of_sight(from_offset(7, 8), from_offset(7, 4))  # the gasbag blocks

@@ -4,6 +4,7 @@
     seal P1 <sha256 hex>         secret plots: the seat's sealed commitment (FS-M33)
     reveal P1 A1=3L2F A2=bail:2SA salt=<hex>   the plots behind the seal, revealed together
     fire A1 B1 [double]          all the plane's guns at one target (FS-M68), doubling down FS-M77
+    attack A1 cell-3             all the plane's guns at a map object (gas cell, nacelle, ground)
     rocket A1 rockets_p1 AP B1   one lethal rocket at a target (FS-M103/FS-M104)
     launch A1 rockets_s1 FK 5,7  a flak, flare or sonic rocket at a hex (FS-M105..FS-M107)
     bomb A1 rockets_p1 5,7       a bomb on the plane's own or an adjacent hex (FS-M114)
@@ -120,6 +121,18 @@ class Place:
 
 
 @dataclass(frozen=True)
+class Attack:
+    """Guns at a map object: a ground target, a zeppelin's gas cell or nacelle (FS-M114's
+    ground objects, FS-M117, FS-M118)."""
+
+    plane: str
+    target: str
+
+    def text(self) -> str:
+        return f"attack {self.plane} {self.target}"
+
+
+@dataclass(frozen=True)
 class Pick:
     plane: str
     number: int  # 1..10
@@ -136,7 +149,8 @@ class Pass:
         return f"pass {self.plane}"
 
 
-FasaAction = Plot | Seal | Reveal | Fire | Rocket | Launch | Bomb | Clear | Place | Pick | Pass
+FasaAction = (Plot | Seal | Reveal | Fire | Attack | Rocket | Launch | Bomb | Clear | Place
+              | Pick | Pass)
 
 
 def seal_digest(seat: str, turn: int, plots: tuple[tuple[str, str, bool], ...], salt: str) -> str:
@@ -190,6 +204,8 @@ def parse_action(text: str) -> FasaAction:
         return Launch(_plane(args[0], text), args[1], args[2].upper(), _hex(args[3], text))
     if verb == "bomb" and n == 3:
         return Bomb(_plane(args[0], text), args[1], _hex(args[2], text))
+    if verb == "attack" and n == 2 and re.fullmatch(r"[a-z0-9][a-z0-9-]*", args[1]):
+        return Attack(_plane(args[0], text), args[1])
     if verb == "pick" and n == 2 and args[1].isascii() and args[1].isdigit():
         return Pick(_plane(args[0], text), int(args[1]))
     if verb in ("clear", "pass") and n == 1:
@@ -198,5 +214,5 @@ def parse_action(text: str) -> FasaAction:
             and (n == 2 or args[2] == "hit"):
         return Place(_plane(args[0], text), int(args[1]), int(args[3]) if n == 4 else 1)
     raise InvalidActionError(
-        f"{text!r} is not a FASA action (plot, seal, reveal, pick, fire, rocket, launch, "
+        f"{text!r} is not a FASA action (plot, seal, reveal, pick, fire, attack, rocket, launch, "
         "bomb, clear, place, pass)")

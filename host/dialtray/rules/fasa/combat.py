@@ -29,7 +29,9 @@ from dialtray.rules.fasa.tn import (
     bomb_tn,
     constitution_tn,
     drill_tn,
+    gas_cell_tn,
     jam_clear_tn,
+    nacelle_tn,
     roll_d10,
     seeker_tn,
     succeeds,
@@ -203,6 +205,30 @@ class Attack:
             dmg.touched = True  # earlier placements marked boxes too: widowing looks at all
             dmg.finish()
 
+    def strafe(self, target: str) -> None:
+        """Guns at a map object straight ahead: a gas cell hits on anything but a 1 (3 when
+        shocked, FS-M117), a nacelle on 7 + range - Dead Eye with no deflection (FS-M118), a
+        ground object on its base TN + range - Dead Eye (FS-M73); each hit takes the
+        template's box count in points (FS-M64, FS-M117: "Zep. Dmg." is missing, D-FS-13)."""
+        obj = next(o for o in self.map.objects if o.id == target)
+        dead_eye, _, shocked = self.skills()
+        points = 0
+        for g in self.guns():
+            rng = object_range(self.map, self.p, obj.hex, g.range)
+            if rng is None:
+                continue
+            if obj.kind == "zeppelin":
+                tn, rule = gas_cell_tn(shocked), "FS-M117"
+            elif obj.kind == "nacelle":
+                tn, rule = nacelle_tn(rng, dead_eye, 0, shocked), "FS-M118"
+            else:
+                tn, rule = to_hit_tn(obj.base_tn, 0, rng, dead_eye, 0, shocked), "FS-M73"
+            self.emit(ev.GunState(self.p.id, g.id, "fired", 1))
+            if self.roll(f"{g.id} to-hit on {target}", tn, rule):
+                points += len(gun_shape(g.ammo, g.caliber))
+        if points:
+            self.emit(ev.GroundHit(target, min(points, self.st.ground.get(target, 0))))
+
     def rocket(self, hardpoint: str, code: str, target: str) -> None:
         """FS-M103/FS-M104 one lethal rocket: its own location and column (FS-M79), no shift
         (FS-M21). BP tags (FS-M111), SK (FS-M112), DR drills on (FS-M113)."""
@@ -328,6 +354,15 @@ def continuing(st: FasaState, dice: DiceSource, emit: Emit) -> None:
                 else:
                     emit(ev.Burning(p.id, kind, table, col, rng, False))
             dmg.finish()
+
+
+def object_range(sheet: MapSheet, p: PlaneState, h: Hex, reach: int) -> int | None:
+    """FS-M69 for an object: straight ahead, within ``reach``, in sight (its own hex does not
+    block the shot at it)."""
+    r = straight_ahead(p.hex, p.facing, h)
+    if r is None or r > reach or not in_sight(sheet, p.hex, h):
+        return None
+    return r
 
 
 def hexes_ahead(sheet: MapSheet, p: PlaneState, reach: int) -> list[Hex]:

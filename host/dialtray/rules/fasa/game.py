@@ -22,6 +22,7 @@ from dialtray.rules.core.errors import IllegalActionError
 from dialtray.rules.core.events import Event, EventSourcedGame
 from dialtray.rules.core.game import Seat, plain
 from dialtray.rules.fasa import events as ev
+from dialtray.rules.fasa.actions import Attack as AttackObject
 from dialtray.rules.fasa.actions import (
     Bomb,
     Clear,
@@ -52,6 +53,7 @@ from dialtray.rules.fasa.skills import MissionRecord, mission_xp
 from dialtray.rules.fasa.state import FasaState, PlaneState, fold_event
 from dialtray.rules.fasa.template import parse_plot
 from dialtray.rules.fasa.tn import tailing_number, tailing_reveal
+from dialtray.rules.fasa.zeppelin import FALLS_AT
 
 SPEED = "speed"
 SEATS = ("P1", "P2")
@@ -290,6 +292,8 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         att = Attack(st, self.map, self.dice, emit, p.id, turret)
         if isinstance(a, Fire):
             att.fire_guns(a.target, a.double)
+        elif isinstance(a, AttackObject):
+            att.strafe(a.target)
         elif isinstance(a, Place):
             att.place(a.column, a.hit)
         elif isinstance(a, Rocket):
@@ -397,6 +401,12 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
             lines.append(f"  {p.id} {p.sheet:16} {p.status:9} {hex_text(p.hex):>6} "
                          f"{FACINGS[p.facing]} speed {p.speed} boxes {len(p.marked):3} "
                          f"Con {p.constitution} XP {mission_xp(record(p))}")
+        if st.ground:
+            shown = ", ".join(f"{k} {v}" for k, v in sorted(st.ground.items()))
+            lines.append(f"  objects: {shown}")
+            cells = [v for k, v in st.ground.items() if k.startswith("cell-")]
+            if cells and sum(cells) <= FALLS_AT:  # FS-M117
+                lines.append(f"  the zeppelin falls: gas cells {sum(cells)} <= {FALLS_AT}")
         out = self.outcome()
         if out is not None:
             lines.append(f"  result: {out.termination}; winner {out.winner or 'none'}; "

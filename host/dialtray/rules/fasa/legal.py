@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from dialtray.rules.core.errors import IllegalActionError
 from dialtray.rules.fasa.actions import (
+    Attack,
     Bomb,
     Clear,
     FasaAction,
@@ -23,6 +24,7 @@ from dialtray.rules.fasa.combat import (
     TURRET,
     bomb_hexes,
     hexes_ahead,
+    object_range,
     target_range,
 )
 from dialtray.rules.fasa.damage import shift_allowed
@@ -113,6 +115,10 @@ def combat_actions(st: FasaState, sheet: MapSheet) -> list[FasaAction]:
         if guns and any(target_range(sheet, p, st.planes[t], g.range, turret) is not None
                         for g in guns):
             out += [Fire(p.id, t), Fire(p.id, t, True)]
+    for o in sheet.objects:
+        if st.ground.get(o.id, 0) > 0 and guns and any(
+                object_range(sheet, p, o.hex, g.range) is not None for g in guns):
+            out.append(Attack(p.id, o.id))
     if turret:
         return out
     for hp, load in sorted(p.rockets.items()):
@@ -153,6 +159,12 @@ def allowed(st: FasaState, sheet: MapSheet, p: PlaneState, turret: bool,
                 and (g.id == "turret_gun") == turret]
         return t is not None and any(target_range(sheet, p, t, g.range, turret) is not None
                                      for g in guns)
+    if isinstance(a, Attack):
+        obj = next((o for o in sheet.objects if o.id == a.target), None)
+        guns = [g for g in p.sheet_data.guns if g.id in p.guns_working()
+                and (g.id == "turret_gun") == turret]
+        return obj is not None and st.ground.get(obj.id, 0) > 0 and any(
+            object_range(sheet, p, obj.hex, g.range) is not None for g in guns)
     if turret or not isinstance(a, Rocket | Launch | Bomb):
         return False
     load = p.rockets.get(a.hardpoint)
@@ -190,7 +202,7 @@ def check_combat(st: FasaState, sheet: MapSheet, a: FasaAction,
     if st.pending is not None:
         raise IllegalActionError(a.text(), "place the pending hits first", "FS-M82",
                                  "Order of damage")
-    if isinstance(a, Fire):
+    if isinstance(a, Fire | Attack):
         raise IllegalActionError(a.text(), f"{a.target} is not straight ahead in range and in "
                                  "sight, or no gun can fire", "FS-M69", "Valid target")
     if isinstance(a, Clear):

@@ -275,7 +275,8 @@ class Mover:
                                       "FS-M09"))
             return True
         obj = self.map.object_at(h)
-        tn = avoid_object_tn(obj.base_tn) if obj is not None and obj.blocks else None
+        standing = obj is not None and obj.blocks and self.st.ground.get(obj.id, 1) > 0
+        tn = avoid_object_tn(obj.base_tn) if obj is not None and standing else None
         if obj is not None and tn is not None and not self.roll(p.id, f"avoid {obj.id}", tn,
                                                                  "FS-M56"):
             self.collide(p, obj.base_tn, f"hit {obj.id}")

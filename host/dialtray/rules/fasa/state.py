@@ -158,7 +158,7 @@ def fold_event(st: FasaState, e: Event) -> None:
         st.start_speed = e.start_speed
         from dialtray.rules.fasa.hexmap import load_map
 
-        st.ground = {o.id: o.points for o in load_map(e.map).objects if o.kind == "ground"}
+        st.ground = {o.id: o.points for o in load_map(e.map).objects if o.points > 0}
     elif isinstance(e, ev.PlanePlaced):
         sh = sheet(e.sheet)
         st.planes[e.plane] = PlaneState(
