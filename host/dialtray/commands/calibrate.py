@@ -29,6 +29,7 @@ from dialtray.calibration import (
     save_calibration,
 )
 from dialtray.calibration_capture import CaptureStatus, CaptureTimeout, capture_revolution
+from dialtray.calibration_check import check_on_connect
 from dialtray.calibration_view import host_copy
 from dialtray.commands._args import int_range, positive_seconds
 from dialtray.commands._common import CommandError, resolve_port
@@ -166,6 +167,7 @@ def run(args: argparse.Namespace, observer: Observer | None = None,
         hello = session.hello
         assert hello is not None
         show.say(f"tray {hello.uid} (firmware {hello.firmware}, {hello.docks} docks) on {port}")
+        show.say(check_on_connect(session, args.out or host_copy(args.data_dir, hello.uid)).line())
         if not 0 <= args.dock < hello.docks:
             raise CommandError(f"argument --dock: the tray has docks 0..{hello.docks - 1}", 2)
         results: dict[str, DialCalibration] = {}

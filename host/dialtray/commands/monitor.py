@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+from dialtray.calibration_check import check_on_connect
 from dialtray.calibration_view import TrayView, host_copy
 from dialtray.commands import _dialvalues
 from dialtray.commands._args import int_range, positive_seconds
@@ -77,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
         last_stats = last_note = time.monotonic()
         diag_on = False
         said: set[str] = set()  # link messages shown since the tray last answered
+        cal_checked = False
         try:
             while True:
                 now = time.monotonic()
@@ -87,6 +89,9 @@ def run(args: argparse.Namespace) -> int:
                 synced = session.synced.is_set()
                 if synced:
                     said.clear()
+                    if not cal_checked:  # once the tray answers: is its calibration ours?
+                        cal_checked = True
+                        cal_warning(args, session)
                 if session.state is SessionState.FAILED:
                     raise CommandError(f"the link to the tray on {port} stopped: "
                                        f"{session.error or 'no reason given'}")
@@ -131,6 +136,15 @@ def link_text(ev: LinkState, port: str, synced: bool) -> str:
     if ev.connected:
         return "link up" if synced else f"port {port} open: waiting for the tray to answer"
     return f"link down: {ev.detail}; waiting for the tray on {port} to come back"
+
+
+def cal_warning(args: argparse.Namespace, session: TraySession) -> None:
+    """Say whether the tray's stored calibration is the copy monitor reads (a warning if not)."""
+    hello = session.hello
+    if hello is None:
+        return
+    check = check_on_connect(session, args.calibration or host_copy(args.data_dir, hello.uid))
+    print(f"          {check.line()}", flush=True)
 
 
 def open_view(args: argparse.Namespace, uid: str) -> TrayView:

@@ -301,6 +301,17 @@ class Hello:
     oldest: int
     next_seq: int
     docks: int
+    flags: int = 0  # proto.HELLO_CAL_*: what the tray found on its flash at boot
+
+    @property
+    def cal_stored(self) -> bool:
+        """A calibration was loaded from the tray's flash at boot (or saved since)."""
+        return bool(self.flags & proto.HELLO_CAL_STORED)
+
+    @property
+    def cal_damaged(self) -> bool:
+        """A calibration file was on the flash but failed its checksum: the tray ignored it."""
+        return bool(self.flags & proto.HELLO_CAL_BAD)
 
 
 @dataclass(frozen=True)
@@ -411,8 +422,10 @@ def decode(payload: bytes) -> DeviceMessage:
     if mtype == proto.T_ACK:
         return Ack(*proto.fields(mtype, body))
     if mtype == proto.T_HELLO:
-        major, minor, patch, pv, uid, boot_id, oldest, nxt, docks, _ = proto.fields(mtype, body)
-        return Hello(f"{major}.{minor}.{patch}", pv, uid.hex(), boot_id, oldest, nxt, docks)
+        major, minor, patch, pv, uid, boot_id, oldest, nxt, docks, flags = proto.fields(mtype,
+                                                                                       body)
+        return Hello(f"{major}.{minor}.{patch}", pv, uid.hex(), boot_id, oldest, nxt, docks,
+                     flags)
     if mtype == proto.T_SNAPSHOT:
         boot_id, nxt, dials = proto.snapshot_dials(body)
         return Snapshot(0, boot_id, nxt, tuple(
