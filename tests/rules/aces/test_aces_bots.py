@@ -21,10 +21,16 @@ def test_bots_only_play_legal_actions_and_games_are_reproducible() -> None:
     assert reports[0] == reports[1]
 
 
+GAMES = 1000
+CHUNKS = 4  # the 1 000 games in four slices, so pytest-xdist spreads them over the cores
+
+
 @pytest.mark.slow
-def test_1000_bot_games_finish_without_exception() -> None:
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_1000_bot_games_finish_without_exception(chunk: int) -> None:
     ends: dict[str, int] = {}
-    for i in range(1000):
+    games = range(chunk, GAMES, CHUNKS)
+    for i in games:
         sc = load_scenario(SCENARIOS[i % 3])
         g = start_scenario(sc, SeededDice(i), turn_limit=sc.turn_limit or 300)
         pair = [
@@ -36,6 +42,6 @@ def test_1000_bot_games_finish_without_exception() -> None:
         o = g.outcome()
         assert o is not None and o.winner in g.seats()
         ends[o.termination] = ends.get(o.termination, 0) + 1
-        if i % 100 == 0:
+        if i % 100 < CHUNKS:
             assert g.rebuilt_state() == g.state
-    assert sum(ends.values()) == 1000
+    assert sum(ends.values()) == len(games)

@@ -11,16 +11,20 @@ from dialtray.commands.coverage import DEFAULT_INVENTORY, REPO, compute
 from dialtray.rules.airaction import events as ev
 from dialtray.rules.airaction.bots import STANDARD_SQUADRONS, play_game
 
+GAMES = 1000
+CHUNKS = 4  # the 1 000 games in four slices, so pytest-xdist spreads them over the cores
+
 
 @pytest.mark.slow
-def test_thousand_bot_games_no_exception_and_sensible() -> None:
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_thousand_bot_games_no_exception_and_sensible(chunk: int) -> None:
     kinds: Counter[str] = Counter()
-    for seed in range(1000):
+    for seed in range(chunk, GAMES, CHUNKS):
         g, result = play_game(
             STANDARD_SQUADRONS, seed=seed, campaign=seed % 3 == 0, obstacles=seed % 4 == 0
         )
         assert result.outcome.winner in g.state.players
-        if seed % 100 == 0:
+        if seed % 100 < CHUNKS:
             assert g.rebuilt_state() == g.state
         for e in g.events():
             if isinstance(e, ev.ShotRolled):
@@ -28,7 +32,7 @@ def test_thousand_bot_games_no_exception_and_sensible() -> None:
             elif isinstance(e, ev.PlaneRemoved) and e.reason == "shot down":
                 kinds["shot down"] += 1
     # sensible play: bots shoot and shoot planes down, not just fly off the table
-    assert kinds["shots"] > 10_000 and kinds["shot down"] > 1_000
+    assert kinds["shots"] > 10_000 // CHUNKS and kinds["shot down"] > 1_000 // CHUNKS
 
 
 @pytest.mark.skipif(not DEFAULT_INVENTORY.exists(), reason="rules inventory not available")
