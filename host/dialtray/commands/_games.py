@@ -99,17 +99,30 @@ def new_game(kind: str, dice: TableDice, seed: int, turns: int) -> Setup:
 
         g = AirActionGame.new(STANDARD_SQUADRONS, build_total=300, dice=dice)
         header = header_of(g.setup_events[0])  # type: ignore[arg-type]
-        order = [p.id for ps in STANDARD_SQUADRONS.values() for p in ps]
-        owners = {p.id: seat for seat, ps in STANDARD_SQUADRONS.items() for p in ps}
-        return Setup(g, header, AirActionBrain(g, seed, turns), order,
-                     lambda d: owners.get(d.figure))
+        return setup_of(kind, g, header, seed, turns)
     if kind == "aces":
         from dialtray.rules.aces.scenarios import load_scenario, start_scenario
 
         ga = start_scenario(load_scenario(ACES_SCENARIO), dice, turn_limit=turns * 10)
         header = [("Scenario", ACES_SCENARIO), ("First", str(ga.state.first_player + 1)),
                   ("Turn-limit", str(turns * 10))]
-        seats = ga.seats()
-        team = {label: seats[c.player] for label, c in ga.state.chars.items()}
-        return Setup(ga, header, AcesBrain(seed), [], lambda d: team.get(d.figure))
+        return setup_of(kind, ga, header, seed, turns)
+    raise ValueError(f"unknown game {kind!r}: {' or '.join(GAMES)}")
+
+
+def setup_of(kind: str, game: Any, header: list[tuple[str, str]], seed: int,
+             turns: int) -> Setup:
+    """The bots' brain, dock order and dial owners for ``game`` — a new one, or one rebuilt
+    from the store (``play --resume``)."""
+    if kind == "airaction":
+        from dialtray.rules.airaction.bots import STANDARD_SQUADRONS
+
+        order = [p.id for ps in STANDARD_SQUADRONS.values() for p in ps]
+        owners = {p.id: seat for seat, ps in STANDARD_SQUADRONS.items() for p in ps}
+        return Setup(game, header, AirActionBrain(game, seed, turns), order,
+                     lambda d: owners.get(d.figure))
+    if kind == "aces":
+        seats = game.seats()
+        team = {label: seats[c.player] for label, c in game.state.chars.items()}
+        return Setup(game, header, AcesBrain(seed), [], lambda d: team.get(d.figure))
     raise ValueError(f"unknown game {kind!r}: {' or '.join(GAMES)}")

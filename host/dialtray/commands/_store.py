@@ -5,19 +5,23 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dialtray.commands._args import int_range
 from dialtray.commands._common import CommandError
+from dialtray.store.consumer import resume_args
 from dialtray.store.db import DB_NAME, GameStore, StoreError, default_db
-from dialtray.store.recorder import GameRecorder
+from dialtray.store.recorder import GameRecorder, RecordingTracker
+from dialtray.store.resume import attach, resume
 from dialtray.store.table import StoredTable
+from dialtray.tracker import TableDice, Timing, Tracker
 
 if TYPE_CHECKING:
     from dialtray.link.session import TraySession
-    from dialtray.tracker import Tracker
 
 GAME_HELP = "the game's number (see `dialtray games`)"
 
@@ -92,3 +96,93 @@ class CommandTable(StoredTable):
         rec = self.recording.recorder
         return (f"stored as game {rec.gid} in {rec.store.path} (dialtray report {rec.gid}, "
                 f"dialtray verify {rec.gid})")
+
+
+# ---- play --resume ----------------------------------------------------------------------------
+
+
+@dataclass
+class Resuming:
+    """A stored running game picked for ``play --resume`` (before the tray is opened: the
+    session is made with ``session_args`` so the tray replays what was never stored)."""
+
+    store: GameStore
+    gid: int
+    kind: str
+    session_args: dict[str, Any]
+
+
+def pick_resume(args: argparse.Namespace, kinds: tuple[str, ...]) -> Resuming:
+    """``--resume [GAME]``: that game, or the latest running one; one-line errors, exit 2."""
+    try:
+        store = GameStore.open(db_path(args))
+    except StoreError as e:
+        raise CommandError(str(e), 2) from e
+    try:
+        gid = int(args.resume or 0)
+        if not gid:
+            row = store.latest("running")
+            if row is None:
+                raise CommandError(f"argument --resume: no running game in {store.path} to "
+                                   "resume (see `dialtray games`)", 2)
+            gid = row.id
+        g = store.game(gid)
+        if g.status != "running":
+            raise CommandError(f"argument --resume: game {gid} is {g.status}, not running: "
+                               "nothing to resume (see `dialtray games`)", 2)
+        if g.kind not in kinds:
+            raise CommandError(f"argument --resume: game {gid} is {g.kind!r}; `play` plays "
+                               f"{' or '.join(kinds)}", 2)
+        return Resuming(store, gid, g.kind, resume_args(store, gid))
+    except StoreError as e:
+        store.close()
+        raise CommandError(str(e), 2) from e
+    except CommandError:
+        store.close()
+        raise
+
+
+def resumed_table(res: Resuming, dice: TableDice, session: TraySession,
+                  clock: Callable[[], float] = time.monotonic
+                  ) -> tuple[Tracker, CommandTable]:
+    """The stored game rebuilt (replayed through its rules, verified), tracked from the dials
+    as last stored, and recorded on into the same chain; subscribe (build this) before the
+    session starts so the tray's replay is seen."""
+    try:
+        r = resume(res.store, res.gid, dice)
+    except StoreError as e:
+        raise CommandError(str(e), 2) from e
+    tracker = Tracker(r.game, r.binding, dice, header=r.header, timing=Timing())
+    if r.snapshot is not None:  # where the dials were when the last host stopped
+        tracker.feed(r.snapshot, clock())
+    return tracker, CommandTable(attach(res.store, res.gid, tracker), session, clock)
+
+
+def resync(table: CommandTable, wait_s: float = 10.0) -> list[str]:
+    """After a resume: ask the tray for a snapshot; the clicks it replays from before that
+    snapshot were turned while no host listened and are marked so (flagged as moved while the
+    host was away); the snapshot itself, fed once they are in, catches whatever the replay
+    did not bring. Returns the labels of the dials that moved meanwhile."""
+    rec = table.recording
+    if all(st.seen is None for st in table.tracker.slots.values()):
+        table.sync()  # nothing stored yet: the snapshot is the start
+        return []
+    session = table.session
+    snap = session.snapshot(wait_s)
+    rec.away_before = (snap.boot_id, snap.next_seq)
+    stored = resume_point(rec)
+    end = time.monotonic() + wait_s
+    while time.monotonic() < end and stored is not None and stored[0] == snap.boot_id and \
+            stored[1] < snap.next_seq - 1:
+        table.pump(0.05)  # the tray's replay of what was never stored
+        stored = rec.last or stored
+    table.pump(0.0)
+    rec.away_before = None
+    rec.feed(snap, table.clock())  # stored; compared at the next tick (in this pump)
+    table.pump(0.0)
+    return [st.label for st in table.tracker.slots.values() if st.away]
+
+
+def resume_point(rec: RecordingTracker) -> tuple[int, int] | None:
+    g = rec.recorder.store.game(rec.recorder.gid)
+    return (g.boot_id, g.last_seq) if g.boot_id is not None and g.last_seq is not None else None

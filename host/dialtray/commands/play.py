@@ -23,10 +23,20 @@ from dialrig import config
 from rich.console import Console
 from rich.live import Live
 
+from dialtray.calibration_check import warn_if_different
 from dialtray.commands._args import int_range
 from dialtray.commands._common import MAX_DOCKS, CommandError, require_sim, resolve_port
+from dialtray.commands._games import GAMES, setup_of
 from dialtray.commands._playview import render
-from dialtray.commands._store import CommandTable, add_db
+from dialtray.commands._store import (
+    CommandTable,
+    Resuming,
+    add_db,
+    game_number,
+    pick_resume,
+    resumed_table,
+    resync,
+)
 from dialtray.commands._table import (
     Table,
     add_game_arguments,
@@ -37,8 +47,10 @@ from dialtray.commands._table import (
     write_log,
 )
 from dialtray.link.session import TraySession
+from dialtray.rules.core.dice import SeededDice
 from dialtray.rules.core.errors import DiceError, InvalidActionError
-from dialtray.tracker import OVER, Timing
+from dialtray.store.table import steady_gc
+from dialtray.tracker import OVER, TableDice, Timing
 from dialtray.tracker.binding import Slot
 from dialtray.tracker.hands import Hands, Typed
 from dialtray.tracker.runner import CHUNK
@@ -48,6 +60,8 @@ EXAMPLES = """examples:
   dialtray play aces --sim --seats bot,bot           # watch two bots
   dialtray play airaction --port /dev/ttyACM0 --seats human,human --docks-file docks.txt
   dialtray play airaction --sim --figures B1,B2,B3,A1,A2,A3 --dice seeded
+  dialtray play --resume --port /dev/ttyACM0         # the host died: carry the game on
+  dialtray play --resume 12 --seats human,bot        # stored game 12 (see dialtray games)
 
 at the prompt:
   deploy P1 / speed A1 5 / throttle A1 -1 / plan A1 "Tight Turn" left / shoot A1 front B2
@@ -78,7 +92,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("play", help="play a game on the tray with the click tracker",
                        description=__doc__, epilog=EXAMPLES,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("game", choices=("airaction", "aces"), help="which rules")
+    p.add_argument("game", nargs="?", choices=GAMES,
+                   help="which rules (not with --resume: the stored game says)")
+    p.add_argument("--resume", nargs="?", const=0, type=game_number, metavar="GAME",
+                   help="carry on a stored game after a crash or a closed laptop (default: "
+                        "the latest running one): rebuilt from the store, the tray asked for "
+                        "its dials, every dial moved meanwhile flagged")
     p.add_argument("--sim", action="store_true", help="on the virtual tray (no hardware)")
     p.add_argument("--port", help="the tray's serial port (default: the one tray on USB)")
     p.add_argument("--seats", type=seats_arg, default=["human", "bot"],
@@ -101,6 +120,26 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("argument --port: not with --sim (the virtual tray has its own)", 2)
     if args.docks_file is not None and args.figures:
         raise CommandError("argument --figures: not with --docks-file", 2)
+    res: Resuming | None = None
+    if args.resume is not None:
+        if args.sim:
+            raise CommandError("argument --resume: not with --sim (the virtual tray does not "
+                               "outlive its host); give the tray's --port", 2)
+        if args.docks_file is not None or args.figures:
+            raise CommandError("argument --resume: the stored game has its docks already (no "
+                               "--figures or --docks-file)", 2)
+        res = pick_resume(args, GAMES)
+        if args.game is not None and args.game != res.kind:
+            raise CommandError(f"argument game: game {res.gid} is {res.kind}, not "
+                               f"{args.game}", 2)
+        args.game = res.kind
+        try:
+            return run_resumed(args, res)
+        finally:
+            res.store.close()
+    if args.game is None:
+        raise CommandError("argument game: say which rules (airaction or aces), or --resume "
+                           "a stored game", 2)
     check_before_start(args, args.game)
     vtray: Any = None
     if args.sim:
@@ -119,6 +158,8 @@ def run(args: argparse.Namespace) -> int:
                 session.wait_synced(30)
             except TimeoutError as e:
                 raise CommandError(f"the tray did not answer on {port}: {e}") from e
+            if not args.sim:  # the virtual tray starts with the defaults every time
+                say_calibration(session, args.data_dir)
             if args.sim:
                 session.set_timing(config.DEFAULT_SETTLE_MS, config.DEFAULT_SAMPLE_MS)
             inbox: queue.SimpleQueue[str | None] = queue.SimpleQueue()
@@ -132,6 +173,45 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if vtray is not None:
             vtray.close()
+
+
+def run_resumed(args: argparse.Namespace, res: Resuming) -> int:
+    """``--resume``: the stored game rebuilt and subscribed to the tray *before* the session
+    starts (resuming from the stored point: the tray replays what was never stored)."""
+    port = resolve_port(args.port)
+    session = TraySession(port, name="play", ack_policy="manual", **res.session_args)
+    dice = TableDice(SeededDice(args.seed))  # its source is chosen once the tray answers
+    tracker, tracked = resumed_table(res, dice, session)
+    seats = tracker.game.seats()
+    if len(args.seats) != len(seats):
+        raise CommandError(f"argument --seats: this game has {len(seats)} seats "
+                           f"({', '.join(seats)}), {len(args.seats)} given", 2)
+    if res.kind == "airaction" and "bot" in args.seats:
+        raise CommandError("argument --seats: bots cannot carry on a resumed Air Action game "
+                           "(their table of plane positions is not stored); resume it with "
+                           "--seats human,human", 2)
+    turns = int(dict(tracker.header).get("Turn-limit", args.turns * 10)) // 10 \
+        if res.kind == "aces" else args.turns
+    table = Table(setup_of(res.kind, tracker.game, tracker.header, args.seed, turns), tracker,
+                  dice)
+    with session:
+        try:
+            session.wait_synced(30)
+        except TimeoutError as e:
+            raise CommandError(f"the tray did not answer on {port}: {e}") from e
+        say_calibration(session, args.data_dir)
+        inbox: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        threading.Thread(target=read_lines, args=(inbox,), daemon=True,
+                         name="play-input").start()
+        dice.inner, table.fair = make_dice(args.dice, session, args.seed, TypedDice(inbox))
+        return Game(args, table, session, None, inbox, tracked=tracked, resumed=res.gid).run()
+
+
+def say_calibration(session: TraySession, data_dir: Path) -> None:
+    """On connect: one line on stderr when the tray's calibration is not this computer's."""
+    warning = warn_if_different(session, data_dir)
+    if warning:
+        print(warning, file=sys.stderr, flush=True)
 
 
 def read_lines(inbox: queue.SimpleQueue[str | None]) -> None:
@@ -166,13 +246,17 @@ class Game:
     """The play loop: link events, typed lines, bot moves, the view."""
 
     def __init__(self, args: argparse.Namespace, table: Table, session: TraySession,
-                 vtray: Any, inbox: queue.SimpleQueue[str | None]) -> None:
+                 vtray: Any, inbox: queue.SimpleQueue[str | None], *,
+                 tracked: CommandTable | None = None, resumed: int | None = None) -> None:
         self.args = args
         self.table = table
         self.t = table.tracker
         self.vtray = vtray
-        self.tracked = CommandTable.open(args, self.t, session, "play",
-                                         on_ruling=lambda text: self.say(text))
+        self.resumed = resumed
+        if tracked is None:
+            tracked = CommandTable.open(args, self.t, session, "play")
+        self.tracked = tracked
+        tracked.recording.on_ruling = self.say  # a judge's ruling: applied, shown
         game = self.t.game
         seats = game.seats()
         self.humans = [s for s, who in zip(seats, args.seats, strict=True) if who == "human"]
@@ -327,8 +411,16 @@ class Game:
         return bool(n) or typed or len(self.t.game.history) != before
 
     def run(self) -> int:
-        self.tracked.sync()
+        if self.resumed is None:
+            self.tracked.sync()
+        else:
+            self.announced = len(self.t.game.history)
+            moved = resync(self.tracked)
+            self.say(f"resumed stored game {self.resumed} at action {self.announced}; " + (
+                f"moved while the host was away: {', '.join(moved)} (flagged: put them back)"
+                if moved else "no dial moved while the host was away"))
         self.announce()
+        steady_gc()  # setup done: from here the host stores event by event (store.table)
         if self.args.plain or not self.console.is_terminal:
             self.console.print(self.view())
             while not self.quit and self.t.phase != OVER:
