@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from dialrig import calstore, config
 from dialtray.calibration import (
@@ -144,12 +144,14 @@ def test_host_crc_is_the_firmware_checksum_of_the_copy_sent_with_the_default_wir
     assert host_crc(cal, 2) != host_crc(cal, 3)  # a tray with other docks is another file
 
 
-def read_lines(proc: subprocess.Popen[str]) -> queue.Queue[str]:
+def read_lines(proc: subprocess.Popen[str], stream: IO[str] | None = None) -> queue.Queue[str]:
+    """The lines of the process's stdout (or ``stream``), as they come."""
     lines: queue.Queue[str] = queue.Queue()
+    source = stream or proc.stdout
 
     def pump() -> None:
-        assert proc.stdout is not None
-        for line in proc.stdout:
+        assert source is not None
+        for line in source:
             lines.put(line.rstrip("\n"))
 
     threading.Thread(target=pump, daemon=True).start()
@@ -193,3 +195,26 @@ def test_monitor_warns_on_connect_when_the_copies_differ_and_says_when_they_agre
         assert not any("warning:" in s for s in seen), seen
         assert f"tray {UID}: its calibration matches this computer's copy (crc {board:08x}" \
             in seen[-1]
+
+
+def test_play_on_a_tray_warns_on_connect_when_it_keeps_no_calibration(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    host_file(data, zero=300)
+    mine = calstore.checksum(board_docks(300))
+    with VirtualTray(config.default_config(2), seed=8, workdir=tmp_path / "tray",
+                     report=lambda note: None) as tray:
+        proc = subprocess.Popen([str(BIN / "dialtray"), "--data-dir", str(data), "play",
+                                 "airaction", "--port", tray.port, "--seats", "human,human",
+                                 "--dice", "seeded", "--plain"],
+                                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True)
+        try:
+            lines = read_lines(proc, proc.stderr)
+            line = ""
+            while "warning:" not in line:  # queue.Empty after WAIT_S if play never says it
+                line = lines.get(timeout=WAIT_S)
+        finally:
+            proc.terminate()
+            proc.communicate(timeout=WAIT_S)
+        assert line.startswith(f"warning: tray {UID} has no calibration on its flash"), line
+        assert f"crc {mine:08x}" in line

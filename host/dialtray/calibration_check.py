@@ -24,7 +24,7 @@ from typing import Any, cast
 from dialrig import calstore, config
 
 from dialtray.calibration import CalibrationError, CalibrationFile, apply_calibration
-from dialtray.calibration_view import TrayView
+from dialtray.calibration_view import TrayView, host_copy
 from dialtray.link.calinfo import BoardCalibration, SessionLike, calibration_info
 from dialtray.link.session import CommandFailed
 
@@ -104,3 +104,12 @@ def check_on_connect(session: SessionLike, path: Path, timeout: float = 3.0) -> 
     except (TimeoutError, RuntimeError) as e:
         return CalCheck(False, f"could not ask the tray which calibration it keeps: {e}")
     return compare(board, TrayView.load(path))
+
+
+def warn_if_different(session: SessionLike, data_dir: Path) -> str | None:
+    """For commands that only mention a difference (``play``): the warning line, or None when
+    the tray keeps this computer's copy (``<data dir>/calibration/tray-<uid>.json``)."""
+    if session.hello is None:
+        return None
+    check = check_on_connect(session, host_copy(data_dir, session.hello.uid))
+    return None if check.agree else check.line()
