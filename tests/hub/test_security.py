@@ -54,6 +54,9 @@ def test_record_altered_in_flight_is_quarantined_and_named(
             assert bytes(stored[0]) == genuine.content  # the genuine record, resent
             assert db.execute("SELECT COUNT(*) FROM hub_records WHERE table_id = %s",
                               (tid,)).fetchone() == (total,)
+        from dialtray.hub.web import snapshot  # what the judge's page shows
+
+        assert [q["reason"] for q in snapshot(dsn)["quarantine"]] == [reason]
     finally:
         t.close()
         hub.stop()
