@@ -127,7 +127,9 @@ def test_fs_m09_m12_leaving_the_map() -> None:
     g = two(a_row=12, a_face="D", speed=2)
     g.apply(Plot("A1", "2SA"))
     g.apply(Plot("B1", "1SA"))
-    assert g.state.planes["A1"].status == "withdrawn" and "fled" not in g.state.planes["A1"].credits
+    home = g.state.planes["A1"]
+    assert home.status == "withdrawn" and "fled" not in home.credits
+    assert "landed" in home.credits  # FS-M66: TN 4 - 5 <= 0, undamaged: lands with no roll
     g = two(a_col=1, a_face="E", speed=2)
     g.apply(Plot("A1", "2SA"))
     g.apply(Plot("B1", "1SA"))
@@ -299,6 +301,15 @@ def test_fs_m66_m67_m91_landing() -> None:
     assert landing_mishap(6, 1)[0] == 5 and "flips" in landing_mishap(6, 1)[1]
     assert landing_mishap(1, 1) == (0, "lands safely")
     assert "landing structure" in landing_mishap(4, 2, zeppelin=True)[1]
+    # in play: a damaged plane home must roll; a natural 1 fails, but at TN -1 the Ground
+    # Landing Table's row is max(0, -1 - 1) = 0: it lands safely (FS-A04), 10 XP (FS-M25)
+    g = two(a_row=12, a_face="D", speed=2, dice=d10(1),
+            extra=[ev.Marked("A1", (("tail", 0, 0),), "test", "FS-M81")])
+    g.apply(Plot("A1", "2SA"))
+    events = g.apply(Plot("B1", "1SA"))
+    landing = next(e for e in events if isinstance(e, ev.Rolled) and e.rule == "FS-M66")
+    assert (landing.tn, landing.roll, landing.success) == (-1, 1, False)
+    assert "landed" in g.state.planes["A1"].credits
 
 
 def test_fs_m68_m69_m70_valid_targets_and_same_hex() -> None:

@@ -427,8 +427,8 @@ def tails(a: PlaneState, t: PlaneState, turn: int) -> bool:
 def record(p: PlaneState) -> MissionRecord:
     """FS table 6 facts of one pilot (FS-M25)."""
     c = p.credits
-    return MissionRecord(survived=p.status not in ("dead",),
+    return MissionRecord(survived=p.status not in ("dead",) and p.constitution > 0,
                          inflicted_damage="damage" in c, kills=c.count("kill"),
                          half_kill="half-kill" in c,
                          planned_bailout="bailout-planned" in c, fled="fled" in c,
-                         combat_bailout="bailout-combat" in c)
+                         combat_bailout="bailout-combat" in c, landed="landed" in c)

@@ -20,6 +20,9 @@ from dialtray.rules.fasa.template import Maneuver, parse_plot
 from dialtray.rules.fasa.tn import (
     avoid_object_tn,
     collision_hits,
+    landing_mishap,
+    landing_needs_roll,
+    landing_tn,
     push_tn,
     restricted_tn,
     roll_d10,
@@ -267,6 +270,7 @@ class Mover:
             if side == p.home:
                 self.emit(ev.PlaneOut(p.id, "withdrawn", f"left by its home side ({side})",
                                       "FS-M12"))
+                self.land(p)
             else:
                 self.emit(ev.Credit(p.id, "fled"))
                 if p.last_hit_by and p.last_hit_by in self.st.planes:  # FS-M10
@@ -282,6 +286,31 @@ class Mover:
             self.collide(p, obj.base_tn, f"hit {obj.id}")
             return True
         return False
+
+    def land(self, p: PlaneState) -> None:
+        """Home: the landing (D-FS-14, on a runway): FS-M66 TN 4 + FS table 10 - Natural Touch,
+        no roll at <= 0 unless Natural Touch <= 3 or any damage; FS-M67 a failure reads the
+        Ground Landing Table at TN - roll (FS-A04); FS table 6: 10 XP for landing."""
+        lost = p.lost
+        nt = p.sheet_data.pilot.natural_touch
+        tn = landing_tn(nt, gear_damaged=any(x.startswith("landing_gear") for x in lost),
+                        rudders_damaged=len(p.rudders()),
+                        flaps_damaged=any(x.startswith(("flap", "wing_controls")) for x in lost),
+                        wounds=p.sheet_data.pilot.constitution - p.constitution)
+        if not landing_needs_roll(tn, nt, bool(p.marked)):
+            self.emit(ev.Credit(p.id, "landed"))
+            return
+        (r,) = roll_d10(self.dice, f"{p.id} landing")
+        ok = succeeds(r, tn)
+        self.emit(ev.Rolled(p.id, "landing", r, tn, ok, "FS-M66"))
+        index, _ = landing_mishap(tn, r)
+        if ok or index == 0:
+            self.emit(ev.Credit(p.id, "landed"))
+            return
+        loss = 2 if index >= 5 else 1 if index >= 3 else 0
+        if loss:
+            self.emit(ev.Wounded(p.id, "pilot", loss))
+        self.emit(ev.Credit(p.id, f"landing mishap {index}"))
 
     def travel(self, p: PlaneState, path: list[Hex], facing: int, text: str, speed: int,
                gs: int, pushed: bool, how: str, rule: str) -> None:
