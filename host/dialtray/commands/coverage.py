@@ -25,12 +25,14 @@ REPO = Path(__file__).resolve().parents[3]  # the clone, when dialtray runs from
 # shipped with the package: coverage works in a clone and in an installed copy alike.
 PACKAGED_INVENTORY = Path(__file__).resolve().parents[1] / "data" / "rules_inventory.json"
 DEFAULT_INVENTORY = PACKAGED_INVENTORY
-ID_RE = re.compile(r"(?<![A-Za-z0-9])([A-Z]{2})[-_]([MTA])(\d{2})(?!\d)", re.IGNORECASE)
+ID_RE = re.compile(r"(?<![A-Za-z0-9])([A-Z]{2})[-_]([MTA])(\d{2,3})(?!\d)", re.IGNORECASE)
 
 # A list item or table row that starts with the id, bold or not: "- AA-M39 **Rear-arc bonus**:",
 # "- **AC-T06: LOF diagram (caption)**", "| AA-M05 | ...".
-ITEM = re.compile(r"^\s*[-*|]\s*(?P<bold>\*\*)?(?P<id>[A-Z]{2}-[MTA]\d{2})\b\**:?\s*(?P<rest>.*)$",
-                  re.MULTILINE)
+ITEM = re.compile(
+    r"^\s*[-*|]\s*(?P<bold>\*\*)?(?P<id>[A-Z]{2}-[MTA]\d{2,3})\b\**:?\s*(?P<rest>.*)$",
+    re.MULTILINE,
+)
 BOLD = re.compile(r"\*\*(.+?)\*\*")
 TITLE_WORDS = 10
 
