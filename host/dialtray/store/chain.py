@@ -30,7 +30,42 @@ def canonical(obj: Any) -> bytes:
 
 
 def content_of(game: int, n: int, kind: str, at: float, data: Any) -> bytes:
+    if type(data) is dict and type(at) is float and at - at == 0.0:
+        flat = _flat(data)  # most records (flags, notes, confirmations): no encoder needed
+        if flat is not None:
+            return (f'{{"at":{float.__repr__(at)},"data":{flat},"game":{int(game)},'
+                    f'"kind":{_str(kind)},"n":{int(n)}}}').encode()
     return canonical({"at": at, "data": data, "game": game, "kind": kind, "n": n})
+
+
+_str = json.encoder.encode_basestring  # (C) a JSON string, non-ASCII kept (ensure_ascii=False)
+
+
+def _flat(data: dict[Any, Any]) -> str | None:
+    """``data`` as canonical JSON when it is one level of str keys and plain values (str, int,
+    finite float, bool, None), else None (then the encoder does it). Byte for byte what the
+    encoder writes (tested): sorted keys, no spaces — about half its time per record."""
+    for k in data:
+        if type(k) is not str:
+            return None
+    parts = []
+    for k in sorted(data):
+        v = data[k]
+        t = type(v)
+        if t is str:
+            enc = _str(v)
+        elif t is int:
+            enc = int.__repr__(v)
+        elif t is bool:
+            enc = "true" if v else "false"
+        elif t is float and v - v == 0.0:  # finite: json writes inf/nan as Infinity/NaN
+            enc = float.__repr__(v)
+        elif v is None:
+            enc = "null"
+        else:
+            return None
+        parts.append(f"{_str(k)}:{enc}")
+    return "{" + ",".join(parts) + "}"
 
 
 def renumber(content: bytes, n: int) -> bytes:

@@ -1,0 +1,28 @@
+"""The store's fast path for flat records (``chain.content_of`` without the JSON encoder) must
+write byte for byte what the canonical encoder writes, and leave everything else to it."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from dialtray.store.chain import canonical, content_of
+
+VALUES: list[Any] = ["", "dock 0 — a \"peek\"\\ \n\t\x01 é ✈", "plain", 0, -7, 10**30, True,
+                     False, None, 0.0, -1.5e-7, 1e300, 123.456, float("inf"), float("nan"),
+                     [1, "a"], {"x": 1}, (2, 3)]
+
+
+def test_flat_records_are_canonical_json_byte_for_byte() -> None:
+    rng = random.Random(12)
+    for _ in range(3000):
+        keys = rng.sample(["text", "i", "at", "kind", "dial", "how", "resolved", "Zeta", "é",
+                           "a b", "seq"], rng.randrange(0, 8))
+        data = {k: rng.choice(VALUES) for k in keys}
+        at = rng.choice([0.0, 1795563865.023, 12.5, float("inf")])
+        want = canonical({"at": at, "data": data, "game": 3, "kind": "flag", "n": 9})
+        assert content_of(3, 9, "flag", at, data) == want, data
+    assert content_of(1, 2, "x", 1.0, {1: "int key"}) == \
+        canonical({"at": 1.0, "data": {1: "int key"}, "game": 1, "kind": "x", "n": 2})
+    assert content_of(1, 2, "x", 1.0, ["a list"]) == \
+        canonical({"at": 1.0, "data": ["a list"], "game": 1, "kind": "x", "n": 2})
