@@ -57,7 +57,7 @@ def test_gap_is_asked_for_and_filled(servers: devservers.DevServers, tmp_path: P
 
     try:
         c.subscribe(topics.cmd_topic(EVENT, "gap-t", "#"), qos=1)
-        assert subscribed.wait(10)
+        assert subscribed.wait(10) and hub.subscribed.wait(10)
         for n in (1, 2, 4, 5, 6):  # record 3 lost on the way
             send(n)
         assert got.wait(20), "the hub never asked for the gap"

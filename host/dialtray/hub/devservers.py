@@ -174,10 +174,19 @@ class Postgres:
         self._run([self.initdb, "-D", str(self.data), "-U", "dialtray", "-A", "scram-sha-256",
                    f"--pwfile={pwfile}", "-E", "UTF8", "--no-sync"])
         pwfile.unlink()
-        opts = (f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.root} "
-                "-c fsync=off -c synchronous_commit=off -c full_page_writes=off")
-        self._run([self.pg_ctl, "-D", str(self.data), "-o", opts, "-l",
-                   str(self.root / "pg.log"), "-w", "-t", "60", "start"])
+        for attempt in range(3):  # a random port may be taken between choosing and binding
+            opts = (f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.root} "
+                    "-c fsync=off -c synchronous_commit=off -c full_page_writes=off")
+            try:
+                self._run([self.pg_ctl, "-D", str(self.data), "-o", opts, "-l",
+                           str(self.root / "pg.log"), "-w", "-t", "60", "start"])
+                break
+            except subprocess.CalledProcessError as e:
+                log = (self.root / "pg.log").read_text(errors="replace")[-800:] \
+                    if (self.root / "pg.log").exists() else ""
+                if attempt == 2:
+                    raise RuntimeError(f"PostgreSQL did not start: {log}") from e
+                self.port = free_port()
         import psycopg
 
         with psycopg.connect(self.owner_dsn, autocommit=True) as c:

@@ -84,6 +84,8 @@ class Ingest:
         c.max_inflight_messages_set(1000)
         c.reconnect_delay_set(1, 2)
         c.on_connect = self._on_connect
+        c.on_subscribe = self._on_subscribe
+        self.subscribed = threading.Event()  # (set at the first subscription; tests wait on it)
         c.on_message = lambda _c, _u, m: self.q.put((m.topic, bytes(m.payload)))
         self.client = c
         self.host, self.port = host, port
@@ -103,6 +105,9 @@ class Ingest:
             log.warning("hub: the broker refused the connection: %s", rc)
             return
         client.subscribe(f"{topics.ROOT}/{self.event}/t/+/+", qos=1)
+
+    def _on_subscribe(self, *_args: Any) -> None:
+        self.subscribed.set()
 
     def start(self) -> Ingest:
         self.client.connect_async(self.host, self.port, keepalive=5)
