@@ -7,6 +7,8 @@ servers or the `hub` extra cannot be had; on CI both are installed.
 from __future__ import annotations
 
 import secrets
+import signal
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -24,6 +26,8 @@ def servers() -> Iterator[devservers.DevServers]:
     why = devservers.missing()
     if why:
         pytest.skip(f"no local broker/database: {why}")
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:  # killed (a timeout): still stop
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # the servers (atexit)
     s = devservers.DevServers(EVENT).start()
     try:
         s.hub_password = secrets.token_urlsafe(12)  # type: ignore[attr-defined]

@@ -12,6 +12,7 @@ user reads and writes the whole event. ``enroll`` adds a user and reloads the br
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import shutil
@@ -225,6 +226,7 @@ class DevServers:
         self.pg = Postgres(self.tmp / "pg")
 
     def start(self) -> DevServers:
+        atexit.register(self.stop)  # also when the caller dies of an exception or sys.exit
         try:
             self.mqtt.start()
             self.pg.start()
@@ -234,6 +236,8 @@ class DevServers:
         return self
 
     def stop(self) -> None:
+        if not self.tmp.exists():
+            return  # stopped already
         self.mqtt.stop()
         self.pg.stop()
         shutil.rmtree(self.tmp, ignore_errors=True)
