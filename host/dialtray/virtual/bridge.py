@@ -15,7 +15,11 @@ Host-to-device bytes are flow-controlled like USB: while the firmware is not rea
 bridge stops reading the host side, so a writer blocks instead of losing bytes.
 
 Unplugging closes the host-side pty: the host's reads fail as they do when a real cable is
-pulled. Replugging makes a new pty and moves the symlink. While unplugged, the device's output
+pulled. It also removes the symlink, as udev removes /dev/serial/by-id/… when a device goes:
+left in place it would point at a pty number the kernel soon hands to another pseudo-terminal
+(any virtual tray's firmware side, another program's terminal), and a host reconnecting through
+it would talk to that one instead — swallowing its bytes and sending it ours. Replugging makes a
+new pty and publishes the symlink again. While unplugged, the device's output
 is read and discarded, as USB CDC drops output when no host is attached.
 """
 
@@ -228,6 +232,10 @@ class UsbBridge:
             os.close(self._host_slave)
             self._host_fd = self._host_slave = None
             self.plugged = False
+            # The port vanishes (udev semantics): no host may open the closed pty's number,
+            # which the kernel reuses for the next pseudo-terminal created on the machine.
+            with contextlib.suppress(FileNotFoundError):
+                self.link_path.unlink()
             self.lost_to_device += len(self._to_device)
             self._to_device.clear()
         self._wake()
