@@ -8,13 +8,12 @@ import secrets
 from pathlib import Path
 
 import psycopg
-from hubhelp import EVENT, fresh_db
-
 from dialtray.hub import devservers
 from dialtray.hub.ingest import Ingest
 from dialtray.hub.sim import Relay, wait_for
 from dialtray.hub.table import Broker, TableLink
 from dialtray.store.db import GameStore
+from hubhelp import EVENT, fresh_db
 
 
 def test_last_will_marks_a_cut_table_offline(servers: devservers.DevServers,
