@@ -1,5 +1,5 @@
 """The hub's fixtures: a real Mosquitto and a real PostgreSQL (Debian's packages, installed by
-scripts/install_hub_servers.sh), started once per test session on random loopback ports in a
+scripts/install_test_tools.sh), started once per test session on random loopback ports in a
 temporary directory, migrated, and stopped at the end. Tests skip, saying why, only where the
 servers or the `hub` extra cannot be had; on CI both are installed.
 """

@@ -43,7 +43,7 @@ def browser() -> Iterator[Any]:
         pytest.skip("Playwright is not installed (part of the test extra)")
     exe = chromium()
     if exe is None:
-        pytest.skip("no Chromium: run scripts/install_test_browser.sh (Debian's `chromium`)")
+        pytest.skip("no Chromium: run scripts/install_test_tools.sh (Debian's `chromium`)")
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=exe, args=["--no-sandbox"])
         yield b

@@ -1,6 +1,6 @@
 """Local Mosquitto and PostgreSQL for development and tests (issue 17 "Set-up").
 
-Both are Debian's packages (``scripts/install_hub_servers.sh`` installs them when missing), run
+Both are Debian's packages (``scripts/install_test_tools.sh`` installs them when missing), run
 from a temporary directory on a random loopback port and stopped by ``stop()`` (or the ``with``
 block). PostgreSQL's ``initdb``/``postgres`` refuse to run as root, so as root they run as the
 unprivileged ``postgres`` user (``runuser``). Nothing here touches the network beyond 127.0.0.1.
@@ -56,7 +56,7 @@ def _which(name: str, package: str, dirs: list[Path] | None = None) -> str:
     found = shutil.which(name) or shutil.which(name, path="/usr/sbin:/usr/bin")
     if found is None:
         raise ServerMissing(f"{name} is not installed: install Debian's `{package}` package "
-                            "(scripts/install_hub_servers.sh does it as root)")
+                            "(scripts/install_test_tools.sh does it as root)")
     return found
 
 
