@@ -175,6 +175,8 @@ class UsbBridge:
         self._wake_r, self._wake_w = os.pipe()
         self._to_device = bytearray()  # taken from the host, not yet taken by the device
         self._hold = False  # the device is resetting: leave the host's bytes in its port
+        # Device fds the tray is done with, closed by the pump itself (see retire_device).
+        self._retired: list[int] = []
         self.bytes_to_host = 0
         self.bytes_from_device = 0  # everything the device wrote, before cable damage
         self.bytes_to_device = 0
@@ -203,6 +205,26 @@ class UsbBridge:
             self._to_device.clear()
         self._wake()
 
+    def retire_device(self, fd: int) -> None:
+        """Close an old firmware pty master once the pump has finished with it.
+
+        The pump reads and writes a device fd outside the lock. Closed from another thread,
+        that fd's number is free at once, and the tray's next openpty usually reuses it — for
+        the new pty's *slave* as often as not: the pump's next write of the old boot's host
+        bytes then lands on the new firmware's terminal and comes back out as device output
+        (the host reads its own commands), and a read steals the new firmware's input. Closed
+        here, between the pump's turns, no old number can be in use when it is reused."""
+        with self._lock:
+            self._retired.append(fd)
+        self._wake()
+
+    def _close_retired(self) -> None:
+        with self._lock:
+            retired, self._retired = self._retired, []
+        for fd in retired:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
     def plug(self) -> str:
         """Create the host-side port; returns the real pty path the symlink points at."""
         with self._lock:
@@ -227,7 +249,7 @@ class UsbBridge:
             if not self.plugged:
                 return
             assert self._host_fd is not None and self._host_slave is not None
-            os.close(self._host_fd)
+            self._retired.append(self._host_fd)  # closed by the pump: see retire_device
             # Keeping our copy of the slave open would keep the port alive: close it too.
             os.close(self._host_slave)
             self._host_fd = self._host_slave = None
@@ -245,6 +267,7 @@ class UsbBridge:
         self._wake()
         self._thread.join(timeout=2)
         self.unplug()
+        self._close_retired()  # the pump has stopped: what it would have closed, and the port
         if self.link_path.is_symlink():
             self.link_path.unlink()
 
@@ -255,6 +278,7 @@ class UsbBridge:
 
     def _run(self) -> None:
         while not self._stop.is_set():
+            self._close_retired()
             with self._lock:
                 dev, host = self._device_fd, self._host_fd
                 backlog = bool(self._to_device)

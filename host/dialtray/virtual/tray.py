@@ -347,7 +347,7 @@ class VirtualTray:
             proc.kill()
             proc.wait()
         if proc is not None:
-            os.close(self._master)
+            self.bridge.retire_device(self._master)  # closed by the pump: see retire_device
         self._wdt_ms = 0
 
     def _interrupt(self) -> bool:
