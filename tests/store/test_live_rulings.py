@@ -6,11 +6,13 @@ shown as refused. The game, rulings and all, still verifies."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
 from dialtray.cli import main
 from dialtray.commands._games import new_game
+from dialtray.commands._playview import render
 from dialtray.rules.core.dice import SeededDice
 from dialtray.store import GameRecorder, GameStore
 from dialtray.store.recorder import RecordingTracker
@@ -18,6 +20,7 @@ from dialtray.store.verify import verify_game
 from dialtray.tracker import OVER, TableDice, Tracker, auto_bind
 from dialtray.tracker.hands import Hands
 from paper import PaperTray
+from rich.console import Console
 
 
 def test_rulings_during_a_live_game_are_applied_by_the_tracker_and_shown(
@@ -93,6 +96,11 @@ def test_rulings_during_a_live_game_are_applied_by_the_tracker_and_shown(
     assert main(["judge", "dispute", gid, "line of fire to c5", "refused", *judge]) == 0
     rt.commit()
     assert t.judge_vp == {"P1": 2}
+    screen = Console(width=200, record=True, file=io.StringIO())
+    screen.print(render(t.view(), title="t", phase="p", humans=[], messages=shown, sim=False,
+                        judge_vp=t.judge_vp))
+    text = screen.export_text()
+    assert "judge's VP: P1 +2" in text and "award 2 VP to P1" in text
     assert shown[-2] == "judge's ruling: award 2 VP to P1 — judge's VP for P1 now +2"
     assert shown[-1].startswith("judge's ruling: dispute 'line of fire to c5': refused")
 

@@ -6,7 +6,7 @@ Reads only the tracker's plain-data ``View``; draws nothing else.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from rich.console import Group
 from rich.panel import Panel
@@ -20,7 +20,7 @@ MAX_LEGAL_SHOWN = 14
 
 
 def render(v: View, *, title: str, phase: str, humans: Sequence[str], messages: Sequence[str],
-           sim: bool) -> Group:
+           sim: bool, judge_vp: Mapping[str, int] | None = None) -> Group:
     head = Text()
     head.append(f"{title}  ", style="bold")
     head.append(f"{phase}  ")
@@ -58,6 +58,9 @@ def render(v: View, *, title: str, phase: str, humans: Sequence[str], messages: 
         parts.append(Text(f"dice: {v.last_roll}", style="magenta"))
     for n in v.notes[-3:]:
         parts.append(Text(f"judge: {n}", style="dim"))
+    if judge_vp:  # a judge's VP rulings, beside the rules' VP table (tracker.rulings)
+        parts.append(Text("judge's VP: " + ", ".join(f"{seat} {n:+d}" for seat, n in
+                                                   sorted(judge_vp.items())), style="yellow"))
     if v.outcome:
         parts.append(Text(f"game over: {v.outcome}  VP {v.vp}", style="bold green"))
     elif v.to_move in humans and v.legal:

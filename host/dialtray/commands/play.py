@@ -381,7 +381,8 @@ class Game:
         phase = sd.get("phase") or (sd.get("turn") or {}).get("phase", "")
         title = "Crimson Skies: " + ("Air Action" if self.t.game.kind == "airaction" else "Aces")
         return render(self.t.view(), title=title, phase=f"turn {turn} {phase}",
-                      humans=self.humans, messages=self.messages, sim=self.vtray is not None)
+                      humans=self.humans, messages=self.messages, sim=self.vtray is not None,
+                      judge_vp=getattr(self.t, "judge_vp", None))
 
     def announce(self) -> None:
         """Every action taken, whoever took it (typed, read from a dial, a bot, the table)."""
