@@ -408,6 +408,8 @@ class Game:
             pass
         before = len(self.t.game.history)
         self.bots()
+        if typed or len(self.t.game.history) != self.announced:
+            self.tracked.pump(0.0)  # a decision is stored (committed) before it is shown played
         self.announce()
         return bool(n) or typed or len(self.t.game.history) != before
 
