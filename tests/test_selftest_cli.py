@@ -15,42 +15,65 @@ import threading
 from pathlib import Path
 
 from dialrig import config, proto
-from dialtray.link.messages import SensorCheck, sensor_check
+from dialtray.link.messages import SelfTest, SensorCheck, TrayEvent, sensor_check
+from dialtray.link.session import TraySession
 from dialtray.virtual.tray import VirtualTray
 
 BIN = Path(sys.executable).parent
 WAIT_S = 90.0
 
 
-def start(argv: list[str]) -> tuple[subprocess.Popen[str], queue.Queue[str]]:
+EOF = None  # the pump's last item: the program's stdout ended (it exited)
+
+
+def start(argv: list[str]) -> tuple[subprocess.Popen[str], queue.Queue[str | None]]:
     proc = subprocess.Popen([str(BIN / "dialtray"), *argv], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    lines: queue.Queue[str] = queue.Queue()
+    lines: queue.Queue[str | None] = queue.Queue()
 
     def pump() -> None:
         assert proc.stdout is not None
         for line in proc.stdout:
             lines.put(line.rstrip("\n"))
+        lines.put(EOF)
 
     threading.Thread(target=pump, daemon=True).start()
     return proc, lines
 
 
-def wait_for(lines: queue.Queue[str], seen: list[str], text: str) -> str:
+def wait_for(proc: subprocess.Popen[str], lines: queue.Queue[str | None], seen: list[str],
+             text: str) -> str:
+    """The first line containing text; fails at once, with the program's stderr, if the program
+    ends first (rather than waiting WAIT_S for a line that cannot come)."""
     while True:
-        line = lines.get(timeout=WAIT_S)
+        try:
+            line = lines.get(timeout=WAIT_S)
+        except queue.Empty:
+            raise AssertionError(f"no {text!r} within {WAIT_S:g} s; so far:\n"
+                                 + "\n".join(seen)) from None
+        if line is EOF:
+            try:
+                rc = proc.wait(timeout=WAIT_S)
+            except subprocess.TimeoutExpired:
+                rc = None
+            err = proc.stderr.read() if proc.stderr is not None and rc is not None else ""
+            raise AssertionError(f"dialtray ended (rc={rc}) before {text!r}; stdout:\n"
+                                 + "\n".join(seen) + f"\nstderr:\n{err}")
         seen.append(line)
         if text in line:
             return line
 
 
-def finish(proc: subprocess.Popen[str], lines: queue.Queue[str], seen: list[str]) -> str:
+def finish(proc: subprocess.Popen[str], lines: queue.Queue[str | None], seen: list[str]) -> str:
     rc = proc.wait(timeout=WAIT_S)
     while True:
         try:
-            seen.append(lines.get(timeout=2))
+            line = lines.get(timeout=WAIT_S)
         except queue.Empty:
             break
+        if line is EOF:
+            break
+        seen.append(line)
     assert proc.stderr is not None
     err = proc.stderr.read()
     assert "Traceback" not in err, err
@@ -74,7 +97,7 @@ def test_every_failure_kind_shows_with_its_fix_on_the_virtual_tray() -> None:
                          "--sim-do", "gap 1 combat 1.0"])
     seen: list[str] = []
     try:
-        wait_for(lines, seen, "Turn every dial")
+        wait_for(proc, lines, seen, "Turn every dial")
         assert proc.stdin is not None
         # the builder types the virtual tray's console commands: every dial that can count
         proc.stdin.write("turn 0 combat 1\nturn 0 speed -1\nturn 1 combat 2\nturn 1 speed 1\n")
@@ -115,15 +138,15 @@ def test_on_a_tray_port_the_builder_judges_the_lamps_and_an_unturned_dial_fails(
         proc, lines = start(["selftest", tray.port, "--turn", "300"])
         seen: list[str] = []
         try:
-            wait_for(lines, seen, "LED lamp test")
+            wait_for(proc, lines, seen, "LED lamp test")
             assert proc.stdin is not None
             proc.stdin.write("3, 5\n")  # dice 3 and 5 stayed dark
             proc.stdin.flush()
-            wait_for(lines, seen, "Turn every dial")
+            wait_for(proc, lines, seen, "Turn every dial")
             tray.turn(0, "combat", 1)
             tray.turn(1, "speed", -2)
-            wait_for(lines, seen, "dock 0 combat counts")
-            wait_for(lines, seen, "dock 1 speed counts")
+            wait_for(proc, lines, seen, "dock 0 combat counts")
+            wait_for(proc, lines, seen, "dock 1 speed counts")
             proc.stdin.write("\n")  # Enter: done turning (dock 0 speed, dock 1 combat not)
             proc.stdin.close()
             out = finish(proc, lines, seen)
@@ -148,7 +171,7 @@ def test_all_good_is_exit_0_and_a_yes_confirms_the_lamps() -> None:
         proc, lines = start(["selftest", tray.port, "--turn", "0"])
         seen: list[str] = []
         try:
-            wait_for(lines, seen, "LED lamp test")
+            wait_for(proc, lines, seen, "LED lamp test")
             assert proc.stdin is not None
             proc.stdin.write("y\n")
             proc.stdin.close()
@@ -184,6 +207,30 @@ def test_a_dead_multiplexer_is_named_and_a_gap_survives_a_power_cycle() -> None:
     assert "magnet ok" in row(out, "dock 3 speed", "AS5600 (mux 0x70 ch 7)")[0]
     assert "LED dice" not in out  # --no-lamps
     assert "9 problem(s) to fix." in out
+
+
+def test_a_self_test_asked_during_boot_reports_after_the_boot_self_test() -> None:
+    """A host that connects while the tray still walks its boot LED test (0.3 s) and asks for a
+    self-test at once: the boot's SELFTEST event must not land inside the run's report, where
+    the host took it for the report's end (no dials to turn, the lamp question too early)."""
+    with VirtualTray(config.default_config(1), report=lambda _n: None) as tray:
+        tray.set_gap(0, "combat", 5.0)  # too far: the run fails it, the boot test does not
+        tray.reboot()
+        with TraySession(tray.port, name="early") as session:
+            session.wait_synced(WAIT_S)
+            while not session.events.empty():
+                session.events.get_nowait()
+            mark = session.expected
+            session.request(proto.C_SELFTEST, proto.SELFTEST_FMT, 1)
+            got: list[TrayEvent] = []
+            while not (got and isinstance(got[-1], SelfTest) and got[-1].failed_mask & 1):
+                ev = session.events.get(timeout=WAIT_S)  # the run's end: dock 0 combat failed
+                if ev.seq >= mark:
+                    got.append(ev)
+    kinds = [type(e).__name__ for e in got]
+    first = kinds.index("SensorCheck")
+    assert kinds[first:] == ["SensorCheck", "SensorCheck", "SelfTest"], kinds
+    assert set(kinds[:first]) <= {"SelfTest", "DialFault"}, kinds  # the boot's, if seen live
 
 
 def test_every_check_code_decodes_with_a_fix_only_for_failures() -> None:

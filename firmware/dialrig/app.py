@@ -155,6 +155,9 @@ class App:
         self.progress = 0
         self.display_taken = False  # the host or the button has put dice on the LEDs
         self.selftest_running = False  # a SELFTEST command's run (dialrig.selftest) is going
+        # The boot self-test runs and has not logged its EV_SELFTEST yet: a SELFTEST command's
+        # run waits for it, so the host never takes the boot's EV_SELFTEST for its report's end.
+        self.boot_test_running = False
         # The calibration on the flash (dialrig.calstore): where, what state, its checksum,
         # and whether SET_DIAL has changed it since (the saver task writes it out).
         self.flash = None  # folder, or None: nowhere to keep it (tests)
@@ -214,21 +217,27 @@ class App:
     async def self_test(self):
         """LED walk over every die while the sampler checks every sensor; the result is an event."""
         walked = 0
-        for i in range(self.cfg["dice"]):
-            if self.display_taken:
-                break  # real dice on the LEDs matter more than the walk: never wipe them
-            self.display.clear()
-            self.display.set(i, 6, dice.HIT)
-            self.board.show_leds(self.display.buffer)
-            walked += 1
-            await asyncio.sleep_ms(LED_WALK_MS)
-            self.board.watchdog_feed()
-        if not self.display_taken:
-            self.display.clear()
-            self.board.show_leds(self.display.buffer)
-        # The sampler has been reading every sensor all along: its fault state is the verdict.
-        self.ring.append(time.ticks_ms(), proto.EV_SELFTEST, 0, 0, self.dials.faulted_mask(),
-                         walked)
+        # Set before the first await: run() creates the link task before this, and it cannot
+        # take a SELFTEST command until this coroutine first yields.
+        self.boot_test_running = True
+        try:
+            for i in range(self.cfg["dice"]):
+                if self.display_taken:
+                    break  # real dice on the LEDs matter more than the walk: never wipe them
+                self.display.clear()
+                self.display.set(i, 6, dice.HIT)
+                self.board.show_leds(self.display.buffer)
+                walked += 1
+                await asyncio.sleep_ms(LED_WALK_MS)
+                self.board.watchdog_feed()
+            if not self.display_taken:
+                self.display.clear()
+                self.board.show_leds(self.display.buffer)
+            # The sampler has been reading every sensor all along: its fault state is the verdict.
+            self.ring.append(time.ticks_ms(), proto.EV_SELFTEST, 0, 0,
+                             self.dials.faulted_mask(), walked)
+        finally:
+            self.boot_test_running = False
 
     def start_selftest(self, lamps):
         """The host's SELFTEST command: run dialrig.selftest as a task; False if one runs."""

@@ -95,6 +95,10 @@ async def lamps(app):
 async def run(app, with_lamps):
     """The whole self-test: sensors, then the lamp test when asked, then EV_SELFTEST."""
     try:
+        # A host that connects during boot may ask before the boot self-test has ended: its
+        # EV_SELFTEST must come before this run's EV_SENSORs, never inside this run's report.
+        while app.boot_test_running:
+            await asyncio.sleep_ms(10)
         failed = sensors(app, time.ticks_ms())
         walked = await lamps(app) if with_lamps else 0
         app.ring.append(time.ticks_ms(), proto.EV_SELFTEST, 0, 0, failed, walked)

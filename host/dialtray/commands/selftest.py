@@ -205,7 +205,10 @@ class Test:
             ev = self.next_event(0.2)
             if isinstance(ev, SensorCheck):
                 checks[(ev.dock, ev.dial)] = ev
-            elif isinstance(ev, SelfTest):
+            elif isinstance(ev, SelfTest) and checks:
+                # Every run logs a SENSOR per dial (a tray has 1..16 docks) before its SELFTEST:
+                # one before them is the boot self-test's, when we connected during boot
+                # (firmware before the run waited for it logged it after our SELFTEST's ack).
                 return [checks[k] for k in sorted(checks)], ev.dice_walked
         raise CommandError(f"the tray sent no self-test report within {REPORT_S:.0f} s: is its "
                            "firmware older than this dialtray? (`dialtray flash` updates it)")
