@@ -209,6 +209,8 @@ class App:
                 if down:
                     self.ring.append(now, proto.EV_BUTTON, 0xFF, 0, 1, 0)
                     self.roll_dice(self.button_dice, 0, now)
+                else:  # released: the host times a hold (held 3 s calls the judge, hub)
+                    self.ring.append(now, proto.EV_BUTTON, 0xFF, 0, 0, 0)
         else:
             self.button_since = now
 

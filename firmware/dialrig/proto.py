@@ -103,7 +103,7 @@ EV_BOOT = 1  # value = boot reason (BOOT_*); first event of every boot
 EV_CLICK = 2  # dock, dial, value = settled position, extra = signed clicks since last report
 EV_FAULT = 3  # dock, dial, value = FAULT_* code
 EV_FAULT_CLEARED = 4  # dock, dial, value = FAULT_* code that cleared
-EV_BUTTON = 5  # the roll button was pressed
+EV_BUTTON = 5  # the roll button: value 1 pressed, 0 released
 EV_DICE = 6  # dock = n dice, dial = request id (0: the button), value/extra = faces (nibbles)
 EV_SELFTEST = 7  # value = bitmask of dials that failed (bit = dock*2+dial), extra = 1 if LEDs ok
 EV_FAIR_COMMIT = 8  # dock = part 0..7, dial = session, value = SHA-256(seed)[4*part:4*part+4]

@@ -175,6 +175,14 @@ class ButtonPressed(TrayEvent):
 
 
 @dataclass(frozen=True)
+class ButtonReleased(TrayEvent):
+    """The roll button let go (firmware that reports it): a host times a hold from the press."""
+
+    def __str__(self) -> str:
+        return "roll button released"
+
+
+@dataclass(frozen=True)
 class DiceRolled(TrayEvent):
     faces: tuple[int, ...]
     request_id: int  # 0: rolled by the button
@@ -382,7 +390,7 @@ class RawEvent:
         if self.kind == proto.EV_SENSOR:
             return sensor_check(s, self.dock, self.dial, self.value, self.extra)
         if self.kind == proto.EV_BUTTON:
-            return ButtonPressed(s)
+            return ButtonPressed(s) if self.value else ButtonReleased(s)
         if self.kind == proto.EV_DICE:
             return DiceRolled(s, tuple(proto.unpack_faces(self.dock, self.value, self.extra)),
                               self.dial)

@@ -14,6 +14,7 @@ from dialtray.link import messages as m
 
 _TYPES: dict[str, type[m.TrayEvent]] = {
     cls.__name__: cls for cls in (m.Click, m.DialFault, m.Booted, m.SelfTest, m.ButtonPressed,
+                                  m.ButtonReleased,
                                   m.DiceRolled, m.FairCommit, m.FairRollTag, m.FairMix,
                                   m.FairReveal, m.UnknownEvent, m.Snapshot, m.LinkState, m.Diag,
                                   m.SensorCheck)
