@@ -1,0 +1,142 @@
+"""Events in: what the tray senses, applied to the readers' state.
+
+A snapshot is the truth at its moment. The session follows a reconnect's snapshot at once with
+the *recovered* clicks that explain it, so a later snapshot is only compared once those are in
+(at the next other event or tick); whatever they leave unexplained (a snapshot asked for
+directly) is a dial moved while the host was away. A click that brings a reader to where the
+rules put it agrees at once (``expectations.agrees``); anything else waits to be judged
+(``flags.judge``) once the dial has rested.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dialtray.link.messages import STATUS_NAMES, Click, DialFault, Snapshot, TrayEvent
+from dialtray.tracker import marks as mk
+from dialtray.tracker.binding import Slot
+from dialtray.tracker.expectations import agrees
+from dialtray.tracker.flags import judge, raise_flag, resolve
+from dialtray.tracker.state import DEFAULT_DETENTS, PLAY, START, ClickNote, SlotState, nearest
+
+if TYPE_CHECKING:
+    from dialtray.tracker.tracker import Tracker
+
+
+def feed(t: Tracker, ev: TrayEvent, now: float) -> None:
+    """One event from the link, in order (see ``Tracker.feed``)."""
+    t.events_seen += 1
+    if type(ev) is Click:
+        if t._held is not None and not ev.recovered:
+            settle_snapshot(t, now)
+        if 0 < ev.seq < t._skip_below:
+            return  # already in the first snapshot's positions
+        t._skip_below = 0
+        st = t._at.get((ev.dock, ev.dial))
+        if st is not None:
+            moved(t, st, ev.delta, now, ev.seq, away=ev.recovered)
+        return
+    if t._held is not None:
+        settle_snapshot(t, now)
+    if isinstance(ev, Snapshot):
+        _snapshot(t, ev, now)
+    elif isinstance(ev, DialFault):
+        _fault(t, ev, now)
+
+
+def _snapshot(t: Tracker, snap: Snapshot, now: float) -> None:
+    first = False
+    for d in snap.dials:
+        st = t.slots.get(Slot(d.dock, d.dial))
+        if st is None:
+            continue
+        st.detents = d.detents or DEFAULT_DETENTS
+        if d.status != 0 and not st.fault:
+            st.fault = f"{st.label}: sensor {STATUS_NAMES.get(d.status, d.status)}"
+            raise_flag(t, st, mk.FAULT, f"{st.fault} — the game waits until it is fixed", now)
+        elif d.status == 0 and st.fault:
+            st.fault = ""
+            resolve(t, st, now, "sensor recovered")
+        if st.seen is None:
+            first = True
+            st.seen = d.position
+            init_want(t, st)
+            st.judged = False
+            st.moved_at = now
+    if first:
+        t._skip_below = snap.next_seq
+    else:
+        t._held = snap
+    t._changed(now)
+
+
+def settle_snapshot(t: Tracker, now: float) -> None:
+    """Compare the held snapshot, now that the clicks recovered with it are in."""
+    snap, t._held = t._held, None
+    assert snap is not None
+    for d in snap.dials:
+        st = t.slots.get(Slot(d.dock, d.dial))
+        if st is None or st.seen is None or d.status != 0:
+            continue
+        diff = (d.position - st.seen) % st.detents
+        if diff > st.detents // 2:
+            diff -= st.detents
+        if diff:
+            moved(t, st, diff, now, 0, away=True)
+
+
+def init_want(t: Tracker, st: SlotState) -> None:
+    setting = t.dials().get(st.dial)
+    if setting is None or setting.click is None or st.seen is None:
+        st.want, st.free = st.seen, True  # not set yet: where it rests now is fine
+        return
+    st.want = nearest(st, st.phys(setting.click))
+
+
+def _fault(t: Tracker, ev: DialFault, now: float) -> None:
+    st = t.slots.get(Slot(ev.dock, ev.dial))
+    if st is None:
+        return
+    if ev.cleared:
+        st.fault = ""
+        if st.flag is not None and st.flag.kind == mk.FAULT:
+            resolve(t, st, now, "sensor recovered")
+    else:
+        st.fault = str(ev)
+        raise_flag(t, st, mk.FAULT, f"{st.label}: {ev} — the game waits until it is fixed", now)
+    t._changed(now)
+
+
+def moved(t: Tracker, st: SlotState, delta: int, now: float, seq: int, away: bool) -> None:
+    """A reader turned ``delta`` clicks (sensed, recovered or found in a snapshot)."""
+    if st.seen is None:
+        return  # before the first snapshot positions are unknown: the snapshot has it
+    was = st.offset
+    st.seen += delta
+    if st.free and t.phase == START:
+        st.want = st.seen
+    st.moved_at = now
+    st.judged = False
+    if was == 0 and st.exp is None:
+        st.excursion = 0
+        st.away = False
+        st.after_confirm = now <= st.grace_until and delta * st.grace_sign > 0
+    if away:
+        st.away = True
+    offset = st.offset
+    if abs(offset) > abs(st.excursion):
+        st.excursion = offset
+    t.lines.append(ClickNote(st, delta, away))
+    if offset == 0:
+        agrees(t, st, now, seq)
+        t._changed(now)  # all dials may agree now: the game may go on
+    elif away and st.exp is None and t.phase == PLAY:
+        judge(t, st, now)
+        t._changed(now)
+    elif t.phase == START:
+        t._changed(now)
+    elif t.on_change is not None:
+        t.on_change(t)
+
+
+__all__ = ["feed", "init_want", "moved", "settle_snapshot"]
