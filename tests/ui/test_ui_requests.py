@@ -11,12 +11,14 @@ import os
 import signal
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
+from dialtray.cli import main
 from dialtray.commands._common import sim_missing
 from dialtray.store import judge as jg
 from dialtray.store.db import GameStore
@@ -64,6 +66,10 @@ def reply(ws: Any) -> dict[str, Any]:
 
 def test_bad_websocket_requests_get_clear_errors_and_change_nothing(table: Served) -> None:
     t = table.tracker
+    deadline = time.monotonic() + 60  # the start check passes once the tray's snapshot is in
+    while t.phase != "play" and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert t.phase == "play", t.waiting_for()
     with connect(ws_url(table, "?game=999")) as ws:
         m = json.loads(ws.recv(timeout=20))
         assert m["op"] == "error" and "unknown game '999'" in m["message"]
@@ -82,7 +88,11 @@ def test_bad_websocket_requests_get_clear_errors_and_change_nothing(table: Serve
         assert r["ok"] is False and r["message"], r
         to_move = t.game.to_move()
         other = next(s for s in t.game.seats() if s != to_move)
-        legal = state["game"]["legal"][0]
+        game = state["game"]
+        while not game["legal"]:  # connected before the start check passed: its next message
+            m = json.loads(ws.recv(timeout=20))
+            game = m["game"] if m["op"] == "game" else game
+        legal = game["legal"][0]
         ws.send(json.dumps({"op": "decide", "text": legal, "seat": other}))
         r = reply(ws)
         assert r["ok"] is False and f"{to_move} decides now, not {other}" in r["message"], r
@@ -129,16 +139,87 @@ def test_bad_http_requests_get_clear_errors(table: Served) -> None:
     assert code == 200 and body["live"] == table.live.game_id
     with GameStore.open(table.opts.db) as store:
         token = jg.new_token(store, "requests")
-    history = len(table.tracker.game.history)
-    for ruling, args in (("undo", {}), ("set-dial", {"figure": "A1", "dial": "combat",
-                                                     "click": 3})):
-        code, body = http(table, "/api/judge/rule", {"game": table.live.game_id, "token": token,
-                                                     "ruling": ruling, "args": args})
-        assert code == 400 and "not taken while game" in body["error"], body
-    code, body = http(table, "/api/judge/rule", {"game": table.live.game_id, "token": token,
+    t, gid = table.tracker, table.live.game_id
+
+    def judged() -> int:
+        with GameStore.open(table.opts.db, readonly=True) as store:
+            return sum(1 for r in store.rows(gid) if r.kind == "judge")
+
+    history, rulings = len(t.game.history), judged()
+    for args, why in (({"figure": "Z9", "dial": "combat", "click": 3}, "args.figure/dial"),
+                      ({"figure": "A1", "dial": "combat", "click": "3"}, "args.click"),
+                      ({"figure": "A1", "dial": "combat", "click": 300}, "args.click"),
+                      ({"figure": "A1", "dial": "combat", "click": 3, "x": 1}, "args.x")):
+        code, body = http(table, "/api/judge/rule", {"game": gid, "token": token,
+                                                     "ruling": "set-dial", "args": args})
+        assert code == 400 and body["error"].startswith(why), body
+    code, body = http(table, "/api/judge/rule", {"game": gid, "token": token,
                                                  "ruling": "explode"})
     assert code == 400 and "unknown ruling 'explode'" in body["error"], body
-    assert len(table.tracker.game.history) == history
+    if not t.game.history:  # nothing to take back: said, nothing stored
+        code, body = http(table, "/api/judge/rule", {"game": gid, "token": token,
+                                                     "ruling": "undo"})
+        assert code == 409 and "no action to undo" in body["error"], body
+    assert len(t.game.history) == history and judged() == rulings
+
+
+def test_a_ruling_on_the_live_game_is_applied_by_its_tracker(table: Served) -> None:
+    """A judge's set-dial on the live game (HTTP, with the token): stored like the CLI's,
+    applied by the live tracker at once (the dock is flagged until the dial shows the ruled
+    click) and pushed to every page; refused without the token (recorded, shown)."""
+    t, gid = table.tracker, table.live.game_id
+    with GameStore.open(table.opts.db) as store:
+        token = jg.new_token(store, "live")
+    st = [s for s in t.slots.values() if s.dial.kind == "combat"][-1]
+    n = st.slot.dock
+    click = t.dials()[st.dial].click
+    assert click is not None
+    with connect(ws_url(table)) as ws:
+        first_state(ws)
+        args = {"figure": st.dial.figure, "dial": "combat", "click": click + 1}
+        code, body = http(table, "/api/judge/rule", {"game": gid, "ruling": "set-dial",
+                                                     "args": args})
+        assert code == 403 and "no judge token given" in body["error"], body
+        code, body = http(table, "/api/judge/rule", {"game": gid, "token": token,
+                                                     "ruling": "set-dial", "args": args})
+        assert code == 200 and body["ok"], body
+        assert body["shown"] and f"must show click {click + 1}" in body["shown"][-1], body
+        while True:  # pushed: the ruling and the flag on its dock
+            m = json.loads(ws.recv(timeout=20))
+            if m["op"] != "state":
+                continue
+            dock = next(d for d in m["docks"] if d["dock"] == n)
+            flag = dock["readers"][0]["flag"]
+            if flag and "the judge ruled it must show click" in flag["text"]:
+                break
+        assert any(r.startswith("a ruling was refused") for r in m["rulings"]), m["rulings"]
+        assert f"must show click {click + 1}" in m["rulings"][-1]
+    with GameStore.open(table.opts.db, readonly=True) as store:
+        kinds = [(r.kind, json.loads(r.content)["data"].get("ruling")) for r in store.rows(gid)
+                 if r.kind.startswith("judge")]
+    assert kinds[-2:] == [("judge-refused", "set-dial"), ("judge", "set-dial")], kinds
+    table.tray.turn(n, st.slot.dial, -st.offset)  # put it where the judge said
+    deadline = time.monotonic() + 20
+    while (st.flag is not None or st.offset) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert st.flag is None and st.offset == 0, t.waiting_for()
+    # `dialtray judge` from another connection while the game is served: applied and shown too
+    assert main(["judge", "vp", str(gid), "P1", "1", "--token", token, "--db",
+                 str(table.opts.db)]) == 0
+    deadline = time.monotonic() + 20
+    while not any("award 1 VP to P1" in r for r in table.live.rulings) and \
+            time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert "judge's VP for P1 now +1" in table.live.rulings[-1], table.live.rulings
+    code, body = http(table, "/api/judge/rule", {"game": gid, "token": token,  # and back
+                                                 "ruling": "set-dial", "args": {**args,
+                                                                                "click": click}})
+    assert code == 200, body
+    table.tray.turn(n, st.slot.dial, -st.offset)
+    deadline = time.monotonic() + 20
+    while (st.flag is not None or st.offset) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert st.flag is None and st.offset == 0, t.waiting_for()
 
 
 def test_off_localhost_every_request_needs_the_access_key(tmp_path: Path) -> None:

@@ -159,6 +159,67 @@ def test_judge_actions_need_the_token_in_the_page(browser: Any, table: Served) -
     page.close()
 
 
+def test_a_judge_rules_on_the_live_game_from_the_page(browser: Any, table: Served) -> None:
+    """Undo and set-dial on the live game from the judge view: refused without the token
+    (recorded, and the table is told), with it stored like `dialtray judge`'s and applied by
+    the live tracker at once — the decision taken back, the dial flagged until it shows the
+    ruled click — and shown on the tray."""
+    t, gid = table.tracker, table.live.game_id
+    with GameStore.open(table.opts.db) as store:
+        token = jg.new_token(store, "live rulings")
+    page = open_page(browser, table, "game")
+    before = len(t.game.history)
+    decided = page.get_attribute("#legal button.act >> nth=0", "data-text")
+    page.click("#legal button.act >> nth=0")  # a decision for the judge to take back
+    page.wait_for_function("document.querySelector('#result').textContent.includes('✔')",
+                           timeout=WAIT_MS)
+    assert len(t.game.history) == before + 1
+
+    def rule(ruling: str, args: str, tok: str, expect: str) -> str:
+        page.select_option("#j-ruling", ruling)
+        page.fill("#j-args", args)
+        page.fill("#j-token", tok)
+        page.eval_on_selector("#judge-result", "e => { e.textContent = ''; }")
+        page.click("#j-rule")
+        page.wait_for_function("t => document.querySelector('#judge-result').textContent"
+                               ".includes(t)", arg=expect, timeout=WAIT_MS)
+        return str(page.inner_text("#judge-result"))
+
+    page.click("#tab-judge")
+    page.fill("#j-game", str(gid))
+    rule("undo", "", "", "no judge token given")
+    assert page.get_attribute("#judge-result", "data-status") == "403"
+    assert len(t.game.history) == before + 1  # refused: nothing taken back
+    shown = rule("undo", "", token, "taken back")
+    assert f"undo '{decided}'" in shown, shown
+    assert len(t.game.history) == before
+    st = combat_slot(table, 4)
+    click = t.dials()[st.dial].click
+    assert click is not None
+    rule("set-dial", f"figure={st.dial.figure} dial=combat click={click + 1}", token,
+         f"must show click {click + 1}")
+    page.click("#tab-tray")
+    page.wait_for_selector("#dock-4[data-status='flag'] .flag", timeout=WAIT_MS)
+    assert "the judge ruled it must show click" in page.inner_text("#dock-4 .flag")
+    rulings = page.inner_text("#rulings")
+    assert f"undo '{decided}'" in rulings and f"must show click {click + 1}" in rulings
+    assert page.locator("#rulings li.bad").count() >= 1  # the refused attempt, shown
+    shot(page, "judge-live-ruling")
+    table.tray.turn(4, st.slot.dial, -st.offset)  # as the judge ruled
+    page.wait_for_selector("#dock-4[data-status='ok']", timeout=WAIT_MS)
+    page.click("#tab-judge")
+    rule("set-dial", f"figure={st.dial.figure} dial=combat click={click}", token,
+         f"must show click {click}")
+    table.tray.turn(4, st.slot.dial, -st.offset)  # and back
+    page.click("#tab-tray")
+    page.wait_for_selector("#dock-4[data-status='ok']", timeout=WAIT_MS)
+    with GameStore.open(table.opts.db, readonly=True) as store:
+        rows = [json.loads(r.content)["data"] for r in store.rows(gid) if r.kind == "judge"]
+    assert [r["ruling"] for r in rows[-3:]] == ["undo", "set-dial", "set-dial"], rows
+    assert rows[-3]["undone"] == decided
+    page.close()
+
+
 def test_a_closed_page_reopened_resumes_at_the_live_state(browser: Any, table: Served) -> None:
     page = open_page(browser, table)
     page.close()

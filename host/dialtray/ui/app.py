@@ -32,6 +32,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from dialtray.link.messages import Snapshot
+from dialtray.store.db import StoreError
 from dialtray.ui import odds as od
 from dialtray.ui import svg, views
 from dialtray.ui.live import CALL_TIMEOUT, LiveTable
@@ -169,7 +170,7 @@ class Server:
             return error(400, "game: a game number is needed")
         try:
             if what == "rule":
-                return JSONResponse({"ok": True, "done": await self._rule(gid, token, body)})
+                return JSONResponse({"ok": True, **await self._rule(gid, token, body)})
             await asyncio.to_thread(views.check_token, self.db, token)
             if what == "verify":
                 dock = body.get("dock")
@@ -184,27 +185,31 @@ class Server:
             return error(404, str(e))
         except (ValueError, KeyError) as e:
             return error(400, str(e).strip("'\""))
+        except StoreError as e:  # e.g. no action to undo: nothing was stored
+            return error(409, str(e))
         except TimeoutError as e:
             return error(504, f"the tray did not answer: {e}")
+        except RuntimeError as e:  # the table's thread is not running
+            return error(503, str(e))
         return error(404, f"no judge action {what!r} (verify, rule)")
 
-    async def _rule(self, gid: int, token: str | None, body: dict[str, Any]) -> str:
+    async def _rule(self, gid: int, token: str | None, body: dict[str, Any]) -> dict[str, Any]:
         ruling = str(body.get("ruling", ""))
         args = body.get("args") or {}
         if not isinstance(args, dict):
             raise ValueError("args: a JSON object is needed")
         why = str(body.get("why", ""))[:MAX_TEXT]
         live = self.live
-        if live is not None and live.game_id == gid:
-            store = live.recorder.store
-            fut = live.call(lambda: views.rule(store, gid, token, ruling, args, why, True))
-            done: str = await asyncio.wait_for(asyncio.wrap_future(fut), CALL_TIMEOUT)
+        if live is not None and live.game_id == gid:  # the live tracker applies it at once
+            fut = live.call(lambda: live.rule(token, ruling, args, why))
+            done: dict[str, Any] = await asyncio.wait_for(asyncio.wrap_future(fut),
+                                                          CALL_TIMEOUT)
             return done
 
-        def other() -> str:
+        def other() -> dict[str, Any]:
             from dialtray.store.db import GameStore
             with GameStore.open(self.db) as store:
-                return views.rule(store, gid, token, ruling, args, why, False)
+                return {"done": views.rule(store, gid, token, ruling, args, why), "shown": []}
         return await asyncio.to_thread(other)
 
     # ---- the websocket ------------------------------------------------------------------------

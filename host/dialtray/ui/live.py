@@ -3,8 +3,11 @@
 It pumps the tray's events into the tracker through the store's recorder (every event stored,
 then fed), lets the bots' hands play when they do (``tracker.runner.play_out``), runs the page's
 requests (a typed decision, a ruling) between two pumps, and after each pump publishes the
-page's state when it changed. ``received`` in a state is the wall-clock time the first tray
-click behind it reached the host (the bench measures event → page from it).
+page's state when it changed. A judge's ruling (the page's, or ``dialtray judge``'s from
+another process) is stored, then applied to the live tracker by the recorder's
+``RecordingTracker`` (``tracker.rulings``) and shown on the page. ``received`` in a state is
+the wall-clock time the first tray click behind it reached the host (the bench measures
+event → page from it).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from dialtray.tracker import Tracker
 from dialtray.tracker.binding import Slot
 from dialtray.tracker.hands import Hands, Mistakes
 from dialtray.tracker.runner import Stuck, TrackedTray, play_out
+from dialtray.ui import views
 from dialtray.ui.layout import TrayLayout
 from dialtray.ui.state import StateBuilder
 
@@ -32,6 +36,8 @@ log = logging.getLogger(__name__)
 PUMP_WAIT = 0.005  # seconds the idle table waits for the tray's next event
 CALL_TIMEOUT = 15.0
 MAX_TURN = 12  # clicks the page may turn a virtual dial at once
+RULINGS_EVERY_S = 0.5  # how often an idle table looks for rulings another process stored
+RULINGS_SHOWN = 8
 
 
 class Stopped(Exception):
@@ -76,7 +82,9 @@ class LiveTable:
         self.sim_turn = sim_turn  # the virtual tray's hand: the page may turn its dials
         self.states = StateBuilder(tracker, layout, recorder.gid, bots=brain is not None,
                                    source=source, sim=sim_turn is not None)
-        self.recording = RecordingTracker(recorder, boot=self._boot)
+        self.rulings: list[str] = []  # every ruling (or refused attempt) as the table was shown it
+        self.recording = RecordingTracker(recorder, boot=self._boot, on_ruling=self.rulings.append)
+        self._looked = 0.0  # monotonic time rulings were last looked for
         session.subscribe(self._stamp)  # before the table's queue: stamped before it is fed
         self.table = _Table(cast(Tracker, self.recording), session)
         self.table.live = self
@@ -146,7 +154,7 @@ class LiveTable:
             self.publish_now()
         finally:
             try:
-                self.recorder.commit()
+                self.recording.commit()
             except Exception:
                 log.exception("could not commit the game's last records")
 
@@ -164,8 +172,11 @@ class LiveTable:
                 except Exception as e:
                     fut.set_exception(e)
         self.publish_now()
-        if self.recorder.store.pending:
-            self.recorder.commit()
+        now = time.monotonic()
+        if self.recorder.store.pending or now - self._looked >= RULINGS_EVERY_S:
+            self._looked = now
+            self.recording.commit()  # stored, then rulings stored meanwhile are applied
+            self.publish_now()
         if self._stop.is_set():
             raise Stopped
 
@@ -176,6 +187,7 @@ class LiveTable:
         t = self.tracker
         return (t.events_seen, len(t.game.history), len(t.flags), len(t.lines), len(t.notes),
                 len(t.confirmed), t.phase, t.dice_error, id(t.dice.last), self.error,
+                len(self.rulings),
                 self.session.state,
                 tuple((id(st.flag), st.flag.text if st.flag else "", st.fault)
                       for st in t.slots.values()))
@@ -198,6 +210,7 @@ class LiveTable:
         body["error"] = self.error
         body["link"] = self.session.state.value  # the tray's link: live, down, resyncing, …
         body["game_rev"] = self.game_rev
+        body["rulings"] = self.rulings[-RULINGS_SHOWN:]
         text = json.dumps(body, separators=(",", ":"))
         if text == self._last_body:
             return
@@ -243,3 +256,20 @@ class LiveTable:
             return {"ok": False, "message": f"unknown seat {seat!r} (seats: {' '.join(seats)})"}
         r = self.recording.decide(text, time.monotonic(), seat)
         return {"ok": bool(r.ok), "message": str(r.message), "events": list(r.events)}
+
+    def rule(self, token: str | None, ruling: str, args: dict[str, Any],
+             why: str) -> dict[str, Any]:
+        """(Table thread.) A judge's ruling on the live game from the page: stored in the
+        recorder's store like ``dialtray judge``'s (refused and recorded without a judge
+        token: ``views.Refused``), then applied to the live tracker at once (undo, set-dial,
+        VP, dispute, end: ``tracker.rulings``) and shown. ``done``: what was stored;
+        ``shown``: what the table was told."""
+        self.recording.commit()  # what was played is stored first: an undo replays the store
+        n = len(self.rulings)
+        try:
+            done = views.rule(self.recorder.store, self.game_id, token, ruling, args, why)
+        except views.Refused:
+            self.recording.commit()  # the refused attempt is shown to the table too
+            raise
+        self.recording.commit()  # applied by the tracker (RecordingTracker's rulings)
+        return {"done": done, "shown": self.rulings[n:]}

@@ -124,22 +124,66 @@ def verify(db: Path, gid: int, snap: Snapshot | None, dock: int | None) -> dict[
             f"{wrong} dial(s) to put right"}
 
 
-LIVE_REFUSED = ("set-dial", "undo")  # they change what the live tracker holds: not while it runs
+RULING_DETAILS: dict[str, tuple[tuple[str, type], ...]] = {
+    "set-dial": (("figure", str), ("dial", str), ("click", int)),
+    "vp": (("seat", str), ("points", int)),
+    "dispute": (("about", str), ("decision", str)),
+    "end": (("reason", str),),
+    "undo": (),
+}
+"""Each ruling's details, as ``dialtray judge``'s arguments (``store.judge.describe``)."""
 
 
-def rule(store: GameStore, gid: int, token: str | None, ruling: str, args: dict[str, Any],
-         why: str, live: bool) -> str:
+def ruling_args(store: GameStore, gid: int, ruling: str, args: dict[str, Any]) -> dict[str, Any]:
+    """The ruling's details checked as ``dialtray judge`` checks its arguments (the game's own
+    figures and seats, whole numbers in range): ValueError naming the detail at fault, before
+    anything is stored — a ruling the live tracker could not apply is never stored."""
+    spec = RULING_DETAILS[ruling]
+    names = tuple(n for n, _ in spec)
+    extra = sorted(set(args) - set(names))
+    if extra:
+        raise ValueError(f"args.{extra[0]}: not a detail of '{ruling}' (details: "
+                         f"{', '.join(names) or 'none'})")
+    out: dict[str, Any] = {}
+    for name, kind in spec:
+        v = args.get(name)
+        if kind is int and type(v) is not int:
+            raise ValueError(f"args.{name}: a whole number is needed for '{ruling}'")
+        if kind is str and (not isinstance(v, str) or not v.strip() or len(v) > 200):
+            raise ValueError(f"args.{name}: words (1..200 characters) are needed for "
+                             f"'{ruling}'")
+        out[name] = v.strip() if isinstance(v, str) else v
+    if ruling == "set-dial":
+        dials = {(f, k) for f, k, _, _ in store.figures(gid)}
+        if (out["figure"], out["dial"]) not in dials:
+            known = ", ".join(f"{f} {k}" for f, k in sorted(dials)) or "none bound"
+            raise ValueError(f"args.figure/dial: game {gid} has no {out['figure']} "
+                             f"{out['dial']} dial (its dials: {known})")
+        if not 0 <= out["click"] <= 99:
+            raise ValueError("args.click: a click index 0..99 is needed")
+    elif ruling == "vp":
+        seats = [s for s, _ in store.seats(gid)]
+        if out["seat"] not in seats:
+            raise ValueError(f"args.seat: game {gid} has no seat {out['seat']!r} (seats: "
+                             f"{' '.join(seats)})")
+        if not -999 <= out["points"] <= 999:
+            raise ValueError("args.points: -999..999 VP")
+    elif ruling == "dispute" and out["decision"] not in ("allowed", "refused"):
+        raise ValueError("args.decision: allowed or refused")
+    return out
+
+
+def rule(store: GameStore, gid: int, token: str | None, ruling: str,
+         args: dict[str, Any], why: str) -> str:
     """One ruling (``store.judge.rule``) in ``store`` — for the live game, the recorder's own
-    store (one writer per game keeps the hash chain whole). ``Refused`` (attempt recorded)
-    without a token."""
+    store on the table's thread (one writer per game keeps the hash chain whole; the live
+    tracker then applies it: ``LiveTable.rule``). ``Refused`` (attempt recorded) without a
+    token; ValueError (nothing stored) for an unknown ruling or a bad detail."""
     _game(store, gid)
     if ruling not in jg.RULINGS:
         raise ValueError(f"unknown ruling {ruling!r} (rulings: {', '.join(jg.RULINGS)})")
-    if live and ruling in LIVE_REFUSED and jg.token_event(store, token) is not None:
-        raise ValueError(f"'{ruling}' is not taken while game {gid} is live on the tray (the "
-                         "tracker holds its dials): stop `dialtray serve`, then use "
-                         f"`dialtray judge {ruling}`")
+    params = ruling_args(store, gid, ruling, args)
     try:
-        return jg.rule(store, gid, token, ruling, args, why)
+        return jg.rule(store, gid, token, ruling, params, why)
     except jg.RulingRefused as e:
         raise Refused(str(e)) from e

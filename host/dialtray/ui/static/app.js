@@ -163,6 +163,8 @@ function renderTray(s) {
       s.phase === "over" ? "■ The game is over" : "▶ Play"} — ${s.to_move ? s.to_move + " to decide" : ""}`;
   setHtml("waiting", "<b>The tray waits for:</b><ul>" +
     s.waiting_for.map((w) => `<li>${esc(w)}</li>`).join("") + "</ul>");
+  setHtml("rulings", !(s.rulings || []).length ? "" : "<b>⚖ The judge:</b><ul>" +
+    s.rulings.map((w) => `<li${w.startsWith("a ruling was refused") ? ' class="bad"' : ""}>${esc(w)}</li>`).join("") + "</ul>");
   const d = s.dice.last;
   setHtml("dice", d ? `<p>${esc(d.purpose)}: <b>${d.faces.join(" ")}</b></p>${d.svg}` : "<p>no roll yet</p>");
 }
@@ -264,7 +266,7 @@ async function judge(what, body) {
   const out = $("judge-result");
   out.className = "result " + (r.ok ? "ok" : "bad");
   out.dataset.status = String(r.status);
-  out.textContent = r.ok ? "✔ " + (j.done || j.summary) : "✖ " + j.error;
+  out.textContent = r.ok ? "✔ " + (j.done || j.summary) + ((j.shown || []).length ? " — " + j.shown.join("; ") : "") : "✖ " + j.error;
   return r.ok ? j : null;
 }
 $("judge-form").addEventListener("submit", async (ev) => {
