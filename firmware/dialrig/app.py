@@ -27,6 +27,7 @@ CONFIG_FILE = "dialrig.json"
 BUTTON_DEBOUNCE_MS = 30
 DEFAULT_BUTTON_DICE = 2  # 2d6: pilot checks and initiative, the commonest roll
 LED_WALK_MS = 25
+BATCH_ROLLS_PER_TICK = 8  # ROLL_SIDED rolls per link tick: the link streams 16 events a tick
 
 _COLOURS = {proto.COLOUR_OFF: dice.OFF, proto.COLOUR_MISS: dice.MISS, proto.COLOUR_HIT: dice.HIT,
             proto.COLOUR_SIX: dice.SIX}
@@ -148,6 +149,10 @@ class App:
         self.display = dice.DiceDisplay(cfg["dice"])
         self.faces = bytearray(config.MAX_DICE)
         self.button_dice = DEFAULT_BUTTON_DICE
+        self.batch_n = 0  # ROLL_SIDED: dice per roll, sides, request id, rolls still to roll
+        self.batch_sides = 6
+        self.batch_req = 0
+        self.batch_left = 0
         self.button_down = False
         self.button_since = 0
         self.diag_period = 0
@@ -171,27 +176,56 @@ class App:
 
     # ---- dice --------------------------------------------------------------------------------
 
-    def roll_dice(self, n, request_id, now):
-        """Roll n fair d6 from hardware entropy, log the faces and show them.
+    def roll_dice(self, n, request_id, now, sides=6, show=True):
+        """Roll n fair dice of `sides` sides, log the faces and show them (dice.show_roll: d6 on
+        the pips, a d10 on the ring and pip pairs). False when nothing was rolled.
 
-        A stuck entropy source (dice.roll_into raises OSError) rolls nothing: logging a
-        predictable roll would be worse than refusing it. The host sees no dice event and
-        reports the timeout."""
+        In a committed session the seed decides (fairdice), else the hardware entropy. A stuck
+        entropy source (dice.roll_into raises OSError) rolls nothing: logging a predictable roll
+        would be worse than refusing it. The host sees no dice event and reports the timeout."""
         try:
             if self.link.fair.active:  # a committed session: the seed decides (fairdice)
-                self.link.fair.roll_into(self.faces, n, 6, now)
+                self.link.fair.roll_into(self.faces, n, sides, now)
             else:
-                dice.roll_into(self.faces, n, self.board.entropy_into)
+                dice.roll_into(self.faces, n, self.board.entropy_into, sides)
         except OSError:
-            return
-        self.button_dice = n
+            return False
+        if sides == 6:
+            self.button_dice = n
         value, extra = proto.pack_faces(self.faces, n)
         self.ring.append(now, proto.EV_DICE, n, request_id, value, extra)
-        self.display_taken = True
-        self.display.clear()
-        for i in range(n):
-            self.display.set(i, self.faces[i], dice.SIX if self.faces[i] == 6 else dice.MISS)
-        self.board.show_leds(self.display.buffer)
+        if show:
+            self.display_taken = True
+            self.display.show_roll(self.faces, n, sides)
+            self.board.show_leds(self.display.buffer)
+        return True
+
+    def start_batch(self, n, sides, request_id, rolls):
+        """ROLL_SIDED: `rolls` rolls of n dice of `sides` sides, rolled by batch_tick a few per
+        link tick (never all at once: the event loop runs on, and the ring never fills faster
+        than the host takes it). False while an earlier batch is still rolling."""
+        if self.batch_left:
+            return False
+        self.batch_n = n
+        self.batch_sides = sides
+        self.batch_req = request_id
+        self.batch_left = rolls
+        return True
+
+    def batch_tick(self, now):
+        """Roll the next few rolls of a batch while at most half the ring waits for the host's
+        acknowledgement; each is logged as one DICE event, only the last is shown."""
+        budget = BATCH_ROLLS_PER_TICK
+        limit = self.cfg["ring_size"] // 2
+        ring = self.ring
+        link = self.link
+        while self.batch_left and budget and ring.next_seq - link.acked < limit:
+            last = self.batch_left == 1
+            if not self.roll_dice(self.batch_n, self.batch_req, now, self.batch_sides, last):
+                self.batch_left = 0  # stuck entropy: the host sees the rolls stop
+                return
+            self.batch_left -= 1
+            budget -= 1
 
     def show_dice(self, n, faces, colours):
         self.display_taken = True
@@ -273,6 +307,8 @@ class App:
             data = io.read_available()
             if data:
                 link.receive(data, now)
+            if self.batch_left:
+                self.batch_tick(now)
             link.pump(now)
             self.progress |= 2
             if self.reboot_requested:

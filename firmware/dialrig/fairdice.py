@@ -174,14 +174,9 @@ class FairDice:
             if not self.session:
                 return link.ack(cmd_id, proto.ACK_REJECTED)
             link.ack(cmd_id, proto.ACK_OK)
-            if sides == 6:
-                app.roll_dice(n, req, now)  # shown on the LED dice, as any d6 roll
-            else:
-                # The LEDs show d6 faces only: other dice are logged, not shown.
-                faces = app.faces
-                self.roll_into(faces, n, sides, now)
-                value, extra = proto.pack_faces(faces, n)
-                app.ring.append(now, proto.EV_DICE, n, req, value, extra)
+            # Rolled from the seed (the session is active) and shown like any roll: a d6 on
+            # the pips, a d10 on the ring and pip pairs (dice.DiceDisplay.show_roll).
+            app.roll_dice(n, req, now, sides)
         elif mtype == proto.C_FAIR_MIX:
             _, session, nonce = struct.unpack(proto.FAIR_MIX_FMT, body)
             if session == 0 or session != self.session or not self.mix(nonce, now):

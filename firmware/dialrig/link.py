@@ -26,7 +26,8 @@ for _name in proto.SENSOR_CODES:
 # Commands that must not run twice when the host resends them after a lost ACK: the device
 # remembers the last one and answers a repeat with the same ACK without acting again.
 _ONCE_ONLY = (proto.C_ROLL_DICE, proto.C_SET_DIAL, proto.C_SET_TIMING, proto.C_REBOOT,
-              proto.C_FAIR_BEGIN, proto.C_FAIR_ROLL, proto.C_FAIR_REVEAL, proto.C_FAIR_MIX)
+              proto.C_FAIR_BEGIN, proto.C_FAIR_ROLL, proto.C_FAIR_REVEAL, proto.C_FAIR_MIX,
+              proto.C_ROLL_SIDED)
 
 
 class Link:
@@ -200,6 +201,15 @@ class Link:
                 return self.reject(cmd_id)
             self.ack(cmd_id, proto.ACK_OK)
             self.app.roll_dice(n, req, now)
+        elif mtype == proto.C_ROLL_SIDED:
+            _, n, sides, req, rolls = struct.unpack(proto.ROLL_SIDED_FMT, body)
+            if not 1 <= n <= self.app.cfg["dice"] or not 2 <= sides <= proto.MAX_WIRE_FACE \
+                    or req == 0 or rolls == 0:
+                return self.reject(cmd_id)
+            if not self.app.start_batch(n, sides, req, rolls):
+                return self.ack(cmd_id, proto.ACK_REJECTED, self.app.batch_left)  # one runs
+            self.ack(cmd_id, proto.ACK_OK)
+            self.app.batch_tick(now)  # the first rolls at once (a single roll: all of it)
         elif mtype == proto.C_SHOW_DICE:
             _, n, faces, colours = struct.unpack(proto.SHOW_DICE_FMT, body)
             if n > self.app.cfg["dice"]:

@@ -65,6 +65,7 @@ C_FAIR_REVEAL = 0x50  # close the session: reveal its seed
 C_FAIR_MIX = 0x51  # the host's nonce, mixed into the committed seed before the first roll
 C_CAL_INFO = 0x52  # which calibration is on the flash: ACK info = its CRC-32 (0: none)
 C_SELFTEST = 0x53  # probe every sensor (EV_SENSOR each), lamp-test the LEDs, then EV_SELFTEST
+C_ROLL_SIDED = 0x54  # `rolls` rolls of n dice of `sides` sides: an EV_DICE each, the last shown
 
 # Body layouts (little-endian). A body must have exactly this length or the frame is rejected.
 # fw major, minor, patch, proto version, uid, boot_id, oldest seq, next seq, docks, flags
@@ -92,6 +93,7 @@ SET_TIMING_FMT = "<HHB"  # cmd_id, settle_ms, sample_ms
 NACK_FMT = "<I"  # the first sequence number the host is missing
 FAIR_SESSION_FMT = "<HB"  # cmd_id, session 1..255 (FAIR_BEGIN, FAIR_REVEAL)
 FAIR_ROLL_FMT = "<HBBB"  # cmd_id, n dice, sides, request id
+ROLL_SIDED_FMT = "<HBBBH"  # cmd_id, n dice per roll, sides, request id, rolls
 FAIR_MIX_FMT = "<HB16s"  # cmd_id, session, host nonce
 SELFTEST_FMT = "<HB"  # cmd_id, lamps (0: sensors only, 1: also walk every LED in R, G, B)
 MAX_WIRE_FACE = 15  # EV_DICE carries faces as 4-bit nibbles
@@ -184,6 +186,7 @@ BODY_FORMATS = {
     C_FAIR_MIX: FAIR_MIX_FMT,
     C_CAL_INFO: CMD_ID_FMT,
     C_SELFTEST: SELFTEST_FMT,
+    C_ROLL_SIDED: ROLL_SIDED_FMT,
 }
 BODY_SIZES: dict[int, int] = {}
 for _t in BODY_FORMATS:
@@ -475,7 +478,8 @@ def diag_readings(body: bytes) -> tuple[int, list[int]]:
 
 
 def pack_faces(faces: bytes | bytearray | list[int], n: int) -> tuple[int, int]:
-    """Dice faces (1..6) as nibbles: faces 0-7 in `value` (int32), 8-11 in `extra` (int16)."""
+    """Dice faces (1..15) as nibbles: faces 0-7 in `value` (int32), 8-11 in `extra` (int16;
+    a face of 8 or more at die 11 sets its sign bit, so it is stored two's complement)."""
     value = 0
     extra = 0
     for i in range(n):
@@ -485,11 +489,14 @@ def pack_faces(faces: bytes | bytearray | list[int], n: int) -> tuple[int, int]:
             extra |= (faces[i] & 0xF) << (4 * (i - 8))
     if value >= 0x80000000:
         value -= 0x100000000
+    if extra >= 0x8000:
+        extra -= 0x10000
     return value, extra
 
 
 def unpack_faces(n: int, value: int, extra: int) -> list[int]:
     value &= 0xFFFFFFFF
+    extra &= 0xFFFF
     out: list[int] = []
     for i in range(n):
         if i < 8:

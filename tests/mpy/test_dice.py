@@ -18,8 +18,10 @@ def lit(d, i):
 
 
 def test_buffer_size():
-    assert len(DiceDisplay(config.MAX_DICE).buffer) == config.MAX_DICE * config.PIPS_PER_DIE * 3
-    assert len(DiceDisplay(0).buffer) == 0
+    # The dice, then the d10 ring's RING_LEDS at the end of the chain.
+    assert len(DiceDisplay(config.MAX_DICE).buffer) == \
+        (config.MAX_DICE * config.PIPS_PER_DIE + dice.RING_LEDS) * 3
+    assert len(DiceDisplay(0).buffer) == dice.RING_LEDS * 3
     mpytest.raises(ValueError, DiceDisplay, config.MAX_DICE + 1)
 
 
@@ -192,3 +194,96 @@ def test_no_allocation():
 
     assert mpytest.alloc(show, 20) == 0
     assert mpytest.alloc(d.clear) == 0
+
+
+# ---- sided dice and the d10 ring (issue 15: the tray as dice tower) --------------------------
+
+
+def test_roll_d10_chi_square_and_every_byte_maps_evenly():
+    rng = Xorshift32(0x2468ACE1)
+    faces = bytearray(60)
+    counts = [0] * 11
+    for _ in range(200):
+        roll_into(faces, 60, rng.entropy, 10)
+        for f in faces:
+            counts[f] += 1
+    assert counts[0] == 0
+    expected = 12000 / 10
+    chi2 = sum((counts[f] - expected) ** 2 / expected for f in range(1, 11))
+    assert chi2 < 27.88, (chi2, counts)  # 9 degrees of freedom, p = 0.001
+    # Bytes 0..249 each once: 25 of every face; 250..255 rejected.
+    state = [0]
+
+    def counting(buf):
+        for i in range(len(buf)):
+            buf[i] = state[0] & 0xFF
+            state[0] += 1
+
+    roll = bytearray(250)
+    roll_into(roll, 250, counting, 10)
+    counts = [0] * 11
+    for f in roll:
+        counts[f] += 1
+    assert counts == [0] + [25] * 10
+    mpytest.raises(ValueError, roll_into, roll, 1, counting, 1)
+
+
+def test_ring_shows_a_d10_face_as_an_arc_ending_at_its_numeral():
+    d = DiceDisplay(config.MAX_DICE)
+    for face in range(11):
+        d.set_ring(face, dice.MISS)
+        assert dice.shown_ring(d.buffer, config.MAX_DICE) == face
+        for k in range(dice.RING_LEDS):
+            o = d.ring_at + 3 * k
+            px = d.buffer[o] + d.buffer[o + 1] + d.buffer[o + 2]
+            assert (px > 0) == (k < face), (face, k)
+            assert px <= dice.BRIGHTNESS_CAP
+        assert all(lit(d, i) == set() for i in range(config.MAX_DICE))  # the dice untouched
+    mpytest.raises(ValueError, d.set_ring, 11, dice.MISS)
+    d.set_ring(0, dice.MISS)
+    d.buffer[d.ring_at + 3 * 4] = 9  # LED 4 lit without 0..3: no face
+    assert dice.shown_ring(d.buffer, config.MAX_DICE) == -1
+
+
+def test_show_roll_d10_on_the_ring_and_pip_pairs_in_fives():
+    d = DiceDisplay(config.MAX_DICE)
+    faces = bytearray((7, 10, 5, 1, 6, 9, 3, 2, 8, 4, 10, 1))
+    d.show_roll(faces, 12, 10)
+    assert dice.shown_ring(d.buffer, 12) == 7
+    for k in range(6):  # 12 dice: six pairs
+        f = faces[k]
+        assert dice.shown_face(d.buffer, 2 * k) + dice.shown_face(d.buffer, 2 * k + 1) == f
+        assert dice.shown_face(d.buffer, 2 * k) == min(f, 5)
+    # A natural 10 is gold (the top face), like a natural six.
+    d.show_roll(bytearray((10,)), 1, 10)
+    gold = bytes(d.buffer[d.ring_at:d.ring_at + 3])
+    d.set_ring(1, dice.SIX)
+    assert bytes(d.buffer[d.ring_at:d.ring_at + 3]) == gold
+    # A d6 roll leaves the ring dark; a d12 is shown nowhere (logged only).
+    d.show_roll(bytearray((3, 6)), 2, 6)
+    assert dice.shown_ring(d.buffer, 12) == 0
+    assert [dice.shown_face(d.buffer, i) for i in range(3)] == [3, 6, 0]
+    d.show_roll(bytearray((12,)), 1, 12)
+    assert d.buffer == bytearray(len(d.buffer))
+
+
+def test_show_roll_within_the_current_budget():
+    d = DiceDisplay(config.MAX_DICE)
+    d.show_roll(bytearray([10] * 12), 12, 10)  # the most LEDs a d10 roll lights: 10 + 6 x 10
+    lit_leds = sum(1 for k in range(0, len(d.buffer), 3)
+                   if d.buffer[k] or d.buffer[k + 1] or d.buffer[k + 2])
+    assert lit_leds == 70 <= 72
+    assert sum(d.buffer) * 20 / 255 < 300
+
+
+def test_sided_rolls_and_shows_do_not_allocate():
+    d = DiceDisplay(config.MAX_DICE)
+    rng = Xorshift32(7)
+    faces = bytearray(config.MAX_DICE)
+    entropy = rng.entropy
+
+    def roll_and_show():
+        roll_into(faces, config.MAX_DICE, entropy, 10)
+        d.show_roll(faces, config.MAX_DICE, 10)
+
+    assert mpytest.alloc(roll_and_show, 20) == 0

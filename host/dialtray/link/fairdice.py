@@ -148,8 +148,9 @@ class FairDice:
                     f"sent {nonce.hex()}"))
 
     def roll(self, count: int, purpose: str, sides: int = 6) -> tuple[int, ...]:
-        """Roll ``count`` dice of ``sides`` sides from the committed seed (d6 on the LED dice,
-        in batches of the 12 the panel shows). Each roll is recorded with its counter."""
+        """Roll ``count`` dice of ``sides`` sides from the committed seed, in batches of the 12
+        the panel shows (d6 on the pip dice, d7..d10 on the d10 ring and pip pairs). Each roll
+        is recorded with its counter."""
         if count < 0:
             raise ValueError(f"cannot roll {count} dice")
         if not 2 <= sides <= proto.MAX_WIRE_FACE:
@@ -163,6 +164,11 @@ class FairDice:
     def roll_led_dice(self, count: int, purpose: str) -> tuple[int, ...]:
         """``rules.core.dice.TrayDiceLink``: ``TrayDice(FairDice(session))`` works."""
         return self.roll(count, purpose)
+
+    def roll_led_dice_sided(self, count: int, purpose: str, sides: int) -> tuple[int, ...]:
+        """``rules.core.dice.SidedTrayDiceLink``: a d10 (FASA) from the committed seed, shown
+        on the tray's d10 ring like any roll (``dialrig.dice.DiceDisplay.show_roll``)."""
+        return self.roll(count, purpose, sides)
 
     def reveal(self) -> Verdict:
         """End the session: the tray reveals its seed; every recorded roll is re-derived.

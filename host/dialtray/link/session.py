@@ -33,7 +33,7 @@ from typing import Any
 
 from dialrig import config, proto
 
-from dialtray.link import revive
+from dialtray.link import revive, sided
 from dialtray.link.bootstream import BootStream
 from dialtray.link.engine import LinkEngine, Pending
 from dialtray.link.messages import (
@@ -314,6 +314,28 @@ class TraySession(LinkEngine):
                 batch = min(config.MAX_DICE, count - len(faces))
                 faces.extend(self.roll_dice(batch).faces)
         except CommandFailed as e:
+            raise ConnectionError(f"the tray could not roll for {purpose}: {e}") from e
+        return tuple(faces)
+
+    def roll_sided(self, n: int, sides: int, rolls: int = 1,
+                   timeout: float = 5.0) -> list[tuple[int, ...]]:
+        """``rolls`` rolls of n dice of ``sides`` sides by the firmware, in one ROLL_SIDED
+        command (``dialtray.link.sided``); the last is shown on the LED panel."""
+        with self._lock:
+            req = self._next_roll
+            self._next_roll = req % 255 + 1
+        return sided.roll_sided(self, req, n, sides, rolls, timeout)
+
+    def roll_led_dice_sided(self, count: int, purpose: str, sides: int) -> tuple[int, ...]:
+        """``rules.core.dice.SidedTrayDiceLink``: ``count`` dice of ``sides`` sides rolled by
+        the firmware and shown on the LED panel (a d10 on the d10 ring), at most 12 a roll."""
+        log.info("%s: rolling %dd%d on the tray for %s", self.name, count, sides, purpose)
+        faces: list[int] = []
+        try:
+            while len(faces) < count:
+                batch = min(config.MAX_DICE, count - len(faces))
+                faces.extend(self.roll_sided(batch, sides)[0])
+        except (CommandFailed, ValueError) as e:  # ValueError: a die the tray cannot roll
             raise ConnectionError(f"the tray could not roll for {purpose}: {e}") from e
         return tuple(faces)
 
