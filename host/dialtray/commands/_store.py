@@ -66,10 +66,11 @@ class CommandTable(StoredTable):
 
     @classmethod
     def open(cls, args: argparse.Namespace, tracker: Tracker, session: TraySession,
-             origin: str, on_ruling: Callable[[str], None] | None = None) -> CommandTable:
+             origin: str, on_ruling: Callable[[str], None] | None = None,
+             extra: dict[str, Any] | None = None) -> CommandTable:
         try:
             store = GameStore.open(db_path(args))
-            rec = GameRecorder.start(store, tracker, origin=origin)
+            rec = GameRecorder.start(store, tracker, origin=origin, extra=extra)
         except StoreError as e:
             raise CommandError(str(e), 2) from e
         return cls(rec, session, on_ruling=on_ruling)

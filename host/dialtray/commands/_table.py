@@ -48,6 +48,7 @@ class Table:
     tracker: Tracker
     dice: TableDice
     fair: Any = None  # dialtray.link.fairdice.FairDice when --dice fair
+    extra: dict[str, Any] | None = None  # more for the game's first record (an event's round)
 
 
 def ask_console(count: int, purpose: str) -> list[int]:
@@ -84,12 +85,13 @@ def make_dice(kind: str, session: TraySession | None, seed: int,
 
 def new_table(kind: str, source: DiceSource, seed: int, turns: int, docks: int,
               binding_file: Path | None = None, figures: list[str] | None = None,
-              timing: Timing | None = None, on_roll: Callable[[Roll], None] | None = None
-              ) -> Table:
+              timing: Timing | None = None, on_roll: Callable[[Roll], None] | None = None,
+              make: Callable[[TableDice], Setup] | None = None) -> Table:
+    """``make``: the game another way than ``new_game`` (an event's table assignment)."""
     if kind not in GAMES:
         raise CommandError(f"unknown game {kind!r}: {' or '.join(GAMES)}", 2)
     dice = TableDice(source, on_roll)
-    setup = new_game(kind, dice, seed, turns)
+    setup = make(dice) if make is not None else new_game(kind, dice, seed, turns)
     dials = setup.game.dials()
     try:
         binding: Binding

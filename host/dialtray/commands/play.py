@@ -26,6 +26,13 @@ from rich.live import Live
 from dialtray.calibration_check import warn_if_different
 from dialtray.commands._args import int_range
 from dialtray.commands._common import MAX_DOCKS, CommandError, require_sim, resolve_port
+from dialtray.commands._event import (
+    add_event_arguments,
+    open_event,
+    paired_setup,
+    record_extra,
+    wait_assignment,
+)
 from dialtray.commands._games import GAMES, setup_of
 from dialtray.commands._playview import render
 from dialtray.commands._store import (
@@ -62,12 +69,15 @@ EXAMPLES = """examples:
   dialtray play airaction --sim --figures B1,B2,B3,A1,A2,A3 --dice seeded
   dialtray play --resume --port /dev/ttyACM0         # the host died: carry the game on
   dialtray play --resume 12 --seats human,bot        # stored game 12 (see dialtray games)
+  dialtray play airaction --event mqtt://hub.local/spring --creds t01.json --seats human,human
+                                 # a table of an event: its assignment, the round's clock, the hub
 
 at the prompt:
   deploy P1 / speed A1 5 / throttle A1 -1 / plan A1 "Tight Turn" left / shoot A1 front B2
   dispute B1 rear arc      settle an argument with one die (AA-M84: 1-3 no, 4-6 yes)
   legal                    list every decision you may type now
   turn 0 speed -4          (--sim) turn dock 0's speed dial 4 clicks counter-clockwise
+  press 3500               (--sim) hold the roll button 3.5 s: at an event, calls the judge
   quit                     stop; the log so far is written
 """
 
@@ -112,6 +122,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="print the view after each change instead of a live screen")
     add_game_arguments(p)
     add_db(p)  # the game is stored (issue 12)
+    add_event_arguments(p)  # a table of a tournament (issue 17)
     p.set_defaults(func=run)
 
 
@@ -128,6 +139,8 @@ def run(args: argparse.Namespace) -> int:
         if args.docks_file is not None or args.figures:
             raise CommandError("argument --resume: the stored game has its docks already (no "
                                "--figures or --docks-file)", 2)
+        if args.event is not None:  # (not built: `dialtray hub table` beside it sends it)
+            raise CommandError("argument --event: not with --resume (not built yet)", 2)
         res = pick_resume(args, GAMES)
         if args.game is not None and args.game != res.kind:
             raise CommandError(f"argument game: game {res.gid} is {res.kind}, not "
@@ -141,6 +154,8 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("argument game: say which rules (airaction or aces), or --resume "
                            "a stored game", 2)
     check_before_start(args, args.game)
+    ev = open_event(args)
+    body = wait_assignment(ev, args.wait) if ev is not None else None
     vtray: Any = None
     if args.sim:
         require_sim()
@@ -167,12 +182,20 @@ def run(args: argparse.Namespace) -> int:
                              name="play-input").start()
             source, fair = make_dice(args.dice, session, args.seed, TypedDice(inbox))
             table = new_table(args.game, source, args.seed, args.turns, args.docks,
-                              args.docks_file, args.figures, timing=Timing())
+                              args.docks_file, args.figures, timing=Timing(), make=None if
+                              body is None else lambda d: paired_setup(args.game, body, d,
+                                                                       args.seed, args.turns))
             table.fair = fair
-            return Game(args, table, session, vtray, inbox).run()
+            if ev is not None:
+                table.extra = record_extra(ev, body, table.setup.game.seats())
+                ev.watch(session)
+            return Game(args, table, session, vtray, inbox, event=ev).run()
     finally:
         if vtray is not None:
             vtray.close()
+        if ev is not None:
+            print(f"event: {ev.stop()} record(s) wait to be sent (they go at the next --event "
+                  "or `dialtray hub table`)", flush=True)
 
 
 def run_resumed(args: argparse.Namespace, res: Resuming) -> int:
@@ -247,15 +270,19 @@ class Game:
 
     def __init__(self, args: argparse.Namespace, table: Table, session: TraySession,
                  vtray: Any, inbox: queue.SimpleQueue[str | None], *,
-                 tracked: CommandTable | None = None, resumed: int | None = None) -> None:
+                 tracked: CommandTable | None = None, resumed: int | None = None,
+                 event: Any = None) -> None:
         self.args = args
         self.table = table
         self.t = table.tracker
         self.vtray = vtray
         self.resumed = resumed
         if tracked is None:
-            tracked = CommandTable.open(args, self.t, session, "play")
+            tracked = CommandTable.open(args, self.t, session, "play", extra=table.extra)
         self.tracked = tracked
+        self.event = event  # an event's table (issue 17): the hub follows this game
+        if event is not None:
+            event.track(tracked.recording.recorder.gid)
         tracked.recording.on_ruling = self.say  # a judge's ruling: applied, shown
         game = self.t.game
         seats = game.seats()
@@ -408,6 +435,8 @@ class Game:
             pass
         before = len(self.t.game.history)
         self.bots()
+        if self.event is not None:  # live state, judge calls, the round's clock
+            self.event.step(self.t, self.say)
         if typed or len(self.t.game.history) != self.announced:
             self.tracked.pump(0.0)  # a decision is stored (committed) before it is shown played
         self.announce()

@@ -75,6 +75,7 @@ class Ingest:
         self._load()
         self.pushed_round = 0
         self.pairings: dict[str, dict[str, Any]] = {}  # the current round's, by table
+        self.round_ends: float | None = None  # its end (epoch seconds, the database's clock)
         self._pairings_checked = 0.0
         self.q: queue.Queue[tuple[str, bytes]] = queue.Queue()
         self._stop = threading.Event()
@@ -174,7 +175,7 @@ class Ingest:
                                 "excluded.presence, seen = now()",
                                 (table, payload.decode(errors="replace")[:20]))
                 if payload == b"online" and table in self.pairings:  # (again: it was away)
-                    self.send(table, "pairing", self.pairings[table])
+                    self.send_pairing(table)
             elif what == "state":
                 self._state(table, payload)
             elif what == "call":
@@ -314,9 +315,10 @@ class Ingest:
                 return
             squads = {p: (name, sq) for p, name, sq in self.db.execute(
                 "SELECT id, name, squad FROM hub_players")}
-            mrow = self.db.execute("SELECT minutes FROM hub_rounds WHERE n = %s",
-                                   (rnd,)).fetchone()
+            mrow = self.db.execute("SELECT minutes, EXTRACT(EPOCH FROM started) FROM "
+                                   "hub_rounds WHERE n = %s", (rnd,)).fetchone()
             mins = mrow[0] if mrow else None
+            self.round_ends = float(mrow[1]) + 60 * int(mins) if mrow and mins else None
             pairs = self.db.execute("SELECT table_id, a, b FROM hub_pairings WHERE round = %s "
                                     "AND table_id IS NOT NULL", (rnd,)).fetchall()
             self.db.commit()
@@ -328,9 +330,17 @@ class Ingest:
             "round": rnd, "minutes": mins, "seats": [["A", a], ["B", b]],
             "squads": {a: squads.get(a, ("", []))[1], b: squads.get(b, ("", []))[1]}}
             for table, a, b in pairs}
-        for table, body in self.pairings.items():
-            self.send(table, "pairing", body)
+        for table in self.pairings:
+            self.send_pairing(table)
         self.pushed_round = rnd
+
+    def send_pairing(self, table: str) -> None:
+        """The table's assignment, with the round's time left *now* (the table counts it down
+        on its own clock: the round timer, AC-M67 (2) / AA-M53 (2))."""
+        body = dict(self.pairings[table])
+        if self.round_ends is not None:
+            body["left_s"] = max(0.0, round(self.round_ends - time.time(), 1))
+        self.send(table, "pairing", body)
 
     # ---- the event's side of records, calls and live states ------------------------------------
 
@@ -357,8 +367,11 @@ class Ingest:
                               "AND n = 1", (table, game)).fetchone()
         if row is None:
             return {}
-        seats = json.loads(bytes(row[0])).get("data", {}).get("seats", [])
-        return {str(s): str(name) for s, name in seats}
+        data = json.loads(bytes(row[0])).get("data", {})
+        players = data.get("players")  # a table at an event: its seats' players (tableside)
+        if isinstance(players, dict):
+            return {str(s): str(p) for s, p in players.items()}
+        return {str(s): str(name) for s, name in data.get("seats", [])}
 
     def _state(self, table: str, payload: bytes) -> None:
         try:

@@ -12,6 +12,7 @@ record once. Presence is a retained message whose Last Will says ``offline``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import sqlite3
@@ -95,13 +96,15 @@ class TableLink:
 
     def __init__(self, db: Path, event: str, table: str, broker: Broker,
                  ruling_key: bytes | None = None,
-                 on_ruling: Callable[[dict[str, Any]], None] | None = None) -> None:
+                 on_ruling: Callable[[dict[str, Any]], None] | None = None,
+                 on_pairing: Callable[[dict[str, Any]], None] | None = None) -> None:
         import paho.mqtt.client as mqtt
         from paho.mqtt.enums import CallbackAPIVersion
 
         self.db, self.event, self.table, self.broker = db, event, table, broker
         self.ruling_key = ruling_key
         self.on_ruling = on_ruling
+        self.on_pairing = on_pairing
         self.stats = LinkStats()
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -169,6 +172,8 @@ class TableLink:
             self._ruling(body)
         elif what == "pairing":
             self.stats.pairings.append(body)
+            if self.on_pairing is not None:
+                self.on_pairing(body)
         self._wake.set()
 
     def _ruling(self, msg: dict[str, Any]) -> None:
@@ -194,6 +199,10 @@ class TableLink:
         self._stop.set()
         self._wake.set()
         self.thread.join(10)
+        if self.connected.is_set():  # a clean goodbye sends no Last Will: say it
+            with contextlib.suppress(RuntimeError, ValueError):  # (the link went meanwhile)
+                self.client.publish(topics.table_topic(self.event, self.table, "presence"),
+                                    b"offline", qos=1, retain=True).wait_for_publish(2)
         self.client.disconnect()
         self.client.loop_stop()
 

@@ -6,7 +6,7 @@ counter-clockwise (throttle up)::
 
     turn 2 combat 1        # one click of damage on dock 2
     turn 2 speed -2 40     # throttle up two clicks, taking 40 ms
-    press                  # press the roll button
+    press                  # press the roll button (press 3500: hold it 3.5 s)
     magnet 3 speed off     # lift the magnet off dock 3's speed dial
     gap 2 combat 4.5       # dock 2's combat magnet 4.5 mm above its chip (too far); "ok": in range
     unplug / replug        # the USB cable
@@ -100,6 +100,15 @@ def _simple(action: Callable[[VirtualTray], object], said: str) -> Callable[
     return run
 
 
+def _press(tray: VirtualTray, a: list[str]) -> str:
+    """``press`` (a tap) or ``press 3500``: held that long (3 s calls an event's judge)."""
+    ms = int(a[0]) if a else 60
+    if not 1 <= ms <= 60000:
+        raise ValueError(f"MS must be 1..60000, got {ms}")
+    tray.press_button(hold_ms=ms)
+    return "roll button pressed" if not a else f"roll button held {ms} ms"
+
+
 def _bounce(tray: VirtualTray, a: list[str]) -> str:
     tray.set_bounce(_on_off(a[0]))
     return f"contact bounce {a[0]}"
@@ -147,7 +156,7 @@ def _sleep(tray: VirtualTray, a: list[str]) -> str:
 
 COMMANDS = {c.name: c for c in (
     Command("turn", "turn DOCK combat|speed CLICKS [MS]", _turn),
-    Command("press", "press", _simple(VirtualTray.press_button, "roll button pressed")),
+    Command("press", "press [MS]", _press),
     Command("magnet", "magnet DOCK DIAL on|off", _magnet),
     Command("nak", "nak DOCK DIAL on|off", _nak),
     Command("gap", "gap DOCK DIAL MM|ok", _gap),

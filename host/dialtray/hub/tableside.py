@@ -1,0 +1,273 @@
+"""A table at an event, inside ``dialtray play --event`` / ``serve --event`` (issue 17).
+
+The game never waits for the network: its store fills the outbox in each record's own
+transaction (the SQLite trigger of ``hub.table``) and ``TableLink`` empties it from its own
+thread; everything here is called from the game's loop and returns at once.
+
+What the table adds to the link, reading the tracker only through its public view:
+
+* **live state** (phase, dials, flags, the round's time left) on the retained ``state`` topic,
+  at most every ``STATE_EVERY_S`` and only when it changed;
+* **judge calls**: the roll button held ``HOLD_S`` seconds (the tray reports the press and the
+  release; the host times the hold), or a call made by the program;
+* **the round**: the hub's table assignment (both players' squadrons; ``commands._event`` builds
+  the game from it) and its timer — the event's time limit (AC-M67 (2), AA-M53 (2)): when it
+  runs out the table ends the game with the rules' own time-limit decision as soon as the rules
+  take it (between actions, dials agreeing);
+* **rulings** signed by the hub, checked, stored in the table's game and shown.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from dialtray.hub.table import Broker, TableLink, install_trigger
+from dialtray.link.messages import ButtonPressed, ButtonReleased, TrayEvent
+
+log = logging.getLogger(__name__)
+
+HOLD_S = 3.0  # the roll button held this long calls the judge
+STATE_EVERY_S = 0.25  # the live state at most this often (the page follows it)
+TIME_END = {"airaction": "end time", "aces": "endgame time"}
+"""The rules' own decision that ends a game at the time limit: AA-M53 (2), AC-M67 (2)."""
+HOLD_NOTE = "the roll button was held 3 s at the table"
+
+
+class EventError(ValueError):
+    """A bad ``--event`` URL or credentials file; the message names what is wrong."""
+
+
+@dataclass(frozen=True)
+class EventAddress:
+    host: str
+    port: int
+    event: str | None  # None: the credentials' event
+
+
+def parse_url(text: str) -> EventAddress:
+    """``mqtt://HOST[:PORT][/EVENT]`` (port 1883 by default)."""
+    u = urlsplit(text)
+    if u.scheme != "mqtt" or not u.hostname:
+        raise EventError(f"expected mqtt://HOST[:PORT][/EVENT], e.g. mqtt://hub.local:1883/"
+                         f"spring, not {text!r}")
+    try:
+        port = u.port or 1883
+    except ValueError as e:
+        raise EventError(f"{text!r}: the port is not a number 0..65535") from e
+    if u.username or u.password:
+        raise EventError(f"{text!r}: no password in the URL (it would show in the process "
+                         "list); the table's credentials come from --creds")
+    event = u.path.strip("/") or None
+    if event is not None and not event.replace("-", "").replace("_", "").isalnum():
+        raise EventError(f"{text!r}: the event's name is letters, digits, - and _")
+    return EventAddress(u.hostname, port, event)
+
+
+def load_creds(path: Path) -> dict[str, Any]:
+    """The JSON ``dialtray hub enroll TABLE`` prints: table, password, ruling_key, event."""
+    try:
+        creds = json.loads(path.read_text())
+        if not isinstance(creds, dict):
+            raise TypeError("not a JSON object")
+        out = {"table": str(creds["table"]), "password": str(creds["password"]),
+               "ruling_key": bytes.fromhex(creds["ruling_key"]),
+               "event": creds.get("event")}
+    except OSError as e:
+        raise EventError(f"{path}: {e.strerror or e}") from e
+    except (ValueError, KeyError, TypeError) as e:
+        raise EventError(f"{path}: not the JSON `dialtray hub enroll` prints ({e})") from e
+    return out
+
+
+class EventTable:
+    """One table's side of an event: ``start()``, ``track(gid)``, ``step(...)`` from the game's
+    loop, ``stop()``."""
+
+    def __init__(self, db: Path, address: EventAddress, creds: dict[str, Any], *,
+                 hold_s: float = HOLD_S, clock: Callable[[], float] = time.monotonic) -> None:
+        event = address.event or creds.get("event")
+        if not event:
+            raise EventError("the event's name is neither in the URL (mqtt://HOST:PORT/EVENT) "
+                             "nor in the credentials")
+        self.db, self.event, self.table = db, str(event), str(creds["table"])
+        self.hold_s, self.clock = hold_s, clock
+        self.link = TableLink(db, self.event, self.table,
+                              Broker(address.host, address.port, self.table, creds["password"]),
+                              creds["ruling_key"], self._ruling, on_pairing=self._pairing)
+        self.gid: int | None = None
+        self.calls: list[str] = []  # judge calls made (the notes)
+        self.messages: queue.SimpleQueue[str] = queue.SimpleQueue()  # for the players
+        self.assignment: dict[str, Any] | None = None
+        self.deadline: float | None = None  # the round's end on this table's clock
+        self.time_ended = False
+        self.states = 0  # live states published
+        self._got_pairing = threading.Event()
+        self._lock = threading.Lock()
+        self._press = 0  # bumped by each press and release: a hold timer checks it is current
+        self._state_at = -1e9
+        self._state = ""
+        self._time_tried = -1e9
+        self._session: Any = None
+
+    # ---- life -----------------------------------------------------------------------------------
+
+    def start(self) -> EventTable:
+        install_trigger(self.db, backfill=False)  # (records of this game onwards: track())
+        self.link.start()
+        return self
+
+    def track(self, gid: int) -> None:
+        """The game this table plays: its records already stored go to the outbox too."""
+        self.gid = gid
+        with sqlite3.connect(self.db, timeout=30) as conn:
+            conn.execute("INSERT OR IGNORE INTO hub_outbox SELECT game_id, n FROM records "
+                         "WHERE game_id = ?", (gid,))
+        self.link.wake()
+
+    def watch(self, session: Any) -> None:
+        """Follow the tray's roll button (``TraySession.subscribe``: the link's thread)."""
+        self._session = session
+        session.subscribe(self.tray_event)
+
+    def stop(self, flush_s: float = 5.0) -> int:
+        """Give the link up to ``flush_s`` to hand the last records over (never longer: the
+        rest waits in the outbox for the next run); returns how many still wait."""
+        if self._session is not None:
+            self._session.unsubscribe(self.tray_event)
+        end = time.monotonic() + flush_s
+        left = self.link.outstanding()
+        while left and self.link.connected.is_set() and time.monotonic() < end:
+            time.sleep(0.05)
+            left = self.link.outstanding()
+        self._press += 1  # a hold timer still running calls nobody
+        self.link.stop()
+        return left
+
+    # ---- the round ------------------------------------------------------------------------------
+
+    def _pairing(self, body: dict[str, Any]) -> None:  # paho's thread
+        left = body.get("left_s")
+        with self._lock:
+            self.assignment = body
+            if isinstance(left, (int, float)):
+                self.deadline = self.clock() + float(left)
+        self._got_pairing.set()
+
+    def wait_assignment(self, timeout: float) -> dict[str, Any] | None:
+        """The hub's assignment of this table for the current round (None: none in time)."""
+        self._got_pairing.wait(timeout)
+        with self._lock:
+            return self.assignment
+
+    def left_s(self) -> float | None:
+        with self._lock:
+            return None if self.deadline is None else max(0.0, self.deadline - self.clock())
+
+    # ---- the roll button ------------------------------------------------------------------------
+
+    def tray_event(self, ev: TrayEvent) -> None:
+        if isinstance(ev, ButtonPressed):
+            self._press += 1
+            t = threading.Timer(self.hold_s, self._held, (self._press,))
+            t.daemon = True
+            t.start()
+        elif isinstance(ev, ButtonReleased):
+            self._press += 1
+
+    def _held(self, press: int) -> None:
+        if press == self._press:  # not released (nor pressed again) since
+            self.call_judge(HOLD_NOTE)
+
+    def call_judge(self, note: str) -> None:
+        self.calls.append(note)
+        self.link.call_judge(self.gid, note)
+        self.messages.put(f"judge called ({note})" + (
+            "" if self.link.connected.is_set() else
+            "; the hub is not reachable now: the call goes when it is"))
+
+    # ---- rulings --------------------------------------------------------------------------------
+
+    def _ruling(self, body: dict[str, Any]) -> None:  # paho's thread; the signature checked
+        from dialtray.store.db import GameStore, StoreError
+
+        try:
+            with GameStore.open(self.db) as st:
+                st.append(int(body["game"]), "ruling", body)
+                st.commit()
+            self.messages.put(f"the judge ruled: {body.get('ruling')} {body.get('args')} "
+                              f"({body.get('why')}) — stored with game {body['game']}")
+        except (StoreError, KeyError, ValueError, TypeError) as e:
+            self.messages.put(f"a ruling from the hub could not be stored: {e}")
+
+    # ---- the game's loop ------------------------------------------------------------------------
+
+    def step(self, tracker: Any, say: Callable[[str], None]) -> None:
+        """From the game's loop (the tracker's thread), never blocking: hand on messages,
+        publish the live state when due, end the game when the round's time is up."""
+        while True:
+            try:
+                say(self.messages.get_nowait())
+            except queue.Empty:
+                break
+        now = self.clock()
+        left = self.left_s()
+        if left == 0 and not self.time_ended and now - self._time_tried > 0.5:
+            self._time_tried = now
+            self._end_at_time(tracker, now, say)
+        if now - self._state_at >= STATE_EVERY_S:
+            self._state_at = now
+            self.publish(live_state(tracker, self.gid, left))
+
+    def publish(self, state: dict[str, Any]) -> bool:
+        text = json.dumps(state, sort_keys=True)
+        if text == self._state:
+            return False
+        self._state = text
+        self.link.publish_state(state)
+        self.states += 1
+        return True
+
+    def _end_at_time(self, tracker: Any, now: float, say: Callable[[str], None]) -> None:
+        game = tracker.game
+        if game.outcome() is not None:
+            self.time_ended = True
+            return
+        text = TIME_END.get(game.kind)
+        if text is None:
+            self.time_ended = True
+            say(f"the round's time is up, but {game.kind} has no time-limit decision: "
+                "end the game by hand")
+            return
+        r = tracker.decide(text, now)
+        if r.ok:
+            self.time_ended = True
+            rule = "AC-M67 (2)" if game.kind == "aces" else "AA-M53 (2)"
+            say(f"the round's time is up: the game ends ({text}, {rule})")
+
+
+def live_state(tracker: Any, gid: int | None, left_s: float | None) -> dict[str, Any]:
+    """What the hub page's board shows of a table: built from the tracker's public view."""
+    v = tracker.view()
+    sd = tracker.game.state_dict()
+    turn = sd.get("turn_number", sd.get("turn"))
+    nested = sd.get("turn") if isinstance(sd.get("turn"), dict) else {}
+    sub = sd.get("phase") or nested.get("phase", "")
+    phase = v.phase if v.phase != "play" else f"turn {turn} {sub}".strip()
+    if v.outcome:
+        phase = f"over: {v.outcome}"
+    return {
+        "game": gid, "kind": tracker.game.kind, "phase": phase, "to_move": v.to_move,
+        "dials": {f"{d.figure} {d.kind}": d.click for d in v.docks},
+        "due": {f"{d.figure} {d.kind}": d.turn for d in v.docks if d.turn},
+        "flags": list(v.flags), "waiting": list(v.waiting_for[:3]), "actions": v.history,
+        "vp": v.vp, "left_s": None if left_s is None else round(left_s)}
