@@ -334,6 +334,11 @@ class Ingest:
             self.send_pairing(table)
         self.pushed_round = rnd
 
+    def repush(self) -> None:
+        """The round's clock changed in the database (time added, or called early): every
+        table gets its assignment again with the time left now (within a second)."""
+        self.pushed_round = 0
+
     def send_pairing(self, table: str) -> None:
         """The table's assignment, with the round's time left *now* (the table counts it down
         on its own clock: the round timer, AC-M67 (2) / AA-M53 (2))."""
