@@ -57,11 +57,22 @@ def first_state(ws: Any) -> dict[str, Any]:
 
 
 def reply(ws: Any) -> dict[str, Any]:
-    """The next message that is not a push (state or game)."""
+    """The next message that is not a push (state, patch or game)."""
     while True:
         m: dict[str, Any] = json.loads(ws.recv(timeout=20))
-        if m["op"] not in ("state", "game"):
+        if m["op"] not in ("state", "patch", "game"):
             return m
+
+
+def apply(state: dict[str, Any], m: dict[str, Any]) -> dict[str, Any]:
+    """A pushed message applied as the page applies it: a whole state, or a patch on its base
+    (the docks it names replaced, the keys it sets set)."""
+    if m["op"] == "state":
+        return m
+    assert m["op"] == "patch" and m["base"] == state["rev"], (m["base"], state["rev"])
+    by = {d["dock"]: d for d in m["docks"]}
+    return {**state, **m["set"], "docks": [by.get(d["dock"], d) for d in state["docks"]],
+            "rev": m["rev"], "received": m["received"], "sent": m["sent"]}
 
 
 def test_bad_websocket_requests_get_clear_errors_and_change_nothing(table: Served) -> None:
@@ -175,7 +186,7 @@ def test_a_ruling_on_the_live_game_is_applied_by_its_tracker(table: Served) -> N
     click = t.dials()[st.dial].click
     assert click is not None
     with connect(ws_url(table)) as ws:
-        first_state(ws)
+        first = first_state(ws)
         args = {"figure": st.dial.figure, "dial": "combat", "click": click + 1}
         code, body = http(table, "/api/judge/rule", {"game": gid, "ruling": "set-dial",
                                                      "args": args})
@@ -184,10 +195,12 @@ def test_a_ruling_on_the_live_game_is_applied_by_its_tracker(table: Served) -> N
                                                      "ruling": "set-dial", "args": args})
         assert code == 200 and body["ok"], body
         assert body["shown"] and f"must show click {click + 1}" in body["shown"][-1], body
+        m = first
         while True:  # pushed: the ruling and the flag on its dock
-            m = json.loads(ws.recv(timeout=20))
-            if m["op"] != "state":
+            pushed = json.loads(ws.recv(timeout=20))
+            if pushed["op"] not in ("state", "patch"):
                 continue
+            m = apply(m, pushed)
             dock = next(d for d in m["docks"] if d["dock"] == n)
             flag = dock["readers"][0]["flag"]
             if flag and "the judge ruled it must show click" in flag["text"]:
@@ -207,7 +220,7 @@ def test_a_ruling_on_the_live_game_is_applied_by_its_tracker(table: Served) -> N
     assert main(["judge", "vp", str(gid), "P1", "1", "--token", token, "--db",
                  str(table.opts.db)]) == 0
     deadline = time.monotonic() + 20
-    while not any("award 1 VP to P1" in r for r in table.live.rulings) and \
+    while not any("judge's VP for P1 now" in r for r in table.live.rulings) and \
             time.monotonic() < deadline:
         time.sleep(0.02)
     assert "judge's VP for P1 now +1" in table.live.rulings[-1], table.live.rulings
@@ -220,6 +233,44 @@ def test_a_ruling_on_the_live_game_is_applied_by_its_tracker(table: Served) -> N
     while (st.flag is not None or st.offset) and time.monotonic() < deadline:
         time.sleep(0.02)
     assert st.flag is None and st.offset == 0, t.waiting_for()
+
+
+def test_patches_rebuild_the_state_a_new_page_gets(table: Served) -> None:
+    """After its first whole state a page is pushed patches (the docks that changed, the keys
+    that changed), each serialised once for every page; applied in order they give exactly the
+    state a page opened now gets. A page that asks (``resync``) gets the whole state again."""
+    t = table.tracker
+    st = next(s for s in t.slots.values() if s.slot.dock == 1 and s.dial.kind == "combat")
+    with connect(ws_url(table)) as ws:
+        m = first_state(ws)
+        sizes: list[tuple[int, int]] = []  # (patch, whole state) in bytes
+        table.tray.turn(1, st.slot.dial, 1)  # flagged once judged, then put right
+        deadline = time.monotonic() + 20
+        while st.flag is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert st.flag is not None
+        table.tray.turn(1, st.slot.dial, -1)
+        while (st.flag is not None or st.offset) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert st.flag is None and st.offset == 0
+        time.sleep(0.2)  # the table publishes the last change
+        while m["rev"] < table.live.rev:
+            raw = ws.recv(timeout=20)
+            pushed = json.loads(raw)
+            if pushed["op"] == "patch":
+                sizes.append((len(raw), len(table.live.latest["state"])))
+            if pushed["op"] in ("state", "patch"):
+                m = apply(m, pushed)
+        whole = json.loads(table.live.latest["state"])
+        assert m["rev"] == whole["rev"]
+        assert {k: v for k, v in m.items() if k != "game"} == whole
+        assert len(sizes) >= 3, sizes  # moved, flagged, put right: patches, not whole states
+        assert all(p < w / 4 for p, w in sizes), sizes
+        ws.send(json.dumps({"op": "resync"}))
+        again: dict[str, Any] = {}
+        while again.get("op") != "state":
+            again = json.loads(ws.recv(timeout=20))
+        assert again["rev"] >= whole["rev"] and again["docks"]
 
 
 def test_off_localhost_every_request_needs_the_access_key(tmp_path: Path) -> None:

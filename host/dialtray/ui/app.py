@@ -4,7 +4,8 @@ state of the live game, and JSON endpoints for the report, the odds calculator a
 Every bad request gets a clear error in words and changes nothing: an unknown game (404), a
 malformed message or action text, an action out of turn (the tracker's refusal), an oversized
 websocket message (refused with its size; far larger ones are cut off by the server's frame
-limit, ``WS_MAX_FRAME``). A page that reconnects gets the latest state at once (it resumes).
+limit, ``WS_MAX_FRAME``). A page that reconnects gets the latest state at once (it resumes),
+then patches (``push``).
 Off localhost every request needs the access key printed by ``dialtray serve`` (``?key=``, kept
 in a cookie); judge actions always need a judge token (``dialtray judge token``).
 """
@@ -12,14 +13,12 @@ in a cookie); judge actions always need a judge token (``dialtray judge token``)
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import hmac
 import json
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -36,6 +35,7 @@ from dialtray.store.db import StoreError
 from dialtray.ui import odds as od
 from dialtray.ui import svg, views
 from dialtray.ui.live import CALL_TIMEOUT, LiveTable
+from dialtray.ui.push import Client, Hub
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
@@ -43,47 +43,6 @@ WS_MAX_MESSAGE = 4096  # bytes a page may send in one message (a decision is a f
 WS_MAX_FRAME = 65536  # uvicorn's limit: larger frames close the connection (code 1009)
 MAX_TEXT = 200  # characters in a decision's text
 KEY_COOKIE = "dialtray_key"
-
-
-@dataclass(eq=False)
-class Client:
-    ws: WebSocket
-    pending: dict[str, tuple[str, float]] = field(default_factory=dict)  # latest of each kind
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
-
-
-class Hub:
-    """The pages following the live game. The table's thread hands each new state to
-    ``publish``; each page gets the latest of each kind (a slow page skips states, never falls
-    behind, and never misses the game's latest message)."""
-
-    def __init__(self) -> None:
-        self.clients: set[Client] = set()
-        self.loop: asyncio.AbstractEventLoop | None = None
-        self.sent = 0
-        self.write_ms: collections.deque[float] = collections.deque(maxlen=10_000)
-        """Published → handed to the socket, per message and page (for the bench)."""
-
-    def publish(self, kind: str, text: str) -> None:  # any thread
-        loop = self.loop
-        if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._fan_out, kind, text, time.perf_counter())
-
-    def _fan_out(self, kind: str, text: str, at: float) -> None:
-        for c in self.clients:
-            c.pending[kind] = (text, at)
-            c.wake.set()
-
-    async def sender(self, c: Client) -> None:
-        while True:
-            await c.wake.wait()
-            c.wake.clear()
-            for kind in ("game", "state"):  # a state may name the game message before it
-                item = c.pending.pop(kind, None)
-                if item is not None:
-                    await c.ws.send_text(item[0])
-                    self.sent += 1
-                    self.write_ms.append((time.perf_counter() - item[1]) * 1000)
 
 
 class Server:
@@ -252,7 +211,7 @@ class Server:
                 if msg["type"] == "websocket.disconnect":
                     break
                 raw = msg.get("text") if msg.get("text") is not None else msg.get("bytes")
-                reply = await self._message(live, raw)
+                reply = await self._message(live, c, raw)
                 await ws.send_json(reply)
         except (WebSocketDisconnect, RuntimeError):
             pass
@@ -260,7 +219,8 @@ class Server:
             self.hub.clients.discard(c)
             sender.cancel()
 
-    async def _message(self, live: LiveTable, raw: str | bytes | None) -> dict[str, Any]:
+    async def _message(self, live: LiveTable, c: Client,
+                       raw: str | bytes | None) -> dict[str, Any]:
         size = len(raw.encode() if isinstance(raw, str) else raw or b"")
         if size > WS_MAX_MESSAGE:
             return {"op": "error", "message": f"message too large ({size} bytes; at most "
@@ -269,11 +229,14 @@ class Server:
             m = json.loads(raw or "")
         except ValueError:
             return {"op": "error", "message": "not a JSON message: nothing was done"}
-        if not isinstance(m, dict) or m.get("op") not in ("decide", "ping", "turn"):
-            return {"op": "error", "message": "unknown request (known: decide, turn, ping): "
-                    "nothing was done"}
+        if not isinstance(m, dict) or m.get("op") not in ("decide", "ping", "turn", "resync"):
+            return {"op": "error", "message": "unknown request (known: decide, turn, ping, "
+                    "resync): nothing was done"}
         if m["op"] == "ping":
             return {"op": "pong", "rev": live.rev}
+        if m["op"] == "resync":  # the page missed a patch's base: the whole state, in order
+            self.hub.resync(c, live.latest["state"])
+            return {"op": "resyncing", "rev": live.rev}
         if m["op"] == "turn":
             dock, reader, clicks = m.get("dock"), m.get("reader"), m.get("clicks")
             if not all(type(v) is int for v in (dock, reader, clicks)):

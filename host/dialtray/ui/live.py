@@ -30,6 +30,7 @@ from dialtray.tracker.hands import Hands, Mistakes
 from dialtray.tracker.runner import Stuck, TrackedTray, play_out
 from dialtray.ui import views
 from dialtray.ui.layout import TrayLayout
+from dialtray.ui.push import diff
 from dialtray.ui.state import StateBuilder
 
 log = logging.getLogger(__name__)
@@ -58,14 +59,15 @@ class _Table(TrackedTray):
 class LiveTable:
     """One tracked game at a tray, followed by pages.
 
-    ``publish(kind, text)`` is called on the table's thread with each new message (JSON
-    text): ``"game"`` (legal decisions, odds: only when the game moved on) before ``"state"``
-    (the tray, dice, log: every change).
+    ``publish(kind, text[, full])`` is called on the table's thread with each new message
+    (JSON text, serialised once for every page): ``"game"`` (legal decisions, odds: only when
+    the game moved on) before the state (the tray, dice, log: every change) — ``"patch"``
+    (what changed, with ``full``, the whole state it leads to) or, the first time, ``"state"``.
     ``brain``/``turn`` (both or neither): bots play every seat, turning dials with ``turn``.
     """
 
     def __init__(self, tracker: Tracker, session: TraySession, recorder: GameRecorder,
-                 layout: TrayLayout, publish: Callable[[str, str], None], *,
+                 layout: TrayLayout, publish: Callable[..., None], *,
                  brain: Any = None, turn: Callable[[Slot, int], None] | None = None,
                  mistakes: Mistakes | None = None, source: str = "",
                  play_timeout: float = 3600.0, hold: bool = False,
@@ -95,7 +97,7 @@ class LiveTable:
         self._last_game: object = None
         self.received: float | None = None
         self.error = ""
-        self._last_body = ""
+        self._last_state: dict[str, Any] | None = None
         self._last_sig: tuple[object, ...] = ()
         self._calls: queue.SimpleQueue[tuple[Callable[[], Any], cf.Future[Any]]] = \
             queue.SimpleQueue()
@@ -211,15 +213,21 @@ class LiveTable:
         body["link"] = self.session.state.value  # the tray's link: live, down, resyncing, …
         body["game_rev"] = self.game_rev
         body["rulings"] = self.rulings[-RULINGS_SHOWN:]
-        text = json.dumps(body, separators=(",", ":"))
-        if text == self._last_body:
+        change = diff(self._last_state, body)
+        if change is not None and not change["set"] and not change["docks"]:
             return
         received, self.received = self.received, None
-        self._last_body = text
+        self._last_state = body
         self.rev += 1
-        stamp = json.dumps({"rev": self.rev, "received": received, "sent": time.time()})
-        self.latest["state"] = text[:-1] + "," + stamp[1:]
-        self.publish("state", self.latest["state"])
+        stamp = {"rev": self.rev, "received": received, "sent": time.time()}
+        full = json.dumps({**body, **stamp}, separators=(",", ":"))
+        self.latest["state"] = full
+        if change is None:
+            self.publish("state", full)
+        else:  # serialised once for every page: the patch, and the full state it leads to
+            patch = json.dumps({"op": "patch", "base": self.rev - 1, **change, **stamp},
+                               separators=(",", ":"))
+            self.publish("patch", patch, full)
 
     # ---- the page's requests (any thread) -----------------------------------------------------
 

@@ -25,9 +25,10 @@ from dialtray.store.db import GameStore
 from dialtray.store.recorder import GameRecorder
 from dialtray.tracker import TableDice, Timing, Tracker, auto_bind
 from dialtray.tracker.hands import Mistakes
-from dialtray.ui.app import WS_MAX_FRAME, Hub, Server, make_app
+from dialtray.ui.app import WS_MAX_FRAME, Server, make_app
 from dialtray.ui.layout import TrayLayout
 from dialtray.ui.live import LiveTable
+from dialtray.ui.push import Hub
 
 MakeGame = Callable[[TableDice], Any]  # → an object with game, header, brain, order
 

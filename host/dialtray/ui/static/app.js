@@ -39,7 +39,8 @@ function connect() {
   ws.onmessage = (ev) => {
     const arrived = performance.timeOrigin + performance.now();
     const m = JSON.parse(ev.data);
-    if (m.op === "state") { m.arrived = arrived; render(m); }
+    if (m.op === "patch") { m.arrived = arrived; patch(m); }
+    else if (m.op === "state") { m.arrived = arrived; render(m, null); }
     else if (m.op === "game") { G = m.game; gameRev = m.game_rev; seen.game = G; if (S) { renderGame(S); seen.state = { ...S, game: G }; } }
     else if (m.op === "result") result(m);
     else if (m.op === "turned" && !m.ok) { $("result").textContent = "✖ " + m.message; $("result").className = "result bad"; }
@@ -64,10 +65,25 @@ function send(obj) {
   ws.send(JSON.stringify(obj));
 }
 
-function render(s) {
+// A patch: what changed since the state whose rev is its base (the docks that changed, whole;
+// other keys with their new values). A page that missed its base asks for the whole state.
+function patch(m) {
+  if (!S || m.rev <= seen.rev) return;
+  if (m.base !== seen.rev) { send({ op: "resync" }); return; }
+  const s = Object.assign({}, S, m.set, { rev: m.rev, received: m.received, sent: m.sent, arrived: m.arrived });
+  let only = new Set(m.docks.map((d) => d.dock));
+  if (m.docks.length) {
+    const by = new Map(m.docks.map((d) => [d.dock, d]));
+    s.docks = S.docks.map((d) => by.get(d.dock) || d);
+  }
+  if ("layout" in m.set || "sim" in m.set || "bots" in m.set) only = null;
+  render(s, only);
+}
+
+function render(s, only) {
   S = s;
   seen.rev = s.rev; seen.state = { ...s, game: G };
-  renderTray(s);
+  renderTray(s, only);
   const facts = JSON.stringify([s.dice.source, s.dice.error, s.dice.fairness, s.phase, s.bots]);
   if (G && gameShown !== gameRev) renderGame(s);
   else if (facts !== lastFacts && G) { lastFacts = facts; renderFacts(s); }
@@ -118,41 +134,50 @@ function places(L) {
 let trayFrame = "";
 const drawn = new Map();
 
-function renderTray(s) {
+function dockHtml(d, L, P) {
+  const c = L.docks[String(d.dock)] || [0, 0];
+  const flag = d.readers.some((r) => r.flag || r.fault);
+  const due = d.readers.some((r) => r.expect);
+  const out = d.readers.every((r) => !r.in_play);
+  const status = flag ? "flag" : due ? "turn" : out ? "out" : "ok";
+  const icon = { flag: "⚑", turn: "↻", out: "✕", ok: "✔" }[status];
+  const names = [...new Set(d.readers.map((r) => r.figure))].join(" + ");
+  return `<article class="dock" id="dock-${d.dock}" data-dock="${d.dock}" data-status="${status}" ` +
+    `style="grid-column:${P.xs.indexOf(Math.round(c[0])) + 1};grid-row:${P.ys.indexOf(Math.round(c[1])) + 1}" ` +
+    `aria-label="dock ${d.dock}: ${esc(names)}, ${status}">` +
+    `<h3>${icon} dock ${d.dock}: ${esc(names)}</h3>${d.readers.map((r) => readerHtml(r, d.dock)).join("")}</article>`;
+}
+
+let trayPlaces = null;
+// only = the docks a patch changed (a click changes one): only those are rebuilt and redrawn,
+// so the page keeps up; null = everything (a whole state).
+function renderTray(s, only) {
   simTray = s.sim && !s.bots;
   const L = s.layout;
   const tray = $("tray");
-  const P = places(L);
-  tray.style.gridTemplateColumns = `repeat(${P.xs.length}, minmax(0, 1fr))`;
-  const parts = [];
+  if (!only || !trayPlaces) {
+    only = null;
+    trayPlaces = places(L);
+    tray.style.gridTemplateColumns = `repeat(${trayPlaces.xs.length}, minmax(0, 1fr))`;
+    const frame = JSON.stringify([L, s.docks.map((d) => d.dock), simTray]);
+    if (frame !== trayFrame) {
+      trayFrame = frame;
+      tray.innerHTML = s.docks.map((d) => `<article id="dock-${d.dock}"></article>`).join("");
+      drawn.clear();
+    }
+  }
   for (const d of s.docks) {
-    const c = L.docks[String(d.dock)] || [0, 0];
-    const flag = d.readers.some((r) => r.flag || r.fault);
-    const due = d.readers.some((r) => r.expect);
-    const out = d.readers.every((r) => !r.in_play);
-    const status = flag ? "flag" : due ? "turn" : out ? "out" : "ok";
-    const icon = { flag: "⚑", turn: "↻", out: "✕", ok: "✔" }[status];
-    const names = [...new Set(d.readers.map((r) => r.figure))].join(" + ");
-    parts.push(`<article class="dock" id="dock-${d.dock}" data-dock="${d.dock}" data-status="${status}" ` +
-      `style="grid-column:${P.xs.indexOf(Math.round(c[0])) + 1};grid-row:${P.ys.indexOf(Math.round(c[1])) + 1}" ` +
-      `aria-label="dock ${d.dock}: ${esc(names)}, ${status}">` +
-      `<h3>${icon} dock ${d.dock}: ${esc(names)}</h3>${d.readers.map((r) => readerHtml(r, d.dock)).join("")}</article>`);
+    if (only && !only.has(d.dock)) continue;
+    const html = dockHtml(d, L, trayPlaces);
+    if (drawn.get(d.dock) !== html) { $("dock-" + d.dock).outerHTML = html; drawn.set(d.dock, html); }
+    const now = performance.timeOrigin + performance.now();  // in the DOM now
     for (const r of d.readers) {
       if (r.expect) seen.turns.push({ dock: d.dock, text: r.expect, rev: s.rev });
-      if (r.flag) seen.flags.push({ dock: d.dock, kind: r.flag.kind, text: r.flag.text, rev: s.rev, shown: performance.timeOrigin + performance.now() });
+      if (r.flag) seen.flags.push({ dock: d.dock, kind: r.flag.kind, text: r.flag.text, rev: s.rev, shown: now });
     }
   }
   if (seen.turns.length > 2000) seen.turns.splice(0, 500);
   if (seen.flags.length > 2000) seen.flags.splice(0, 500);
-  // only the docks that changed are redrawn (a click changes one): the page keeps up
-  const frame = JSON.stringify([L, s.docks.map((d) => d.dock)]);
-  if (frame !== trayFrame) { trayFrame = frame; tray.innerHTML = parts.join(""); drawn.clear(); }
-  s.docks.forEach((d, i) => {
-    if (drawn.get(d.dock) !== parts[i]) {
-      if (drawn.has(d.dock)) $("dock-" + d.dock).outerHTML = parts[i];
-      drawn.set(d.dock, parts[i]);
-    }
-  });
   $("layout-note").textContent = L.source === "grid" ?
     "No tray layout file: docks drawn on a grid (the camera calibration writes calibration/tray_layout.json)." :
     `Tray layout: ${L.source}`;

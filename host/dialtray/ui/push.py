@@ -1,0 +1,108 @@
+"""Pushing the live game to the pages: one serialisation per change, shared by every page, and
+as a *patch* (what changed since the previous state) rather than the whole state.
+
+A click changes one reader of one dock; the whole state (every dock's dial window, the layout,
+the log) is ~20 KB, its patch ~1 KB. Each page is sent the patches in order; a page that falls
+behind (more than ``MAX_PATCHES`` queued) or has just connected is sent the latest full state
+instead, so a slow page skips states, never falls behind, and never applies a patch to the wrong
+base (a patch names its ``base`` rev; the page asks for the full state — ``resync`` — when its
+rev is not that base).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from starlette.websockets import WebSocket
+
+MAX_PATCHES = 16  # queued for one page; past this it is sent the full state instead
+
+
+def diff(prev: dict[str, Any] | None, body: dict[str, Any]) -> dict[str, Any] | None:
+    """What changed from ``prev`` to ``body`` (two page states): ``set`` (top-level keys with
+    their new values) and ``docks`` (the docks that changed, whole). None when the docks are not
+    the same docks in the same order (the page takes the full state then)."""
+    if prev is None:
+        return None
+    old_docks, new_docks = prev.get("docks", []), body.get("docks", [])
+    if [d["dock"] for d in old_docks] != [d["dock"] for d in new_docks]:
+        return None
+    changed = [d for d, o in zip(new_docks, old_docks, strict=True) if d != o]
+    sets = {k: v for k, v in body.items() if k != "docks" and prev.get(k, k) != v}
+    return {"set": sets, "docks": changed}
+
+
+@dataclass(eq=False)
+class Client:
+    ws: WebSocket
+    pending: dict[str, tuple[str, float]] = field(default_factory=dict)  # latest of each kind
+    patches: list[tuple[str, float]] = field(default_factory=list)  # in order, after pending
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class Hub:
+    """The pages following the live game. The table's thread hands each new message to
+    ``publish`` (serialised once, for every page); the web server's event loop writes it to
+    each page's socket."""
+
+    def __init__(self) -> None:
+        self.clients: set[Client] = set()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.sent = 0
+        self.bytes = 0
+        self.write_ms: collections.deque[float] = collections.deque(maxlen=10_000)
+        """Published → handed to the socket, per message and page (for the bench)."""
+
+    def publish(self, kind: str, text: str, full: str | None = None) -> None:  # any thread
+        """``kind`` "game" or "state" (``text`` the whole message), or "patch" (``full``: the
+        whole state it leads to, for a page that cannot take the patch)."""
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._fan_out, kind, text, full, time.perf_counter())
+
+    def _fan_out(self, kind: str, text: str, full: str | None, at: float) -> None:
+        for c in self.clients:
+            if kind == "patch" and full is not None:
+                if "state" in c.pending or len(c.patches) >= MAX_PATCHES:
+                    c.patches.clear()  # a full state goes out instead: the newest
+                    c.pending["state"] = (full, at)
+                else:
+                    c.patches.append((text, at))
+            else:
+                if kind == "state":
+                    c.patches.clear()
+                c.pending[kind] = (text, at)
+            c.wake.set()
+
+    def resync(self, c: Client, full: str) -> None:  # the event loop
+        """The page asks for the whole state (its rev is not a patch's base)."""
+        c.patches.clear()
+        c.pending["state"] = (full, time.perf_counter())
+        c.wake.set()
+
+    async def sender(self, c: Client) -> None:
+        while True:
+            await c.wake.wait()
+            c.wake.clear()
+            while c.pending or c.patches:
+                for kind in ("game", "state"):  # a state may name the game message before it
+                    item = c.pending.pop(kind, None)
+                    if item is not None:
+                        await self._send(c, item)
+                if c.patches and "game" not in c.pending:
+                    item = c.patches.pop(0)
+                    await self._send(c, item)
+
+    async def _send(self, c: Client, item: tuple[str, float]) -> None:
+        await c.ws.send_text(item[0])
+        self.sent += 1
+        self.bytes += len(item[0])
+        self.write_ms.append((time.perf_counter() - item[1]) * 1000)
+
+
+__all__ = ["MAX_PATCHES", "Client", "Hub", "diff"]
