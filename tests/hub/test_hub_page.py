@@ -5,13 +5,10 @@ judge queue appear; the judge's click on a call sends a signed ruling that reach
 from __future__ import annotations
 
 import json
-import os
 import re
 import secrets
-import shutil
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,29 +22,6 @@ from hubhelp import EVENT, fresh_db
 
 pytest.importorskip("starlette", reason="the hub page needs the `ui` extra (dialtray[ui])")
 from dialtray.hub.web import HubPage, ServedHub
-
-
-def chromium() -> str | None:
-    for p in (os.environ.get("DIALTRAY_CHROMIUM"), shutil.which("chromium"),
-              shutil.which("chromium-browser"), "/usr/bin/chromium"):
-        if p and Path(p).is_file():
-            return p
-    return None
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("Playwright is not installed (part of the test extra)")
-    exe = chromium()
-    if exe is None:
-        pytest.skip("no Chromium: run scripts/install_test_tools.sh (Debian's `chromium`)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 def test_hub_page_live_tables_standings_and_a_ruling(

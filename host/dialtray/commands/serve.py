@@ -10,6 +10,7 @@ import importlib.util
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 from dialtray.commands._args import int_range
 from dialtray.commands._common import (
@@ -18,6 +19,13 @@ from dialtray.commands._common import (
     calibration_dir,
     require_sim,
     resolve_port,
+)
+from dialtray.commands._event import (
+    add_event_arguments,
+    open_event,
+    paired_setup,
+    record_extra,
+    wait_assignment,
 )
 from dialtray.commands._store import add_db, db_path
 
@@ -41,7 +49,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                "  dialtray serve --sim --bots            watch bots play on the virtual tray\n"
                "  dialtray serve --sim --game aces       play Aces on the virtual tray\n"
                "  dialtray serve --port 8080             the tray on USB, page on port 8080\n"
-               "  dialtray serve --host 0.0.0.0          share it on the network (prints a key)")
+               "  dialtray serve --host 0.0.0.0          share it on the network (prints a key)\n"
+               "  dialtray serve --event mqtt://hub.local/spring --creds t01.json\n"
+               "                                         a table of an event (dialtray hub)")
     p.add_argument("--sim", action="store_true", help="use the virtual tray (the `sim` extra)")
     p.add_argument("--bots", action="store_true",
                    help="with --sim: bots play every seat, turning the virtual dials")
@@ -65,6 +75,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="the tray layout (default: calibration/tray_layout.json in the data "
                         "directory, else a grid)")
     add_db(p)
+    add_event_arguments(p)  # a table of a tournament (issue 17)
     p.set_defaults(func=run)
 
 
@@ -92,18 +103,30 @@ def run(args: argparse.Namespace) -> int:
     else:
         serial = resolve_port(args.serial)
 
-    from dialtray.commands._games import new_game
-    from dialtray.tracker import Timing
     from dialtray.ui import layout as lay
-    from dialtray.ui.server import Options, Served, is_local
 
     try:
         layout = lay.find([args.layout] if args.layout else
                           [calibration_dir(Path(args.data_dir)) / lay.LAYOUT_FILE], args.docks)
     except lay.LayoutError as e:
         raise CommandError(str(e), 2) from e
+    ev = open_event(args)
+    try:
+        return serve(args, serial, layout, ev)
+    finally:
+        if ev is not None:
+            print(f"event: {ev.stop()} record(s) wait to be sent", flush=True)
+
+
+def serve(args: argparse.Namespace, serial: str | None, layout: Any, ev: Any) -> int:
+    from dialtray.commands._games import new_game
+    from dialtray.tracker import Timing
+    from dialtray.ui.server import Options, Served, is_local
+
+    body = wait_assignment(ev, args.wait) if ev is not None else None
     opts = Options(
-        make_game=lambda dice: new_game(args.game, dice, args.seed, args.turns),
+        make_game=lambda dice: new_game(args.game, dice, args.seed, args.turns) if body is None
+        else paired_setup(args.game, body, dice, args.seed, args.turns),
         db=db_path(args), layout=layout, docks=args.docks, sim=args.sim, serial_port=serial,
         bots=args.bots, mistakes=MISTAKE_KINDS if args.mistakes else (), host=args.host,
         port=args.port, seed=args.seed,
@@ -118,13 +141,23 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"the tray did not answer: {e}") from e
     with served:
         print(f"game {served.live.game_id} stored in {opts.db}", flush=True)
+        if ev is not None:  # the hub follows this game: records, live state, the round's clock
+            ev.track(served.live.game_id)
+            ev.announce(record_extra(ev, body, served.tracker.game.seats()))
+            ev.watch(served.session)
+
+        def step() -> None:
+            ev.step(served.live.recording, lambda m: print(m, flush=True))
+
         if not is_local(args.host):
             print(f"listening on {args.host}: anyone on the network who has the key can open "
                   f"the page. Access key: {served.key}", flush=True)
         print(f"open {served.url}  (Ctrl-C stops)", flush=True)
         try:
             while served.thread.is_alive():
-                time.sleep(0.5)
+                time.sleep(0.25)
+                if ev is not None:  # on the table's thread, between two pumps
+                    served.live.call(step)
         except KeyboardInterrupt:
             print("\nstopping …", flush=True)
     return 0

@@ -196,7 +196,7 @@ class Ingest:
                     "DO UPDATE SET n = excluded.n, sha = excluded.sha",
                     [(t, g, ch.n, ch.sha) for (t, g), ch in touched.items()])
             for r in rows:
-                if r[3] in ("game", "end"):
+                if r[3] in ("game", "event", "end"):
                     self._event_record(r)
         if quarantine:
             with self.db.cursor() as cur:
@@ -352,7 +352,7 @@ class Ingest:
     def _event_record(self, row: tuple[Any, ...]) -> None:
         table, game, _n, kind, content = row[:5]
         data = json.loads(content).get("data") or {}
-        if kind == "game" and isinstance(data.get("round"), int):
+        if kind in ("game", "event") and isinstance(data.get("round"), int):
             self.db.execute("UPDATE hub_pairings SET game = %s WHERE round = %s AND "
                             "table_id = %s", (game, data["round"], table))
         elif kind == "end" and isinstance(data.get("vp"), dict):
@@ -368,8 +368,9 @@ class Ingest:
                                                       winner, row2[0], row2[1]))
 
     def _seats(self, table: str, game: int) -> dict[str, str]:
-        row = self.db.execute("SELECT content FROM hub_records WHERE table_id = %s AND game = %s "
-                              "AND n = 1", (table, game)).fetchone()
+        row = self.db.execute(  # the game's first record, or the event's record when it has one
+            "SELECT content FROM hub_records WHERE table_id = %s AND game = %s AND (n = 1 OR "
+            "kind = 'event') ORDER BY n DESC LIMIT 1", (table, game)).fetchone()
         if row is None:
             return {}
         data = json.loads(bytes(row[0])).get("data", {})

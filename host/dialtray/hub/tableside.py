@@ -134,6 +134,17 @@ class EventTable:
                          "WHERE game_id = ?", (gid,))
         self.link.wake()
 
+    def announce(self, data: dict[str, Any]) -> None:
+        """For a game started by another program's recorder (``serve``): an ``event`` record
+        (event, round, the seats' players) in its chain, for the hub's results."""
+        from dialtray.store.db import GameStore
+
+        if self.gid is None:
+            raise ValueError("announce: track(gid) first")
+        with GameStore.open(self.db) as st:  # (chained at commit after the game's own records)
+            st.append(self.gid, "event", data)
+            st.commit()
+
     def watch(self, session: Any) -> None:
         """Follow the tray's roll button (``TraySession.subscribe``: the link's thread)."""
         self._session = session

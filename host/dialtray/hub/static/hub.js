@@ -45,7 +45,10 @@ function render(s) {
              el("div", st.phase ? `phase: ${st.phase}` : "phase: —", { class: "phase" }),
              el("div", `records held: ${t.records}`));
     if (st.dials) d.append(el("div", `dials: ${Object.entries(st.dials).map(([k, v]) => k + " " + v).join(", ")}`, { class: "dials" }));
+    if (st.game !== undefined) d.append(el("div", `game ${st.game ?? "?"}${st.to_move ? ", to move: " + st.to_move : ""}`, { class: "game" }));
+    if (st.due && Object.keys(st.due).length) d.append(el("div", `to turn: ${Object.entries(st.due).map(([k, v]) => k + " " + (v > 0 ? "+" : "") + v).join(", ")}`, { class: "due" }));
     if (st.flags && st.flags.length) d.append(el("div", `⚑ ${st.flags.join(", ")}`, { class: "flags" }));
+    if (typeof st.left_s === "number") d.append(el("div", `table's clock: ${Math.floor(st.left_s / 60)}:${String(st.left_s % 60).padStart(2, "0")} left`, { class: "left" }));
     if (st.click !== undefined) d.append(el("div", `click #${st.click}`, { class: "click" }));
     board.append(d);
   }
