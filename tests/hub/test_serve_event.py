@@ -68,8 +68,8 @@ def test_serve_at_an_event_on_the_hub_page(servers: devservers.DevServers, tmp_p
         assert "B2 speed" in text and "A2" not in text and "B3" not in text, text
         assert "● online" in text
         card.locator(".phase", has_text="phase: turn").wait_for(timeout=30000)
-        wait_for(lambda: (one("SELECT COUNT(*) FROM hub_records WHERE table_id = 't01'") or 0)
-                 > 20, 30, "records while the game runs")
+        wait_for(lambda: int(str(one("SELECT COUNT(*) FROM hub_records WHERE table_id = "
+                                     "'t01'"))) > 20, 30, "records while the game runs")
         assert one("SELECT game FROM hub_pairings WHERE table_id = 't01'") is not None
         assert proc.poll() is None
         pg.execute("UPDATE hub_rounds SET started = now() - interval '1799 seconds'")
