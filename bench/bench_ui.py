@@ -127,6 +127,7 @@ def main() -> int:
         time.sleep(0.5)
         renders = [pg.evaluate("window.dialtray.renders") for pg in pages]
         written = list(served.hub.write_ms)
+        pushed = (served.hub.sent, served.hub.bytes, len(served.live.latest["state"]))
         knocks = flag_phase(served, slots, a.knocks)
         flags = [pg.evaluate("window.dialtray.flags") for pg in pages]
         browser.close()
@@ -171,9 +172,14 @@ def main() -> int:
     print(f"dialtray serve on the virtual tray: {len(turns)} clicks, {a.pages} pages open, "
           f"{missed} click-renders not found; load average {load:.1f} on {os.cpu_count()} "
           "cores (other work on the machine shows in the tail)")
+    per_msg = pushed[1] / max(1, pushed[0])
+    print(f"pushed: {pushed[0]} messages to the pages, {per_msg:.0f} bytes each on average "
+          f"(a whole state is {pushed[2]} bytes; a page is sent patches)")
     print(f"{'latency (ms)':28} {'n':>6} {'p50':>8} {'p99':>8} {'max':>8}")
     results: dict[str, Any] = {"clicks": len(turns), "pages": a.pages, "missed": missed,
-                               "load_average": round(load, 2), "cores": os.cpu_count()}
+                               "load_average": round(load, 2), "cores": os.cpu_count(),
+                               "pushed_messages": pushed[0], "bytes_per_message": round(per_msg),
+                               "whole_state_bytes": pushed[2]}
     for name, xs in rows:
         print(f"{name:28} {len(xs):>6} {pct(xs, 50):>8.2f} {pct(xs, 99):>8.2f} "
               f"{max(xs, default=float('nan')):>8.2f}")

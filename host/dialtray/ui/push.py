@@ -1,12 +1,12 @@
 """Pushing the live game to the pages: one serialisation per change, shared by every page, and
 as a *patch* (what changed since the previous state) rather than the whole state.
 
-A click changes one reader of one dock; the whole state (every dock's dial window, the layout,
-the log) is ~20 KB, its patch ~1 KB. Each page is sent the patches in order; a page that falls
-behind (more than ``MAX_PATCHES`` queued) or has just connected is sent the latest full state
-instead, so a slow page skips states, never falls behind, and never applies a patch to the wrong
-base (a patch names its ``base`` rev; the page asks for the full state — ``resync`` — when its
-rev is not that base).
+A click changes two fields of one reader; the whole state (every dock's dial window, the
+layout, the log) is ~20-30 KB, a click's patch ~200 bytes. Each page is sent the patches in
+order; a page that falls behind (more than ``MAX_PATCHES`` queued) or has just connected is
+sent the latest whole state instead, so a slow page skips states, never falls behind, and never
+applies a patch to the wrong base (a patch names its ``base`` rev; the page asks for the whole
+state — ``resync`` — when its rev is not that base).
 """
 
 from __future__ import annotations
@@ -25,16 +25,30 @@ MAX_PATCHES = 16  # queued for one page; past this it is sent the full state ins
 
 def diff(prev: dict[str, Any] | None, body: dict[str, Any]) -> dict[str, Any] | None:
     """What changed from ``prev`` to ``body`` (two page states): ``set`` (top-level keys with
-    their new values) and ``docks`` (the docks that changed, whole). None when the docks are not
-    the same docks in the same order (the page takes the full state then)."""
+    their new values) and ``docks``: per dock that changed, its readers' changed fields
+    (``{"dock": 2, "changes": [[0, {"sensed": 5, "turn": -1}]]}``: a click changes two small
+    fields, not the dial window's picture) or, when its readers are not the same readers, the
+    whole dock (``readers``). None when the docks are not the same docks in the same order (the
+    page takes the whole state then)."""
     if prev is None:
         return None
     old_docks, new_docks = prev.get("docks", []), body.get("docks", [])
     if [d["dock"] for d in old_docks] != [d["dock"] for d in new_docks]:
         return None
-    changed = [d for d, o in zip(new_docks, old_docks, strict=True) if d != o]
+    docks: list[dict[str, Any]] = []
+    for d, o in zip(new_docks, old_docks, strict=True):
+        if d == o:
+            continue
+        new_r, old_r = d["readers"], o["readers"]
+        if set(d) != {"dock", "readers"} or len(new_r) != len(old_r) or \
+                any(set(n) != set(r) for n, r in zip(new_r, old_r, strict=True)):
+            docks.append(d)
+            continue
+        changes = [[i, {k: v for k, v in n.items() if r[k] != v}]
+                   for i, (n, r) in enumerate(zip(new_r, old_r, strict=True)) if n != r]
+        docks.append({"dock": d["dock"], "changes": changes})
     sets = {k: v for k, v in body.items() if k != "docks" and prev.get(k, k) != v}
-    return {"set": sets, "docks": changed}
+    return {"set": sets, "docks": docks}
 
 
 @dataclass(eq=False)

@@ -72,9 +72,16 @@ function patch(m) {
   if (m.base !== seen.rev) { send({ op: "resync" }); return; }
   const s = Object.assign({}, S, m.set, { rev: m.rev, received: m.received, sent: m.sent, arrived: m.arrived });
   let only = new Set(m.docks.map((d) => d.dock));
-  if (m.docks.length) {
+  if (m.docks.length) {  // a dock whole, or its readers' changed fields
     const by = new Map(m.docks.map((d) => [d.dock, d]));
-    s.docks = S.docks.map((d) => by.get(d.dock) || d);
+    s.docks = S.docks.map((d) => {
+      const p = by.get(d.dock);
+      if (!p) return d;
+      if (p.readers) return p;
+      const readers = d.readers.slice();
+      for (const [i, f] of p.changes) readers[i] = Object.assign({}, readers[i], f);
+      return { ...d, readers };
+    });
   }
   if ("layout" in m.set || "sim" in m.set || "bots" in m.set) only = null;
   render(s, only);
