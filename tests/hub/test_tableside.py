@@ -1,0 +1,117 @@
+"""The table's side of an event without a network (the link is made but never started: the game
+must not care): the live state is built from the real tracker's view, published only when it
+changed and at most every 0.25 s; the roll button held 3 s calls the judge, a tap does not; when
+the round's clock runs out the table ends an Aces game with the rules' own `endgame time`
+(AC-M67 (2)) once the dials agree, not before."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import pytest
+from dialtray.commands._games import new_game
+from dialtray.hub.sim import wait_for
+from dialtray.hub.tableside import HOLD_NOTE, STATE_EVERY_S, EventAddress, EventTable, parse_url
+from dialtray.link.messages import ButtonPressed, ButtonReleased, DialState, Snapshot
+from dialtray.rules.core.dice import SeededDice
+from dialtray.store.db import GameStore
+from dialtray.tracker import PLAY, START, TableDice, Tracker, auto_bind
+
+CREDS = {"table": "t9", "password": "pw", "ruling_key": b"k" * 16, "event": "ev1"}
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def tracker(kind: str) -> Tracker:
+    d = TableDice(SeededDice(3))
+    s = new_game(kind, d, 3, 4)
+    return Tracker(s.game, auto_bind(s.game.dials(), 8, s.order), d, header=s.header)
+
+
+def agree(t: Tracker, now: float) -> None:
+    """Every dial reported at its start click (a snapshot, as the tray sends on connect)."""
+    dials = tuple(DialState(s.dock, s.dial, "as5600", 0, 12, 0)
+                  for s in sorted(t.binding.slots()))
+    t.feed(Snapshot(0, 1, 1, dials, "connect"), now)
+
+
+def table(tmp_path: Path, clock: Clock | None = None, hold_s: float = 3.0) -> EventTable:
+    GameStore.open(tmp_path / "g.sqlite3").close()
+    return EventTable(tmp_path / "g.sqlite3", EventAddress("127.0.0.1", 1, None), CREDS,
+                      clock=clock or Clock(), hold_s=hold_s)
+
+
+def test_live_state_only_when_changed_and_rate_limited(tmp_path: Path) -> None:
+    clock = Clock()
+    ev = table(tmp_path, clock)
+    t = tracker("airaction")
+    agree(t, clock.now)
+    ev._pairing({"round": 1, "left_s": 100})
+    said: list[str] = []
+    ev.step(t, said.append)
+    assert ev.states == 1
+    state = json.loads(ev._state)
+    assert state["phase"].startswith("turn ") and state["left_s"] == 100
+    assert set(state["dials"]) == {f"{p} {k}" for p in ("A1", "A2", "A3", "B1", "B2", "B3")
+                                   for k in ("combat", "speed")} | {"A1 ace", "B1 ace"}
+    assert {v for k, v in state["dials"].items() if k.endswith("combat")} == {0}  # start
+    clock.now += STATE_EVERY_S / 2
+    ev._pairing({"round": 1, "left_s": 50})  # changed, but too soon after the last
+    ev.step(t, said.append)
+    assert ev.states == 1
+    clock.now += STATE_EVERY_S
+    ev.step(t, said.append)
+    assert ev.states == 2
+    clock.now += STATE_EVERY_S  # due, unchanged (the clock shows whole seconds): not sent
+    ev.step(t, said.append)
+    assert ev.states == 2
+    assert said == []
+
+
+def test_roll_button_held_calls_the_judge_a_tap_does_not(tmp_path: Path) -> None:
+    ev = table(tmp_path, hold_s=0.3)
+    ev.tray_event(ButtonPressed(1))
+    ev.tray_event(ButtonReleased(2))  # a tap: the tray rolls its dice, nobody is called
+    done = threading.Event()
+    threading.Timer(0.6, done.set).start()
+    done.wait()
+    assert ev.calls == []
+    ev.tray_event(ButtonPressed(3))
+    wait_for(lambda: ev.calls == [HOLD_NOTE], 5, "the judge called by the held button")
+    said: list[str] = []
+    ev.step(tracker("airaction"), said.append)
+    assert said and said[0].startswith(f"judge called ({HOLD_NOTE})")
+
+
+def test_round_clock_ends_an_aces_game_once_the_dials_agree(tmp_path: Path) -> None:
+    clock = Clock()
+    ev = table(tmp_path, clock)
+    t = tracker("aces")
+    ev._pairing({"round": 1, "left_s": 0})  # the round's time is up
+    said: list[str] = []
+    ev.step(t, said.append)
+    assert t.phase == START and not ev.time_ended  # the dials first: tried again later
+    agree(t, clock.now)
+    assert t.phase == PLAY
+    clock.now += 1
+    ev.step(t, said.append)
+    out = t.game.outcome()
+    assert ev.time_ended and out is not None and "AC-M67 (2)" in str(out.termination)
+    assert said == ["the round's time is up: the game ends (endgame time, AC-M67 (2))"]
+
+
+@pytest.mark.parametrize("url, why", [
+    ("http://hub/ev", "expected mqtt://"), ("mqtt://hub:99999/ev", "port"),
+    ("mqtt://t1:pw@hub/ev", "no password in the URL"), ("mqtt://hub/a b", "letters, digits")])
+def test_bad_event_urls_are_named(url: str, why: str) -> None:
+    with pytest.raises(ValueError, match=why):
+        parse_url(url)
+    assert parse_url("mqtt://hub.local/spring") == EventAddress("hub.local", 1883, "spring")
