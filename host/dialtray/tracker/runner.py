@@ -22,6 +22,9 @@ CHUNK = 3  # clicks per movement of a hand
 MAX_MOVES_PER_ACTION = 100  # far beyond any mistake and its correction: the hands are looping
 
 
+_WAKE = object()  # queued by ``wake``: not an event, only ends the pump's wait
+
+
 class Stuck(RuntimeError):
     """The table did not reach what it waited for in time; says what the tray waited for."""
 
@@ -41,6 +44,11 @@ class TrackedTray:
     def close(self) -> None:
         self.session.unsubscribe(self.queue.put)
 
+    def wake(self) -> None:
+        """(Any thread.) End a pump's wait now: there is work for the pumping thread that is
+        not a tray event (a page's request), so it need not poll for it."""
+        self.queue.put(_WAKE)  # type: ignore[arg-type]
+
     def sync(self, timeout: float = 5.0) -> None:
         """Ask the tray for every dial's position (the start check reads it)."""
         self.tracker.feed(self.session.snapshot(timeout), self.clock())
@@ -51,8 +59,9 @@ class TrackedTray:
         try:
             ev = self.queue.get(timeout=timeout) if timeout > 0 else self.queue.get_nowait()
             while True:
-                self.tracker.feed(ev, self.clock())
-                n += 1
+                if ev is not _WAKE:
+                    self.tracker.feed(ev, self.clock())
+                    n += 1
                 ev = self.queue.get_nowait()
         except queue.Empty:
             pass

@@ -34,7 +34,8 @@ from dialtray.ui.push import diff
 from dialtray.ui.state import StateBuilder
 
 log = logging.getLogger(__name__)
-PUMP_WAIT = 0.005  # seconds the idle table waits for the tray's next event
+IDLE_WAIT = 0.1  # longest the idle table waits for an event (the link's state is shown)
+DICE_RETRY_S = 0.1  # a roll the tray's dice could not make is tried again this soon
 CALL_TIMEOUT = 15.0
 MAX_TURN = 12  # clicks the page may turn a virtual dial at once
 RULINGS_EVERY_S = 0.5  # how often an idle table looks for rulings another process stored
@@ -51,7 +52,7 @@ class _Table(TrackedTray):
     live: LiveTable
 
     def pump(self, timeout: float = 0.0) -> int:
-        n = super().pump(min(timeout, PUMP_WAIT) if timeout else 0.0)
+        n = super().pump(min(timeout, self.live.idle_wait()) if timeout else 0.0)
         self.live.after_pump()
         return n
 
@@ -116,9 +117,11 @@ class LiveTable:
     def go(self) -> None:
         """Let the bots start (a table built with ``hold``)."""
         self._go.set()
+        self.table.wake()
 
     def stop(self, timeout: float = 10.0) -> None:
         self._stop.set()
+        self.table.wake()
         if self._thread.is_alive():
             self._thread.join(timeout)
         self.session.unsubscribe(self._stamp)
@@ -138,7 +141,7 @@ class LiveTable:
                 hands = Hands(cast(Tracker, self.recording), self.brain, self.mistakes)
                 try:
                     while not self._go.is_set():
-                        self.table.pump(PUMP_WAIT)
+                        self.table.pump(IDLE_WAIT)
                     self.table.wait_until(lambda: self.tracker.phase != "start-check", 120,
                                           "the start check")
                     play_out(self.table, hands, self.turn, timeout=self.play_timeout,
@@ -147,7 +150,7 @@ class LiveTable:
                     self.error = f"the bots stopped: {e}"
                     log.warning("%s", self.error)
             while True:
-                self.table.pump(PUMP_WAIT)
+                self.table.pump(IDLE_WAIT)
         except Stopped:
             pass
         except Exception as e:  # the page says so; the server keeps serving the store
@@ -161,6 +164,21 @@ class LiveTable:
                 log.exception("could not commit the game's last records")
 
     # ---- each pump ----------------------------------------------------------------------------
+
+    def idle_wait(self) -> float:
+        """How long the table may wait for the tray's next event: until the first dial due to
+        be judged (it rests ``judge_s`` after its last click), the next look for rulings, a
+        retry of the dice — no polling in between (a page's request wakes it: ``call``)."""
+        t = self.tracker
+        now = self.table.clock()
+        due = min(now + IDLE_WAIT, self._looked + RULINGS_EVERY_S)
+        if t.dice_error:
+            due = min(due, now + DICE_RETRY_S)
+        judge_s = t.timing.judge_s
+        for st in t.slots.values():
+            if not st.judged:
+                due = min(due, st.moved_at + judge_s)
+        return max(0.0, due - now)
 
     def after_pump(self) -> None:
         while True:
@@ -238,6 +256,7 @@ class LiveTable:
             fut.set_exception(RuntimeError(self.error or "the table is not running"))
             return fut
         self._calls.put((fn, fut))
+        self.table.wake()
         return fut
 
     def turn_virtual(self, dock: int, reader: int, clicks: int) -> dict[str, Any]:
