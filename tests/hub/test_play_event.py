@@ -1,16 +1,18 @@
 """`dialtray play airaction --sim --event mqtt://… --creds …` as a table at an event would run it,
 with the real Mosquitto and PostgreSQL and the hub's intake: the table waits for its assignment,
 plays the pairing's two squadrons (loaded from the hub) on the virtual tray, sends every record
-while the game runs, publishes its live state, calls the judge when the roll button is held
-3.5 s (typed into play's sim console: the virtual tray's firmware reports press and release), and
-when the organiser calls time (3 s left, pushed again to the table) the round's timer
-(AA-M53 (2), the event's time limit) ends the game with `end time`. Afterwards
-every record of the game is at the hub once, the result is in the standings, the table's
-presence says `offline`."""
+while the game runs, goes on playing while its network is cut (the hub sees it offline, then gets
+everything once it is back), publishes its live state, calls the judge when the roll button is
+held 3.5 s (typed into play's sim console: the virtual tray's firmware reports press and
+release), and when the organiser calls time (3 s left, pushed again to the table) the round's
+timer (AA-M53 (2), the event's time limit) ends the game with `end time`. Afterwards every record
+of the game is at the hub once, the result is in the standings, the table's presence says
+`offline`."""
 
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +21,7 @@ import psycopg
 import pytest
 from dialtray.hub import devservers, event, rulings
 from dialtray.hub.ingest import Ingest
-from dialtray.hub.sim import wait_for
+from dialtray.hub.sim import Relay, wait_for
 from dialtray.store.db import GameStore
 from hubhelp import EVENT, fresh_db
 
@@ -42,11 +44,12 @@ def test_play_at_an_event(servers: devservers.DevServers, tmp_path: Path) -> Non
     hub = Ingest(dsn, EVENT, "127.0.0.1", servers.mqtt.port,
                  servers.hub_password).start()  # type: ignore[attr-defined]
     games = tmp_path / "games.sqlite3"
+    relay = Relay(servers.mqtt.port)  # the table's network, to be cut
     exe = Path(sys.executable).parent / "dialtray"
     proc = subprocess.Popen(
         [str(exe), "play", "airaction", "--sim", "--seats", "bot,bot", "--dice", "seeded",
          "--turns", "99", "--plain", "--db", str(games), "--log", str(tmp_path / "g.log"),
-         "--event", f"mqtt://127.0.0.1:{servers.mqtt.port}", "--creds",
+         "--event", f"mqtt://127.0.0.1:{relay.port}", "--creds",
          str(tmp_path / "t01.json"), "--wait", "30"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     pg = psycopg.connect(dsn, autocommit=True)
@@ -54,6 +57,13 @@ def test_play_at_an_event(servers: devservers.DevServers, tmp_path: Path) -> Non
     def one(sql: str) -> object:
         row = pg.execute(sql).fetchone()
         return None if row is None else row[0]
+
+    def stored() -> int:  # at the table
+        with sqlite3.connect(games) as c:
+            return int(c.execute("SELECT COUNT(*) FROM records").fetchone()[0])
+
+    def presence() -> object:
+        return one("SELECT presence FROM hub_tables WHERE id = 't01'")
 
     try:
         wait_for(lambda: one("SELECT game FROM hub_pairings WHERE table_id = 't01'") is not None,
@@ -66,12 +76,19 @@ def test_play_at_an_event(servers: devservers.DevServers, tmp_path: Path) -> Non
                  "the judge call made by holding the roll button")
         wait_for(lambda: one("SELECT state->>'phase' FROM hub_tables WHERE id = 't01'")
                  is not None, 10, "the table's live state")
+        relay.cut(3600)  # the table's cable pulled: the broker's Last Will says offline …
+        wait_for(lambda: presence() == "offline", 20, "the table offline (its Last Will)")
+        before = stored()
+        wait_for(lambda: stored() >= before + 10, 30, "the game going on without the network")
         assert proc.poll() is None
+        relay.down_until = 0  # … and back
+        wait_for(lambda: presence() == "online", 30, "the table online again")
         pg.execute("UPDATE hub_rounds SET started = now() - make_interval(secs => %s)",
                    (30 * 60 - ROUND_S,))  # the organiser calls time: 3 s left on the clock
         hub.repush()
         out, err = proc.communicate(timeout=60)
     finally:
+        relay.close()
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
