@@ -101,7 +101,7 @@ def test_bom_quantities_follow_an_as5600_config(docks: int) -> None:
     assert qty(bom, "AS5600") == dials
     assert qty(bom, "NdFeB") == dials
     assert qty(bom, "TCA9548A") == len({d["mux"] for dock in cfg["docks"] for d in dock})
-    assert qty(bom, "WS2812B") == cfg["dice"] * rig.PIPS_PER_DIE
+    assert qty(bom, "WS2812B") == cfg["dice"] * rig.PIPS_PER_DIE + dice.RING_LEDS
     assert qty(bom, "printed dock") == docks
     assert qty(bom, "incremental rotary encoder") == 0
 
@@ -123,7 +123,9 @@ def test_bom_quantities_follow_a_quadrature_config() -> None:
 def test_fewer_dice_fewer_leds() -> None:
     cfg = rig.default_config()
     cfg["dice"] = 5
-    assert qty(hardware_docs.render_bom(cfg), "WS2812B") == 5 * rig.PIPS_PER_DIE
+    assert qty(hardware_docs.render_bom(cfg), "WS2812B") == 5 * rig.PIPS_PER_DIE + dice.RING_LEDS
+    cfg["dice"] = 0  # no dice panel: no ring either
+    assert qty(hardware_docs.render_bom(cfg), "WS2812B") == 0
 
 
 def test_pullups_meet_fast_mode_and_get_stronger_for_long_cables() -> None:
@@ -137,7 +139,7 @@ def test_pullups_meet_fast_mode_and_get_stronger_for_long_cables() -> None:
 
 def test_led_budget_counts_every_pip_and_fits_usb() -> None:
     pb = hardware_docs.power_budget(rig.default_config())
-    assert pb.leds == rig.MAX_DICE * rig.PIPS_PER_DIE
+    assert pb.leds == rig.MAX_DICE * rig.PIPS_PER_DIE + dice.RING_LEDS
     assert pb.led_idle_a < pb.led_play_a < pb.led_uncapped_a
     # The wiring promises the tray runs from USB alone; the firmware's cap makes that true.
     assert pb.play_a * 1000 <= hardware_docs.USB_MA
@@ -191,3 +193,22 @@ def test_the_cli_discovers_the_command(capsys: pytest.CaptureFixture[str]) -> No
 
     assert cli.main(["hardware", "docs", "--check", "--out", str(HARDWARE)]) == 0
     assert "match the pin map" in capsys.readouterr().out
+
+
+def test_the_d10_ring_follows_the_dice_on_the_chain_and_in_the_budget() -> None:
+    """Issue 15: the ring's LEDs are the chain's last, numbered as dialrig.dice draws a d10."""
+    wiring = hardware_docs.render_wiring()
+    first = rig.MAX_DICE * rig.PIPS_PER_DIE
+    assert f"| d10 ring | LED{first + 1}-LED{first + dice.RING_LEDS} |" in wiring
+    assert "### The d10 ring" in wiring
+    d = dice.DiceDisplay(rig.MAX_DICE)
+    assert d.ring_at == 3 * first, "the firmware writes the ring right after the last die"
+    for face in range(1, dice.RING_LEDS + 1):
+        d.set_ring(face, dice.MISS)
+        # the last lit ring LED is the one the wiring table puts beside the numeral `face`
+        row = f"| {face - 1} | {first + face - 1} | {face} |"
+        assert row in wiring
+        last = max(k for k in range(dice.RING_LEDS) if d.buffer[d.ring_at + 3 * k + 1])
+        assert last == face - 1
+    # The brightest d10 roll (ring full, pairs five and five) stays within the d6 worst case.
+    assert hardware_docs.power_budget(rig.default_config()).play_a * 1000 <= hardware_docs.USB_MA

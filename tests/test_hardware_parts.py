@@ -207,8 +207,10 @@ def test_every_part_renders_to_stl(scad: str, variant: str, tmp_path: Path) -> N
 @needs_openscad
 def test_the_dice_panel_renders(tmp_path: Path) -> None:
     out = tmp_path / "panel.stl"
-    # two dice with coarse circles: the same code as twelve, in a fraction of the time
-    assert_clean_render(render("dice_panel.scad", out, dice=2, columns=2, **{"$fn": 16}), out)
+    # two dice with coarse circles: the same code as twelve, in a fraction of the time; the d10
+    # ring's pockets and channels without its engraved numerals (they triple the CGAL time)
+    assert_clean_render(render("dice_panel.scad", out, dice=2, columns=2, numerals=False,
+                               **{"$fn": 16}), out)
     svg = tmp_path / "map.svg"
     result = render("dice_panel.scad", svg, part="wiring_map")
     assert result.returncode == 0, result.stderr[-2000:]

@@ -71,21 +71,27 @@ def sensors(app, now):
 
 
 async def lamps(app):
-    """Walk every die: all its LEDs red, green, blue in turn. Returns the dice walked."""
+    """Walk every die, then the d10 ring (dialrig.dice): all their LEDs red, green, blue in
+    turn. Returns the dice walked (the ring is not a die: it is lit, not counted)."""
     display = app.display
     buf = display.buffer
     per_die = dice.PIPS * 3
     walked = 0
-    for i in range(display.n_dice):
+    for i in range(display.n_dice + 1):
+        if i < display.n_dice:
+            start, end = i * per_die, (i + 1) * per_die
+        else:
+            start, end = display.ring_at, len(buf)  # the ring, last on the chain
         for g, r, b in _LAMP_GRB:
             display.clear()
-            for p in range(i * per_die, (i + 1) * per_die, 3):
+            for p in range(start, end, 3):
                 buf[p] = g
                 buf[p + 1] = r
                 buf[p + 2] = b
             app.board.show_leds(buf)
             await asyncio.sleep_ms(LAMP_MS)
-        walked += 1
+        if i < display.n_dice:
+            walked += 1
     display.clear()
     app.board.show_leds(buf)
     app.display_taken = False  # the dice shown before the test are gone

@@ -128,12 +128,14 @@ def test_lamp_test_lights_every_led_of_every_die_in_each_colour():
 
     board.show_leds = record
     asyncio.run(_run(app, True))
-    assert len(frames) == 3 * 3 + 1 and frames[-1] == bytes(len(frames[-1]))
+    # 3 dice, then the d10 ring (issue 15), in R, G, B each; then dark.
+    assert len(frames) == 4 * 3 + 1 and frames[-1] == bytes(len(frames[-1]))
     per_die = 7 * 3
     for n, frame in enumerate(frames[:-1]):
         die, colour = divmod(n, 3)
         lit = [i // 3 for i in range(len(frame)) if frame[i]]
-        assert sorted(set(lit)) == list(range(die * 7, die * 7 + 7))  # all 7 LEDs of that die
+        want = 10 if die == 3 else 7  # the ring's 10 LEDs follow the last die
+        assert sorted(set(lit)) == list(range(die * 7, die * 7 + want))  # all LEDs of that die
         grb = frame[die * per_die:die * per_die + 3]
         assert [c > 0 for c in grb] == [colour == 1, colour == 0, colour == 2]  # R, G, B
     ((_, _, _, walked),) = _events(app, proto.EV_SELFTEST)

@@ -35,7 +35,8 @@ EPILOG = """\
 The test runs in three parts:
   1. sensors: each AS5600 is read (magnet detected, too far, too close, AGC 0..128) and a
      multiplexer or sensor that does not answer is named with its channel;
-  2. LEDs: every die lights all its LEDs red, then green, then blue, one die after another;
+  2. LEDs: every die lights all its LEDs red, then green, then blue, one die after another,
+     then the d10 ring's ten;
      say whether they all did (y), or type the numbers of the dice that did not (die 0 first);
   3. dials: turn every dial at least one click, in its dock; the test moves on as soon as each
      has counted (or press Enter, or wait --turn seconds).
@@ -179,7 +180,7 @@ class Test:
         lamps = self.args.lamps
         if lamps:
             print("LED lamp test: watch the dice — each die lights all its LEDs red, then green, "
-                  "then blue, one die after another (die 0 first).", flush=True)
+                  "then blue, one die after another (die 0 first), then the d10 ring.", flush=True)
         try:
             ack = self.session.request(proto.C_SELFTEST, proto.SELFTEST_FMT, int(lamps))
         except CommandFailed as e:

@@ -17,6 +17,7 @@ from dialtray.hwdocs.facts import (
     led_count,
     muxes_used,
     rig,
+    ring_leds,
     sensed_of,
 )
 from dialtray.hwdocs.markdown import ohms
@@ -40,6 +41,7 @@ def bom_lines(cfg: Config) -> list[BomLine]:
     quad = count_sensors(cfg, rig.SENSOR_QUADRATURE)
     muxes = len(muxes_used(cfg))
     leds = led_count(cfg)
+    ring = ring_leds(cfg)
     docks = len(cast(list[object], cfg["docks"]))
     pu = choose_pullups()
     lines = [
@@ -58,8 +60,11 @@ def bom_lines(cfg: Config) -> list[BomLine]:
                 "no detents of its own; pulses per revolution a whole multiple of the dial's "
                 "clicks (e.g. 24 PPR for 12 clicks)"),
         BomLine("R", 2 * quad, "resistor", "10 kΩ 1/4 W", "encoder A/B pull-ups to 3V3"),
-        BomLine("LED", leds, "WS2812B addressable RGB LED", "5050 SMD on 10 mm round breakout",
-                "one dice pip", "GRB order; not PL9823 (RGB order, swaps red and green)"),
+        BomLine("LED", leds - ring, "WS2812B addressable RGB LED",
+                "5050 SMD on 10 mm round breakout", "one dice pip",
+                "GRB order; not PL9823 (RGB order, swaps red and green)"),
+        BomLine("LED", ring, "WS2812B addressable RGB LED", "5050 SMD on 10 mm round breakout",
+                "the d10 ring, after the last die", "LED k beside the numeral k + 1"),
         BomLine("C", 1 if leds else 0, "electrolytic capacitor", "1000 µF 10 V",
                 "bulk decoupling of the LED supply"),
         BomLine("C", leds + muxes + (1 if leds else 0), "ceramic capacitor", "100 nF X7R",
@@ -103,7 +108,7 @@ def bom_lines(cfg: Config) -> list[BomLine]:
                 "hardware/parts/dock.scad (part=speed_arm)",
                 "holds the speed dial's sensor above the spindle", "pegged into the dock"),
         BomLine("P", 1 if leds else 0, "printed dice panel", "hardware/parts/dice_panel.scad",
-                f"holds {cfg['dice']} dice × {rig.PIPS_PER_DIE} pip LEDs",
+                f"holds {cfg['dice']} dice × {rig.PIPS_PER_DIE} pip LEDs and the d10 ring",
                 "white or translucent top layer"),
     ]
     return [line for line in lines if line.qty > 0]

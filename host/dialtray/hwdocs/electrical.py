@@ -81,14 +81,28 @@ def max_pips_lit() -> int:
     return max(bin(face).count("1") for face in cast(bytes, dice.FACE_PIPS))
 
 
+def max_leds_lit(cfg: Config) -> int:
+    """The most LEDs one roll lights, counted on the firmware's own rendering
+    (dialrig.dice.DiceDisplay.show_roll): every die a six, or every d10 a ten (the full ring and
+    every pip pair five and five)."""
+    n = _int(cfg["dice"], "dice")
+    most = 0
+    for sides in (6, 10):
+        display = dice.DiceDisplay(n)
+        display.show_roll(bytes([sides] * n), n, sides)
+        buf = cast(bytearray, display.buffer)
+        most = max(most, sum(1 for k in range(0, len(buf), 3) if any(buf[k:k + 3])))
+    return most
+
+
 @dataclass(frozen=True)
 class PowerBudget:
     """Worst-case currents of a tray, in amps, with the firmware's brightness cap and without."""
 
     leds: int
     led_idle_a: float  # every LED dark
-    led_play_a: float  # every die showing six at the firmware's brightness cap
-    led_uncapped_a: float  # every die showing six in full white, were there no cap
+    led_play_a: float  # the brightest roll (max_leds_lit) at the firmware's brightness cap
+    led_uncapped_a: float  # that roll in full white, were there no cap
     logic_a: float  # Pico, multiplexers, level shifter, sensors
     sensors_3v3_ma: float  # the part of logic_a on the Pico's 3.3 V regulator
 
@@ -99,7 +113,7 @@ class PowerBudget:
 
 def power_budget(cfg: Config) -> PowerBudget:
     leds = led_count(cfg)
-    lit = _int(cfg["dice"], "dice") * max_pips_lit()
+    lit = max_leds_lit(cfg)
     idle = leds * LED_IDLE_MA / 1000.0
     per_lit_ma = brightness_cap() * LED_CHANNEL_MA / 255  # R+G+B <= cap, 20 mA per 255
     sensors = count_sensors(cfg, rig.SENSOR_AS5600) * AS5600_MA + LOGIC_MA

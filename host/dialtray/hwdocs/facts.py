@@ -165,8 +165,14 @@ def muxes_used(cfg: Config) -> list[int]:
     return [a for a in mux_addrs() if a in used]
 
 
+def ring_leds(cfg: Config) -> int:
+    """The d10 ring's LEDs (dialrig.dice.RING_LEDS) on a tray with a dice panel, else 0."""
+    return _int(dice.RING_LEDS, "dialrig.dice.RING_LEDS") if _int(cfg["dice"], "dice") else 0
+
+
 def led_count(cfg: Config) -> int:
-    return _int(cfg["dice"], "dice") * _int(rig.PIPS_PER_DIE, "PIPS_PER_DIE")
+    """Every WS2812B on the chain: the dice's pips, then the d10 ring."""
+    return _int(cfg["dice"], "dice") * _int(rig.PIPS_PER_DIE, "PIPS_PER_DIE") + ring_leds(cfg)
 
 
 def gpio(n: int) -> str:

@@ -1,10 +1,9 @@
-"""wiring.md's LED panel sections: the WS2812B chain of the dice, the level shifter, the roll
-button and the current budget.
-"""
+"""wiring.md's LED panel sections: the WS2812B chain of the dice and the d10 ring, the level
+shifter, the roll button and the current budget."""
 
 from __future__ import annotations
 
-from dialtray.hwdocs.electrical import brightness_cap, max_pips_lit, power_budget
+from dialtray.hwdocs.electrical import brightness_cap, max_leds_lit, max_pips_lit, power_budget
 from dialtray.hwdocs.facts import (
     LED_CHANNEL_MA,
     PICO_3V3_BUDGET_MA,
@@ -18,6 +17,7 @@ from dialtray.hwdocs.facts import (
     muxes_used,
     pin,
     rig,
+    ring_leds,
 )
 from dialtray.hwdocs.markdown import table
 
@@ -29,6 +29,11 @@ def _leds(cfg: Config) -> list[str]:
     muxes = len(muxes_used(cfg))
     rows = [(f"die {d}", f"LED{d * per + 1}-LED{d * per + per}",
              f"{d * per}..{d * per + per - 1}") for d in range(dice)]
+    ring = ring_leds(cfg)
+    first = dice * per
+    if ring:
+        rows.append(("d10 ring", f"LED{first + 1}-LED{first + ring}",
+                     f"{first}..{first + ring - 1}"))
     return [
         "## LED dice (WS2812B chain) and level shifter",
         "",
@@ -53,6 +58,30 @@ def _leds(cfg: Config) -> list[str]:
         "",
         *table(("pip", "position on the face"), list(enumerate(PIP_POSITIONS))),
         *table(("die", "LEDs (BOM refs)", "chain indexes"), rows),
+        *_ring(cfg),
+    ]
+
+
+def _ring(cfg: Config) -> list[str]:
+    ring = ring_leds(cfg)
+    if not ring:
+        return []
+    first = _int(cfg["dice"], "dice") * _int(rig.PIPS_PER_DIE, "PIPS_PER_DIE")
+    return [
+        "### The d10 ring",
+        "",
+        f"FASA's Crimson Skies rolls one d10 per check, and a die of 7 pips cannot draw the "
+        f"digits legibly, so {ring} more WS2812B sit in a circle below the dice, last on the "
+        f"chain: the last die's pip 6 DOUT goes to ring LED 0's DIN (chain index {first}). "
+        "Ring LED k sits beside the numeral k + 1, engraved clockwise from the top "
+        "(`hardware/parts/dice_panel.scad`). A d10 face f lights ring LEDs 0..f-1: the lit arc "
+        "ends at the numeral f and its length reads at a glance (a full ring is 10). Every d10 "
+        "of a roll is also shown on a pair of dice counted in fives (die 2k: five pips at most, "
+        "die 2k+1: the rest; 7 is five and two). A natural 10 is gold, like a natural six. A "
+        "tray built without the ring loses nothing else: its bytes fall off the chain's end.",
+        "",
+        *table(("ring LED", "chain index", "numeral beside it"),
+               [(k, first + k, k + 1) for k in range(ring)]),
     ]
 
 
@@ -80,18 +109,20 @@ def _budget(cfg: Config) -> list[str]:
         "",
         f"dialrig.dice caps every LED at R+G+B ≤ {cap} (of 765), so a lit pip draws at most "
         f"{cap * LED_CHANNEL_MA / 255:.1f} mA whatever colour the host asks for, and a die "
-        f"lights at most {max_pips_lit()} pips (a six).",
+        f"lights at most {max_pips_lit()} pips (a six). The brightest roll lights "
+        f"{max_leds_lit(cfg)} LEDs: every die a six, or every d10 a ten (the full ring and every "
+        "pip pair five and five), whichever lights more.",
         "",
         *table(("load", "rail", "worst case"), [
             (f"{pb.leds} WS2812B, all dark", "VSYS", f"{pb.led_idle_a * 1000:.0f} mA"),
-            ("every die showing six, at the brightness cap", "VSYS",
+            ("the brightest roll, at the brightness cap", "VSYS",
              f"{pb.led_play_a * 1000:.0f} mA"),
             ("Pico, multiplexers, level shifter, AS5600s", "VSYS",
              f"{pb.logic_a * 1000:.0f} mA"),
             ("of which on the Pico's 3V3 regulator", "3V3",
              f"{pb.sensors_3v3_ma:.0f} mA (limit {PICO_3V3_BUDGET_MA:g} mA)"),
             ("**tray total in play**", "VSYS", f"**{pb.play_a * 1000:.0f} mA**"),
-            ("(every die six in full white, without the cap)", "VSYS",
+            ("(that roll in full white, without the cap)", "VSYS",
              f"({pb.led_uncapped_a:.1f} A)"),
         ]),
         f"The total {fits} the {USB_MA:g} mA a USB port promises, so the tray also works on "
