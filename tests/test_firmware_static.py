@@ -532,7 +532,7 @@ def test_rp2_deinit_leaves_the_board_safe(rp2_run: dict) -> None:
     assert ctrl == 0x07000000 | 1234  # and nothing else touched
     assert rp2_run["after_running"] == [False] * 8
     assert rp2_run["pio_used"] == [0, 0]
-    assert rp2_run["blank_frame"] == [3 * 12 * 7, 0]
+    assert rp2_run["blank_frame"] == [3 * (12 * 7 + 10), 0]  # the dice and the d10 ring
     assert rp2_run["dma_closed"] is True
 
 

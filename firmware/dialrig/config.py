@@ -35,6 +35,7 @@ MUX_ADDRS = (0x70, 0x71)  # two TCA9548A: 16 channels, one per dial on an 8-dock
 MAX_QUADRATURE_DIALS = 7
 MAX_DICE = 12
 PIPS_PER_DIE = 7  # a die face is a 3x3 grid of which 7 positions can light (the centre + 6)
+RING_LEDS = 10  # the d10 ring, after the last die on the LED chain (dialrig.dice)
 
 SENSOR_AS5600 = "as5600"
 SENSOR_QUADRATURE = "quadrature"

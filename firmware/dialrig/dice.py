@@ -60,8 +60,10 @@ else:
 PIPS = config.PIPS_PER_DIE
 _PIPS = const(7)
 _BYTES_PER_DIE = const(21)  # 7 LEDs x GRB
-RING_LEDS = 10  # the d10 ring, after the last die on the chain
+RING_LEDS = config.RING_LEDS  # the d10 ring, after the last die on the chain
 _RING_LEDS = const(10)
+if RING_LEDS != _RING_LEDS:  # const() needs a literal: keep the two in step
+    raise ImportError("dialrig.dice: config.RING_LEDS must be 10")
 
 # Colours as 0xRRGGBB (set() applies the brightness cap).
 OFF = 0x000000

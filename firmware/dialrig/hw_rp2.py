@@ -38,7 +38,8 @@ _QUADS_ON_PIO0 = const(3)  # quadrature dials 0-2 on PIO0 SM0-2, 3-6 on PIO1 SM0
 _BYTE_US = const(10)  # 8 bits at 800 kbit/s
 _LATCH_US = const(300)  # WS2812B-V5 needs the line low > 280 us to latch a frame
 _I2C_TIMEOUT_US = const(5000)  # a 2-byte AS5600 read through the mux takes ~150 us
-LED_BYTES = 3 * config.MAX_DICE * config.PIPS_PER_DIE  # one GRB triple per pip LED
+# One GRB triple per pip LED, then the d10 ring's LEDs (dialrig.dice): the whole chain.
+LED_BYTES = 3 * (config.MAX_DICE * config.PIPS_PER_DIE + config.RING_LEDS)
 
 
 def quad_state_machine_id(n):
@@ -252,14 +253,14 @@ class Board:
 
     def _wait_leds_idle(self):
         """Wait until the previous frame is on the wire and latched: at most one frame time plus
-        the 300 us latch (2.8 ms for 84 LEDs), and only when frames are pushed back to back."""
+        the 300 us latch (3.1 ms for 94 LEDs), and only when frames are pushed back to back."""
         while self._dma is not None and self._dma.active():
             pass
         while time.ticks_diff(self._led_free_at, time.ticks_us()) > 0:
             pass
 
     def show_leds(self, buf):
-        """Send buf (GRB triples, at most MAX_DICE * PIPS_PER_DIE LEDs) to the WS2812 chain.
+        """Send buf (GRB triples: the dice's pips, then the d10 ring) to the WS2812 chain.
 
         The frame is copied, so the caller may reuse buf at once; the DMA channel then clocks it
         out while the firmware carries on. A dead or missing LED cannot be detected (WS2812 has
