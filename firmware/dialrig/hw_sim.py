@@ -26,8 +26,10 @@
 #   button 0|1          the roll button released / held
 #   bounce 0|1          contact bounce on quadrature dials off / on
 #   hang MS             block the event loop for MS ms (a firmware bug: the watchdog must bite)
-# Lines out: `leds HEX` when the LED frame changes, `wdt MS` when the watchdog starts (0 when
-# disabled), `feed`, `reset REASON` before the process exits for a reset.
+# Lines out: `leds HEX` when the LED frame changes (the whole chain as the panel would light it:
+# the dice's pips, then the d10 ring; dialrig.dice.shown_face / shown_ring read a die's face and
+# the ring's d10 back from it, as a person reads the panel), `wdt MS` when the watchdog starts
+# (0 when disabled), `feed`, `reset REASON` before the process exits for a reset.
 import asyncio
 import os
 import sys
