@@ -1,7 +1,7 @@
 """End to end: the real firmware in MicroPython, a real pty, pyserial, and a cable that misbehaves.
 
 The virtual tray's USB bridge corrupts 1 % and drops 0.5 % of the bytes in both directions, the
-cable is pulled every ~2 s, and the tray is power-cycled twice. The host must still see every
+cable is pulled about every second, and the tray is power-cycled twice. The host must still see every
 click exactly once and in order.
 
 About the reboots: the ring log lives in RAM, so a power cut loses events the host has not yet
@@ -34,6 +34,11 @@ TURN_MS = 6
 # It also leaves the firmware process room when CI is busy: the virtual tray reads the dials
 # every few ms, but only if the machine gives it the CPU, which a real Pico always has.
 SAME_DIAL_GAP_S = 0.12
+# The storm turns a dial again once its last turn has settled (TURN_MS + SETTLE_MS) with room
+# to spare; turning one way twice in a row is safe even when a busy machine plays the two turns
+# back to back (one click of 2 is two clicks), and a turn back waits for the host (``seen``).
+# Faster clicking makes each click cheaper in wall time, not the test smaller.
+STORM_GAP_S = 0.04
 
 
 def fast_config(docks: int = 8) -> dict[str, object]:
@@ -82,8 +87,8 @@ class Recorder:
 
 
 def click_storm(tray: VirtualTray, n: int, rng: random.Random, sent: dict[int, list[int]],
-                pause: threading.Event, dials: int = 16, rate: float = 150.0,
-                seen: Recorder | None = None) -> None:
+                pause: threading.Event, dials: int = 16, rate: float = 500.0,
+                seen: Recorder | None = None, gap: float = SAME_DIAL_GAP_S) -> None:
     """Turn random dials one detent at a time, never the same dial before it settled.
 
     With ``seen``, a dial is only turned back the other way once the host has its last click.
@@ -111,7 +116,7 @@ def click_storm(tray: VirtualTray, n: int, rng: random.Random, sent: dict[int, l
                 step = sent[k][-1]
         tray.turn(k // 2, k % 2, step, ms=TURN_MS)
         sent[k].append(step)
-        ready_at[k] = now + SAME_DIAL_GAP_S
+        ready_at[k] = now + gap
         done += 1
         time.sleep(1 / rate)
 
@@ -133,7 +138,7 @@ def test_ten_thousand_clicks_through_a_bad_cable_arrive_exactly_once_in_order() 
 
         def flaky_cable() -> None:
             crng = random.Random(3)
-            while not stop_cable.wait(crng.uniform(1.5, 2.5)):
+            while not stop_cable.wait(crng.uniform(0.6, 1.4)):
                 tray.unplug()
                 time.sleep(crng.uniform(0.05, 0.3))
                 tray.replug()
@@ -143,7 +148,7 @@ def test_ten_thousand_clicks_through_a_bad_cable_arrive_exactly_once_in_order() 
         cable.start()
         total = 10_000
         for part, reboot_after in ((3_300, True), (3_300, True), (total - 6_600, False)):
-            click_storm(tray, part, rng, sent, pause, seen=rec)
+            click_storm(tray, part, rng, sent, pause, seen=rec, gap=STORM_GAP_S)
             if reboot_after:
                 try:
                     rec.wait_for(sum(map(len, sent.values())), timeout=60)
@@ -168,7 +173,7 @@ def test_ten_thousand_clicks_through_a_bad_cable_arrive_exactly_once_in_order() 
         time.sleep(0.3)  # anything extra (a double delivery) would arrive now
 
         assert tray.boots == 3
-        assert cuts[0] >= 10, "the cable should have been pulled every ~2 s"
+        assert cuts[0] >= 10, "the cable should have been pulled about every second"
         assert tray.bridge.to_host.corrupted > 100 and tray.bridge.to_host.dropped > 50
         assert rec.recovered == 0, f"nothing was lost to a reboot in this run; resets " \
             f"{tray.resets}, notes {tray.notes}, interrupts {tray.bridge.interrupts}, counters " \
