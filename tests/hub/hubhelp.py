@@ -15,3 +15,23 @@ def fresh_db(s: devservers.DevServers, name: str) -> str:
         c.execute(f"CREATE DATABASE {name}")
     pgschema.migrate(s.pg.dsn("dialtray", s.pg.owner_password, name))
     return s.pg.dsn("dialtray_hub", s.pg.hub_password, name)
+
+
+def forget_table(s: devservers.DevServers, table: str) -> None:
+    """Clear what an earlier test's table left retained on the session's broker (its presence
+    and live state), so a test sees only its own table's messages."""
+    import paho.mqtt.client as mqtt
+    from dialtray.hub import topics
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    c = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
+    c.username_pw_set("hub", s.hub_password)  # type: ignore[attr-defined]
+    c.connect("127.0.0.1", s.mqtt.port)
+    c.loop_start()
+    try:
+        for what in ("presence", "state"):  # an empty retained message deletes the retained one
+            c.publish(topics.table_topic(EVENT, table, what), b"", qos=1,
+                      retain=True).wait_for_publish(10)
+    finally:
+        c.disconnect()
+        c.loop_stop()

@@ -23,7 +23,7 @@ from dialtray.hub import devservers, event, rulings
 from dialtray.hub.ingest import Ingest
 from dialtray.hub.sim import Relay, wait_for
 from dialtray.store.db import GameStore
-from hubhelp import EVENT, fresh_db
+from hubhelp import EVENT, forget_table, fresh_db
 
 pytest.importorskip("dialtray.virtual.tray", reason="the virtual tray needs the `sim` extra")
 
@@ -40,6 +40,7 @@ def test_play_at_an_event(servers: devservers.DevServers, tmp_path: Path) -> Non
         creds = rulings.enroll(db, "t01")
         assert event.pair(db, 30)[1] == [("ann", "bob", "t01")]
     servers.mqtt.add_user("t01", creds["password"])
+    forget_table(servers, "t01")  # (another test's table t01 may have left its state)
     (tmp_path / "t01.json").write_text(json.dumps({**creds, "event": EVENT}))
     hub = Ingest(dsn, EVENT, "127.0.0.1", servers.mqtt.port,
                  servers.hub_password).start()  # type: ignore[attr-defined]

@@ -20,7 +20,7 @@ import pytest
 from dialtray.hub import devservers, event, rulings
 from dialtray.hub.ingest import Ingest
 from dialtray.hub.sim import wait_for
-from hubhelp import EVENT, fresh_db
+from hubhelp import EVENT, forget_table, fresh_db
 
 pytest.importorskip("starlette", reason="the hub page needs the `ui` extra (dialtray[ui])")
 pytest.importorskip("dialtray.virtual.tray", reason="the virtual tray needs the `sim` extra")
@@ -39,6 +39,7 @@ def test_serve_at_an_event_on_the_hub_page(servers: devservers.DevServers, tmp_p
         creds = rulings.enroll(db, "t01")
         event.pair(db, 30)
     servers.mqtt.add_user("t01", creds["password"])
+    forget_table(servers, "t01")  # (another test's table t01 may have left its state)
     (tmp_path / "t01.json").write_text(json.dumps({**creds, "event": EVENT}))
     page = HubPage(dsn, secrets.token_urlsafe(9))
     hub = Ingest(dsn, EVENT, "127.0.0.1", servers.mqtt.port,
