@@ -25,9 +25,9 @@ of the chain. Dice of more than 10 sides are logged, not shown.
 
 Current budget (why BRIGHTNESS_CAP): a WS2812 draws ~20 mA per colour channel at 255, 60 mA at
 full white. The tray runs from USB (500 mA): the Pico takes ~25 mA, 16 AS5600 ~105 mA, 94 idle
-WS2812 (84 pips, 10 ring) ~56 mA, leaving ~300 mA for lit pips. At most 12 dice x 6 pips = 72 LEDs are lit (a
-d10 roll: the full ring and 6 pairs of five and five, 10 + 60 = 70), so
-each may draw 300 / 72 = 4.2 mA: the sum of its R+G+B values must stay <= 4.2 / 20 x 255 = 53.
+WS2812 (84 pips, 10 ring) ~56 mA, leaving ~300 mA for lit pips. At most 12 dice x 6 pips = 72
+LEDs are lit (a d10 roll: the full ring and 6 pairs of five and five, 10 + 60 = 70), so each may
+draw 300 / 72 = 4.2 mA: the sum of its R+G+B values must stay <= 4.2 / 20 x 255 = 53.
 set() scales every colour down so that R+G+B <= BRIGHTNESS_CAP (48), whatever the caller asks.
 
 When the hardware fails: a WS2812 that is dead breaks the chain after it (the later dice stay
