@@ -13,7 +13,13 @@
                                  (FS-M82 any order, FS-M21 Steady Hand shift)
     pick A1 7                    the pilot's number for a same-hex collision check (FS-M55);
                                  secret plots seal and reveal picks too (``A1=7``)
-    pass A1                      no combat action
+    pass A1                      no combat action (``pass turret-bow``: a gun post holds fire)
+    fire B1 A1 tow               guns at the object A1 tows, not at A1 (FS-M110)
+    harpoon A1 rockets_p1 crate  a harpoon at cargo straight ahead; a hit lifts it (FS-M108/109)
+    torpedo A1 rockets_s1 nacelle-port   an aerial torpedo at a stationary object (FS-M115)
+    cut A1                       cut the tow cable: the object falls behind the plane (FS-M110)
+    gun turret-bow A1            a zeppelin or ground turret's guns at a plane (FS-M120)
+    barrage main-port-1 5,7      a main gun or flak cannon's flak round at a hex (FS-M121)
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from dialtray.rules.fasa.hexmap import Hex, hex_text, parse_hex
 
 PLANE = re.compile(r"^[A-Z][A-Z0-9]{0,5}$")
 SEAT = re.compile(r"^P[1-9]$")
+OBJECT = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
 @dataclass(frozen=True)
@@ -64,9 +71,11 @@ class Fire:
     plane: str
     target: str
     double: bool = False
+    tow: bool = False  # FS-M110: at the object the target tows
 
     def text(self) -> str:
-        return f"fire {self.plane} {self.target}" + (" double" if self.double else "")
+        return (f"fire {self.plane} {self.target}" + (" double" if self.double else "")
+                + (" tow" if self.tow else ""))
 
 
 @dataclass(frozen=True)
@@ -149,8 +158,64 @@ class Pass:
         return f"pass {self.plane}"
 
 
+@dataclass(frozen=True)
+class Harpoon:
+    """FS-M108: a harpoon rocket at cargo (on the ground, a building or a zeppelin)."""
+
+    plane: str
+    hardpoint: str
+    obj: str
+
+    def text(self) -> str:
+        return f"harpoon {self.plane} {self.hardpoint} {self.obj}"
+
+
+@dataclass(frozen=True)
+class Torpedo:
+    """FS-M115: an aerial torpedo at a stationary object straight ahead."""
+
+    plane: str
+    hardpoint: str
+    obj: str
+
+    def text(self) -> str:
+        return f"torpedo {self.plane} {self.hardpoint} {self.obj}"
+
+
+@dataclass(frozen=True)
+class Cut:
+    """FS-M110: the pilot cuts the tow cable."""
+
+    plane: str
+
+    def text(self) -> str:
+        return f"cut {self.plane}"
+
+
+@dataclass(frozen=True)
+class Gun:
+    """A gun post's machine guns at a plane (FS-M120; ground turrets, FS-M06 step 3)."""
+
+    plane: str  # the gun post's id (the combatant acting)
+    target: str
+
+    def text(self) -> str:
+        return f"gun {self.plane} {self.target}"
+
+
+@dataclass(frozen=True)
+class Barrage:
+    """A main gun (FS-M121) or a turret's flak cannon (FS-M120): a flak round at a hex."""
+
+    plane: str  # the gun post's id
+    hex: Hex
+
+    def text(self) -> str:
+        return f"barrage {self.plane} {hex_text(self.hex)}"
+
+
 FasaAction = (Plot | Seal | Reveal | Fire | Attack | Rocket | Launch | Bomb | Clear | Place
-              | Pick | Pass)
+              | Pick | Pass | Harpoon | Torpedo | Cut | Gun | Barrage)
 
 
 def seal_digest(seat: str, turn: int, plots: tuple[tuple[str, str, bool], ...], salt: str) -> str:
@@ -171,6 +236,12 @@ def _hex(tok: str, text: str) -> Hex:
         return parse_hex(tok)
     except ValueError as exc:
         raise InvalidActionError(f"{text!r}: {exc}") from None
+
+
+def _object(tok: str, text: str) -> str:
+    if not OBJECT.match(tok):
+        raise InvalidActionError(f"{text!r}: {tok!r} is not a map object id (crate)")
+    return tok
 
 
 def parse_action(text: str) -> FasaAction:
@@ -196,8 +267,21 @@ def parse_action(text: str) -> FasaAction:
         if not re.fullmatch(r"[0-9a-zA-Z]{1,64}", salt):
             raise InvalidActionError(f"{text!r}: the salt must be 1..64 letters or digits")
         return Reveal(args[0], tuple(plots), salt)
-    if verb == "fire" and n in (2, 3) and (n == 2 or args[2] == "double"):
-        return Fire(_plane(args[0], text), _plane(args[1], text), n == 3)
+    if verb == "fire" and 2 <= n <= 4 and args[2:] in ([], ["double"], ["tow"],
+                                                       ["double", "tow"]):
+        return Fire(_plane(args[0], text), _plane(args[1], text), "double" in args[2:],
+                    "tow" in args[2:])
+    if verb in ("harpoon", "torpedo") and n == 3:
+        return (Harpoon if verb == "harpoon" else Torpedo)(_plane(args[0], text), args[1],
+                                                            _object(args[2], text))
+    if verb == "cut" and n == 1:
+        return Cut(_plane(args[0], text))
+    if verb == "gun" and n == 2:
+        return Gun(_object(args[0], text), _plane(args[1], text))
+    if verb == "barrage" and n == 2:
+        return Barrage(_object(args[0], text), _hex(args[1], text))
+    if verb == "pass" and n == 1 and OBJECT.match(args[0]):
+        return Pass(args[0])
     if verb == "rocket" and n == 4:
         return Rocket(_plane(args[0], text), args[1], args[2].upper(), _plane(args[3], text))
     if verb == "launch" and n == 4:
@@ -215,4 +299,4 @@ def parse_action(text: str) -> FasaAction:
         return Place(_plane(args[0], text), int(args[1]), int(args[3]) if n == 4 else 1)
     raise InvalidActionError(
         f"{text!r} is not a FASA action (plot, seal, reveal, pick, fire, attack, rocket, launch, "
-        "bomb, clear, place, pass)")
+        "bomb, harpoon, torpedo, cut, clear, place, pass, gun, barrage)")

@@ -3,17 +3,37 @@
 ``GreedyBot`` plots safe maneuvers (no push) that close on the nearest enemy and keep it
 straight ahead, and shoots whenever it can; ``RandomBot`` picks any legal choice, pushes now
 and then. Bots use their own ``random.Random``: the engine's dice stay the injected source.
+
+Both also play the rarer weapons so the 1 000-game sweep meets them: a plane with a harpoon
+steers for the cargo and, towing it, for home (FS-M108..FS-M110); one with a torpedo lines up
+on an object (FS-M115); gun posts (zeppelin turrets, main guns, ground turrets) fire or lay
+flak where an enemy plane is (FS-M120, FS-M121). ``bot_game`` varies the map (town with its
+ground turret, commercial and military zeppelins) and puts a harpoon/torpedo raider in P1.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from itertools import chain
 
 from dialtray.rules.core.dice import DiceSource, SeededDice
-from dialtray.rules.fasa.actions import FasaAction, Fire, Pass, Plot, Reveal, Seal, seal_digest
+from dialtray.rules.fasa.actions import (
+    Barrage,
+    Cut,
+    FasaAction,
+    Fire,
+    Gun,
+    Harpoon,
+    Pass,
+    Plot,
+    Reveal,
+    Seal,
+    Torpedo,
+    seal_digest,
+)
 from dialtray.rules.fasa.game import FasaGame, start_events
-from dialtray.rules.fasa.hexmap import distance, straight_ahead
+from dialtray.rules.fasa.hexmap import Hex, distance, straight_ahead, to_offset
 from dialtray.rules.fasa.legal import plot_order
 from dialtray.rules.fasa.movement import Caps, caps, pushes, refusal
 from dialtray.rules.fasa.notation import DEFAULT_SIDES, LogWriter
@@ -42,7 +62,10 @@ class Bot:
         p = g.state.planes[plane]
         c = caps(p, g.state.turn)
         every = list(template())
-        names = self.rng.sample(every, min(len(every), 4 * k)) + every  # then all, if need be
+        start = self.rng.randrange(len(every))  # a random slice, then all (cheaper than sample)
+        stride = self.rng.choice((7, 11, 13))
+        names = chain((every[(start + i * stride) % len(every)] for i in range(len(every))),
+                      every)  # the stride may not reach them all: then every one, in order
         out: list[Plot] = []
         for n in names:
             if refusal(c, template()[n]) is None:
@@ -52,6 +75,9 @@ class Bot:
         return out
 
     def combat(self, g: FasaGame, legal: list[FasaAction]) -> FasaAction:
+        special = [a for a in legal if isinstance(a, Harpoon | Torpedo | Gun)]
+        if special and self.rng.random() < 0.6:
+            return self.rng.choice(special)
         return self.rng.choice(legal)
 
     def secret(self, g: FasaGame) -> FasaAction:
@@ -75,16 +101,40 @@ class Bot:
 
 
 def _stays(g: FasaGame, a: Plot) -> bool:
+    """The plot keeps the plane on the sheet and out of standing obstacles (a zeppelin, a
+    dotted building: FS-M56 would ask for an avoidance roll)."""
     p = g.state.planes[a.plane]
-    return all(g.map.on_map(h) for h in parse_plot(a.maneuver).path(p.hex, p.facing))
+    walls = g.map.blockers()
+    return all(g.map.on_map(h) and (h not in walls or g.state.ground.get(walls[h].id, 1) <= 0)
+               for h in parse_plot(a.maneuver).path(p.hex, p.facing))
 
 
 class RandomBot(Bot):
     def plot(self, g: FasaGame, plots: list[Plot]) -> Plot:
         safe = [a for a in plots if not a.bail and not _pushes(g, a) and _stays(g, a)]
-        if safe and self.rng.random() < 0.85:
+        if safe and self.rng.random() < 0.95:
             return self.rng.choice(safe)
         return self.rng.choice([a for a in plots if not a.bail] or plots)
+
+
+def _goals(g: FasaGame, p: PlaneState) -> tuple[list[Hex], int]:
+    """Where a raider heads instead of the enemy: cargo (harpoon loaded, not towing), home
+    (towing: the row beyond its home edge), an object to torpedo; and how far ahead it wants
+    the goal (1 for the harpoon, 0 home, 2 for the torpedo)."""
+    st = g.state
+    loads = {c for load in p.rockets.values() for c in load}
+    if p.towing:
+        c, _ = to_offset(p.hex)
+        home_row = g.map.rows if p.home == "south" else -1
+        return [(c, home_row - (c - (c & 1)) // 2)], 0
+    if "HP" in loads:
+        cargo = [h for o, h in st.cargo.items() if h is not None and st.ground.get(o, 0) > 0]
+        if cargo:
+            return cargo, 1
+    if "TP" in loads:
+        return [o.hex for o in g.map.objects if st.ground.get(o.id, 0) > 0
+                and o.kind in ("nacelle", "ground", "turret")], 2
+    return [], 0
 
 
 class GreedyBot(Bot):
@@ -92,6 +142,7 @@ class GreedyBot(Bot):
         st = g.state
         p = st.planes[plots[0].plane]
         foes = [q for q in st.planes.values() if q.flying and q.seat != p.seat]
+        goals, ahead = _goals(g, p)
         best: list[tuple[float, Plot]] = []
         for a in plots:
             if a.bail or _pushes(g, a):
@@ -102,22 +153,44 @@ class GreedyBot(Bot):
                 continue
             dest = path[-1] if path else p.hex
             face = (p.facing + m.facing) % 6
-            score = min((distance(dest, q.hex) for q in foes), default=0) * 1.0
-            if any(straight_ahead(dest, face, q.hex) is not None for q in foes):
-                score -= 3
+            if goals:
+                score = min(distance(dest, h) for h in goals) * 1.0
+                if ahead and any(straight_ahead(dest, face, h) in range(1, ahead + 1)
+                                 for h in goals):
+                    score -= 4
+                if p.towing and m.gs >= 2:
+                    score += 6  # FS-M110: a 2 G maneuver would break the cable
+            else:
+                score = min((distance(dest, q.hex) for q in foes), default=0) * 1.0
+                if any(straight_ahead(dest, face, q.hex) is not None for q in foes):
+                    score -= 3
             best.append((score + self.rng.random(), a))
-        if not best:
-            return super().plot(g, plots)
+        if not best:  # every plot pushes or leaves: at least stay on the sheet, out of walls
+            return self.rng.choice([a for a in plots if not a.bail and _stays(g, a)]
+                                   or plots)
         return min(best, key=lambda x: x[0])[1]
 
     def combat(self, g: FasaGame, legal: list[FasaAction]) -> FasaAction:
-        fire = [a for a in legal if isinstance(a, Fire)]
+        special = [a for a in legal if isinstance(a, Harpoon | Torpedo)]
+        if special:
+            return self.rng.choice(special)
+        fire = [a for a in legal if isinstance(a, Fire | Gun) and not (
+            isinstance(a, Fire) and a.tow and self.rng.random() < 0.5)]
         if fire:
             return self.rng.choice(fire)
-        other = [a for a in legal if not isinstance(a, Pass)]
+        barrage = [a for a in legal if isinstance(a, Barrage) and _near_foe(g, a)]
+        if barrage:  # FS-M121: flak where an enemy plane is now
+            return self.rng.choice(barrage)
+        other = [a for a in legal if not isinstance(a, Pass | Cut | Barrage)]
         if other and self.rng.random() < 0.5:
             return self.rng.choice(other)
         return legal[0]
+
+
+def _near_foe(g: FasaGame, a: Barrage) -> bool:
+    owner = g.state.gunposts.get(a.plane)
+    return any(q.flying and q.seat != owner and distance(q.hex, a.hex) <= 1
+               for q in g.state.planes.values())
 
 
 def _pushes(g: FasaGame, a: Plot) -> bool:
@@ -127,19 +200,34 @@ def _pushes(g: FasaGame, a: Plot) -> bool:
     if c is None:
         _CAPS.clear()
         c = _CAPS[key] = caps(p, g.state.turn)
-    return bool(pushes(c, parse_plot(a.maneuver)))
+    memo = (c, a.maneuver)
+    hit = _PUSHES.get(memo)
+    if hit is None:
+        if len(_PUSHES) > 50_000:
+            _PUSHES.clear()
+        hit = _PUSHES[memo] = bool(pushes(c, parse_plot(a.maneuver)))
+    return hit
 
 
 _CAPS: dict[tuple[int, int, str], Caps] = {}
+_PUSHES: dict[tuple[Caps, str], bool] = {}  # pushes() depends on the caps and the plot only
+
+
+RAIDER_SIDES = (("P1", "A1", "sample-raider"), ("P1", "A2", "sample-hawk"),
+                ("P2", "B1", "sample-brute"), ("P2", "B2", "sample-gunship"))
+MAPS = ("sample-town", "sample-zeppelin", "sample-town", "sample-warship")
 
 
 def bot_game(seed: int, observe: Callable[[FasaGame], None] | None = None,
-             sealed: bool = False, turn_limit: int = 10, map_name: str = "sample-town",
+             sealed: bool = False, turn_limit: int = 10, map_name: str | None = None,
              dice: DiceSource | None = None) -> tuple[FasaGame, str]:
-    """A whole bot game (greedy P1 against random P2, or the other way by seed) and its log."""
+    """A whole bot game (greedy P1 against random P2, or the other way by seed) and its log;
+    the map turns with the seed (``MAPS``) and, but on every other town game, P1 flies the
+    harpoon/torpedo raider."""
+    name = map_name or MAPS[(seed // 2) % len(MAPS)]
+    sides = DEFAULT_SIDES if name == "sample-town" and (seed // 8) % 2 == 0 else RAIDER_SIDES
     g = FasaGame(dice or SeededDice(seed),
-                 start_events(map_name, DEFAULT_SIDES, turn_limit, sealed, seed % 3 == 0,
-                              seed % 4 == 0))
+                 start_events(name, sides, turn_limit, sealed, seed % 3 == 0, seed % 4 == 0))
     w = LogWriter(g)
     bots: dict[str, Bot] = {"P1": GreedyBot(seed), "P2": RandomBot(seed + 1)}
     if seed % 2:

@@ -99,29 +99,43 @@ def quick_draw(p: PlaneState, turret: bool, fractional: bool) -> QuickDraw:
     return QuickDraw(pilot.quick_draw, pilot.quick_draw_points if fractional else 0)
 
 
-def combat_order(st: FasaState, dice: DiceSource, emit: Emit) -> tuple[str, ...]:
+def combat_order(st: FasaState, dice: DiceSource, emit: Emit,
+                 sheet: MapSheet | None = None) -> tuple[str, ...]:
     """FS-M72: pilots by Quick Draw (FS-M19 fractions if on), ties rolled (FS-A14); then the
-    aircraft turrets the same way. Returns the combatants in order."""
+    aircraft turrets the same way; then the map's gun posts (``guns.post_order``: zeppelin
+    turrets and main guns, then ground turrets). Returns the combatants in order."""
     out: list[str] = []
     for turret in (False, True):
         group = [p for p in st.planes.values() if p.flying and (
             not turret or (any(g.id == "turret_gun" for g in p.sheet_data.guns)
                            and p.gunner_constitution > 0))]
         keyed = [(quick_draw(p, turret, st.fractional_qd), p.id) for p in group]
-        ties: dict[QuickDraw, list[str]] = {}
-        for q, pid in keyed:
-            ties.setdefault(q, []).append(pid)
-        for q in sorted(ties, reverse=True):
-            ids = sorted(ties[q])
-            while len(ids) > 1:
-                rolls = {pid: roll_d10(dice, f"{pid} Quick Draw tie")[0] for pid in ids}
-                for pid in ids:
-                    emit(ev.Rolled(pid, "Quick Draw tie", rolls[pid], 0, True, "FS-M72"))
-                if len(set(rolls.values())) == len(ids):
-                    ids.sort(key=lambda k: -rolls[k])
-                    break
-            out.extend(pid + (TURRET if turret else "") for pid in ids)
+        out.extend(pid + (TURRET if turret else "") for pid in by_quick_draw(keyed, dice, emit))
+    if sheet is not None:
+        from dialtray.rules.fasa.guns import post_order
+
+        out += post_order(st, sheet, dice, emit)
     return tuple(out)
+
+
+def by_quick_draw(keyed: list[tuple[QuickDraw, str]], dice: DiceSource,
+                  emit: Emit) -> list[str]:
+    """Highest Quick Draw first; equal ones roll a d10 until the rolls differ (FS-M72)."""
+    out: list[str] = []
+    ties: dict[QuickDraw, list[str]] = {}
+    for q, pid in keyed:
+        ties.setdefault(q, []).append(pid)
+    for q in sorted(ties, reverse=True):
+        ids = sorted(ties[q])
+        while len(ids) > 1:
+            rolls = {pid: roll_d10(dice, f"{pid} Quick Draw tie")[0] for pid in ids}
+            for pid in ids:
+                emit(ev.Rolled(pid, "Quick Draw tie", rolls[pid], 0, True, "FS-M72"))
+            if len(set(rolls.values())) == len(ids):
+                ids.sort(key=lambda k: -rolls[k])
+                break
+        out.extend(ids)
+    return out
 
 
 class Attack:
@@ -152,7 +166,7 @@ class Attack:
         return [g for g in self.p.sheet_data.guns if g.id in working
                 and (g.id == "turret_gun") == self.turret]
 
-    def fire_guns(self, target: str, double: bool) -> None:
+    def fire_guns(self, target: str, double: bool, tow: bool = False) -> None:
         """FS-M73 one roll per gun (two doubling down, FS-M77: a jam from next turn if either
         misses, every hit counts, FS-A19); one location roll for all the hits (FS-M79), a
         column per hit (FS-M80), Steady Hand may shift gun hits (FS-M21)."""
@@ -172,6 +186,11 @@ class Attack:
                                   else "fired", len(shots)))
             hits.extend(g for s in shots if s)
         if not hits:
+            return
+        if tow:  # FS-M110: the hits go at the object the target tows
+            from dialtray.rules.fasa.tow import at_tow
+
+            at_tow(self.st, self.map, self.dice, self.emit, self.p.id, t, hits)
             return
         (loc,) = roll_d10(self.dice, f"{self.p.id} hit location on {target}")
         table = hit_table(side_of(t, self.p.hex), loc)
@@ -210,11 +229,14 @@ class Attack:
         shocked, FS-M117), a nacelle on 7 + range - Dead Eye with no deflection (FS-M118), a
         ground object on its base TN + range - Dead Eye (FS-M73); each hit takes the
         template's box count in points (FS-M64, FS-M117: "Zep. Dmg." is missing, D-FS-13)."""
+        from dialtray.rules.fasa.tow import where
+
         obj = next(o for o in self.map.objects if o.id == target)
+        h = where(self.st, obj)
         dead_eye, _, shocked = self.skills()
         points = 0
         for g in self.guns():
-            rng = object_range(self.map, self.p, obj.hex, g.range)
+            rng = None if h is None else object_range(self.map, self.p, h, g.range)
             if rng is None:
                 continue
             if obj.kind == "zeppelin":

@@ -271,6 +271,33 @@ class GroundHit(Event):
 
 
 @dataclass(frozen=True)
+class Tow(Event):
+    """FS-M108..FS-M110: a harpoon grabbed and lifted ``obj`` (``hex`` None: it hangs on the
+    cable), or the object fell at ``hex`` (a failed lift, a broken or cut cable)."""
+
+    plane: str
+    obj: str
+    what: str  # grabbed | dropped | lost
+    hex: Hex | None
+    rule: str
+
+    def text(self) -> str:
+        where = f" at {hex_text(self.hex)}" if self.hex is not None else ""
+        return f"{self.plane} {self.what} {self.obj}{where} [{self.rule}]"
+
+
+@dataclass(frozen=True)
+class GunnerShocked(Event):
+    """FS-M122: a zeppelin or ground gunner in shock: the gun does not fire until ``until``."""
+
+    post: str
+    until: int
+
+    def text(self) -> str:
+        return f"{self.post} gunner in shock until the end of turn {self.until} [FS-M122]"
+
+
+@dataclass(frozen=True)
 class Over(Event):
     termination: str
     winner: str | None

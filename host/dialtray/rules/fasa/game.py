@@ -22,12 +22,15 @@ from dialtray.rules.core.errors import IllegalActionError
 from dialtray.rules.core.events import Event, EventSourcedGame
 from dialtray.rules.core.game import Seat, plain
 from dialtray.rules.fasa import events as ev
+from dialtray.rules.fasa import guns, tow
 from dialtray.rules.fasa.actions import Attack as AttackObject
 from dialtray.rules.fasa.actions import (
     Bomb,
     Clear,
+    Cut,
     FasaAction,
     Fire,
+    Harpoon,
     Launch,
     Pick,
     Place,
@@ -35,6 +38,7 @@ from dialtray.rules.fasa.actions import (
     Reveal,
     Rocket,
     Seal,
+    Torpedo,
     parse_action,
     seal_digest,
 )
@@ -152,6 +156,9 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
             return next(s for s in self._pickers() if self._unpicked(s))
         from dialtray.rules.fasa.legal import combatant
 
+        c = st.current()
+        if c is not None and c in st.gunposts:
+            return st.gunposts[c]  # a zeppelin or ground gun post fights for its seat
         who = combatant(st)
         assert who is not None
         return who[0].seat
@@ -286,12 +293,26 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
             return
         from dialtray.rules.fasa.legal import combatant
 
+        c = st.current()
+        if c is not None and c in st.gunposts:  # FS-M120, FS-M121, ground turrets
+            guns.resolve(st, self.map, self.dice, emit, a)
+            if st.over is None:
+                emit(ev.Acted(c))
+                self._after_combatant(emit)
+            return
         who = combatant(st)
         assert who is not None
         p, turret = who
         att = Attack(st, self.map, self.dice, emit, p.id, turret)
+        dead_eye, _, shocked = att.skills()
         if isinstance(a, Fire):
-            att.fire_guns(a.target, a.double)
+            att.fire_guns(a.target, a.double, a.tow)
+        elif isinstance(a, Harpoon):
+            tow.harpoon(st, self.map, self.dice, emit, p, a.hardpoint, a.obj, dead_eye, shocked)
+        elif isinstance(a, Torpedo):
+            tow.torpedo(st, self.map, self.dice, emit, p, a.hardpoint, a.obj, dead_eye, shocked)
+        elif isinstance(a, Cut):
+            tow.drop(st, self.map, emit, p, "FS-M110")
         elif isinstance(a, AttackObject):
             att.strafe(a.target)
         elif isinstance(a, Place):
@@ -335,14 +356,15 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         mover.flak()
         if self._victory(emit):
             return
-        emit(ev.Phase("combat", st.turn, combat_order(st, self.dice, emit)))
+        emit(ev.Phase("combat", st.turn, combat_order(st, self.dice, emit, self.map)))
         self._after_combatant(emit)
 
     def _after_combatant(self, emit: Emit) -> None:
         st = self.state
         if self._victory(emit) or st.current() is not None:
             return
-        non_lethal(st, self.dice, emit)  # step 7
+        guns.gunner_shock(st, self.map, self.dice, emit)  # step 7: FS-M122, then the pilots
+        non_lethal(st, self.dice, emit)
         continuing(st, self.dice, emit)  # step 8
         if self._victory(emit):
             return
@@ -407,6 +429,10 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
             cells = [v for k, v in st.ground.items() if k.startswith("cell-")]
             if cells and sum(cells) <= FALLS_AT:  # FS-M117
                 lines.append(f"  the zeppelin falls: gas cells {sum(cells)} <= {FALLS_AT}")
+        for obj, h in sorted(st.cargo.items()):  # FS-M108..FS-M110
+            by = [p.id for p in st.planes.values() if p.towing == obj]
+            lines.append(f"  cargo {obj}: " + (f"towed by {by[0]}" if by else hex_text(h)
+                                               if h is not None else "carried off the map"))
         out = self.outcome()
         if out is not None:
             lines.append(f"  result: {out.termination}; winner {out.winner or 'none'}; "

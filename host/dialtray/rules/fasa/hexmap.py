@@ -143,14 +143,25 @@ def _round(x: float, z: float) -> Hex:
 
 @dataclass(frozen=True)
 class MapObject:
-    """An impassable dotted hex (FS-M04) or a ground target, with its base TN (FS table 8)."""
+    """An impassable dotted hex (FS-M04), a ground target with its base TN (FS table 8), cargo
+    a harpoon may grab (FS-M108), or a gun post that shoots: a zeppelin turret (FS-M120), a
+    main gun (FS-M121), a ground turret (FS-M06 step 3) with its owner seat, hexrows and
+    gunner (``guns``, D-FS-15)."""
 
     id: str
     hex: Hex
-    kind: str  # building | nacelle | train | zeppelin | ground
+    kind: str  # building | nacelle | train | zeppelin | ground | cargo | turret | main-gun
+    #            | ground-turret
     base_tn: int
     points: int = 0  # damage points a ground target takes before it is destroyed
     blocks: bool = True
+    owner: str = ""  # the seat a gun post fights for
+    rows: tuple[int, ...] = ()  # the hexrows (facings) a gun post can fire down (FS-M120)
+    guns: tuple[tuple[int, str], ...] = ()  # (caliber, ammunition) of a turret's guns
+    flak: bool = False  # a flak cannon / main gun: fires flak rounds at a hex (FS-M121)
+    quick_draw: int = 0  # the gunner's (SAMPLE) skills
+    dead_eye: int = 0
+    on: str = ""  # the object the gun sits on (a nacelle, a gas cell): gone with it
 
 
 @dataclass(frozen=True)
@@ -227,8 +238,53 @@ def _load_map(name: str, directory: Path | None) -> MapSheet:
         if not (0 <= o["hex"][0] < doc["cols"] and 0 <= o["hex"][1] < doc["rows"]):
             raise CatalogueError(str(path), doc["id"], f"objects[{i}].hex", "off the sheet")
         objs.append(MapObject(o["id"], h, o["kind"], o["base_tn"], o.get("points", 0),
-                              o.get("blocks", True)))
+                              o.get("blocks", True), o.get("owner", ""),
+                              tuple(FACINGS.index(x) for x in o.get("rows", FACINGS)),
+                              tuple((g["caliber"], g["ammo"]) for g in o.get("guns", ())),
+                              o.get("flak", False), o.get("quick_draw", 0),
+                              o.get("dead_eye", 0), o.get("on", "")))
+    _check_guns(path, doc["id"], objs)
     return MapSheet(doc["id"], doc["title"], doc["cols"], doc["rows"], doc["sample"], tuple(objs))
+
+
+GUN_POSTS = ("turret", "main-gun", "ground-turret")
+
+
+def _check_guns(path: Path, map_id: str, objs: list[MapObject]) -> None:
+    """What the schema cannot say about gun posts and cargo: FS-M120's hexrow counts, the
+    object a gun sits on, a seat to fight for, points to lose (CatalogueError names the
+    field)."""
+    ids = {o.id: o for o in objs}
+    if len(ids) != len(objs):
+        raise CatalogueError(str(path), map_id, "objects", "an object id is given twice")
+    for i, o in enumerate(objs):
+        where = f"objects[{i}]"
+        if o.kind == "cargo" and (o.blocks or o.points <= 0):
+            raise CatalogueError(str(path), map_id, where, "cargo has points and does not "
+                                 "block (FS-M108)")
+        if o.kind not in GUN_POSTS:
+            continue
+        if o.owner not in ("P1", "P2") or o.points <= 0:
+            raise CatalogueError(str(path), map_id, f"{where}.owner",
+                                 "a gun post needs an owner seat (P1/P2) and points > 0")
+        if len(set(o.rows)) != len(o.rows):
+            raise CatalogueError(str(path), map_id, f"{where}.rows", "a hexrow given twice")
+        if o.kind == "turret":
+            mount = ids.get(o.on)
+            if mount is None or mount.kind not in ("nacelle", "zeppelin"):
+                raise CatalogueError(str(path), map_id, f"{where}.on",
+                                     "a zeppelin turret sits on a nacelle or a gas cell")
+            want = 3 if mount.kind == "nacelle" else 4
+            if len(o.rows) != want:
+                raise CatalogueError(str(path), map_id, f"{where}.rows", f"a "
+                                     f"{'nacelle' if want == 3 else 'bow/stern'} turret covers "
+                                     f"{want} hexrows (FS-M120)")
+        if o.kind == "main-gun" and (not o.flak or o.guns or ids.get(o.on) is None):
+            raise CatalogueError(str(path), map_id, f"{where}.flak", "a main gun fires flak "
+                                 "rounds (FS-M121) and sits on a gas cell ('on')")
+        if o.kind != "main-gun" and bool(o.guns) == o.flak:
+            raise CatalogueError(str(path), map_id, f"{where}.guns", "a turret carries one or "
+                                 "two machine guns or a flak cannon (FS-M120)")
 
 
 def dump(sheet: MapSheet) -> str:

@@ -93,7 +93,9 @@ def layout(name: str) -> dict[str, dict[str, tuple[Cell, ...]]]:
     return out
 
 
+@cache
 def location_of(name: str) -> dict[tuple[str, Cell], str]:
-    """Each (table, cell) of a layout that belongs to a damage location."""
+    """Each (table, cell) of a layout that belongs to a damage location (read only: cached,
+    it is looked up on every hit)."""
     return {(t, c): loc for t, locs in layout(name).items() for loc, cells in locs.items()
             for c in cells}

@@ -8,17 +8,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from dialtray.rules.core.errors import IllegalActionError
+from dialtray.rules.fasa import guns, tow
 from dialtray.rules.fasa.actions import (
     Attack,
     Bomb,
     Clear,
+    Cut,
     FasaAction,
     Fire,
+    Harpoon,
     Launch,
     Pass,
     Place,
     Plot,
     Rocket,
+    Torpedo,
 )
 from dialtray.rules.fasa.combat import (
     TURRET,
@@ -81,9 +85,9 @@ def check_plot(st: FasaState, a: Plot) -> None:
 
 def combatant(st: FasaState) -> tuple[PlaneState, bool] | None:
     """The plane (and whether its turret) acting now; it keeps the turn while its gun hits
-    wait to be placed."""
+    wait to be placed. None if no plane acts (a gun post's turn: ``st.gunposts``)."""
     c = st.current()
-    if c is None:
+    if c is None or c in st.gunposts:
         return None
     return st.planes[c.removesuffix(TURRET)], c.endswith(TURRET)
 
@@ -96,7 +100,11 @@ def steady_hand(p: PlaneState, turret: bool) -> int:
 def combat_actions(st: FasaState, sheet: MapSheet) -> list[FasaAction]:
     """FS-M68: guns at one target (or doubling down), one launched weapon, clearing jams,
     or nothing; rolled gun hits are placed first, in any order (FS-M82), a Steady Hand
-    shifting them (FS-M21)."""
+    shifting them (FS-M21). Harpoons, torpedoes, cutting a tow (``tow.options``); a gun
+    post's choices (``guns.post_actions``)."""
+    c = st.current()
+    if c is not None and c in st.gunposts:
+        return guns.post_actions(st, sheet, c)
     who = combatant(st)
     if who is None:
         return []
@@ -109,15 +117,18 @@ def combat_actions(st: FasaState, sheet: MapSheet) -> list[FasaAction]:
     out: list[FasaAction] = [Pass(p.id)]
     if any((g == "turret_gun") == turret for g in p.jammed):
         out.append(Clear(p.id))
-    guns = [g for g in p.sheet_data.guns if g.id in p.guns_working()
-            and (g.id == "turret_gun") == turret]
+    working = [g for g in p.sheet_data.guns if g.id in p.guns_working()
+               and (g.id == "turret_gun") == turret]
     for t in sorted(st.planes):
-        if guns and any(target_range(sheet, p, st.planes[t], g.range, turret) is not None
-                        for g in guns):
+        if working and any(target_range(sheet, p, st.planes[t], g.range, turret) is not None
+                           for g in working):
             out += [Fire(p.id, t), Fire(p.id, t, True)]
+            if st.planes[t].towing:  # FS-M110: or at the object it tows
+                out += [Fire(p.id, t, False, True), Fire(p.id, t, True, True)]
     for o in sheet.objects:
-        if st.ground.get(o.id, 0) > 0 and guns and any(
-                object_range(sheet, p, o.hex, g.range) is not None for g in guns):
+        h = tow.where(st, o)
+        if st.ground.get(o.id, 0) > 0 and working and h is not None and any(
+                object_range(sheet, p, h, g.range) is not None for g in working):
             out.append(Attack(p.id, o.id))
     if turret:
         return out
@@ -130,13 +141,13 @@ def combat_actions(st: FasaState, sheet: MapSheet) -> list[FasaAction]:
                 out += [Bomb(p.id, hp, h) for h in bomb_hexes(sheet, p)]
             elif d.at_hex:
                 out += [Launch(p.id, hp, code, h) for h in hexes_ahead(sheet, p, d.range)]
-            elif code != "HP":  # the harpoon only grabs ground/zeppelin objects (FS-M108)
+            elif code not in ("HP", "TP"):  # objects only (FS-M108, FS-M115): ``tow``
                 for t in sorted(st.planes):
                     tp = st.planes[t]
                     wide = code == "SK" and tp.tagged_until >= st.turn
                     if target_range(sheet, p, tp, d.range, wide=wide) is not None:
                         out.append(Rocket(p.id, hp, code, t))
-    return out
+    return out + tow.options(st, sheet, p)
 
 
 def allowed(st: FasaState, sheet: MapSheet, p: PlaneState, turret: bool,
@@ -155,16 +166,19 @@ def allowed(st: FasaState, sheet: MapSheet, p: PlaneState, turret: bool,
         return any((g == "turret_gun") == turret for g in p.jammed)
     if isinstance(a, Fire):
         t = st.planes.get(a.target)
-        guns = [g for g in p.sheet_data.guns if g.id in p.guns_working()
-                and (g.id == "turret_gun") == turret]
-        return t is not None and any(target_range(sheet, p, t, g.range, turret) is not None
-                                     for g in guns)
+        working = [g for g in p.sheet_data.guns if g.id in p.guns_working()
+                   and (g.id == "turret_gun") == turret]
+        return t is not None and (t.towing or not a.tow) and any(
+            target_range(sheet, p, t, g.range, turret) is not None for g in working)
     if isinstance(a, Attack):
         obj = next((o for o in sheet.objects if o.id == a.target), None)
-        guns = [g for g in p.sheet_data.guns if g.id in p.guns_working()
-                and (g.id == "turret_gun") == turret]
-        return obj is not None and st.ground.get(obj.id, 0) > 0 and any(
-            object_range(sheet, p, obj.hex, g.range) is not None for g in guns)
+        working = [g for g in p.sheet_data.guns if g.id in p.guns_working()
+                   and (g.id == "turret_gun") == turret]
+        h = None if obj is None else tow.where(st, obj)
+        return h is not None and st.ground.get(a.target, 0) > 0 and any(
+            object_range(sheet, p, h, g.range) is not None for g in working)
+    if isinstance(a, Harpoon | Torpedo | Cut):
+        return not turret and tow.why(st, sheet, p, a) is None
     if turret or not isinstance(a, Rocket | Launch | Bomb):
         return False
     load = p.rockets.get(a.hardpoint)
@@ -172,7 +186,7 @@ def allowed(st: FasaState, sheet: MapSheet, p: PlaneState, turret: bool,
         return False
     if isinstance(a, Bomb):
         return any(c in BOMBS for c in load) and a.hex in bomb_hexes(sheet, p)
-    if a.code not in load or a.code in BOMBS:
+    if a.code not in load or a.code in BOMBS or a.code == "TP":
         return False
     d = DEPLOYED[a.code]
     if isinstance(a, Launch):
@@ -186,9 +200,19 @@ def allowed(st: FasaState, sheet: MapSheet, p: PlaneState, turret: bool,
 
 def check_combat(st: FasaState, sheet: MapSheet, a: FasaAction,
                  legal: Sequence[FasaAction]) -> None:
-    who = combatant(st)
-    if st.phase != "combat" or who is None:
+    c = st.current()
+    if st.phase != "combat" or c is None:
         raise IllegalActionError(a.text(), "not the Combat Phase", "FS-M06", "Ten-step turn")
+    if c in st.gunposts:  # a zeppelin or ground gun post's turn (``guns``)
+        if getattr(a, "plane", None) != c:
+            raise IllegalActionError(a.text(), f"gun post {c} acts now (pilots, aircraft "
+                                     "turrets, zeppelin turrets, ground turrets)", "FS-M72",
+                                     H_COMBAT)
+        if a in legal or guns.post_allowed(st, sheet, c, a):
+            return
+        raise IllegalActionError(a.text(), *guns.why_not(st, sheet, c, a))
+    who = combatant(st)
+    assert who is not None
     p, turret = who
     if getattr(a, "plane", None) != p.id:
         raise IllegalActionError(a.text(), f"{p.id}{' turret' if turret else ''} acts now "
@@ -202,6 +226,15 @@ def check_combat(st: FasaState, sheet: MapSheet, a: FasaAction,
     if st.pending is not None:
         raise IllegalActionError(a.text(), "place the pending hits first", "FS-M82",
                                  "Order of damage")
+    if isinstance(a, Harpoon | Torpedo | Cut):
+        if turret:
+            raise IllegalActionError(a.text(), "a turret fires its guns only", "FS-M68",
+                                     "Weapon choice per combat round")
+        bad = tow.why(st, sheet, p, a)
+        assert bad is not None
+        raise IllegalActionError(a.text(), *bad)
+    if isinstance(a, Fire) and a.tow and not st.planes.get(a.target, p).towing:
+        raise IllegalActionError(a.text(), f"{a.target} tows nothing", "FS-M110", "Towing")
     if isinstance(a, Fire | Attack):
         raise IllegalActionError(a.text(), f"{a.target} is not straight ahead in range and in "
                                  "sight, or no gun can fire", "FS-M69", "Valid target")

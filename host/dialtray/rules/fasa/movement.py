@@ -155,6 +155,13 @@ class Mover:
                 self.fly(p, planned[pid])
         for p in abandoned:
             self.projectile(p)
+        for p in sorted(st.planes.values(), key=lambda x: x.id):
+            if p.flying and p.towing and p.speed < 1:
+                # FS-M110: below speed 1 the pilot cuts the cable or crashes; the engine cuts
+                # it (a crash loses the plane and the object falls all the same, D-FS-16)
+                from dialtray.rules.fasa.tow import drop
+
+                drop(st, self.map, self.emit, p, "FS-M110")
 
     def abandon(self, p: PlaneState, m: Maneuver) -> bool:
         """FS-M62: the pilot bails out safely; the empty plane flies straight on at the plotted
@@ -204,6 +211,13 @@ class Mover:
         if p.engine_out() and p.glide_hang >= 1 and m.speed == 0:
             self.emit(ev.PlaneOut(p.id, "crashed", "glided to 0 and dived for the ground",
                                   "FS-M88"))
+            return
+        from dialtray.rules.fasa.tow import overstress
+
+        stress = overstress(self.st, self.map, self.emit, p, m.gs)
+        for wing in ("port_leading", "starboard_leading") if stress else ():
+            self.fracture(p.id, wing, stress, "FS-M110")  # the cable breaks: stress damage
+        if not p.flying:
             return
         ps = pushes(caps(p, turn), m)
         engine = [x for x in ps if x.kind in ("speed", "accel")]
@@ -268,6 +282,8 @@ class Mover:
         if not self.map.on_map(h):
             side = self.map.edge_left(h)
             if side == p.home:
+                if p.towing:  # FS-M108: the prize brought home
+                    self.emit(ev.Credit(p.id, f"cargo {p.towing}"))
                 self.emit(ev.PlaneOut(p.id, "withdrawn", f"left by its home side ({side})",
                                       "FS-M12"))
                 self.land(p)

@@ -47,6 +47,8 @@ DEPLOYED = {d.code: d for d in (
     Deployed("SK", "seeker", 4, 1, 1, True, False),
     Deployed("DR", "drill rocket", 7, 1, 1, True, False),
     Deployed("B100", "100 lb bomb", 1, 5, 1, True, True),
+    # FS-M115: range and to-hit are "variable" (tn.torpedo_tn); 2 hardpoints (``joined``)
+    Deployed("TP", "aerial torpedo", 0, 5, 2, True, False),
 )}
 BOMBS = {"B100": (1, 5, 1), "B250": (2, 6, 3), "B500": (4, 7, 6), "B1000": (8, 8, 12)}
 """FS table 17 "Bomb Table": hardpoints, to-hit modifier, hits."""
@@ -93,6 +95,12 @@ class Sheet:
     guns: tuple[Gun, ...]
     hardpoints: tuple[tuple[str, tuple[str, ...]], ...]
     pilot: Pilot
+    joined: tuple[tuple[str, tuple[str, ...]], ...] = ()  # a load spanning more hardpoints
+
+    def spans(self, hardpoint: str) -> tuple[str, ...]:
+        """The hardpoint and those its load also occupies (an aerial torpedo needs 2,
+        FS-M115): a hit on any of them destroys the load (FS-M94)."""
+        return (hardpoint, *dict(self.joined).get(hardpoint, ()))
 
 
 def _semantic(doc: dict[str, Any]) -> None:
@@ -108,8 +116,14 @@ def _semantic(doc: dict[str, Any]) -> None:
         if hp["id"] not in locs:
             raise FieldError(f"hardpoints[{i}].id", f"layout {doc['layout']} has no {hp['id']}")
         used = sum(DEPLOYED[x].hardpoints for x in hp["load"])
-        if used > 1:  # FS-M103: two non-lethal rockets (0.5 each) per hardpoint, else one
-            raise FieldError(f"hardpoints[{i}].load", f"needs {used} hardpoints, has 1 (FS-M103)")
+        has = 1 + len(hp.get("joined", []))
+        for j in hp.get("joined", []):
+            if j not in locs or j == hp["id"] or j in {h["id"] for h in doc["hardpoints"]}:
+                raise FieldError(f"hardpoints[{i}].joined", f"{j} is not a free hardpoint "
+                                 f"location of layout {doc['layout']}")
+        if used > has:  # FS-M103: two non-lethal rockets (0.5 each) per hardpoint, else one
+            raise FieldError(f"hardpoints[{i}].load",
+                             f"needs {used} hardpoints, has {has} (FS-M103, FS-M115)")
     if doc["acceleration"] > doc["max_speed"]:
         raise FieldError("acceleration", "more than max speed (FS-M29)")
 
@@ -123,7 +137,9 @@ def sheet_from(doc: dict[str, Any]) -> Sheet:
                  tuple((h["id"], tuple(h["load"])) for h in doc["hardpoints"]),
                  Pilot(p["name"], p["quick_draw"], p["dead_eye"], p["steady_hand"],
                        p["natural_touch"], p["sixth_sense"], p["constitution"],
-                       p.get("quick_draw_points", 0), p.get("previous_bailouts", 0)))
+                       p.get("quick_draw_points", 0), p.get("previous_bailouts", 0)),
+                 tuple((h["id"], tuple(h["joined"])) for h in doc["hardpoints"]
+                       if h.get("joined")))
 
 
 def load_sheet(path: str | Path) -> Sheet:

@@ -7,12 +7,12 @@ engine caps, FS-M96 elevators, FS-M97 rudder, FS-M99 flaps, FS-M100 ailerons, FS
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 
 from dialtray.rules.core.events import Event
 from dialtray.rules.fasa import events as ev
 from dialtray.rules.fasa.damage import Box
-from dialtray.rules.fasa.hexmap import Hex
+from dialtray.rules.fasa.hexmap import Hex, straight_ahead
 from dialtray.rules.fasa.sheets import Sheet, sheet
 
 FLYING = "flying"
@@ -50,9 +50,13 @@ class PlaneState:
     burning: list[tuple[str, str, int, int]] = field(default_factory=list)
     credits: list[str] = field(default_factory=list)
     turns: list[str] = field(default_factory=list)  # the turn record (FS table 1)
+    towing: str = ""  # the object on the harpoon's cable (FS-M110)
+    straight_run: int = 0  # hexes flown in a continuous straight path (FS-M115)
 
-    @property
+    @cached_property
     def sheet_data(self) -> Sheet:
+        """The record sheet (never changes for a plane: looked up once; not a field, so not
+        in the state's JSON)."""
         return sheet(self.sheet)
 
     @property
@@ -70,7 +74,8 @@ class PlaneState:
     def max_speed(self) -> int:
         """FS-M88: the lowest "Max Speed N" engine location damaged caps the speed (FS-T28)."""
         caps = [int(loc[-1]) for loc in self.lost if loc.startswith("engine_ms")]
-        return min([self.sheet_data.max_speed, *caps])
+        top = min([self.sheet_data.max_speed, *caps])
+        return max(1, top - 2) if self.towing else top  # FS-M110: towing -2, minimum 1
 
     def acceleration(self) -> int:
         """FS-M29: limited to max speed (FS-T28: Max Speed 1 -> acceleration 1)."""
@@ -140,17 +145,28 @@ class FasaState:
     ground: dict[str, int] = field(default_factory=dict)
     tailing: list[tuple[str, str, int, str]] = field(default_factory=list)
     over: tuple[str, str | None] | None = None
+    gunposts: dict[str, str] = field(default_factory=dict)  # gun post id -> owner seat
+    gunner_shocked: dict[str, int] = field(default_factory=dict)  # FS-M122: until turn
+    cargo: dict[str, Hex | None] = field(default_factory=dict)  # None: towed or carried off
 
     def current(self) -> str | None:
         """The combatant whose turn it is in the combat phase (FS-M72)."""
         for p in self.order:
-            if p not in self.acted and self.planes[p.removesuffix("-turret")].flying:
-                return p
+            if p in self.acted:
+                continue
+            plane = self.planes.get(p.removesuffix("-turret"))
+            if plane.flying if plane is not None else self.ground.get(p, 0) > 0:
+                return p  # a gun post destroyed before its turn does not fire
         return None
 
 
 def fold_event(st: FasaState, e: Event) -> None:
     """Fold one event into the state (pure: no dice, no decisions)."""
+    if isinstance(e, ev.Rolled):
+        return  # the commonest event changes nothing: skip the chain below
+    if isinstance(e, ev.Acted):  # the next commonest, ahead of the chain
+        st.acted.add(e.plane)
+        return
     if isinstance(e, ev.GameSetup):
         st.map, st.seats, st.turn_limit = e.map, e.seats, e.turn_limit
         st.sealed, st.fractional_qd, st.collision_damage = (e.sealed, e.fractional_qd,
@@ -158,7 +174,10 @@ def fold_event(st: FasaState, e: Event) -> None:
         st.start_speed = e.start_speed
         from dialtray.rules.fasa.hexmap import load_map
 
-        st.ground = {o.id: o.points for o in load_map(e.map).objects if o.points > 0}
+        objects = load_map(e.map).objects
+        st.ground = {o.id: o.points for o in objects if o.points > 0}
+        st.gunposts = {o.id: o.owner for o in objects if o.owner}
+        st.cargo = {o.id: o.hex for o in objects if o.kind == "cargo"}
     elif isinstance(e, ev.PlanePlaced):
         sh = sheet(e.sheet)
         st.planes[e.plane] = PlaneState(
@@ -187,6 +206,9 @@ def fold_event(st: FasaState, e: Event) -> None:
         st.tailing.append((e.tailer, e.target, e.number, e.revealed))
     elif isinstance(e, ev.Moved):
         p = st.planes[e.plane]
+        straight = e.speed > 0 and e.facing == p.facing and straight_ahead(
+            p.hex, p.facing, e.hex) == e.speed
+        p.straight_run = p.straight_run + e.speed if straight else 0  # FS-M115
         p.hex, p.facing, p.speed, p.last_gs = e.hex, e.facing, e.speed, e.gs
         p.stalled = e.speed == 0
         p.glide_hang = p.glide_hang + 1 if (e.speed == 0 and p.engine_out()) else 0
@@ -232,13 +254,21 @@ def fold_event(st: FasaState, e: Event) -> None:
     elif isinstance(e, ev.Tagged):
         st.planes[e.plane].tagged_until = e.until
     elif isinstance(e, ev.PlaneOut):
-        st.planes[e.plane].status = e.status
+        p = st.planes[e.plane]
+        p.status = e.status
+        if p.towing:  # FS-M110: the object falls where the plane went down, or leaves with it
+            st.cargo[p.towing] = None if e.status in ("withdrawn", "fled") else p.hex
+            p.towing = ""
+    elif isinstance(e, ev.Tow):
+        p = st.planes[e.plane]
+        p.towing = e.obj if e.what == "grabbed" else ""
+        st.cargo[e.obj] = e.hex
+    elif isinstance(e, ev.GunnerShocked):
+        st.gunner_shocked[e.post] = max(st.gunner_shocked.get(e.post, -1), e.until)
     elif isinstance(e, ev.Credit):
         st.planes[e.plane].credits.append(e.what)
     elif isinstance(e, ev.Pending):
         st.pending = (e.plane, e.target, e.hits) if e.hits else None
-    elif isinstance(e, ev.Acted):
-        st.acted.add(e.plane)
     elif isinstance(e, ev.GroundHit):
         st.ground[e.target] = max(0, st.ground.get(e.target, 0) - e.points)
     elif isinstance(e, ev.Over):
