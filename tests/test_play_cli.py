@@ -13,6 +13,7 @@ import pytest
 BIN = Path(sys.executable).parent
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["aces", "airaction"])
 def test_two_bots_play_a_whole_game_on_the_virtual_tray(game: str, tmp_path: Path) -> None:
     log = tmp_path / "g.log"

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pexpect
+import pytest
 
 BIN = Path(sys.executable).parent
 ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
@@ -39,6 +40,7 @@ class Screen:
         self.child.sendline(line)
 
 
+@pytest.mark.slow
 def test_a_person_plays_air_action_on_the_virtual_tray(tmp_path: Path) -> None:
     log = tmp_path / "game.log"
     child = pexpect.spawn(str(BIN / "dialtray"),

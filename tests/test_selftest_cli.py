@@ -14,6 +14,7 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
 from dialrig import config, proto
 from dialtray.link.messages import SelfTest, SensorCheck, TrayEvent, sensor_check
 from dialtray.link.session import TraySession
@@ -90,6 +91,7 @@ def row(out: str, part: str, check: str) -> tuple[str, str]:
     raise AssertionError(f"no row {part!r} {check!r} in:\n{out}")
 
 
+@pytest.mark.slow
 def test_every_failure_kind_shows_with_its_fix_on_the_virtual_tray() -> None:
     proc, lines = start(["selftest", "--sim", "--docks", "3", "--turn", "120",
                          "--sim-do", "gap 0 speed 4", "--sim-do", "gap 1 speed 0.2",

@@ -56,6 +56,7 @@ def rig(request: pytest.FixtureRequest) -> Iterator[Rig]:
             yield Rig(tray, session, table, t, s.brain)
 
 
+@pytest.mark.slow
 def test_bot_game_every_click_confirmed_every_mistake_flagged_and_put_right(rig: Rig) -> None:
     t = rig.tracker
     hands = Hands(t, rig.brain, Mistakes())
@@ -102,6 +103,7 @@ def test_a_dial_turned_while_the_tray_was_off_is_flagged_from_the_snapshot(rig: 
     assert t.flags[-1].resolved is not None
 
 
+@pytest.mark.slow
 def test_a_game_goes_on_through_a_cable_pulled_again_and_again(rig: Rig) -> None:
     """The cable is pulled every ~1.4 s for 0.4 s while the bots play: clicks made meanwhile are
     replayed from the tray's ring, dice that cannot be rolled are rolled again, and every click
