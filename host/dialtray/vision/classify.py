@@ -45,12 +45,17 @@ HINT_SLACK = 0.05  # a kept alignment still fits if it matches nearly as well as
 SMOOTH = 1.4  # px: evens out the blur of a capture photo and a worse one
 ECC_STOP = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 12, 1e-3)
 
+# Sensor noise is additive, so in the log the dark pixels are the noisy ones: the offset
+# bounds their weight (8 weighed a shadowed pixel up to 25x a lit one). Chosen on the hard end
+# of the TRAIN profile (render_profiles.train_hard): 100 left fewest low-margin reads there.
+LOG_OFFSET = 100.0
+ECC_MOTION = cv2.MOTION_EUCLIDEAN  # MOTION_AFFINE fitted the noise (more ambiguous reads)
 CLICK, BETWEEN, UNKNOWN = "click", "between", "unknown"
 
 
 def normalise(bgr: Image) -> F32:
     """Grey, log, high-pass, slight blur: what the correlation compares."""
-    g = np.asarray(cv2.log(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32) + 8.0),
+    g = np.asarray(cv2.log(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32) + LOG_OFFSET),
                    np.float32)
     hp = g - cv2.GaussianBlur(g, (0, 0), 4.0)
     return np.asarray(cv2.GaussianBlur(hp, (0, 0), SMOOTH), np.float32)
@@ -118,7 +123,7 @@ def align(n: F32, template: F32, hint: Alignment | None = None
     if hint is not None:  # ECC from where the window was: a few steps, no search
         try:
             score, warp = cv2.findTransformECC(template, n, hint.warp.copy(),
-                                               cv2.MOTION_EUCLIDEAN, HINT_STOP, None, 1)  # type: ignore[call-overload]
+                                               ECC_MOTION, HINT_STOP, None, 1)  # type: ignore[call-overload]
             patch = np.asarray(cv2.warpAffine(n, warp, (tw, th), flags=cv2.INTER_LINEAR |
                                               cv2.WARP_INVERSE_MAP,
                                               borderMode=cv2.BORDER_REPLICATE), np.float32)
@@ -132,7 +137,7 @@ def align(n: F32, template: F32, hint: Alignment | None = None
     _, score, _, (x, y) = cv2.minMaxLoc(r)
     warp = np.array([[1, 0, x], [0, 1, y]], np.float32)
     try:
-        score, warp = cv2.findTransformECC(template, n, warp, cv2.MOTION_EUCLIDEAN, ECC_STOP,
+        score, warp = cv2.findTransformECC(template, n, warp, ECC_MOTION, ECC_STOP,
                                            None, 1)  # type: ignore[call-overload]
     except cv2.error:  # kept the integer alignment
         return n[y:y + th, x:x + tw], (x, y), float(score), None
@@ -204,6 +209,19 @@ class DialClassifier:
                 self.classes.append(())
             self.classes[keys[k]] += (i,)
             cls_of.append(keys[k])
+        # Clicks whose prints differ only in colour look alike in grey: one grey group, told
+        # apart afterwards by the colour blocks seen (the correlation is of grey pictures)
+        gkeys: dict[tuple[Any, ...], int] = {}
+        self.group_of: list[int] = []  # class -> grey group
+        self.groups: list[tuple[int, ...]] = []  # grey group -> classes
+        for members in self.classes:
+            f = faces[members[0]]
+            gk = (tuple(sorted(f.values.items())), tuple(sorted(f.marks.items())))
+            if gk not in gkeys:
+                gkeys[gk] = len(self.groups)
+                self.groups.append(())
+            self.groups[gkeys[gk]] += (len(self.group_of),)
+            self.group_of.append(gkeys[gk])
         self.regions = _regions(window)
         cells = [c.rect for c in window.cells]
         self.region_names = [c.stat for c in window.cells] + [
@@ -220,13 +238,13 @@ class DialClassifier:
         for ci, members in enumerate(self.classes):
             for i in members:
                 templates.append(aligned[i])
-                self.labels.append((CLICK, ci, ci))
+                self.labels.append((CLICK, self.group_of[ci], self.group_of[ci]))
         x0, width = round(BORDER_MM * SPP), round(window.size[0] * SPP)
         count = len(faces)
         for i in range(count if count > 1 else 0):
             j = (i + 1) % count
-            if cls_of[i] == cls_of[j]:
-                continue  # mid-turn between identical clicks looks like either of them
+            if self.group_of[cls_of[i]] == self.group_of[cls_of[j]]:
+                continue  # mid-turn between clicks alike in grey looks like either of them
             for frac in BETWEEN_FRACTIONS:
                 cut = round(frac * width)
                 t = aligned[i].copy()
@@ -239,6 +257,7 @@ class DialClassifier:
         # compared with templates as blurred as it (the bank that fits it best).
         # In each region, what every click shows alike (box, plastic) is taken out: the
         # correlation is of what differs.
+        self._whole = np.stack([_unit(t) for t in templates])  # each look, whole window
         self.banks = []
         self.common: list[list[F32]] = []
         clicks = [i for i, lb in enumerate(self.labels) if lb[0] == CLICK]
@@ -279,6 +298,8 @@ class DialClassifier:
         patch, (x, y), coarse, self.last_alignment = align(n, self.mean_template, hint)
         seen = read_colours(crop, (x, y), self.window, self.hues)
         fit = float(_unit(patch) @ _unit(self.mean_template))
+        if fit < MIN_WINDOW_FIT:  # a dial mid-turn fits the mean less well: its best look?
+            fit = max(fit, float(np.max(self._whole @ _unit(patch))))
         if fit < MIN_WINDOW_FIT:  # not this figure's window where the layout says it is
             return DialRead(self.dial, UNKNOWN, (), colours_seen=seen, score=fit,
                             reason=f"the window is not where the tray layout puts it (fit "
@@ -323,20 +344,54 @@ class DialClassifier:
         self._rival = self._label_text(rival_label) if rival_label >= 0 else ""
         return self._decide(best, float(per_label[best]), rival, MIN_SCORE, seen, z_min)
 
+    def _group_clicks(self, group: int) -> tuple[int, ...]:
+        return tuple(sorted(i for c in self.groups[group] for i in self.classes[c]))
+
     def _label_text(self, label: int) -> str:
         kind, a, b = self.label_list[label]
         if kind == BETWEEN:
             return f"mid-turn {a}-{b}"
-        return "click " + "/".join(str(c) for c in self.classes[a])
+        return "click " + "/".join(str(c) for c in self._group_clicks(a))
 
     def _differing(self, a: tuple[str, int, int], b: tuple[str, int, int]) -> list[int]:
         """The regions in which two labels' prints differ (all of them for a mid-turn)."""
         if a[0] != CLICK or b[0] != CLICK:
             return list(range(len(self.regions)))
-        fa, fb = self.faces[self.classes[a[1]][0]], self.faces[self.classes[b[1]][0]]
+        ga, gb = self.groups[a[1]], self.groups[b[1]]
         return [i for i, shown in enumerate(self.region_shows)
-                if any(fa.values.get(k) != fb.values.get(k) or fa.colours.get(k) !=
-                       fb.colours.get(k) or fa.marks.get(k) != fb.marks.get(k) for k in shown)]
+                if any(self._differ(self.faces[self.classes[ca][0]],
+                                    self.faces[self.classes[cb][0]], k)
+                       for k in shown for ca in ga for cb in gb)]
+
+    @staticmethod
+    def _differ(fa: Face, fb: Face, k: str) -> bool:
+        return fa.values.get(k) != fb.values.get(k) or fa.colours.get(k) != \
+            fb.colours.get(k) or fa.marks.get(k) != fb.marks.get(k)
+
+    def _by_colour(self, group: int, seen: Mapping[str, str]) -> tuple[tuple[int, ...], str]:
+        """The clicks of a grey group whose colour blocks are the ones seen (several when
+        their references look alike), or () and why not."""
+        def clash(c: int) -> list[str]:
+            want = self.ref_colours[self.classes[c][0]]
+            return [k for k, v in seen.items()
+                    if v != "unknown" and want.get(k, "unknown") != "unknown" and v != want[k]]
+        members = self.groups[group]
+        fits = [c for c in members if not clash(c)]
+        if not fits:
+            c = members[0]
+            return (), (f"colour of {', '.join(clash(c))} does not match click "
+                        f"{self.classes[c][0]}'s reference")
+        # the cells whose colour tells the group's clicks apart must have been seen
+        tell = {k for c in members for k, v in self.ref_colours[self.classes[c][0]].items()
+                if any(self.ref_colours[self.classes[o][0]].get(k) != v for o in members)}
+        blind = sorted(k for k in tell if seen.get(k, "unknown") == "unknown")
+        if len(fits) > 1 and blind:
+            return (), f"colour of {', '.join(blind)} not readable: it tells clicks " \
+                f"{'/'.join(str(i) for i in self._group_clicks(group))} apart"
+        looks = {tuple(sorted(self.ref_colours[self.classes[c][0]].items())) for c in fits}
+        if len(looks) > 1:  # fits differ in a cell seen as unknown... but blind was empty
+            return (), "colour blocks ambiguous"
+        return tuple(sorted(i for c in fits for i in self.classes[c])), ""
 
     def _decide(self, best: int, s1: float, s2: float, min_score: float,
                 seen: dict[str, str], z: float = 1.0) -> DialRead:
@@ -350,14 +405,9 @@ class DialClassifier:
         if kind == BETWEEN:
             return DialRead(self.dial, BETWEEN, (a, b), colours_seen=seen, confidence=conf,
                             score=s1)
-        members = self.classes[a]
-        want = self.ref_colours[members[0]]
-        bad = [k for k, v in seen.items()
-               if v != "unknown" and want.get(k, "unknown") != "unknown" and v != want[k]]
-        if bad:
-            return DialRead(self.dial, UNKNOWN, (), colours_seen=seen, score=s1,
-                            reason=f"colour of {', '.join(bad)} does not match click "
-                                   f"{members[0]}'s reference")
+        members, why = self._by_colour(a, seen)
+        if not members:
+            return DialRead(self.dial, UNKNOWN, (), colours_seen=seen, score=s1, reason=why)
         face = self.faces[members[0]]
         return DialRead(self.dial, CLICK, members, dict(face.values), dict(face.colours), seen,
                         conf, s1)

@@ -81,6 +81,26 @@ def train(rng: np.random.Generator, only: str | None = None) -> Params:
     return _assemble(parts, only)
 
 
+def train_hard(rng: np.random.Generator, only: str | None = None) -> Params:
+    """The hard end of ``TRAIN`` (every range's upper part, all inside ``TRAIN``): where the
+    reader's choices (normalisation, threshold) are compared, never on ``HELD_BACK``."""
+    parts: dict[str, dict[str, object]] = {
+        "perspective": dict(tilt_x=_sign(rng) * _u(rng, 10, 14), tilt_y=_sign(rng) * _u(rng, 7, 10),
+                            roll=_sign(rng) * _u(rng, 2, 4)),
+        "lens": dict(k1=_u(rng, -0.10, -0.07), k2=_u(rng, 0.01, 0.02)),
+        "light": dict(light=_u(rng, 0.25, 0.35), light_angle=_u(rng, 0, 180),
+                      vignette=_u(rng, 0.15, 0.2),
+                      white_balance=(_u(rng, 0.9, 0.95), 1.0, _u(rng, 1.0, 1.05))),
+        "shadow": dict(shadows=2, shadow_strength=_u(rng, 0.25, 0.35)),
+        "blur": dict(blur=_u(rng, 0.6, 0.8), motion_px=_u(rng, 1.5, 2)),
+        "jpeg": dict(jpeg=int(rng.integers(70, 80))),
+        "noise": dict(noise=_u(rng, 3, 4)),
+        "occlusion": dict(occlusion=_u(rng, 0.03, 0.04)),
+        "seat": dict(seat_deg=_u(rng, 2, 2.5), seat_mm=_u(rng, 0.5, 0.7)),
+    }
+    return _assemble(parts, only)
+
+
 def held_back(rng: np.random.Generator, only: str | None = None) -> Params:
     parts: dict[str, dict[str, object]] = {
         "perspective": dict(tilt_x=_sign(rng) * _u(rng, 14, 22),
