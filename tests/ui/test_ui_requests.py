@@ -67,9 +67,11 @@ def reply(ws: Any) -> dict[str, Any]:
 def apply(state: dict[str, Any], m: dict[str, Any]) -> dict[str, Any]:
     """A pushed message applied as the page applies it: a whole state, or a patch on its base
     (a dock it names whole replaced, or its readers' fields it names changed; the keys it sets
-    set)."""
+    set; the log's new lines added)."""
     if m["op"] == "state":
         return m
+    if m["rev"] <= state["rev"]:  # already in the whole state a new page was sent first
+        return state
     assert m["op"] == "patch" and m["base"] == state["rev"], (m["base"], state["rev"])
     by = {d["dock"]: d for d in m["docks"]}
     docks = []
@@ -82,8 +84,9 @@ def apply(state: dict[str, Any], m: dict[str, Any]) -> dict[str, Any]:
         for i, fields in p["changes"]:
             readers[i] = {**readers[i], **fields}
         docks.append({**d, "readers": readers})
-    return {**state, **m["set"], "docks": docks, "rev": m["rev"], "received": m["received"],
-            "sent": m["sent"]}
+    log = (state["log"] + m["log_add"])[-m["log_len"]:] if "log_add" in m else state["log"]
+    return {**state, **m["set"], "docks": docks, "log": log, "rev": m["rev"],
+            "received": m["received"], "sent": m["sent"]}
 
 
 def test_bad_websocket_requests_get_clear_errors_and_change_nothing(table: Served) -> None:

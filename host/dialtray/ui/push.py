@@ -29,7 +29,8 @@ def diff(prev: dict[str, Any] | None, body: dict[str, Any]) -> dict[str, Any] | 
     (``{"dock": 2, "changes": [[0, {"sensed": 5, "turn": -1}]]}``: a click changes two small
     fields, not the dial window's picture) or, when its readers are not the same readers, the
     whole dock (``readers``). None when the docks are not the same docks in the same order (the
-    page takes the whole state then)."""
+    page takes the whole state then). A log that moved on is sent as its new lines
+    (``log_add``) and its length (``log_len``)."""
     if prev is None:
         return None
     old_docks, new_docks = prev.get("docks", []), body.get("docks", [])
@@ -48,7 +49,25 @@ def diff(prev: dict[str, Any] | None, body: dict[str, Any]) -> dict[str, Any] | 
                    for i, (n, r) in enumerate(zip(new_r, old_r, strict=True)) if n != r]
         docks.append({"dock": d["dock"], "changes": changes})
     sets = {k: v for k, v in body.items() if k != "docks" and prev.get(k, k) != v}
-    return {"set": sets, "docks": docks}
+    out: dict[str, Any] = {"set": sets, "docks": docks}
+    if "log" in sets:  # the log's tail moved on: only its new lines
+        add = appended(prev.get("log") or [], sets["log"])
+        if add is not None:
+            del sets["log"]
+            out["log_add"], out["log_len"] = add, len(body["log"])
+    return out
+
+
+def appended(old: list[str], new: list[str]) -> list[str] | None:
+    """The fewest lines ``add`` with ``(old + add)[-len(new):] == new`` (a log tail that moved
+    on), or None when ``new`` is not ``old`` moved on."""
+    if not new:
+        return None
+    for m in range(1, len(new) + 1):
+        add = new[len(new) - m:]
+        if (old + add)[-len(new):] == new:
+            return add
+    return None
 
 
 @dataclass(eq=False)
@@ -119,4 +138,4 @@ class Hub:
         self.write_ms.append((time.perf_counter() - item[1]) * 1000)
 
 
-__all__ = ["MAX_PATCHES", "Client", "Hub", "diff"]
+__all__ = ["MAX_PATCHES", "Client", "Hub", "appended", "diff"]

@@ -58,6 +58,10 @@ const htmlOf = new Map();
 function setHtml(id, html) {  // touch the DOM only when the content changed
   if (htmlOf.get(id) !== html) { htmlOf.set(id, html); $(id).innerHTML = html; }
 }
+const textOf = new Map();
+function setText(id, text) {  // likewise: an unchanged text is not written (no relayout)
+  if (textOf.get(id) !== text) { textOf.set(id, text); $(id).textContent = text; }
+}
 function conn(state, text) { const c = $("conn"); c.dataset.state = state; c.textContent = text; }
 
 function send(obj) {
@@ -71,6 +75,7 @@ function patch(m) {
   if (!S || m.rev <= seen.rev) return;
   if (m.base !== seen.rev) { send({ op: "resync" }); return; }
   const s = Object.assign({}, S, m.set, { rev: m.rev, received: m.received, sent: m.sent, arrived: m.arrived });
+  if (m.log_add) s.log = S.log.concat(m.log_add).slice(-m.log_len);
   let only = new Set(m.docks.map((d) => d.dock));
   if (m.docks.length) {  // a dock whole, or its readers' changed fields
     const by = new Map(m.docks.map((d) => [d.dock, d]));
@@ -185,14 +190,14 @@ function renderTray(s, only) {
   }
   if (seen.turns.length > 2000) seen.turns.splice(0, 500);
   if (seen.flags.length > 2000) seen.flags.splice(0, 500);
-  $("layout-note").textContent = L.source === "grid" ?
+  setText("layout-note", L.source === "grid" ?
     "No tray layout file: docks drawn on a grid (the camera calibration writes calibration/tray_layout.json)." :
-    `Tray layout: ${L.source}`;
+    `Tray layout: ${L.source}`);
   const link = s.link === "live" || s.link === "catching up" ? "" :
     ` — ✖ the tray's link is ${s.link}: clicks are kept on the tray and arrive when it is back`;
-  $("phase-line").textContent = s.error ? "✖ " + s.error : (link ? link.slice(3) + " · " : "") +
+  setText("phase-line", s.error ? "✖ " + s.error : (link ? link.slice(3) + " · " : "") +
     `${s.phase === "start-check" ? "Start check: set every dial to its start click" :
-      s.phase === "over" ? "■ The game is over" : "▶ Play"} — ${s.to_move ? s.to_move + " to decide" : ""}`;
+      s.phase === "over" ? "■ The game is over" : "▶ Play"} — ${s.to_move ? s.to_move + " to decide" : ""}`);
   setHtml("waiting", "<b>The tray waits for:</b><ul>" +
     s.waiting_for.map((w) => `<li>${esc(w)}</li>`).join("") + "</ul>");
   setHtml("rulings", !(s.rulings || []).length ? "" : "<b>⚖ The judge:</b><ul>" +
