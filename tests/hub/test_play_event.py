@@ -79,6 +79,10 @@ def test_play_at_an_event(servers: devservers.DevServers, tmp_path: Path) -> Non
                  is not None, 10, "the table's live state")
         relay.cut(3600)  # the table's cable pulled: the broker's Last Will says offline …
         wait_for(lambda: presence() == "offline", 20, "the table offline (its Last Will)")
+        call = int(str(one("SELECT id FROM hub_calls")))  # the judge rules meanwhile: the
+        body, sig = rulings.make_ruling(pg, rulings.ruling_key(pg, "t01"), call, "note", {},
+                                        "judge: play on")  # hub sends it again once the table
+        hub.send("t01", "ruling", {"body": body, "sig": sig})  # is back (this one is lost)
         before = stored()
         wait_for(lambda: stored() >= before + 10, 30, "the game going on without the network")
         assert proc.poll() is None
@@ -108,6 +112,8 @@ def test_play_at_an_event(servers: devservers.DevServers, tmp_path: Path) -> Non
             ).fetchone()[0])["data"]
             held = st.conn.execute("SELECT COUNT(*), MAX(n) FROM records WHERE game_id = ?",
                                    (gid,)).fetchone()
+            ruled = [json.loads(c)["data"]["why"] for (c,) in st.conn.execute(
+                "SELECT content FROM records WHERE game_id = ? AND kind = 'ruling'", (gid,))]
             button = [json.loads(c)["data"]["type"] for (c,) in st.conn.execute(
                 "SELECT content FROM records WHERE game_id = ? AND kind = 'device' AND "
                 "CAST(content AS TEXT) LIKE '%\"Button%'", (gid,))]
@@ -120,11 +126,15 @@ def test_play_at_an_event(servers: devservers.DevServers, tmp_path: Path) -> Non
             "P2 B1 sample-pirate-fighter rookie"]
         assert end["termination"] == "time limit reached"  # the round's clock, not the bots
         assert button == ["ButtonPressed", "ButtonReleased"]  # the firmware reports both
+        assert ruled == ["judge: play on"]  # the signed ruling stored at the table …
+        assert "the judge ruled: note {} (judge: play on)" in out  # … and shown to the players
         wait_for(lambda: one(f"SELECT COUNT(*) FROM hub_records WHERE table_id = 't01' AND "
                              f"game = {gid}") == held[0], 20, "every record at the hub")
         assert one(f"SELECT MAX(n) FROM hub_records WHERE table_id = 't01' AND game = {gid}") \
             == held[1]
         assert one("SELECT COUNT(*) FROM hub_quarantine") == 0
+        assert one(f"SELECT COUNT(*) FROM hub_records WHERE table_id = 't01' AND game = {gid} "
+                   "AND kind = 'ruling'") == 1  # … and back at the hub in the game's chain
         wait_for(lambda: one("SELECT vp_a FROM hub_pairings WHERE table_id = 't01'") is not None,
                  10, "the result taken from the game's end record")
         assert one("SELECT note FROM hub_calls") == "the roll button was held 3 s at the table"

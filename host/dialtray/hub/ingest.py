@@ -174,8 +174,10 @@ class Ingest:
                                 "now()) ON CONFLICT (id) DO UPDATE SET presence = "
                                 "excluded.presence, seen = now()",
                                 (table, payload.decode(errors="replace")[:20]))
-                if payload == b"online" and table in self.pairings:  # (again: it was away)
-                    self.send_pairing(table)
+                if payload == b"online":  # (again: it may have been away)
+                    if table in self.pairings:
+                        self.send_pairing(table)
+                    self._resend_rulings(table)
             elif what == "state":
                 self._state(table, payload)
             elif what == "call":
@@ -378,6 +380,16 @@ class Ingest:
         if isinstance(players, dict):
             return {str(s): str(p) for s, p in players.items()}
         return {str(s): str(name) for s, name in data.get("seats", [])}
+
+    def _resend_rulings(self, table: str) -> None:
+        """Rulings whose ``ruling`` record has not come back in the table's chain (sent while
+        the table was away: its new session lost them) go again; the table keeps one per call."""
+        for body, sig in self.db.execute(
+                "SELECT r.body, r.sig FROM hub_rulings r WHERE r.table_id = %s AND NOT EXISTS ("
+                "SELECT 1 FROM hub_records h WHERE h.table_id = r.table_id AND h.game = r.game "
+                "AND h.kind = 'ruling' AND convert_from(h.content, 'UTF8')::jsonb -> 'data' "
+                "->> 'call' = r.body ->> 'call')", (table,)).fetchall():
+            self.send(table, "ruling", {"body": body, "sig": sig})
 
     def _state(self, table: str, payload: bytes) -> None:
         try:

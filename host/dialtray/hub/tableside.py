@@ -213,7 +213,12 @@ class EventTable:
 
         try:
             with GameStore.open(self.db) as st:
-                st.append(int(body["game"]), "ruling", body)
+                gid = int(body["game"])
+                if any(json.loads(c)["data"].get("call") == body.get("call") for (c,) in
+                       st.conn.execute("SELECT content FROM records WHERE game_id = ? AND "
+                                       "kind = 'ruling'", (gid,))):
+                    return  # sent again (the hub had not yet seen it stored): kept once
+                st.append(gid, "ruling", body)
                 st.commit()
             self.messages.put(f"the judge ruled: {body.get('ruling')} {body.get('args')} "
                               f"({body.get('why')}) — stored with game {body['game']}")
