@@ -189,7 +189,7 @@ class DiceRolled(TrayEvent):
 
     def __str__(self) -> str:
         who = "button" if self.request_id == 0 else f"request {self.request_id}"
-        return f"tray rolled {len(self.faces)}d6 ({who}): {' '.join(map(str, self.faces))}"
+        return f"tray rolled {len(self.faces)} dice ({who}): {' '.join(map(str, self.faces))}"
 
 
 @dataclass(frozen=True)
