@@ -5,8 +5,9 @@ import hashlib
 import struct
 import time
 
-from dialrig import config, fairdice, hw_sim, proto
-from dialrig.app import App
+from dialrig import fairdice, proto
+
+from devrig import device, send
 
 # The test vector published in docs/protocol.md ("Verifiably fair dice"); the host's own
 # implementation (dialtray.link.fairproof) is tested against the same numbers.
@@ -26,39 +27,6 @@ VECTOR = (
 VECTOR_NONCE = bytes(range(0xA0, 0xB0))
 VECTOR_KEY = "b1489727b2602a0e047cb237580a4c795aaf9023c5bc6b0b865c7fa17e0a2367"
 VECTOR_MIXED = ((0, 6, (4, 5, 5, 2, 4, 4, 2, 2, 5, 3, 2, 3)), (5, 10, (1, 7, 5, 8, 5, 3)))
-
-
-class CapturedIO:
-    def __init__(self):
-        self.out = bytearray()
-        self.judge_ctrl_c = False
-
-    def write(self, data):
-        self.out.extend(data)
-
-    def read_available(self):
-        return None
-
-    def acks(self):
-        d = proto.Deframer()
-        got = [proto.parse(p) for p in d.feed(bytes(self.out))]
-        self.out = bytearray()
-        return [proto.fields(t, b) for t, b in got if t == proto.T_ACK]
-
-
-def _device(entropy=None):
-    cfg = config.default_config(2)
-    board = hw_sim.Board(cfg)
-    if entropy is not None:
-        board.entropy_into = entropy
-    io = CapturedIO()
-    app = App(cfg, board, io)
-    app.dials.sample(time.ticks_ms())
-    return app, io
-
-
-def _send(app, mtype, fmt, *fields):
-    app.link.receive(proto.encode(mtype, fmt, *fields), time.ticks_ms())
 
 
 def _events(app, since=1):
@@ -116,21 +84,21 @@ def test_faces_are_uniform_for_d6_and_d10():
 
 
 def test_a_session_commits_rolls_from_the_seed_for_everyone_and_reveals():
-    app, io = _device()
+    app, io = device()
     start = app.ring.next_seq
-    _send(app, proto.C_FAIR_BEGIN, proto.FAIR_SESSION_FMT, 1, 42)
+    send(app, proto.C_FAIR_BEGIN, proto.FAIR_SESSION_FMT, 1, 42)
     assert io.acks() == [(1, proto.ACK_OK, 0)]
     assert app.link.fair.active
-    _send(app, proto.C_ROLL_DICE, proto.ROLL_FMT, 2, 5, 9)           # plain roll: counter 0
-    _send(app, proto.C_FAIR_ROLL, proto.FAIR_ROLL_FMT, 3, 12, 6, 10)  # counter 1
+    send(app, proto.C_ROLL_DICE, proto.ROLL_FMT, 2, 5, 9)           # plain roll: counter 0
+    send(app, proto.C_FAIR_ROLL, proto.FAIR_ROLL_FMT, 3, 12, 6, 10)  # counter 1
     now = time.ticks_ms()
     app.button_since = now - 1000
     app.board.held = True
     app.button_tick(now)                                              # button: counter 2
     app.board.held = False
     app.button_tick(now + 100)
-    _send(app, proto.C_FAIR_ROLL, proto.FAIR_ROLL_FMT, 4, 4, 10, 11)  # a d10: counter 3
-    _send(app, proto.C_FAIR_REVEAL, proto.FAIR_SESSION_FMT, 5, 42)
+    send(app, proto.C_FAIR_ROLL, proto.FAIR_ROLL_FMT, 4, 4, 10, 11)  # a d10: counter 3
+    send(app, proto.C_FAIR_REVEAL, proto.FAIR_SESSION_FMT, 5, 42)
     assert io.acks() == [(2, 0, 0), (3, 0, 0), (4, 0, 0), (5, proto.ACK_OK, 4)]
     assert not app.link.fair.active
     ev = _events(app, start)
@@ -156,7 +124,7 @@ def test_a_session_commits_rolls_from_the_seed_for_everyone_and_reveals():
     # The seed is forgotten, and rolls after the session are plain entropy rolls again.
     assert app.link.fair.seed == bytearray(32)
     before = app.ring.next_seq
-    _send(app, proto.C_ROLL_DICE, proto.ROLL_FMT, 6, 2, 12)
+    send(app, proto.C_ROLL_DICE, proto.ROLL_FMT, 6, 2, 12)
     assert [e[2] for e in _events(app, before)] == [proto.EV_DICE]
 
 
@@ -166,9 +134,9 @@ def test_the_seed_is_a_hash_of_the_entropy_and_the_commitment_a_hash_of_the_seed
     def entropy(buf):
         buf[:] = raw
 
-    app, io = _device(entropy)
+    app, io = device(entropy=entropy)
     start = app.ring.next_seq
-    _send(app, proto.C_FAIR_BEGIN, proto.FAIR_SESSION_FMT, 1, 7)
+    send(app, proto.C_FAIR_BEGIN, proto.FAIR_SESSION_FMT, 1, 7)
     seed = hashlib.sha256(raw).digest()
     assert bytes(app.link.fair.seed) == seed
     assert _blob(_events(app, start), proto.EV_FAIR_COMMIT, 7) == hashlib.sha256(seed).digest()
@@ -179,29 +147,29 @@ def test_a_stuck_entropy_source_refuses_to_commit():
         for i in range(len(buf)):
             buf[i] = 0x55
 
-    app, io = _device(stuck)
+    app, io = device(entropy=stuck)
     start = app.ring.next_seq
-    _send(app, proto.C_FAIR_BEGIN, proto.FAIR_SESSION_FMT, 1, 7)
+    send(app, proto.C_FAIR_BEGIN, proto.FAIR_SESSION_FMT, 1, 7)
     assert io.acks() == [(1, proto.ACK_REJECTED, 0)]
     assert not app.link.fair.active
     assert app.ring.next_seq == start
 
 
 def test_bad_arguments_and_no_session_change_nothing():
-    app, io = _device()
+    app, io = device()
     start = app.ring.next_seq
-    _send(app, proto.C_FAIR_BEGIN, proto.FAIR_SESSION_FMT, 1, 0)          # session 0
-    _send(app, proto.C_FAIR_ROLL, proto.FAIR_ROLL_FMT, 2, 2, 6, 1)        # no session open
-    _send(app, proto.C_FAIR_REVEAL, proto.FAIR_SESSION_FMT, 3, 9)         # no session open
+    send(app, proto.C_FAIR_BEGIN, proto.FAIR_SESSION_FMT, 1, 0)          # session 0
+    send(app, proto.C_FAIR_ROLL, proto.FAIR_ROLL_FMT, 2, 2, 6, 1)        # no session open
+    send(app, proto.C_FAIR_REVEAL, proto.FAIR_SESSION_FMT, 3, 9)         # no session open
     assert io.acks() == [(1, proto.ACK_BAD_ARGS, 0), (2, proto.ACK_REJECTED, 0),
                          (3, proto.ACK_REJECTED, 0)]
     assert app.ring.next_seq == start
-    _send(app, proto.C_FAIR_BEGIN, proto.FAIR_SESSION_FMT, 4, 3)
+    send(app, proto.C_FAIR_BEGIN, proto.FAIR_SESSION_FMT, 4, 3)
     io.acks()
     opened = app.ring.next_seq
     for i, fields in enumerate(((13, 6, 1), (0, 6, 1), (2, 1, 1), (2, 16, 1), (2, 6, 0))):
-        _send(app, proto.C_FAIR_ROLL, proto.FAIR_ROLL_FMT, 10 + i, *fields)
-    _send(app, proto.C_FAIR_REVEAL, proto.FAIR_SESSION_FMT, 20, 4)        # another session
+        send(app, proto.C_FAIR_ROLL, proto.FAIR_ROLL_FMT, 10 + i, *fields)
+    send(app, proto.C_FAIR_REVEAL, proto.FAIR_SESSION_FMT, 20, 4)        # another session
     acks = io.acks()
     assert [a[1] for a in acks] == [proto.ACK_BAD_ARGS] * 5 + [proto.ACK_REJECTED]
     assert acks[-1][2] == 3, "the refusal names the open session"
@@ -209,7 +177,7 @@ def test_bad_arguments_and_no_session_change_nothing():
 
 
 def test_resent_commands_act_once():
-    app, io = _device()
+    app, io = device()
     start = app.ring.next_seq
     begin = proto.encode(proto.C_FAIR_BEGIN, proto.FAIR_SESSION_FMT, 1, 5)
     mix = proto.encode(proto.C_FAIR_MIX, proto.FAIR_MIX_FMT, 4, 5, VECTOR_NONCE)
@@ -227,11 +195,11 @@ def test_resent_commands_act_once():
 
 
 def test_beginning_again_reveals_the_open_session_first():
-    app, io = _device()
+    app, io = device()
     start = app.ring.next_seq
-    _send(app, proto.C_FAIR_BEGIN, proto.FAIR_SESSION_FMT, 1, 5)
-    _send(app, proto.C_ROLL_DICE, proto.ROLL_FMT, 2, 2, 1)
-    _send(app, proto.C_FAIR_BEGIN, proto.FAIR_SESSION_FMT, 3, 6)
+    send(app, proto.C_FAIR_BEGIN, proto.FAIR_SESSION_FMT, 1, 5)
+    send(app, proto.C_ROLL_DICE, proto.ROLL_FMT, 2, 2, 1)
+    send(app, proto.C_FAIR_BEGIN, proto.FAIR_SESSION_FMT, 3, 6)
     ev = _events(app, start)
     first = _blob(ev, proto.EV_FAIR_REVEAL, 5)
     assert hashlib.sha256(first).digest() == _blob(ev, proto.EV_FAIR_COMMIT, 5)
@@ -242,14 +210,14 @@ def test_beginning_again_reveals_the_open_session_first():
 
 
 def test_the_host_nonce_is_taken_once_before_the_first_roll_and_keys_every_roll():
-    app, io = _device()
+    app, io = device()
     start = app.ring.next_seq
-    _send(app, proto.C_FAIR_BEGIN, proto.FAIR_SESSION_FMT, 1, 9)
-    _send(app, proto.C_FAIR_MIX, proto.FAIR_MIX_FMT, 2, 8, VECTOR_NONCE)    # another session
-    _send(app, proto.C_FAIR_MIX, proto.FAIR_MIX_FMT, 3, 9, VECTOR_NONCE)
-    _send(app, proto.C_FAIR_MIX, proto.FAIR_MIX_FMT, 4, 9, bytes(16))       # a second nonce
-    _send(app, proto.C_FAIR_ROLL, proto.FAIR_ROLL_FMT, 5, 6, 6, 1)
-    _send(app, proto.C_FAIR_REVEAL, proto.FAIR_SESSION_FMT, 6, 9)
+    send(app, proto.C_FAIR_BEGIN, proto.FAIR_SESSION_FMT, 1, 9)
+    send(app, proto.C_FAIR_MIX, proto.FAIR_MIX_FMT, 2, 8, VECTOR_NONCE)    # another session
+    send(app, proto.C_FAIR_MIX, proto.FAIR_MIX_FMT, 3, 9, VECTOR_NONCE)
+    send(app, proto.C_FAIR_MIX, proto.FAIR_MIX_FMT, 4, 9, bytes(16))       # a second nonce
+    send(app, proto.C_FAIR_ROLL, proto.FAIR_ROLL_FMT, 5, 6, 6, 1)
+    send(app, proto.C_FAIR_REVEAL, proto.FAIR_SESSION_FMT, 6, 9)
     assert [a[:2] for a in io.acks()] == [(1, 0), (2, proto.ACK_REJECTED), (3, 0),
                                           (4, proto.ACK_REJECTED), (5, 0), (6, 0)]
     ev = _events(app, start)
@@ -262,8 +230,8 @@ def test_the_host_nonce_is_taken_once_before_the_first_roll_and_keys_every_roll(
     dice = [e for e in ev if e[2] == proto.EV_DICE]
     assert len(dice) == 1 and proto.unpack_faces(6, dice[0][5], dice[0][6]) == list(want)
     # A nonce after the first roll comes too late: refused, and the refusal says how many rolls.
-    _send(app, proto.C_FAIR_BEGIN, proto.FAIR_SESSION_FMT, 7, 10)
-    _send(app, proto.C_ROLL_DICE, proto.ROLL_FMT, 8, 2, 3)
-    _send(app, proto.C_FAIR_MIX, proto.FAIR_MIX_FMT, 9, 10, VECTOR_NONCE)
+    send(app, proto.C_FAIR_BEGIN, proto.FAIR_SESSION_FMT, 7, 10)
+    send(app, proto.C_ROLL_DICE, proto.ROLL_FMT, 8, 2, 3)
+    send(app, proto.C_FAIR_MIX, proto.FAIR_MIX_FMT, 9, 10, VECTOR_NONCE)
     assert io.acks()[-1] == (9, proto.ACK_REJECTED, 1)
     assert not app.link.fair.mixed

@@ -3,37 +3,10 @@
 import struct
 import time
 
-from dialrig import config, hw_sim, proto
-from dialrig.app import App, CtrlCJudge
+from dialrig import proto
+from dialrig.app import CtrlCJudge
 
-
-class CapturedIO:
-    """The serial port, as a list of what the device wrote."""
-
-    def __init__(self):
-        self.out = bytearray()
-        self.judge_ctrl_c = False
-
-    def write(self, data):
-        self.out.extend(data)
-
-    def read_available(self):
-        return None
-
-    def messages(self):
-        d = proto.Deframer()
-        got = [proto.parse(p) for p in d.feed(bytes(self.out))]
-        self.out = bytearray()
-        return got
-
-
-def _device(docks=2):
-    cfg = config.default_config(docks)
-    board = hw_sim.Board(cfg)
-    io = CapturedIO()
-    app = App(cfg, board, io)
-    app.dials.sample(time.ticks_ms())
-    return app, io
+from devrig import device
 
 
 def _cmd(mtype, fmt, *fields):
@@ -49,7 +22,7 @@ def _state(app):
 
 
 def test_garbage_truncated_frames_and_unknown_types_are_counted_and_change_nothing():
-    app, io = _device()
+    app, io = device()
     before = _state(app)
     link = app.link
     now = time.ticks_ms()
@@ -66,7 +39,7 @@ def test_garbage_truncated_frames_and_unknown_types_are_counted_and_change_nothi
 
 
 def test_out_of_range_commands_are_refused_with_bad_args_and_change_nothing():
-    app, io = _device()
+    app, io = device()
     before = _state(app)
     now = time.ticks_ms()
     for frame in (
@@ -89,7 +62,7 @@ def test_out_of_range_commands_are_refused_with_bad_args_and_change_nothing():
 
 
 def test_a_resent_roll_is_answered_again_but_rolled_once():
-    app, io = _device()
+    app, io = device()
     frame = _cmd(proto.C_ROLL_DICE, proto.ROLL_FMT, 42, 3, 7)
     app.link.receive(frame, time.ticks_ms())
     app.link.receive(frame, time.ticks_ms())
@@ -100,7 +73,7 @@ def test_a_resent_roll_is_answered_again_but_rolled_once():
 
 
 def test_replay_from_an_overwritten_sequence_says_gap_so_the_host_takes_a_snapshot():
-    app, io = _device()
+    app, io = device()
     for i in range(app.cfg["ring_size"] + 10):
         app.ring.append(i, proto.EV_CLICK, 0, 0, i % 12, 1)
     app.link.receive(_cmd(proto.C_REPLAY, proto.REPLAY_FMT, 3, 2), time.ticks_ms())
@@ -111,7 +84,7 @@ def test_replay_from_an_overwritten_sequence_says_gap_so_the_host_takes_a_snapsh
 
 
 def test_events_stream_once_the_host_says_hello_and_a_nack_goes_back():
-    app, io = _device()
+    app, io = device()
     link = app.link
     now = time.ticks_ms()
     for i in range(5):
@@ -131,7 +104,7 @@ def test_events_stream_once_the_host_says_hello_and_a_nack_goes_back():
 
 
 def test_host_silence_hands_ctrl_c_back_to_the_hardware():
-    app, io = _device()
+    app, io = device()
     now = time.ticks_ms()
     app.link.receive(_cmd(proto.C_HELLO, proto.HOST_HELLO_FMT, 1, proto.PROTO_VERSION), now)
     assert io.judge_ctrl_c is True

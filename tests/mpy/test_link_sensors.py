@@ -3,34 +3,9 @@
 # nothing; moving a dial onto a free sensor, or re-sending its own, still works.
 import time
 
-from dialrig import config, hw_sim, proto
-from dialrig.app import App
+from dialrig import config, proto
 
-
-class CapturedIO:
-    def __init__(self):
-        self.out = bytearray()
-        self.judge_ctrl_c = False
-
-    def write(self, data):
-        self.out.extend(data)
-
-    def read_available(self):
-        return None
-
-    def acks(self):
-        d = proto.Deframer()
-        got = [proto.parse(p) for p in d.feed(bytes(self.out))]
-        self.out = bytearray()
-        return [proto.fields(t, b) for t, b in got if t == proto.T_ACK]
-
-
-def _device(cfg):
-    board = hw_sim.Board(cfg)
-    io = CapturedIO()
-    app = App(cfg, board, io)
-    app.dials.sample(time.ticks_ms())
-    return app, io
+from devrig import device
 
 
 def _set_dial(app, cmd_id, dock, dial, sensor, mux, channel, quad):
@@ -40,7 +15,7 @@ def _set_dial(app, cmd_id, dock, dial, sensor, mux, channel, quad):
 
 
 def test_an_as5600_already_read_by_another_dial_is_refused_naming_it():
-    app, io = _device(config.default_config(2))
+    app, io = device(config.default_config(2))
     before = repr(app.cfg)
     # dock 0 combat is on mux 0x70 channel 0: put dock 1 speed there too
     _set_dial(app, 11, 1, 1, "as5600", 0x70, 0, -1)
@@ -53,7 +28,7 @@ def test_an_as5600_already_read_by_another_dial_is_refused_naming_it():
 
 
 def test_a_free_sensor_or_the_dials_own_is_accepted():
-    app, io = _device(config.default_config(2))
+    app, io = device(config.default_config(2))
     _set_dial(app, 21, 1, 1, "as5600", 0x70, 7, -1)  # a free channel
     _set_dial(app, 22, 0, 0, "as5600", 0x70, 0, -1)  # dock 0 combat keeps its own channel
     _set_dial(app, 23, 0, 1, "as5600", 0x70, 3, -1)  # dock 1 speed's old channel, now free
@@ -66,7 +41,7 @@ def test_a_free_sensor_or_the_dials_own_is_accepted():
 
 def test_a_quadrature_decoder_already_used_is_refused_naming_it():
     cfg = config.quadrature_config(2)
-    app, io = _device(cfg)
+    app, io = device(cfg)
     before = repr(app.cfg)
     used = cfg["docks"][0][0]["quad"]
     _set_dial(app, 31, 1, 1, "quadrature", 0, -1, used)
@@ -75,7 +50,7 @@ def test_a_quadrature_decoder_already_used_is_refused_naming_it():
 
 
 def test_a_resent_refusal_gets_the_same_answer_naming_the_same_dial():
-    app, io = _device(config.default_config(2))
+    app, io = device(config.default_config(2))
     _set_dial(app, 41, 1, 1, "as5600", 0x70, 2, -1)  # dock 1 combat's sensor (dial 2)
     _set_dial(app, 41, 1, 1, "as5600", 0x70, 2, -1)  # the ACK was lost: the host resends
     acks = io.acks()

@@ -6,34 +6,11 @@
 #    host still acknowledging the previous boot with its heartbeats.
 import time
 
-from dialrig import config, hw_sim, proto
-from dialrig.app import App
+from dialrig import proto
+
+from devrig import device
 
 WRAP = 1 << 32
-
-
-class CapturedIO:
-    def __init__(self):
-        self.out = bytearray()
-        self.judge_ctrl_c = False
-
-    def write(self, data):
-        self.out.extend(data)
-
-    def read_available(self):
-        return None
-
-    def messages(self):
-        got = [proto.parse(p) for p in proto.Deframer().feed(bytes(self.out))]
-        self.out = bytearray()
-        return got
-
-
-def _device():
-    cfg = config.default_config(1)
-    app = App(cfg, hw_sim.Board(cfg), CapturedIO())
-    app.dials.sample(time.ticks_ms())
-    return app, app.link.io
 
 
 def _event_seqs(msgs):
@@ -41,7 +18,7 @@ def _event_seqs(msgs):
 
 
 def test_sequence_numbers_wrap_at_2_32_on_the_wire_and_acks_nacks_replays_still_work():
-    app, io = _device()
+    app, io = device(docks=1)
     link, ring = app.link, app.ring
     ring.next_seq = WRAP - 3  # as if this boot had logged 2**32 - 4 events already
     for i in range(6):  # counts 2**32-3 .. 2**32+2: wire 0xFFFFFFFD, FE, FF, 0, 1, 2
@@ -72,7 +49,7 @@ def test_sequence_numbers_wrap_at_2_32_on_the_wire_and_acks_nacks_replays_still_
 
 
 def test_a_host_still_acking_the_previous_boot_gets_no_events_until_it_says_hello():
-    app, io = _device()
+    app, io = device(docks=1)
     link = app.link
     now = time.ticks_ms()
     for i in range(5):
