@@ -60,6 +60,8 @@ def test_hub_page_live_tables_standings_and_a_ruling(
         assert re.fullmatch(r"round 1: (89|90):\d\d left", pg.locator("#round").inner_text())
         call = pg.locator("#calls li", has_text="disputed collision")
         call.wait_for(timeout=10000)
+        assert call.locator(".call-state").inner_text().strip() == "[movement; ⚑ too-many]"
+        # (the judge sees the calling table's phase and flags in the queue)
         call.locator("button").click()
         wait_for(lambda: len(t.link.stats.rulings) == 1, 20, "the ruling reaches the table")
         assert t.link.stats.rulings[0]["why"] == "judge: play on"

@@ -31,6 +31,8 @@ function render(s) {
   for (const c of open) {
     const li = el("li", `table ${c.table}, game ${c.game ?? "?"}: ${c.note} `,
                   { "data-call": c.id });
+    const st = (s.tables.find((t) => t.id === c.table) || {}).state;  // the table as it is now
+    if (st) li.append(el("span", `[${st.phase || "—"}${st.flags && st.flags.length ? "; ⚑ " + st.flags.join(", ") : ""}] `, { class: "call-state" }));
     const b = el("button", "Rule: play on", { "data-rule": c.id });
     b.onclick = () => rule(c.id, b);
     li.append(b);
