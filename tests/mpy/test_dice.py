@@ -116,23 +116,24 @@ class Xorshift32:
         self.x = x
 
 
-def test_roll_fair_chi_square():
-    rng = Xorshift32(0x12345678)
+def _chi_square_of_rolls(seed, sides):
+    """(chi-square against uniform, face counts) of 12 000 rolls of a d<sides> from Xorshift32
+    seeded with seed, 60 at a time; no roll may come out 0."""
+    rng = Xorshift32(seed)
     faces = bytearray(60)
-    counts = [0] * 7
+    counts = [0] * (sides + 1)
     for _ in range(200):
-        roll_into(faces, 60, rng.entropy)
+        roll_into(faces, 60, rng.entropy, sides)
         for f in faces:
             counts[f] += 1
     assert counts[0] == 0
-    n = 12000
-    expected = n / 6
-    chi2 = sum((counts[f] - expected) ** 2 / expected for f in range(1, 7))
-    assert chi2 < 20.52, (chi2, counts)  # 5 degrees of freedom, p = 0.001
+    expected = 12000 / sides
+    return sum((counts[f] - expected) ** 2 / expected for f in range(1, sides + 1)), counts
 
 
-def test_every_byte_value_maps_evenly():
-    # Feed each byte 0..255 exactly once: 42 of each face, the four bytes >= 252 rejected.
+def _counting_source():
+    """(state, entropy): an entropy source giving the bytes 0, 1, 2, ... (mod 256); state[0] is
+    how many bytes it has given."""
     state = [0]
 
     def counting(buf):
@@ -140,12 +141,27 @@ def test_every_byte_value_maps_evenly():
             buf[i] = state[0] & 0xFF
             state[0] += 1
 
-    faces = bytearray(252)
-    roll_into(faces, 252, counting)
-    counts = [0] * 7
+    return state, counting
+
+
+def _face_counts(faces, sides):
+    counts = [0] * (sides + 1)
     for f in faces:
         counts[f] += 1
-    assert counts == [0, 42, 42, 42, 42, 42, 42]
+    return counts
+
+
+def test_roll_fair_chi_square():
+    chi2, counts = _chi_square_of_rolls(0x12345678, 6)
+    assert chi2 < 20.52, (chi2, counts)  # 5 degrees of freedom, p = 0.001
+
+
+def test_every_byte_value_maps_evenly():
+    # Feed each byte 0..255 exactly once: 42 of each face, the four bytes >= 252 rejected.
+    state, counting = _counting_source()
+    faces = bytearray(252)
+    roll_into(faces, 252, counting)
+    assert _face_counts(faces, 6) == [0, 42, 42, 42, 42, 42, 42]
     assert state[0] == 256  # 252 accepted + 4 rejected, nothing more consumed
 
 
@@ -200,31 +216,13 @@ def test_no_allocation():
 
 
 def test_roll_d10_chi_square_and_every_byte_maps_evenly():
-    rng = Xorshift32(0x2468ACE1)
-    faces = bytearray(60)
-    counts = [0] * 11
-    for _ in range(200):
-        roll_into(faces, 60, rng.entropy, 10)
-        for f in faces:
-            counts[f] += 1
-    assert counts[0] == 0
-    expected = 12000 / 10
-    chi2 = sum((counts[f] - expected) ** 2 / expected for f in range(1, 11))
+    chi2, counts = _chi_square_of_rolls(0x2468ACE1, 10)
     assert chi2 < 27.88, (chi2, counts)  # 9 degrees of freedom, p = 0.001
     # Bytes 0..249 each once: 25 of every face; 250..255 rejected.
-    state = [0]
-
-    def counting(buf):
-        for i in range(len(buf)):
-            buf[i] = state[0] & 0xFF
-            state[0] += 1
-
+    _, counting = _counting_source()
     roll = bytearray(250)
     roll_into(roll, 250, counting, 10)
-    counts = [0] * 11
-    for f in roll:
-        counts[f] += 1
-    assert counts == [0] + [25] * 10
+    assert _face_counts(roll, 10) == [0] + [25] * 10
     mpytest.raises(ValueError, roll_into, roll, 1, counting, 1)
 
 
