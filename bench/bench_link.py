@@ -15,7 +15,6 @@ Prints a table and writes bench/results/link.json.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import threading
@@ -25,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "link.json"
 
+from benchout import print_table, write_results  # noqa: E402
 from dialrig import config, proto  # noqa: E402
 from dialtray.link.messages import Click, RawEvent, decode  # noqa: E402
 from dialtray.link.session import TraySession  # noqa: E402
@@ -102,12 +102,8 @@ def main() -> int:
         ("  (includes turn + settle)", f"{TURN_MS} ms + {SETTLE_MS} ms", ""),
         ("host decode throughput", f"{rate:,.0f} events/s", "target ≥ 50 000"),
     ]
-    print(f"{'measure':32} {'value':>20}  note")
-    for name, value, note in rows:
-        print(f"{name:32} {value:>20}  {note}")
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(results, indent=2) + "\n")
-    print(f"wrote {RESULTS.relative_to(ROOT)}")
+    print_table(rows, 32, 20)
+    write_results(RESULTS, results)
     return 0
 
 

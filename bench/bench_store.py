@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 import os
 import statistics
 import sys
@@ -33,6 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "store.json"
 sys.path.insert(0, str(ROOT / "tests" / "tracker"))
 
+from benchout import print_table, write_results  # noqa: E402
 from dialrig import proto  # noqa: E402
 from dialtray.commands._games import new_game  # noqa: E402
 from dialtray.link.messages import DialState, RawEvent, Snapshot, decode  # noqa: E402
@@ -265,12 +265,8 @@ def main() -> int:
     ]
     print(f"{os.cpu_count()} core(s), load average {load:.1f} (wall-clock rates suffer when the "
           "machine is shared; CPU-second rates much less)")
-    print(f"{'measure':42} {'value':>14}  note")
-    for name, value, note in rows:
-        print(f"{name:42} {value:>14}  {note}")
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(results, indent=2) + "\n")
-    print(f"wrote {RESULTS.relative_to(ROOT)}")
+    print_table(rows, 42, 14)
+    write_results(RESULTS, results)
     return 0
 
 

@@ -18,7 +18,6 @@ Prints a table and writes bench/results/tracker.json.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import threading
@@ -28,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "tracker.json"
 
+from benchout import print_table, write_results  # noqa: E402
 from dialrig import config, proto  # noqa: E402
 from dialtray.commands._games import new_game  # noqa: E402
 from dialtray.link.messages import Click, DialState, RawEvent, Snapshot, TrayEvent, decode  # noqa: E402
@@ -177,12 +177,8 @@ def main() -> int:
         ("click delivered → confirmed p99", f"{qh[98]:.3f} ms", "target ≤ 5 ms"),
         ("confirmations measured", f"{n}", f"{args.games} Air Action bot game(s)"),
     ]
-    print(f"{'measure':36} {'value':>20}  note")
-    for name, value, note in rows:
-        print(f"{name:36} {value:>20}  {note}")
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(results, indent=2) + "\n")
-    print(f"wrote {RESULTS.relative_to(ROOT)}")
+    print_table(rows, 36, 20)
+    write_results(RESULTS, results)
     return 0
 
 
