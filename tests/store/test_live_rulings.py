@@ -19,7 +19,7 @@ from dialtray.store.recorder import RecordingTracker
 from dialtray.store.verify import verify_game
 from dialtray.tracker import OVER, TableDice, Tracker, auto_bind
 from dialtray.tracker.hands import Hands
-from paper import PaperTray
+from paper import PaperTray, bot_move
 from rich.console import Console
 
 
@@ -40,15 +40,7 @@ def test_rulings_during_a_live_game_are_applied_by_the_tracker_and_shown(
         n = len(t.game.history)
         if n >= 3 and t.ready() and list(t.game.dial_changes(n - 1)):
             break
-        move = hands.next()
-        if move is None:
-            tray.settle()
-        elif hasattr(move, "text"):
-            assert rt.decide(move.text, tray.now).ok  # type: ignore[union-attr]
-        else:
-            for turn in move:  # type: ignore[union-attr]
-                tray.click_by_click(turn.slot, turn.clicks)
-            tray.wait(0.05)
+        bot_move(tray, hands, rt.decide, pause=0.05)
     else:
         raise AssertionError("no action turned a dial")
     rt.commit()

@@ -14,10 +14,10 @@ from dialtray.store import GameRecorder, GameStore, StoreError
 from dialtray.store.recorder import RecordingTracker
 from dialtray.store.resume import attach, resume
 from dialtray.store.verify import verify_game
-from dialtray.tracker import OVER, PLAY, TableDice, Tracker, auto_bind
+from dialtray.tracker import OVER, PLAY, Result, TableDice, Tracker, auto_bind
 from dialtray.tracker import marks as mk
 from dialtray.tracker.hands import Hands
-from paper import PaperTray
+from paper import PaperTray, bot_move
 
 
 def test_a_game_interrupted_half_way_is_resumed_from_the_store(tmp_path: Path) -> None:
@@ -31,17 +31,14 @@ def test_a_game_interrupted_half_way_is_resumed_from_the_store(tmp_path: Path) -
     tray.snapshot()
     tray.settle()
     hands = Hands(RecordingTracker(rec), s.brain)  # type: ignore[arg-type]
+
+    def decide_and_sync(text: str, now: float) -> Result:
+        r = t.decide(text, now)
+        rec.sync()
+        return r
+
     while len(t.game.history) < 12 or not t.ready():  # play a while, then the host dies
-        move = hands.next()
-        if move is None:
-            tray.settle()
-        elif hasattr(move, "text"):
-            assert t.decide(move.text, tray.now).ok  # type: ignore[union-attr]
-            rec.sync()
-        else:
-            for turn in move:  # type: ignore[union-attr]
-                tray.click_by_click(turn.slot, turn.clicks)
-            tray.wait(0.05)
+        bot_move(tray, hands, decide_and_sync, pause=0.05)
     tray.settle()
     rec.store.update_game(rec.gid, boot_id=77, last_seq=tray.seq)
     rec.commit()
@@ -58,7 +55,7 @@ def test_a_game_interrupted_half_way_is_resumed_from_the_store(tmp_path: Path) -
         {(sl.dock, sl.dial): p % 12 for sl, p in positions.items()}
     t2 = Tracker(r.game, r.binding, dice2, header=r.header)
     rec2 = attach(store, r.gid, t2)
-    tray2 = PaperTray(RecordingTracker(rec2), seq=tray.seq, pos=dict(positions))
+    tray2 = PaperTray(RecordingTracker(rec2), seq=tray.seq, pos=dict(positions))  # type: ignore[arg-type]
     rec2.device(r.snapshot, 77, 0.0)
     assert t2.phase == PLAY, t2.waiting_for()  # the dials were where the rules put them
     # a dial turned while the host was down comes in as the tray's replay: flagged
@@ -72,15 +69,7 @@ def test_a_game_interrupted_half_way_is_resumed_from_the_store(tmp_path: Path) -
     for _ in range(20000):
         if t2.phase == OVER:
             break
-        move = hands2.next()
-        if move is None:
-            tray2.settle()
-        elif hasattr(move, "text"):
-            assert rec2.decide(move.text, tray2.now).ok  # type: ignore[union-attr]
-        else:
-            for turn in move:  # type: ignore[union-attr]
-                tray2.click_by_click(turn.slot, turn.clicks)
-            tray2.wait(0.05)
+        bot_move(tray2, hands2, rec2.decide, pause=0.05)
     assert t2.phase == OVER
     rec2.commit()
     v = verify_game(store, r.gid)

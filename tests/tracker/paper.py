@@ -3,10 +3,11 @@ deliver, on a clock the test advances. No firmware, no link: the tracker alone."
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from dialtray.link.messages import Click, DialState, Snapshot
-from dialtray.tracker import Tracker
+from dialtray.tracker import Result, Tracker
 from dialtray.tracker.binding import Slot
 from dialtray.tracker.hands import Hands, Turn, Typed
 
@@ -45,6 +46,24 @@ class PaperTray:
 
     def settle(self) -> None:
         self.wait(self.tracker.timing.judge_s + 0.01)
+
+
+def bot_move(tray: PaperTray, hands: Hands,
+             decide: Callable[[str, float], Result] | None = None,
+             pause: float | None = None) -> None:
+    """One move of the bots' hands, each decision required to be taken: with nothing to do the
+    tray settles; a typed action goes to decide (default: the tray's tracker); turns are made
+    click by click, then pause seconds pass if given. For tests that play until a condition."""
+    move = hands.next()
+    if move is None:
+        tray.settle()
+    elif isinstance(move, Typed):
+        assert (decide or tray.tracker.decide)(move.text, tray.now).ok
+    else:
+        for turn in move:
+            tray.click_by_click(turn.slot, turn.clicks)
+        if pause is not None:
+            tray.wait(pause)
 
 
 def run_bots(tray: PaperTray, hands: Hands, max_moves: int = 20000) -> list[str]:

@@ -16,7 +16,7 @@ from dialtray.rules.core.replay import replay_log
 from dialtray.tracker import OVER, PLAY, START, Slot, TableDice, Tracker, auto_bind
 from dialtray.tracker import marks as mk
 from dialtray.tracker.hands import MISTAKES, Hands, Mistakes
-from paper import PaperTray, run_bots
+from paper import PaperTray, bot_move, run_bots
 
 A1C, A1S, A2C, B2C = Slot(0, 0), Slot(0, 1), Slot(1, 0), Slot(4, 0)
 
@@ -44,14 +44,7 @@ def shoot_until_damage(t: Tracker, tray: PaperTray, brain: object) -> None:
     for _ in range(3000):
         if any(s.exp is not None and s.dial.kind == "combat" for s in t.slots.values()):
             return
-        move = hands.next()
-        if move is None:
-            tray.settle()
-        elif hasattr(move, "text"):
-            assert t.decide(move.text, tray.now).ok  # type: ignore[union-attr]
-        else:
-            for turn in move:  # type: ignore[union-attr]
-                tray.click_by_click(turn.slot, turn.clicks)
+        bot_move(tray, hands)
     raise AssertionError("no damage in the game")
 
 
@@ -251,14 +244,7 @@ def test_a_throttle_past_the_red_line_is_refused_with_the_rule_and_turned_back()
     for _ in range(2000):  # bots play on to the next Set Throttle step
         if t.game.state.phase == "throttle" and t.ready():  # type: ignore[attr-defined]
             break
-        move = hands.next()
-        if move is None:
-            tray.settle()
-        elif hasattr(move, "text"):
-            assert t.decide(move.text, tray.now).ok  # type: ignore[union-attr]
-        else:
-            for turn in move:  # type: ignore[union-attr]
-                tray.click_by_click(turn.slot, turn.clicks)
+        bot_move(tray, hands)
     opts = t.options()
     at_top = {o.dial for o in opts} - {o.dial for o in opts if o.delta and o.delta > 0}
     st = t.slot_of(sorted(at_top)[0])
@@ -349,8 +335,6 @@ def test_typed_dice_are_asked_for_when_the_engine_rolls_and_logged() -> None:
 
 def test_healing_is_clicks_due_counter_clockwise_confirmed_like_damage() -> None:
     """Aces Second Wind (AC-M13, AC-A17) heals: the combat dial goes back counter-clockwise."""
-    from dialtray.tracker.hands import Typed
-
     t, tray, brain = table("aces", seed=1)
     tray.snapshot()
     hands = Hands(t, brain)
@@ -361,14 +345,7 @@ def test_healing_is_clicks_due_counter_clockwise_confirmed_like_damage() -> None
                          if a.text().startswith("secondwind")), None)
             if heal:
                 break
-        move = hands.next()
-        if move is None:
-            tray.settle()
-        elif isinstance(move, Typed):
-            assert t.decide(move.text, tray.now).ok
-        else:
-            for turn in move:
-                tray.click_by_click(turn.slot, turn.clicks)
+        bot_move(tray, hands)
     assert heal is not None, "no Second Wind in this seeded game"
     assert t.decide(heal, tray.now).ok
     st = next(s for s in t.slots.values() if s.exp is not None)
