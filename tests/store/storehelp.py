@@ -10,7 +10,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "tracker"))  # paper.py
 
-from dialtray.commands._games import new_game
+from dialtray.commands._games import Setup, new_game
 from dialtray.rules.core.dice import SeededDice
 from dialtray.store import GameRecorder, GameStore
 from dialtray.store.recorder import RecordingTracker
@@ -30,13 +30,30 @@ class Played:
     path: Path
 
 
-def play_stored(path: Path, kind: str, seed: int = 3, turns: int = 2,
-                mistakes: bool = True) -> Played:
+def recorded_game(path: Path, kind: str, seed: int, turns: int
+                  ) -> tuple[Setup, Tracker, GameRecorder]:
+    """A new game of kind (seeded dice, auto-bound to 8 docks), its tracker, and the recorder
+    that stores it in the database at path."""
     dice = TableDice(SeededDice(seed))
     s = new_game(kind, dice, seed, turns)
     t = Tracker(s.game, auto_bind(s.game.dials(), 8, s.order), dice, header=s.header)
-    store = GameStore.open(path)
-    rec = GameRecorder.start(store, t, origin="test")
+    return s, t, GameRecorder.start(GameStore.open(path), t, origin="test")
+
+
+def ruled_tray(rec: GameRecorder, shown: list[str]) -> tuple[RecordingTracker, PaperTray]:
+    """The recorded tracker (boot 1) that puts each judge's ruling it applies into shown, and a
+    paper tray on it, connected and settled."""
+    rt = RecordingTracker(rec, boot=lambda: 1, on_ruling=shown.append)
+    tray = PaperTray(rt)  # type: ignore[arg-type]
+    tray.snapshot()
+    tray.settle()
+    return rt, tray
+
+
+def play_stored(path: Path, kind: str, seed: int = 3, turns: int = 2,
+                mistakes: bool = True) -> Played:
+    s, t, rec = recorded_game(path, kind, seed, turns)
+    store = rec.store
     tray = PaperTray(Recorded(rec))  # type: ignore[arg-type]
     tray.snapshot()
     tray.settle()

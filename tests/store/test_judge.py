@@ -16,7 +16,7 @@ from dialtray.store import GameStore
 from dialtray.store.judge import dial_histories, token_hash
 from dialtray.store.verify import verify_game
 from dialtray.virtual.tray import VirtualTray
-from storehelp import Played
+from storehelp import Played, recorded_game, ruled_tray
 
 
 def make_token(p: Played, capsys: pytest.CaptureFixture[str]) -> str:
@@ -154,24 +154,10 @@ def test_a_ruling_stored_while_the_game_is_played_joins_the_chain_and_is_shown(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """`dialtray judge` (another process, another connection) appends to a game whose host has
     records queued: both land in one unbroken chain, and the host shows the ruling."""
-    from dialtray.commands._games import new_game
-    from dialtray.rules.core.dice import SeededDice
-    from dialtray.store import GameRecorder
-    from dialtray.store.recorder import RecordingTracker
-    from dialtray.tracker import TableDice, Tracker, auto_bind
-    from paper import PaperTray
-
     db = tmp_path / "live.sqlite3"
-    dice = TableDice(SeededDice(2))
-    s = new_game("aces", dice, 2, 1)
-    t = Tracker(s.game, auto_bind(s.game.dials(), 8, s.order), dice, header=s.header)
-    live = GameStore.open(db)
-    rec = GameRecorder.start(live, t, origin="test")
+    _, t, rec = recorded_game(db, "aces", 2, 1)
     shown: list[str] = []
-    rt = RecordingTracker(rec, boot=lambda: 1, on_ruling=shown.append)
-    tray = PaperTray(rt)  # type: ignore[arg-type]
-    tray.snapshot()
-    tray.settle()
+    rt, tray = ruled_tray(rec, shown)
     slot = t.binding.slots()[0]
     tray.turn(slot, 1)  # queued in the host, not yet committed
     assert main(["judge", "token", "--db", str(db)]) == 0

@@ -11,30 +11,22 @@ from pathlib import Path
 
 import pytest
 from dialtray.cli import main
-from dialtray.commands._games import new_game
 from dialtray.commands._playview import render
-from dialtray.rules.core.dice import SeededDice
-from dialtray.store import GameRecorder, GameStore
-from dialtray.store.recorder import RecordingTracker
+from dialtray.store import GameStore
 from dialtray.store.verify import verify_game
-from dialtray.tracker import OVER, TableDice, Tracker, auto_bind
+from dialtray.tracker import OVER
 from dialtray.tracker.hands import Hands
-from paper import PaperTray, bot_move
+from paper import bot_move
 from rich.console import Console
+from storehelp import recorded_game, ruled_tray
 
 
 def test_rulings_during_a_live_game_are_applied_by_the_tracker_and_shown(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "live.sqlite3"
-    dice = TableDice(SeededDice(3))
-    s = new_game("aces", dice, 3, 2)
-    t = Tracker(s.game, auto_bind(s.game.dials(), 8, s.order), dice, header=s.header)
-    rec = GameRecorder.start(GameStore.open(db), t, origin="test")
+    s, t, rec = recorded_game(db, "aces", 3, 2)
     shown: list[str] = []
-    rt = RecordingTracker(rec, boot=lambda: 1, on_ruling=shown.append)
-    tray = PaperTray(rt)  # type: ignore[arg-type]
-    tray.snapshot()
-    tray.settle()
+    rt, tray = ruled_tray(rec, shown)
     hands = Hands(rt, s.brain)  # type: ignore[arg-type]
     for _ in range(5000):  # play until an action that turned dials is done and confirmed
         n = len(t.game.history)

@@ -7,26 +7,23 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from dialtray.commands._games import new_game
 from dialtray.rules.core.dice import SeededDice
 from dialtray.rules.core.game import state_json
-from dialtray.store import GameRecorder, GameStore, StoreError
+from dialtray.store import GameStore, StoreError
 from dialtray.store.recorder import RecordingTracker
 from dialtray.store.resume import attach, resume
 from dialtray.store.verify import verify_game
-from dialtray.tracker import OVER, PLAY, Result, TableDice, Tracker, auto_bind
+from dialtray.tracker import OVER, PLAY, Result, TableDice, Tracker
 from dialtray.tracker import marks as mk
 from dialtray.tracker.hands import Hands
 from paper import PaperTray, bot_move
+from storehelp import recorded_game
 
 
 def test_a_game_interrupted_half_way_is_resumed_from_the_store(tmp_path: Path) -> None:
     db = tmp_path / "g.sqlite3"
-    dice = TableDice(SeededDice(4))
-    s = new_game("aces", dice, 4, 2)
-    t = Tracker(s.game, auto_bind(s.game.dials(), 8, s.order), dice, header=s.header)
-    store = GameStore.open(db)
-    rec = GameRecorder.start(store, t, origin="test")
+    s, t, rec = recorded_game(db, "aces", 4, 2)
+    store = rec.store
     tray = PaperTray(RecordingTracker(rec, boot=lambda: 77))  # type: ignore[arg-type]
     tray.snapshot()
     tray.settle()
