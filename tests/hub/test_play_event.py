@@ -112,6 +112,9 @@ def test_play_at_an_event(servers: devservers.DevServers, tmp_path: Path) -> Non
             ).fetchone()[0])["data"]
             held = st.conn.execute("SELECT COUNT(*), MAX(n) FROM records WHERE game_id = ?",
                                    (gid,)).fetchone()
+            assert st.conn.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = "
+                                   "'hub_outbox_fill'").fetchone() == (0,)  # (games after
+            # the event stay home: the outbox trigger goes with the table's link)
             ruled = [json.loads(c)["data"]["why"] for (c,) in st.conn.execute(
                 "SELECT content FROM records WHERE game_id = ? AND kind = 'ruling'", (gid,))]
             button = [json.loads(c)["data"]["type"] for (c,) in st.conn.execute(

@@ -49,6 +49,13 @@ def install_trigger(db: Path, backfill: bool = True) -> int:
         return int(conn.execute("SELECT COUNT(*) FROM hub_outbox").fetchone()[0])
 
 
+def remove_trigger(db: Path) -> None:
+    """The table has left the event: games played from now on are not the event's (what the
+    outbox still holds goes at the next ``--event`` or ``dialtray hub table``)."""
+    with sqlite3.connect(db, timeout=30) as conn:
+        conn.execute("DROP TRIGGER IF EXISTS hub_outbox_fill")
+
+
 class Outbox:
     """The store's commit hook: each committed record's (game, n) is queued for the hub."""
 

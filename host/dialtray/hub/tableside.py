@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from dialtray.hub.table import Broker, TableLink, install_trigger
+from dialtray.hub.table import Broker, TableLink, install_trigger, remove_trigger
 from dialtray.link.messages import ButtonPressed, ButtonReleased, TrayEvent
 
 log = logging.getLogger(__name__)
@@ -162,6 +162,7 @@ class EventTable:
             left = self.link.outstanding()
         self._press += 1  # a hold timer still running calls nobody
         self.link.stop()
+        remove_trigger(self.db)
         return left
 
     # ---- the round ------------------------------------------------------------------------------

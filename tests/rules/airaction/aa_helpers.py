@@ -70,6 +70,19 @@ def speed_dial(
     return out
 
 
+# AA-M23 "Navigation": each player's basic deck of 12 (the rules' own counts, not the
+# engine's)
+BASIC_DECK = {
+    "Cruise": 2,
+    "Glide": 2,
+    "Turn": 2,
+    "Tight Turn": 2,
+    "Snap Roll": 1,
+    "Side-Slip": 1,
+    "Wingover": 1,
+    "Half Loop": 1,
+}
+
 LEVELS = {
     "rookie": {"multiplier": 1, "points": 50, "start_click": 0},
     "veteran": {"multiplier": 4, "points": 60, "start_click": 0},

@@ -3,29 +3,18 @@
 from __future__ import annotations
 
 import pytest
-from aa_helpers import new_game, of, run, start
+from aa_helpers import BASIC_DECK, new_game, of, run, start
 from dialtray.rules.airaction import events as ev
 from dialtray.rules.airaction.actions import Plan
 from dialtray.rules.airaction.game import SquadronPlane
 from dialtray.rules.core.errors import IllegalActionError
-
-BASIC = {
-    "Cruise": 2,
-    "Glide": 2,
-    "Turn": 2,
-    "Tight Turn": 2,
-    "Snap Roll": 1,
-    "Side-Slip": 1,
-    "Wingover": 1,
-    "Half Loop": 1,
-}
 
 
 def test_aa_m23_basic_deck_of_twelve_per_player_aa_m15() -> None:
     """AA-M23: each player has their own basic deck of 12 (AA-M15: set aside at setup)."""
     g, _ = new_game()
     for p in ("P1", "P2"):
-        assert g.deck(p) == BASIC and sum(g.deck(p).values()) == 12
+        assert g.deck(p) == BASIC_DECK and sum(g.deck(p).values()) == 12
 
 
 def test_aa_t07_ace_adds_two_cards_deck_of_fourteen() -> None:
@@ -77,7 +66,7 @@ def test_aa_m24_speed_must_reach_card_speed_rating() -> None:
     with pytest.raises(IllegalActionError, match="AA-M24"):
         run(g, d, 'plan A1 "Half Loop" left')
     legal = {a.card for a in g.legal_actions() if isinstance(a, Plan)}
-    assert legal == {n for n, c in g.cat.cards.items() if c.speed_rating <= 2 and n in BASIC}
+    assert legal == {n for n, c in g.cat.cards.items() if c.speed_rating <= 2 and n in BASIC_DECK}
 
 
 def test_aa_m25_path_must_be_on_card() -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from aa_helpers import (
+    BASIC_DECK,
     dial,
     fig_doc,
     make_catalogue,
@@ -34,18 +35,6 @@ from dialtray.rules.core.notation import parse_log
 from dialtray.rules.core.replay import replay_log
 
 # ---- AA-M79 "Bailing Out": Rookie +0, Veteran +1, Ace +1, Double Ace +2, Legend +3 ----------
-
-# AA-M23: the basic deck (the rules' own counts)
-BASIC_DECK = {
-    "Cruise": 2,
-    "Glide": 2,
-    "Turn": 2,
-    "Tight Turn": 2,
-    "Snap Roll": 1,
-    "Side-Slip": 1,
-    "Wingover": 1,
-    "Half Loop": 1,
-}
 
 AA_M79 = {"rookie": 0, "veteran": 1, "ace": 1, "double_ace": 2, "legend": 3}
 
