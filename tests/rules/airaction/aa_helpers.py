@@ -249,6 +249,18 @@ def advance_to(g: AirActionGame, dice: ManualDice, phase: str) -> None:
         quiet_step(g, dice)
 
 
+def into_turn_two(g: AirActionGame, dice: ManualDice, *shooting: str) -> None:
+    """A1 and B1 cruise straight; turn 1's shooting is ``shooting`` (e.g. an Ace's offensive
+    fate); turn 2 (P1 initiative, both throttle 0, cruise straight) up to its shooting, where
+    fate spent in turn 1 is usable again (AA-M61)."""
+    run(g, dice, "plan A1 Cruise straight", "plan B1 Cruise straight", "moved A1", "moved B1")
+    run(g, dice, "overlaps-done", *shooting)
+    assert g.state.turn == 2
+    run(g, dice, "initiative | 6 6 1 1", "throttle A1 0", "throttle B1 0")
+    run(g, dice, "plan A1 Cruise straight", "plan B1 Cruise straight", "moved A1", "moved B1")
+    run(g, dice, "overlaps-done")
+
+
 def plan_all_cruise(g: AirActionGame, dice: ManualDice) -> None:
     """Every active plane plans a Cruise (in placing order) and moves; no overlaps."""
     while g.state.phase == "plan":

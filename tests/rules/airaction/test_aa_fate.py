@@ -4,7 +4,7 @@ AA-M10, AA-M60..M65, AA-T01, AA-T02, AA-A01, AA-A15, AA-A16)."""
 from __future__ import annotations
 
 import pytest
-from aa_helpers import GD, clicks, new_game, of, plan_all_cruise, run, start
+from aa_helpers import GD, clicks, into_turn_two, new_game, of, plan_all_cruise, run, start
 from dialtray.rules.airaction import events as ev
 from dialtray.rules.airaction.actions import DefensiveFate, Shoot
 from dialtray.rules.airaction.catalogue import builtin
@@ -113,12 +113,7 @@ def test_aa_m65_fate_zero_offensive_adds_no_dice_but_clicks() -> None:
         }
     )
     start(g, d, {"A1": 5, "B1": 5})
-    run(g, d, "plan A1 Cruise straight", "plan B1 Cruise straight", "moved A1", "moved B1")
-    run(g, d, "overlaps-done", "shoot A1 front B1 +fate | 1 1 1 1 1", "pass B1")
-    assert g.state.turn == 2
-    run(g, d, "initiative | 6 6 1 1", "throttle A1 0", "throttle B1 0")
-    run(g, d, "plan A1 Cruise straight", "plan B1 Cruise straight", "moved A1", "moved B1")
-    run(g, d, "overlaps-done")
+    into_turn_two(g, d, "shoot A1 front B1 +fate | 1 1 1 1 1", "pass B1")
     assert _ace(g, "A1")[1] == 0
     events = run(g, d, "shoot A1 front B1 +fate | 1 1 1")
     assert of(events, ev.ShotRolled)[0].dice == 3 and g.plane("A1").ace_click == 2

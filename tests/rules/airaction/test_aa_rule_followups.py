@@ -14,8 +14,10 @@ from pathlib import Path
 import pytest
 from aa_helpers import (
     BASIC_DECK,
+    GD,
     dial,
     fig_doc,
+    into_turn_two,
     make_catalogue,
     new_game,
     of,
@@ -31,6 +33,7 @@ from dialtray.rules.airaction.game import AirActionGame, SquadronPlane
 from dialtray.rules.airaction.notation import write_log
 from dialtray.rules.airaction.rulebook import BAIL_MODIFIER, build_total_warnings
 from dialtray.rules.core.errors import IllegalActionError, NotationError
+from dialtray.rules.core.events import Event
 from dialtray.rules.core.notation import parse_log
 from dialtray.rules.core.replay import replay_log
 
@@ -96,7 +99,7 @@ def test_aa_m15_every_card_back_in_the_pile_when_the_next_turn_plans() -> None:
 # ---- AA-M75 XP for surviving a serious collision: a named, logged setting (D-AA-17) ---------
 
 
-def serious_collision(xp: int, campaign: bool = True) -> tuple[AirActionGame, list[ev.Event]]:
+def serious_collision(xp: int, campaign: bool = True) -> tuple[AirActionGame, list[Event]]:
     cat = make_catalogue([fig_doc("fragile", combat_dial=dial(holes=[0, 1, 2, 3, 3, 3]))])
     g, d = new_game(
         {"P1": [SquadronPlane("A1", "alpha")], "P2": [SquadronPlane("B1", "fragile")]},
@@ -203,9 +206,8 @@ def test_aa_m75_collision_xp_header_reaches_the_game() -> None:
 # ---- AA-M63: no defensive fate with no fate left --------------------------------------------
 
 
-def fate_zero_target() -> tuple[AirActionGame, list[ev.Event]]:
-    """B1's Ace (test-ace-2, fates 2 / 0 / 1) spends fate offensively in turn 1, so in turn 2
-    (fate usable again, AA-M61) its dial shows fate 0; A1 then hits B1 with no natural six."""
+def ace_target() -> GD:
+    """A1 (alpha) against B1 (an Ace, test-ace-2: fates 2 / 0 / 1), both at speed 5."""
     g, d = new_game(
         {
             "P1": [SquadronPlane("A1", "alpha")],
@@ -213,12 +215,14 @@ def fate_zero_target() -> tuple[AirActionGame, list[ev.Event]]:
         }
     )
     start(g, d, {"A1": 5, "B1": 5})
-    run(g, d, "plan A1 Cruise straight", "plan B1 Cruise straight", "moved A1", "moved B1")
-    run(g, d, "overlaps-done", "pass A1", "shoot B1 front A1 +fate | 1 1 1 1 1")
-    assert g.state.turn == 2
-    run(g, d, "initiative | 6 6 1 1", "throttle A1 0", "throttle B1 0")
-    run(g, d, "plan A1 Cruise straight", "plan B1 Cruise straight", "moved A1", "moved B1")
-    run(g, d, "overlaps-done")
+    return g, d
+
+
+def fate_zero_target() -> tuple[AirActionGame, list[Event]]:
+    """B1's Ace spends fate offensively in turn 1, so in turn 2 (fate usable again, AA-M61) its
+    dial shows fate 0; A1 then hits B1 with no natural six."""
+    g, d = ace_target()
+    into_turn_two(g, d, "pass A1", "shoot B1 front A1 +fate | 1 1 1 1 1")
     v = g.ace_values("B1")
     assert v is not None and v[1] == 0 and not g.plane("B1").fate_used
     return g, run(g, d, "shoot A1 front B1 | 5 5 1")
@@ -237,13 +241,7 @@ def test_aa_m63_no_defensive_fate_with_fate_zero() -> None:
 def test_aa_m63_defensive_fate_offered_while_fate_is_left() -> None:
     """The control case: the same shot at B1 in turn 1 (fate 2, unused) waits for B1's
     decision, so the test above would notice an engine that never offers fate."""
-    g, d = new_game(
-        {
-            "P1": [SquadronPlane("A1", "alpha")],
-            "P2": [SquadronPlane("B1", "ace-plane-2", "rookie", "test-ace-2")],
-        }
-    )
-    start(g, d, {"A1": 5, "B1": 5})
+    g, d = ace_target()
     plan_all_cruise(g, d)
     run(g, d, "shoot A1 front B1 | 5 5 1")
     assert g.state.shot is not None and DefensiveFate("B1", True) in g.legal_actions()
@@ -298,13 +296,7 @@ def test_aa_m63_d_aa_12_pointless_defensive_fate_stays_legal() -> None:
     from dialtray.rules.airaction.bots import Bot
     from dialtray.rules.airaction.table import Table
 
-    g, d = new_game(
-        {
-            "P1": [SquadronPlane("A1", "alpha")],
-            "P2": [SquadronPlane("B1", "ace-plane-2", "rookie", "test-ace-2")],
-        }
-    )
-    start(g, d, {"A1": 5, "B1": 5})
+    g, d = ace_target()
     plan_all_cruise(g, d)
     run(g, d, "shoot A1 front B1 | 6 6 1")
     assert g.state.shot is not None and DefensiveFate("B1", True) in g.legal_actions()
