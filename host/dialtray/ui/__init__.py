@@ -10,7 +10,11 @@ tracker's public API (``Tracker.decide``) — it adds no rules of its own.
 * :mod:`svg` — the pictures made on the server: dial windows, LED dice, the odds bar chart.
 * :mod:`odds` — exact odds of the shots the rules allow now (the engine's own numbers).
 * :mod:`live` — the table's thread: pumps the tray into the tracker (and the store), runs the
-  bots' hands when they play, executes the page's requests, publishes every change.
+  bots' hands when they play, executes the page's requests (decisions, a judge's rulings, which
+  the live tracker applies at once), publishes every change.
+* :mod:`push` — every change serialised once for all pages, as a patch (what changed) with
+  the whole state for a page that cannot take it; each page's socket fed in order.
+* :mod:`views` — the report and the judge's views and rulings, from the store.
 * :mod:`app` — the Starlette application (HTTP + websocket), static assets in ``static/``.
 
 The web framework (Starlette, uvicorn) is the optional extra ``dialtray[ui]``; nothing outside
