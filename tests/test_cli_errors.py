@@ -80,6 +80,8 @@ BAD_ARGUMENTS: list[tuple[list[str], list[str]]] = [
     (["hardware", "target", "--detents", "1"], ["--detents", "2..64"]),
     (["hardware", "target", "--diameter", "big"], ["--diameter", "'big'"]),
     (["replay"], ["file", "required"]),
+    (["sheet", "game.log"], ["--plane", "required"]),
+    (["sheet", "/nonexistent/game.log", "--plane", "A1"], ["/nonexistent/game.log"]),
     (["figures", "--game", "chess"], ["--game", "'chess'"]),
     (["games", "--db"], ["--db", "expected one argument"]),
     (["export", "abc"], ["game", "whole number", "'abc'"]),

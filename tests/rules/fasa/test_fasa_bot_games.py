@@ -3,7 +3,10 @@ exception and replays byte for byte from its log (actions, events, final state, 
 
 Split into chunks so pytest-xdist spreads them over the cores; games are 6 turns; one game in
 five plots secretly (seal/reveal), one in three uses fractional Quick Draw, one in four the
-optional collision damage (``bots.bot_game``)."""
+optional collision damage (``bots.bot_game``). The maps turn with the seed (town with a ground
+turret and a crate, commercial and military zeppelins), P1 often flies the harpoon/torpedo
+raider: every chunk's logs use FS-M108 "Harpoon (HP)", FS-M115 "Aerial torpedo", FS-M120
+"Turrets" (zeppelin and ground turrets) and FS-M121 "Main guns", and replay them."""
 
 from __future__ import annotations
 
@@ -20,15 +23,18 @@ GAMES, CHUNKS = 1000, 20
 def test_bot_games_finish_and_replay_byte_for_byte(chunk: int) -> None:
     per = GAMES // CHUNKS
     ended = 0
+    verbs: set[str] = set()
     for seed in range(chunk * per, (chunk + 1) * per):
         g, log = bot_game(seed, sealed=seed % 5 == 0, turn_limit=6)
         assert g.outcome() is not None and g.to_move() is None
         ended += 1
+        verbs.update(x.action.text().split()[0] for x in g.history)  # type: ignore[attr-defined]
         again = replay_log(parse_log(log, f"fasa-{seed}.log")).game
         assert [e.text() for x in again.history for e in x.events] == [  # type: ignore[attr-defined]
             e.text() for x in g.history for e in x.events]
         assert state_json(again) == state_json(g) and again.report() == g.report()
     assert ended == per
+    assert {"harpoon", "torpedo", "gun", "barrage"} <= verbs, verbs
 
 
 def test_random_sheets_maps_and_header_options_replay() -> None:

@@ -37,3 +37,75 @@ def test_replay_a_fasa_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     path.write_text(log.replace("plot A1", "plot A1 bail", 1).replace("---\nplot", "---\nplit"))
     assert main(["replay", str(path)]) == 2
     assert "game.log:" in capsys.readouterr().err
+
+
+def _log_using_everything() -> tuple[str, set[str]]:
+    """A bot game whose log uses harpoons, torpedoes, zeppelin/ground turrets and main guns
+    (FS-M108, FS-M115, FS-M120, FS-M121), the first such seed of the sweep's games."""
+    want = {"harpoon", "torpedo", "gun", "barrage"}
+    for seed in range(6, 200, 8):  # the warship games with the raider (bots.MAPS)
+        _, log = bot_game(seed, turn_limit=6)
+        verbs = {line.split()[0] for line in log.split("---\n", 1)[1].splitlines() if line}
+        if want <= verbs:
+            return log, verbs
+    raise AssertionError("no bot game used every new weapon")
+
+
+def test_notation_round_trip_and_replay_of_the_new_weapons(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]
+                                                           ) -> None:
+    """Every action line of such a log parses and prints back the same (docs/notation.md);
+    `dialtray replay` replays it; a harpoon at a building is refused at its FILE:LINE naming
+    FS-M108 "Harpoon (HP)"."""
+    from dialtray.rules.fasa.actions import parse_action
+
+    log, _ = _log_using_everything()
+    for line in log.split("---\n", 1)[1].splitlines():
+        text = line.split(" | ")[0]
+        assert parse_action(text).text() == text
+    path = tmp_path / "raid.log"
+    path.write_text(log)
+    assert main(["replay", str(path)]) == 0
+    body = log.split("---\n", 1)[1].splitlines()
+    at = next(i for i, line in enumerate(body) if line.startswith("harpoon "))
+    plane, hardpoint = body[at].split()[1:3]
+    body[at] = f"harpoon {plane} {hardpoint} cell-1"
+    path.write_text(log.split("---\n", 1)[0] + "---\n" + "\n".join(body[:at + 1]) + "\n")
+    capsys.readouterr()
+    assert main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    head = log.split("---\n", 1)[0].count("\n") + 1
+    assert f"raid.log:{head + at + 1}:" in err and "FS-M108" in err
+
+
+def test_sheet_command_writes_the_live_record_sheet(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """`dialtray sheet LOG --plane ID -o FILE`: the SVG of the plane as the log leaves it
+    (FS-M05 record sheet), or after a line; bad input exits 2 naming the plane or the file."""
+    import xml.etree.ElementTree as ET
+
+    from dialtray.rules.core.notation import parse_log
+    from dialtray.rules.core.replay import replay_log
+    from dialtray.rules.fasa.svg import render
+
+    _, log = bot_game(6, turn_limit=6)
+    path = tmp_path / "game.log"
+    path.write_text(log)
+    out = tmp_path / "a1.svg"
+    assert main(["sheet", str(path), "--plane", "A1", "-o", str(out)]) == 0
+    end = replay_log(parse_log(log, "game.log")).game
+    assert out.read_text() == render(end.state.planes["A1"], end.state.turn)  # type: ignore
+    ET.fromstring(out.read_text())
+    capsys.readouterr()
+    assert main(["sheet", str(path), "--plane", "A1", "--after", "5"]) == 0
+    early = capsys.readouterr().out
+    assert early.startswith("<svg") and early != out.read_text()
+    assert main(["sheet", str(path), "--plane", "Q7"]) == 2
+    assert "--plane" in capsys.readouterr().err
+    path.write_text(log.replace("---\n", "---\nplit A1 3SA\n", 1))
+    assert main(["sheet", str(path), "--plane", "A1"]) == 2
+    err = capsys.readouterr().err
+    assert "game.log:" in err and "Traceback" not in err
+    path.write_text("Game: airaction\n---\n")
+    assert main(["sheet", str(path), "--plane", "A1"]) == 2
+    assert "FASA" in capsys.readouterr().err

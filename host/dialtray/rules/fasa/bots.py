@@ -75,9 +75,13 @@ class Bot:
         return out
 
     def combat(self, g: FasaGame, legal: list[FasaAction]) -> FasaAction:
-        special = [a for a in legal if isinstance(a, Harpoon | Torpedo | Gun)]
+        special = [a for a in legal if isinstance(a, Harpoon | Torpedo | Gun)
+                   or (isinstance(a, Fire) and a.tow)]
         if special and self.rng.random() < 0.6:
             return self.rng.choice(special)
+        cut = [a for a in legal if isinstance(a, Cut)]
+        if cut and self.rng.random() < 0.1:  # FS-M110: let go of the prize now and then
+            return cut[0]
         return self.rng.choice(legal)
 
     def secret(self, g: FasaGame) -> FasaAction:
@@ -174,8 +178,13 @@ class GreedyBot(Bot):
         special = [a for a in legal if isinstance(a, Harpoon | Torpedo)]
         if special:
             return self.rng.choice(special)
+        if Cut in map(type, legal) and self.rng.random() < 0.15:
+            return next(a for a in legal if isinstance(a, Cut))  # FS-M110: drop it here
+        tow = [a for a in legal if isinstance(a, Fire) and a.tow]
+        if tow and self.rng.random() < 0.5:  # FS-M110: shoot the prize off the cable
+            return self.rng.choice(tow)
         fire = [a for a in legal if isinstance(a, Fire | Gun) and not (
-            isinstance(a, Fire) and a.tow and self.rng.random() < 0.5)]
+            isinstance(a, Fire) and a.tow)]
         if fire:
             return self.rng.choice(fire)
         barrage = [a for a in legal if isinstance(a, Barrage) and _near_foe(g, a)]

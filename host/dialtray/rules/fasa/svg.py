@@ -55,8 +55,9 @@ def render(p: PlaneState, turn: int) -> str:
                      f"  DE {pilot.dead_eye}  SH {pilot.steady_hand}  NT {pilot.natural_touch}"
                      f"  SS {pilot.sixth_sense}  Con {p.constitution}/{pilot.constitution}"
                      f"{shock}", 11))
+    towing = f"   towing {p.towing} (FS-M110)" if p.towing else ""
     out.append(_text(20, 60, f"Base to-hit {sh.base_to_hit}   status {p.status}   speed "
-                     f"{p.speed}   layout {sh.layout}", 11))
+                     f"{p.speed}   layout {sh.layout}{towing}", 11))
     out += _boxes(20, 72, sh.max_speed, sh.max_speed - p.max_speed(), "Max speed")
     out += _boxes(20, 92, 3, 3 - p.acceleration(), "Accel")
     out += _boxes(20, 112, sh.deceleration, sh.deceleration - p.deceleration(), "Decel")
