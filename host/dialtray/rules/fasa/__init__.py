@@ -14,6 +14,8 @@ record sheets, damage templates, Hit Location Table, arcs diagram) is a document
 - ``movement``  plot checks, pushes, random movement, collisions
 - ``combat``    Quick Draw order, targets, guns, rockets, counters, bombs
 - ``zeppelin``  gas cells, nacelles, turrets; ``campaign`` the pilot's log
+- ``guns``      gun posts in play: zeppelin turrets, main guns, gunners, ground turrets
+- ``tow``       harpoons, lifting, towing and aerial torpedoes in play
 - ``events``, ``state``, ``actions``, ``legal``, ``game`` (``FasaGame``), ``notation``,
   ``bots``, ``svg`` (the live record sheet)
 """
