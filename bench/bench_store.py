@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "store.json"
 sys.path.insert(0, str(ROOT / "tests" / "tracker"))
 
+from benchframes import click_stream, track_stream  # noqa: E402
 from benchout import print_table, write_results  # noqa: E402
 from dialrig import proto  # noqa: E402
 from dialtray.commands._games import new_game  # noqa: E402
@@ -42,21 +43,6 @@ from dialtray.store.recorder import RecordingTracker  # noqa: E402
 from dialtray.store.table import steady_gc  # noqa: E402
 from dialtray.store.verify import verify_game  # noqa: E402
 from dialtray.tracker import PLAY, TableDice, Tracker, auto_bind  # noqa: E402
-
-
-def click_stream(t: Tracker, n: int, first_seq: int = 1) -> bytes:
-    slots = [sl for sl in t.binding.slots() if sl.dial == 0]
-    w = proto.FrameWriter()
-    frames = []
-    pos = {sl: 0 for sl in slots}
-    for k in range(n):
-        seq = first_seq + k
-        sl = slots[(k // 2) % len(slots)]
-        delta = 1 if k % 2 == 0 else -1
-        pos[sl] += delta
-        frames.append(bytes(w.frame(proto.T_EVENT, proto.EVENT_FMT, seq, seq * 3, proto.EV_CLICK,
-                                    sl.dock, sl.dial, pos[sl] % 12, delta)))
-    return b"".join(frames)
 
 
 def feed(rec: GameRecorder, stream: bytes, batch: int, boot: int = 7
@@ -154,18 +140,8 @@ def decode_and_track(n: int) -> tuple[float, float]:
         t = rec.tracker
         assert t is not None
         stream = click_stream(t, n)
-        d = proto.Deframer()
-        clock, events = 0.0, 0
         t0, c0 = time.perf_counter(), time.process_time()
-        for i in range(0, len(stream), 4096):
-            for payload in d.feed(stream[i:i + 4096]):
-                msg = decode(payload)
-                assert isinstance(msg, RawEvent)
-                t.feed(msg.to_event(), clock)
-                events += 1
-                if events % 64 == 0:
-                    clock += 0.001
-                    t.tick(clock)
+        events = track_stream(t, stream)
         dt, cpu = time.perf_counter() - t0, time.process_time() - c0
         store.close()
     return events / dt, events / cpu

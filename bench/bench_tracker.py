@@ -27,10 +27,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "tracker.json"
 
+from benchframes import click_stream, track_stream  # noqa: E402
 from benchout import print_table, write_results  # noqa: E402
-from dialrig import config, proto  # noqa: E402
+from dialrig import config  # noqa: E402
 from dialtray.commands._games import new_game  # noqa: E402
-from dialtray.link.messages import Click, DialState, RawEvent, Snapshot, TrayEvent, decode  # noqa: E402
+from dialtray.link.messages import Click, DialState, Snapshot, TrayEvent  # noqa: E402
 from dialtray.link.session import TraySession  # noqa: E402
 from dialtray.rules.core.dice import SeededDice, TrayDice  # noqa: E402
 from dialtray.tracker import PLAY, TableDice, Timing, Tracker, auto_bind  # noqa: E402
@@ -55,30 +56,9 @@ def throughput(n: int) -> float:
     t.feed(Snapshot(0, 1, 1, tuple(DialState(d, i, "as5600", 0, 12, 0)
                                    for d in range(8) for i in range(2))), 0.0)
     assert t.phase == PLAY
-    slots = [sl for sl in t.binding.slots() if sl.dial == 0]
-    w = proto.FrameWriter()
-    frames = []
-    pos = {sl: 0 for sl in slots}
-    for seq in range(1, n + 1):
-        sl = slots[((seq - 1) // 2) % len(slots)]
-        delta = 1 if seq % 2 else -1
-        pos[sl] += delta
-        frames.append(bytes(w.frame(proto.T_EVENT, proto.EVENT_FMT, seq, seq * 3, proto.EV_CLICK,
-                                    sl.dock, sl.dial, pos[sl] % 12, delta)))
-    stream = b"".join(frames)
-    d = proto.Deframer()
-    clock = 0.0
+    stream = click_stream(t, n)
     t0 = time.perf_counter()
-    events = 0
-    for i in range(0, len(stream), 4096):  # as a serial port hands data over
-        for payload in d.feed(stream[i:i + 4096]):
-            msg = decode(payload)
-            assert isinstance(msg, RawEvent)
-            t.feed(msg.to_event(), clock)
-            events += 1
-            if events % 64 == 0:
-                clock += 0.001
-                t.tick(clock)
+    events = track_stream(t, stream)
     dt = time.perf_counter() - t0
     assert events == n and t.ready(), (events, t.waiting_for())
     return n / dt
