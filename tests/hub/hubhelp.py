@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from dialtray.commands._games import new_game
 from dialtray.hub import devservers, pgschema
+from dialtray.link.messages import DialState, Snapshot
+from dialtray.rules.core.dice import SeededDice
+from dialtray.tracker import TableDice, Tracker, auto_bind
 
 EVENT = "ev1"
 
@@ -35,3 +39,16 @@ def forget_table(s: devservers.DevServers, table: str) -> None:
     finally:
         c.disconnect()
         c.loop_stop()
+
+
+def tracker(kind: str) -> Tracker:
+    d = TableDice(SeededDice(3))
+    s = new_game(kind, d, 3, 4)
+    return Tracker(s.game, auto_bind(s.game.dials(), 8, s.order), d, header=s.header)
+
+
+def agree(t: Tracker, now: float) -> None:
+    """Every dial reported at its start click (a snapshot, as the tray sends on connect)."""
+    dials = tuple(DialState(s.dock, s.dial, "as5600", 0, 12, 0)
+                  for s in sorted(t.binding.slots()))
+    t.feed(Snapshot(0, 1, 1, dials, "connect"), now)

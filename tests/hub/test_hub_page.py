@@ -18,7 +18,10 @@ from dialtray.hub import devservers, event, rulings
 from dialtray.hub.ingest import Ingest
 from dialtray.hub.sim import ScriptedTable, wait_for
 from dialtray.hub.table import Broker
-from hubhelp import EVENT, fresh_db
+from dialtray.hub.tableside import EventAddress, EventTable
+from dialtray.link.messages import Click
+from dialtray.store.db import GameStore
+from hubhelp import EVENT, agree, forget_table, fresh_db, tracker
 
 pytest.importorskip("starlette", reason="the hub page needs the `ui` extra (dialtray[ui])")
 from dialtray.hub.web import HubPage, ServedHub
@@ -72,5 +75,49 @@ def test_hub_page_live_tables_standings_and_a_ruling(
         pg.close()
     finally:
         t.close()
+        served.close()
+        ingest.stop()
+
+
+def test_a_live_tracker_on_the_board(servers: devservers.DevServers, tmp_path: Path,
+                                     browser: Any) -> None:
+    """A table's live state as `play`/`serve --event` publish it (the real tracker's view, via
+    `EventTable.step`, retained, through the broker) on the hub page's board: the pairing-free
+    table at its start click, then a dial spun that nobody caused, flagged (AA-M81)."""
+    dsn = fresh_db(servers, "hub_board")
+    with psycopg.connect(dsn) as db:
+        creds = rulings.enroll(db, "bd-t1")
+    servers.mqtt.add_user("bd-t1", creds["password"])
+    forget_table(servers, "bd-t1")
+    page = HubPage(dsn, secrets.token_urlsafe(9))
+    ingest = Ingest(dsn, EVENT, "127.0.0.1", servers.mqtt.port,
+                    servers.hub_password, on_change=page.changed)  # type: ignore[attr-defined]
+    ingest.start()
+    served = ServedHub(page)
+    GameStore.open(tmp_path / "g.sqlite3").close()
+    ev = EventTable(tmp_path / "g.sqlite3", EventAddress("127.0.0.1", servers.mqtt.port, EVENT),
+                    {**creds, "ruling_key": bytes.fromhex(creds["ruling_key"])}).start()
+    t = tracker("airaction")
+    agree(t, 0.0)
+    said: list[str] = []
+    try:
+        wait_for(ev.link.connected.is_set, 20, "the table connected")
+        ev.step(t, said.append)
+        pg = browser.new_page()
+        pg.goto(served.url)
+        card = pg.locator('[data-table="bd-t1"]')
+        card.locator(".dials", has_text="A1 combat 0").wait_for(timeout=20000)
+        assert card.locator(".phase").inner_text() == "phase: turn 0 deploy"
+        slot = next(s for s, d in t.binding.items() if d.figure == "B2" and d.kind == "combat")
+        t.feed(Click(1, slot.dock, slot.dial, 2, 2), 1.0)  # spun two clicks, nobody caused it
+        t.tick(1.0 + t.timing.judge_s + 0.1)
+        wait_for(lambda: (ev.step(t, said.append), ev.states)[1] == 2, 5, "the state sent again")
+        flags = card.locator(".flags")
+        flags.wait_for(timeout=20000)
+        assert "B2" in flags.inner_text()
+        assert "to turn: B2 combat -2" in card.inner_text()
+        pg.close()
+    finally:
+        ev.stop(0)
         served.close()
         ingest.stop()

@@ -11,13 +11,12 @@ import threading
 from pathlib import Path
 
 import pytest
-from dialtray.commands._games import new_game
 from dialtray.hub.sim import wait_for
 from dialtray.hub.tableside import HOLD_NOTE, STATE_EVERY_S, EventAddress, EventTable, parse_url
-from dialtray.link.messages import ButtonPressed, ButtonReleased, DialState, Snapshot
-from dialtray.rules.core.dice import SeededDice
+from dialtray.link.messages import ButtonPressed, ButtonReleased
 from dialtray.store.db import GameStore
-from dialtray.tracker import PLAY, START, TableDice, Tracker, auto_bind
+from dialtray.tracker import PLAY, START
+from hubhelp import agree, tracker
 
 CREDS = {"table": "t9", "password": "pw", "ruling_key": b"k" * 16, "event": "ev1"}
 
@@ -28,19 +27,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-def tracker(kind: str) -> Tracker:
-    d = TableDice(SeededDice(3))
-    s = new_game(kind, d, 3, 4)
-    return Tracker(s.game, auto_bind(s.game.dials(), 8, s.order), d, header=s.header)
-
-
-def agree(t: Tracker, now: float) -> None:
-    """Every dial reported at its start click (a snapshot, as the tray sends on connect)."""
-    dials = tuple(DialState(s.dock, s.dial, "as5600", 0, 12, 0)
-                  for s in sorted(t.binding.slots()))
-    t.feed(Snapshot(0, 1, 1, dials, "connect"), now)
 
 
 def table(tmp_path: Path, clock: Clock | None = None, hold_s: float = 3.0) -> EventTable:
