@@ -20,6 +20,8 @@ import time
 from dialrig import config, hw_sim, proto
 from dialrig.app import App
 
+from devrig import CapturedIO
+
 SPECIAL = (0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x0D, 0x10, 0x1C, 0x1A, 0xA5, 0xFF)
 EDGE_B = (0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 13, 15, 16, 64, 65, 100, 101, 0x70, 0x71, 127,
           128, 254, 255)
@@ -52,21 +54,6 @@ class Rng:
         for i in range(n):
             out[i] = self.pick(SPECIAL) if self.below(4) == 0 else self.next() & 0xFF
         return out
-
-
-class FuzzIO:
-    """The serial port: keeps what the device writes until the checker reads it."""
-
-    def __init__(self):
-        self.out = bytearray()
-        self.judge_ctrl_c = False
-
-    def write(self, data):
-        self.out.extend(data)
-        return True
-
-    def read_available(self):
-        return None
 
 
 def _fields(rng, fmt, next_seq):
@@ -152,7 +139,7 @@ class Fuzzer:
         cfg = config.quadrature_config(docks) if quadrature else config.default_config(docks)
         self.seed = seed
         self.rng = Rng(seed)
-        self.io = FuzzIO()
+        self.io = CapturedIO()  # keeps what the device writes until the checker reads it
         self.app = App(cfg, hw_sim.Board(cfg), self.io)
         self.link = self.app.link
         self.now = time.ticks_ms()
@@ -210,8 +197,7 @@ class Fuzzer:
         self.io.out = bytearray()
         self.link.receive(proto.encode(proto.C_HELLO, proto.HOST_HELLO_FMT, 0xBEEF,
                                        proto.PROTO_VERSION), self.now)
-        got = [proto.parse(p) for p in proto.Deframer().feed(bytes(self.io.out))]
-        types = [t for t, _ in got]
+        types = [t for t, _ in self.io.messages()]
         return proto.T_ACK in types and proto.T_HELLO in types
 
     def run(self, n):
