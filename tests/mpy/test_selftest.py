@@ -4,30 +4,16 @@
 # its count, and the lamp test lights every LED of every die in red, green and blue.
 import asyncio
 import struct
-import time
 
-from dialrig import config, hw_sim, proto
-from dialrig.app import App
+from dialrig import config, proto
 from dialrig.sim_i2c import AGC_MAX, SimAS5600
 
-
-class QuietIO:
-    def __init__(self):
-        self.judge_ctrl_c = False
-        self.out = bytearray()
-
-    def write(self, data):
-        self.out.extend(data)
-
-    def read_available(self):
-        return None
+from devrig import device
 
 
 def _device(cfg):
-    board = hw_sim.Board(cfg)
-    app = App(cfg, board, QuietIO())
-    app.dials.sample(time.ticks_ms())
-    return app, board
+    app, _ = device(cfg)
+    return app, app.board
 
 
 def _events(app, kind):
