@@ -111,7 +111,12 @@ def test_a_live_tracker_on_the_board(servers: devservers.DevServers, tmp_path: P
         slot = next(s for s, d in t.binding.items() if d.figure == "B2" and d.kind == "combat")
         t.feed(Click(1, slot.dock, slot.dial, 2, 2), 1.0)  # spun two clicks, nobody caused it
         t.tick(1.0 + t.timing.judge_s + 0.1)
-        wait_for(lambda: (ev.step(t, said.append), ev.states)[1] == 2, 5, "the state sent again")
+
+        def sent_again() -> bool:
+            ev.step(t, said.append)  # (the game's loop: at most every 0.25 s, when changed)
+            return ev.states == 2
+
+        wait_for(sent_again, 5, "the state sent again")
         flags = card.locator(".flags")
         flags.wait_for(timeout=20000)
         assert "B2" in flags.inner_text()
