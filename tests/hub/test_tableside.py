@@ -101,3 +101,24 @@ def test_bad_event_urls_are_named(url: str, why: str) -> None:
     with pytest.raises(ValueError, match=why):
         parse_url(url)
     assert parse_url("mqtt://hub.local/spring") == EventAddress("hub.local", 1883, "spring")
+
+
+def test_no_hub_no_game_said_in_one_line(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """`play --event` with the hub out of reach: after --wait, one line says why, before any
+    tray starts (exit 1), and the table's outbox trigger is gone again."""
+    from dialtray import cli
+
+    creds = tmp_path / "t9.json"
+    creds.write_text(json.dumps({**CREDS, "ruling_key": "6b" * 16}))
+    db = tmp_path / "games.sqlite3"
+    code = cli.main(["play", "airaction", "--sim", "--event", "mqtt://127.0.0.1:1/ev1",
+                     "--creds", str(creds), "--wait", "0.3", "--db", str(db)])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "no table assignment within 0.3 s: the hub is not reachable" in err
+    assert "Traceback" not in err
+    with GameStore.open(db, readonly=True) as st:
+        assert st.latest() is None  # no game was started
+        assert st.conn.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = "
+                               "'hub_outbox_fill'").fetchone() == (0,)
