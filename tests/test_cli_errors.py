@@ -40,6 +40,7 @@ BAD_ARGUMENTS: list[tuple[list[str], list[str]]] = [
     (["play", "airaction", "--figures", "A1,Z9"], ["--figures", "Z9", "not in this game"]),
     (["play", "airaction", "--event", "mqtt://hub/ev"], ["--creds", "--event needs"]),
     (["play", "airaction", "--creds", "t01.json"], ["--creds", "only with --event"]),
+    (["play", "airaction", "--wait", "0"], ["--wait", "0..3600"]),
     (["play", "airaction", "--event", "http://hub", "--creds", "t.json"], ["--event", "mqtt://"]),
     (["play", "airaction", "--event", "mqtt://hub/ev", "--creds", "/nonexistent/t01.json"],
      ["--creds", "/nonexistent/t01.json"]),

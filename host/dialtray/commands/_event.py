@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from dialtray.commands._args import float_range
 from dialtray.commands._common import CommandError
 from dialtray.commands._games import AirActionBrain, Setup, new_game
 from dialtray.commands._store import db_path
@@ -30,7 +31,8 @@ def add_event_arguments(p: argparse.ArgumentParser) -> None:
                         "table's assignment and the round's timer ends it")
     g.add_argument("--creds", type=Path, metavar="FILE",
                    help="with --event: this table's credentials (`dialtray hub enroll TABLE`)")
-    g.add_argument("--wait", type=float, default=60.0, metavar="S",
+    g.add_argument("--wait", type=float_range(0.0, 3600.0, lo_open=True), default=60.0,
+                   metavar="S",
                    help="with --event: how long to wait for the table's assignment "
                         "(default %(default)s s)")
 
