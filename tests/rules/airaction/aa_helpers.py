@@ -19,6 +19,7 @@ from dialtray.rules.airaction.catalogue import (
     _ace_semantics,
     _figure_semantics,
     ace_from_doc,
+    builtin,
     figure_from_doc,
     load_cards,
 )
@@ -185,6 +186,17 @@ def new_game(
         sq, build_total=build_total, dice=dice, catalogue=kw.pop("catalogue", CAT), **kw
     )
     return g, dice
+
+
+# Built-in sample figures (the built-in catalogue, not the test one).
+LOYLE = SquadronPlane("L", "sample-loyle-crawford", "rookie", "sample-ace-loyle-crawford")
+MILITIA = SquadronPlane("M", "sample-militia-fighter")
+
+
+def loyle_vs_militia(**kw: Any) -> GD:
+    """The Ace Loyle Crawford (P1) against a militia fighter (P2), built-in catalogue; kw go to
+    ``new_game`` (build_total, strict_build_total ...). For AA-M10's build-total rules."""
+    return new_game({"P1": [LOYLE], "P2": [MILITIA]}, catalogue=builtin(), **kw)
 
 
 def run(g: AirActionGame, dice: ManualDice, *lines: str) -> list[Event]:

@@ -4,7 +4,19 @@ AA-M10, AA-M60..M65, AA-T01, AA-T02, AA-A01, AA-A15, AA-A16)."""
 from __future__ import annotations
 
 import pytest
-from aa_helpers import GD, clicks, into_turn_two, new_game, of, plan_all_cruise, run, start
+from aa_helpers import (
+    GD,
+    LOYLE,
+    MILITIA,
+    clicks,
+    into_turn_two,
+    loyle_vs_militia,
+    new_game,
+    of,
+    plan_all_cruise,
+    run,
+    start,
+)
 from dialtray.rules.airaction import events as ev
 from dialtray.rules.airaction.actions import DefensiveFate, Shoot
 from dialtray.rules.airaction.catalogue import builtin
@@ -18,9 +30,7 @@ def _ace(g: AirActionGame, pid: str) -> tuple[int, int, bool]:
     return v
 
 
-LOYLE = SquadronPlane("L", "sample-loyle-crawford", "rookie", "sample-ace-loyle-crawford")
 CHARLIE = SquadronPlane("C", "sample-charlie-steele", "rookie", "sample-ace-charlie-steele")
-MILITIA = SquadronPlane("M", "sample-militia-fighter")
 
 
 def duel(p1: SquadronPlane, p2: SquadronPlane, speeds: dict[str, int]) -> GD:
@@ -134,12 +144,7 @@ def test_aa_m10_aces_need_build_total_300_and_their_own_plane() -> None:
     warning: test_aa_rule_followups); an Ace flies its corresponding plane and its points are
     added to the plane's."""
     with pytest.raises(IllegalActionError, match="AA-M10"):
-        new_game(
-            {"P1": [LOYLE], "P2": [MILITIA]},
-            build_total=200,
-            catalogue=builtin(),
-            strict_build_total=True,
-        )
+        loyle_vs_militia(build_total=200, strict_build_total=True)
     with pytest.raises(IllegalActionError, match="AA-M10"):
         new_game(
             {
@@ -152,7 +157,7 @@ def test_aa_m10_aces_need_build_total_300_and_their_own_plane() -> None:
             },
             catalogue=builtin(),
         )
-    g, _ = new_game({"P1": [LOYLE], "P2": [MILITIA]}, catalogue=builtin())
+    g, _ = loyle_vs_militia()
     assert g.build_points("P1") == 53 + g.cat.aces["sample-ace-loyle-crawford"].points
 
 

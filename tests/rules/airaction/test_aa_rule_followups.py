@@ -15,9 +15,11 @@ import pytest
 from aa_helpers import (
     BASIC_DECK,
     GD,
+    MILITIA,
     dial,
     fig_doc,
     into_turn_two,
+    loyle_vs_militia,
     make_catalogue,
     new_game,
     of,
@@ -135,26 +137,18 @@ def test_aa_m75_collision_survival_xp_setting_pays_survivors_only() -> None:
 
 # ---- AA-M10 build total >= 300 with Aces: a warning, an error when strict (D-AA-20) ---------
 
-LOYLE = SquadronPlane("L", "sample-loyle-crawford", "rookie", "sample-ace-loyle-crawford")
-MILITIA = SquadronPlane("M", "sample-militia-fighter")
-
 
 def test_aa_m10_low_build_total_with_aces_warns_unless_strict() -> None:
     """AA-M10 "should be at least 300": 200 with an Ace is allowed with a warning; a tournament
     sets ``strict_build_total`` and gets the refusal naming AA-M10."""
-    g, _ = new_game({"P1": [LOYLE], "P2": [MILITIA]}, build_total=200, catalogue=builtin())
+    g, _ = loyle_vs_militia(build_total=200)
     setup = g.setup_events[0]
     assert isinstance(setup, ev.GameSetup)
     (warning,) = build_total_warnings(setup)
     assert "AA-M10" in warning and "300" in warning
     with pytest.raises(IllegalActionError, match="AA-M10"):
-        new_game(
-            {"P1": [LOYLE], "P2": [MILITIA]},
-            build_total=200,
-            catalogue=builtin(),
-            strict_build_total=True,
-        )
-    g3, _ = new_game({"P1": [LOYLE], "P2": [MILITIA]}, build_total=300, catalogue=builtin())
+        loyle_vs_militia(build_total=200, strict_build_total=True)
+    g3, _ = loyle_vs_militia(build_total=300)
     s3 = g3.setup_events[0]
     assert isinstance(s3, ev.GameSetup) and build_total_warnings(s3) == []
     other = SquadronPlane("N", "sample-militia-fighter")
