@@ -113,7 +113,7 @@ def test_a_live_tracker_on_the_board(servers: devservers.DevServers, tmp_path: P
         t.tick(1.0 + t.timing.judge_s + 0.1)
 
         def sent_again() -> bool:
-            ev.step(t, said.append)  # (the game's loop: at most every 0.25 s, when changed)
+            ev.step(t, said.append)  # (the game's loop: at most every 0.1 s, when changed)
             return ev.states == 2
 
         wait_for(sent_again, 5, "the state sent again")

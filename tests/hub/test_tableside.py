@@ -1,6 +1,6 @@
 """The table's side of an event without a network (the link is made but never started: the game
 must not care): the live state is built from the real tracker's view, published only when it
-changed and at most every 0.25 s; the roll button held 3 s calls the judge, a tap does not; when
+changed and at most every 0.1 s; the roll button held 3 s calls the judge, a tap does not; when
 the round's clock runs out the table ends an Aces game with the rules' own `endgame time`
 (AC-M67 (2)) once the dials agree, not before."""
 
@@ -56,7 +56,7 @@ def test_live_state_only_when_changed_and_rate_limited(tmp_path: Path) -> None:
     clock.now += STATE_EVERY_S
     ev.step(t, said.append)
     assert ev.states == 2
-    clock.now += STATE_EVERY_S  # due, unchanged (the clock shows whole seconds): not sent
+    clock.now += STATE_EVERY_S  # may send, nothing changed (the clock shows whole seconds)
     ev.step(t, said.append)
     assert ev.states == 2
     assert said == []

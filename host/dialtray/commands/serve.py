@@ -155,7 +155,7 @@ def serve(args: argparse.Namespace, serial: str | None, layout: Any, ev: Any) ->
         print(f"open {served.url}  (Ctrl-C stops)", flush=True)
         try:
             while served.thread.is_alive():
-                time.sleep(0.25)
+                time.sleep(0.1 if ev is not None else 0.5)
                 if ev is not None:  # on the table's thread, between two pumps
                     served.live.call(step)
         except KeyboardInterrupt:

@@ -37,7 +37,7 @@ from dialtray.link.messages import ButtonPressed, ButtonReleased, TrayEvent
 log = logging.getLogger(__name__)
 
 HOLD_S = 3.0  # the roll button held this long calls the judge
-STATE_EVERY_S = 0.25  # the live state at most this often (the page follows it)
+STATE_EVERY_S = 0.1  # the live state at most this often per table (the page follows it)
 TIME_END = {"airaction": "end time", "aces": "endgame time"}
 """The rules' own decision that ends a game at the time limit: AA-M53 (2), AC-M67 (2)."""
 HOLD_NOTE = "the roll button was held 3 s at the table"
@@ -114,8 +114,9 @@ class EventTable:
         self._got_pairing = threading.Event()
         self._lock = threading.Lock()
         self._press = 0  # bumped by each press and release: a hold timer checks it is current
-        self._state_at = -1e9
+        self._state_at = -1e9  # when the live state was last sent
         self._state = ""
+        self._sig: tuple[Any, ...] = ()  # what it was built from
         self._time_tried = -1e9
         self._session: Any = None
 
@@ -241,9 +242,11 @@ class EventTable:
         if left == 0 and not self.time_ended and now - self._time_tried > 0.5:
             self._time_tried = now
             self._end_at_time(tracker, now, say)
-        if now - self._state_at >= STATE_EVERY_S:
-            self._state_at = now
-            self.publish(live_state(tracker, self.gid, left))
+        sig = signature(tracker, left)
+        if sig != self._sig and now - self._state_at >= STATE_EVERY_S:  # (a change made too
+            self._sig = sig  # soon after the last goes at the next step that may send)
+            if self.publish(live_state(tracker, self.gid, left)):
+                self._state_at = now
 
     def publish(self, state: dict[str, Any]) -> bool:
         text = json.dumps(state, sort_keys=True)
@@ -270,6 +273,14 @@ class EventTable:
             self.time_ended = True
             rule = "AC-M67 (2)" if game.kind == "aces" else "AA-M53 (2)"
             say(f"the round's time is up: the game ends ({text}, {rule})")
+
+
+def signature(tracker: Any, left_s: float | None) -> tuple[Any, ...]:
+    """Cheap to take at every step: when it changes, the live state may have (building the
+    view lists the legal decisions, so it is built only then)."""
+    return (tracker.events_seen, len(tracker.game.history), len(tracker.flags),
+            len(tracker.open_flags()), len(tracker.confirmed), tracker.phase,
+            None if left_s is None else round(left_s))
 
 
 def live_state(tracker: Any, gid: int | None, left_s: float | None) -> dict[str, Any]:
