@@ -2,7 +2,9 @@
 
 The host remembers every dial's last delivered position. A snapshot after a reboot or a lost
 replay window says where the dials are now; for absolute sensors (AS5600) the difference is the
-net movement the host missed, delivered as *recovered* clicks (certain in amount, not in timing).
+net movement the host missed, delivered as *recovered* clicks (certain in amount, not in timing,
+up to half a revolution: an absolute sensor knows its angle, not how many turns it made, so a
+dial moved further is read the nearer way round).
 Incremental encoders cannot know what happened while the tray was off: they report that they
 lost track instead. Pure functions over a dict, so the arithmetic is tested without a tray.
 """
