@@ -108,9 +108,24 @@ def _stays(g: FasaGame, a: Plot) -> bool:
     """The plot keeps the plane on the sheet and out of standing obstacles (a zeppelin, a
     dotted building: FS-M56 would ask for an avoidance roll)."""
     p = g.state.planes[a.plane]
-    walls = g.map.blockers()
-    return all(g.map.on_map(h) and (h not in walls or g.state.ground.get(walls[h].id, 1) <= 0)
+    walls = _walls(g)
+    return all(g.map.on_map(h) and h not in walls
                for h in parse_plot(a.maneuver).path(p.hex, p.facing))
+
+
+def _walls(g: FasaGame) -> frozenset[Hex]:
+    """The standing obstacles now (cached for the position: bots ask once per plot)."""
+    key = (id(g), len(g.history))
+    if _WALLS[0] != key:
+        st = g.state
+        _WALLS[:] = [key, frozenset(h for h, o in g.map.blockers().items()
+                                    if st.ground.get(o.id, 1) > 0)]
+    walls = _WALLS[1]
+    assert isinstance(walls, frozenset)
+    return walls
+
+
+_WALLS: list[object] = [None, frozenset()]
 
 
 class RandomBot(Bot):
@@ -203,23 +218,24 @@ def _near_foe(g: FasaGame, a: Barrage) -> bool:
 
 
 def _pushes(g: FasaGame, a: Plot) -> bool:
-    p: PlaneState = g.state.planes[a.plane]
+    """Whether the plot pushes the envelope (FS-M40): memoised on the plane's capabilities (the
+    same few recur all game) and the plot, since bots weigh the same plots over and over."""
     key = (id(g), len(g.history), a.plane)
-    c = _CAPS.get(key)
-    if c is None:
-        _CAPS.clear()
-        c = _CAPS[key] = caps(p, g.state.turn)
-    memo = (c, a.maneuver)
-    hit = _PUSHES.get(memo)
+    if _CAPS[0] != key:
+        c = caps(g.state.planes[a.plane], g.state.turn)
+        if len(_BY_CAPS) > 4096:
+            _BY_CAPS.clear()
+        _CAPS[:] = [key, c, _BY_CAPS.setdefault(c, {})]
+    memo: dict[str, bool] = _CAPS[2]  # type: ignore[assignment]
+    hit = memo.get(a.maneuver)
     if hit is None:
-        if len(_PUSHES) > 50_000:
-            _PUSHES.clear()
-        hit = _PUSHES[memo] = bool(pushes(c, parse_plot(a.maneuver)))
+        c = _CAPS[1]  # type: ignore[assignment]
+        hit = memo[a.maneuver] = bool(pushes(c, parse_plot(a.maneuver)))
     return hit
 
 
-_CAPS: dict[tuple[int, int, str], Caps] = {}
-_PUSHES: dict[tuple[Caps, str], bool] = {}  # pushes() depends on the caps and the plot only
+_CAPS: list[object] = [None, None, {}]  # (game, position, plane), its caps, its memo
+_BY_CAPS: dict[Caps, dict[str, bool]] = {}
 
 
 RAIDER_SIDES = (("P1", "A1", "sample-raider"), ("P1", "A2", "sample-hawk"),

@@ -124,29 +124,27 @@ NEAR4 = {b: _around(b, False) for b in _ALL}
 def widowed(marked: set[Box]) -> list[Box]:
     """FS-M84: open boxes with no path of open boxes to the centre of the plane. Open paths
     may pass diagonally between two marked boxes that only touch at a corner (FS-T26): open
-    boxes connect 8-ways, walls of damage 4-ways. (A flood fill over box numbers: it runs
-    after every attacker's hits, so it is kept cheap.)"""
+    boxes connect 8-ways, walls of damage 4-ways. (It runs after every attacker's hits, so the
+    flood fill is done on a bitboard of the diagram: each round grows the reached boxes by
+    their 8 neighbours; a spare column stops a row running into the next.)"""
     if not marked:
         return []
-    seen = bytearray(len(_ALL))
-    for b in marked:
-        i = _INDEX.get(b)
-        if i is not None:
-            seen[i] = 1  # a marked box is never reached nor widowed
-    todo = [i for i in _CENTRE_I if not seen[i]]
-    for i in todo:
-        seen[i] = 1
-    while todo:
-        for j in _N8[todo.pop()]:
-            if not seen[j]:
-                seen[j] = 1
-                todo.append(j)
-    return [_ALL[i] for i in range(len(_ALL)) if not seen[i]]
+    open_ = _FULL & ~sum(_BIT[b] for b in set(marked) if b in _BIT)
+    reached = _CENTRE_BITS & open_
+    while True:
+        grow = reached | (reached << 1) | (reached >> 1)
+        grow = (grow | (grow << _W) | (grow >> _W)) & open_
+        if grow == reached:
+            break
+        reached = grow
+    lost = open_ & ~reached
+    return [b for b in _ALL if _BIT[b] & lost] if lost else []
 
 
-_INDEX = {b: i for i, b in enumerate(_ALL)}
-_N8 = [tuple(_INDEX[nb] for nb in NEAR8[b]) for b in _ALL]
-_CENTRE_I = [_INDEX[b] for b in CENTRE]
+_W = 3 * COLS + 1  # the picture's width (_grid) and a spare column
+_BIT = {b: 1 << (_grid(b)[1] * _W + _grid(b)[0]) for b in _ALL}
+_FULL = sum(_BIT.values())
+_CENTRE_BITS = sum(_BIT[b] for b in CENTRE)
 
 
 def cut_in_half(marked: set[Box]) -> str | None:
