@@ -49,6 +49,7 @@ ECC_STOP = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 12, 1e-3)
 # bounds their weight (8 weighed a shadowed pixel up to 25x a lit one). Chosen on the hard end
 # of the TRAIN profile (render_profiles.train_hard): 100 left fewest low-margin reads there.
 LOG_OFFSET = 100.0
+OWN_FLOOR = 0.05  # a region's own score below this is noise: no smaller scale than it
 ECC_MOTION = cv2.MOTION_EUCLIDEAN  # MOTION_AFFINE fitted the noise (more ambiguous reads)
 CLICK, BETWEEN, UNKNOWN = "click", "between", "unknown"
 
@@ -324,8 +325,8 @@ class DialClassifier:
         best = int(np.argmax(per_label))
         row = int(np.argmax(scores))
         # Against each close runner-up, region by region where the two templates differ: how
-        # far from the runner-up towards the best does the crop lie (z = 1: exactly the best,
-        # -1: exactly the runner-up)? Every differing region must side with the best.
+        # far from the runner-up towards the best does the crop lie (z = 1: as the best,
+        # -1: as the runner-up)? Every differing region must side with the best.
         z_min, rival, rival_label = 1.0, -1.0, -1
         for other in np.nonzero(per_label >= per_label[best] - RIVAL_WINDOW)[0]:
             if other == best or (self.label_list[other][0] == BETWEEN
@@ -333,12 +334,17 @@ class DialClassifier:
                 continue  # mid-turn is mid-turn: which pair it sits between is a hint only
             rows_o = np.nonzero(self.row_label == other)[0]
             o = int(rows_o[np.argmax(scores[rows_o])])
-            num = den = 0.0
+            num = den = own = 0.0
             for c in self._differing(self.label_list[best], self.label_list[other]):
                 m = self.cells[c]
+                d = 1.0 - float(m[row] @ m[o])
                 num += float(cell_scores[c, row]) - float(cell_scores[c, o])
-                den += 1.0 - float(m[row] @ m[o])
-            z = num / den if den > 1e-6 else 0.0
+                den += d
+                own += max(float(cell_scores[c, row]), OWN_FLOOR) * d
+            # on the scale of what this photo shows of the best (a dark, blurred or noisy
+            # photo matches even the right click only so well): 1 = as far from the
+            # runner-up as the best itself scores
+            z = num / own if den > 1e-6 else 0.0
             if z < z_min:
                 z_min, rival, rival_label = z, float(per_label[other]), int(other)
         self._rival = self._label_text(rival_label) if rival_label >= 0 else ""
