@@ -63,6 +63,36 @@ def pct(xs: list[float], p: float) -> float:
     return s[min(len(s) - 1, round(p / 100 * (len(s) - 1)))]
 
 
+def cpu_by_name() -> dict[str, float]:
+    """CPU seconds used so far by this process and each of its descendants (Linux /proc),
+    summed by program: "server" (this process: the web server, table, link; and the bench),
+    "chromium", the virtual tray's "micropython", Playwright's "node" driver."""
+    if not Path("/proc/self/stat").exists():
+        return {}
+    tick = os.sysconf("SC_CLK_TCK")
+    procs: dict[int, tuple[int, str, float]] = {}  # pid → (parent, name, cpu s)
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            stat = (d / "stat").read_text()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        f = stat[stat.rindex(")") + 2:].split()
+        procs[int(d.name)] = (int(f[1]), name, (int(f[11]) + int(f[12])) / tick)
+    me = os.getpid()
+    out: dict[str, float] = {}
+    for pid, (_, name, cpu) in procs.items():
+        p, hops = pid, 0
+        while p not in (me, 0, 1) and p in procs and hops < 50:
+            p, hops = procs[p][0], hops + 1
+        if p == me:
+            key = "server" if pid == me else "chromium" if "chrom" in name else name
+            out[key] = out.get(key, 0.0) + cpu
+    return out
+
+
 def flag_phase(served: Served, slots: list[Any], n: int) -> list[tuple[float, float, int]]:
     """Knock a dial one click, let the tracker flag it (judge window 0.25 s), put it right:
     (wall time of the knock, wall time the tracker raised the flag, dock) per knock."""
@@ -121,6 +151,7 @@ def main() -> int:
         sensed = threading.Event()  # the bench waits on the link's events, never polls: a
         served.session.subscribe(   # polling loop here would take the server's GIL
             lambda ev: sensed.set() if type(ev) is Click else None)
+        cpu0 = cpu_by_name()
         for i in range(a.clicks):
             st = slots[(i // 2) % len(slots)]
             step = 1 if i % 2 == 0 else -1
@@ -132,9 +163,11 @@ def main() -> int:
                 return 1
             time.sleep(SPACING_S)
         time.sleep(0.5)
+        cpu1 = cpu_by_name()
         renders = [pg.evaluate("window.dialtray.renders") for pg in pages]
         written = list(served.hub.write_ms)
-        pushed = (served.hub.sent, served.hub.bytes, len(served.live.latest["state"]))
+        pushed = (served.hub.sent, getattr(served.hub, "bytes", 0),
+                  len(served.live.latest["state"]))
         knocks = flag_phase(served, slots, a.knocks)
         flags = [pg.evaluate("window.dialtray.flags") for pg in pages]
         browser.close()
@@ -180,13 +213,18 @@ def main() -> int:
           f"{missed} click-renders not found; load average {load:.1f} on {os.cpu_count()} "
           "cores (other work on the machine shows in the tail)")
     per_msg = pushed[1] / max(1, pushed[0])
+    cpu = {k: (cpu1[k] - cpu0.get(k, 0.0)) * 1000 / len(turns) for k in sorted(cpu1)}
+    if cpu:
+        print("CPU per click (ms, every process of the bench; load-independent unlike the "
+              "latencies): " + ", ".join(f"{k} {v:.2f}" for k, v in cpu.items() if v >= 0.01))
     print(f"pushed: {pushed[0]} messages to the pages, {per_msg:.0f} bytes each on average "
           f"(a whole state is {pushed[2]} bytes; a page is sent patches)")
     print(f"{'latency (ms)':28} {'n':>6} {'p50':>8} {'p99':>8} {'max':>8}")
     results: dict[str, Any] = {"clicks": len(turns), "pages": a.pages, "missed": missed,
                                "load_average": round(load, 2), "cores": os.cpu_count(),
                                "pushed_messages": pushed[0], "bytes_per_message": round(per_msg),
-                               "whole_state_bytes": pushed[2]}
+                               "whole_state_bytes": pushed[2],
+                               "cpu_ms_per_click": {k: round(v, 2) for k, v in cpu.items()}}
     for name, xs in rows:
         print(f"{name:28} {len(xs):>6} {pct(xs, 50):>8.2f} {pct(xs, 99):>8.2f} "
               f"{max(xs, default=float('nan')):>8.2f}")

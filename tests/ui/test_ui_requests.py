@@ -92,7 +92,8 @@ def apply(state: dict[str, Any], m: dict[str, Any]) -> dict[str, Any]:
 def test_bad_websocket_requests_get_clear_errors_and_change_nothing(table: Served) -> None:
     t = table.tracker
     deadline = time.monotonic() + 60  # the start check passes once the tray's snapshot is in
-    while t.phase != "play" and time.monotonic() < deadline:
+    while not json.loads(table.live.latest["game"])["game"]["legal"] and \
+            time.monotonic() < deadline:  # and the page is told the decisions it allows
         time.sleep(0.02)
     assert t.phase == "play", t.waiting_for()
     with connect(ws_url(table, "?game=999")) as ws:
@@ -113,11 +114,7 @@ def test_bad_websocket_requests_get_clear_errors_and_change_nothing(table: Serve
         assert r["ok"] is False and r["message"], r
         to_move = t.game.to_move()
         other = next(s for s in t.game.seats() if s != to_move)
-        game = state["game"]
-        while not game["legal"]:  # connected before the start check passed: its next message
-            m = json.loads(ws.recv(timeout=20))
-            game = m["game"] if m["op"] == "game" else game
-        legal = game["legal"][0]
+        legal = state["game"]["legal"][0]
         ws.send(json.dumps({"op": "decide", "text": legal, "seat": other}))
         r = reply(ws)
         assert r["ok"] is False and f"{to_move} decides now, not {other}" in r["message"], r

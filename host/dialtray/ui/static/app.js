@@ -115,8 +115,15 @@ function finish(s) {
 }
 
 let simTray = false;
-function readerHtml(r, dock) {
-  const bits = [`<div class="reader" data-reader="${esc(r.reader)}" data-kind="${esc(r.kind)}">`, r.window];
+// A reader: its dial window (a picture from the server) and its words, drawn apart so a click —
+// which changes the words, not the picture — redraws only the words.
+function readerHtml(r, dock, i) {
+  return `<div class="reader" id="dock-${dock}-r${i}" data-reader="${esc(r.reader)}" data-kind="${esc(r.kind)}">` +
+    `${r.window}<div class="rbody">${readerBody(r, dock)}</div></div>`;
+}
+
+function readerBody(r, dock) {
+  const bits = [];
   const click = r.click === null ? "not set yet" : `click ${r.click}`;
   bits.push(`<p>${esc(r.figure)} ${esc(r.kind)} dial — the rules say ${esc(click)}${r.in_play ? "" : " — out of play"}</p>`);
   if (r.damage !== null) bits.push(`<p>damage so far: <b>${r.damage}</b> click${r.damage === 1 ? "" : "s"}</p>`);
@@ -131,7 +138,6 @@ function readerHtml(r, dock) {
       `<button type="button" class="turn" data-dock="${dock}" data-reader="${r.reader_index}" data-clicks="-1" aria-label="turn the virtual ${esc(what)} 1 click counter-clockwise">⟲ −1</button>` +
       `<button type="button" class="turn" data-dock="${dock}" data-reader="${r.reader_index}" data-clicks="1" aria-label="turn the virtual ${esc(what)} 1 click clockwise">⟳ +1</button></div>`);
   }
-  bits.push("</div>");
   return bits.join("");
 }
 
@@ -146,7 +152,7 @@ function places(L) {
 let trayFrame = "";
 const drawn = new Map();
 
-function dockHtml(d, L, P) {
+function dockHead(d, L, P) {
   const c = L.docks[String(d.dock)] || [0, 0];
   const flag = d.readers.some((r) => r.flag || r.fault);
   const due = d.readers.some((r) => r.expect);
@@ -157,7 +163,26 @@ function dockHtml(d, L, P) {
   return `<article class="dock" id="dock-${d.dock}" data-dock="${d.dock}" data-status="${status}" ` +
     `style="grid-column:${P.xs.indexOf(Math.round(c[0])) + 1};grid-row:${P.ys.indexOf(Math.round(c[1])) + 1}" ` +
     `aria-label="dock ${d.dock}: ${esc(names)}, ${status}">` +
-    `<h3>${icon} dock ${d.dock}: ${esc(names)}</h3>${d.readers.map((r) => readerHtml(r, d.dock)).join("")}</article>`;
+    `<h3>${icon} dock ${d.dock}: ${esc(names)}</h3>`;
+}
+
+// Redraw what changed of a dock: all of it when its card (status, names) changed, else only the
+// readers' windows or words that did.
+function drawDock(d, L) {
+  const head = dockHead(d, L, trayPlaces);
+  const wins = d.readers.map((r) => r.window);
+  const bodies = d.readers.map((r) => readerBody(r, d.dock));
+  const was = drawn.get(d.dock);
+  drawn.set(d.dock, { head, wins, bodies });
+  if (!was || was.head !== head || was.wins.length !== wins.length) {
+    $("dock-" + d.dock).outerHTML = head + d.readers.map((r, i) => readerHtml(r, d.dock, i)).join("") + "</article>";
+    return;
+  }
+  d.readers.forEach((r, i) => {
+    const el = $(`dock-${d.dock}-r${i}`);
+    if (was.wins[i] !== wins[i]) el.firstElementChild.outerHTML = wins[i];
+    if (was.bodies[i] !== bodies[i]) el.lastElementChild.innerHTML = bodies[i];
+  });
 }
 
 let trayPlaces = null;
@@ -180,8 +205,7 @@ function renderTray(s, only) {
   }
   for (const d of s.docks) {
     if (only && !only.has(d.dock)) continue;
-    const html = dockHtml(d, L, trayPlaces);
-    if (drawn.get(d.dock) !== html) { $("dock-" + d.dock).outerHTML = html; drawn.set(d.dock, html); }
+    drawDock(d, L);
     const now = performance.timeOrigin + performance.now();  // in the DOM now
     for (const r of d.readers) {
       if (r.expect) seen.turns.push({ dock: d.dock, text: r.expect, rev: s.rev });
