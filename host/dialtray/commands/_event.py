@@ -123,12 +123,16 @@ def paired_setup(kind: str, body: dict[str, Any], dice: TableDice, seed: int,
 
     squads, players = squadrons_of(body)
     cat = builtin()
-    totals = [sum(cat.figures[p.figure].levels[p.level].points
-                  + (cat.aces[p.ace].points if p.ace else 0) for p in planes)
-              for planes in squads.values()]
-    aces = any(p.ace for planes in squads.values() for p in planes)
-    build = max(300 if aces else 200, 100 * math.ceil(max(totals) / 100))
-    g = AirActionGame.new(squads, build_total=build, names=players, dice=dice)
+    try:
+        totals = [sum(cat.figures[p.figure].levels[p.level].points
+                      + (cat.aces[p.ace].points if p.ace else 0) for p in planes)
+                  for planes in squads.values()]
+        aces = any(p.ace for planes in squads.values() for p in planes)
+        build = max(300 if aces else 200, 100 * math.ceil(max(totals) / 100))
+        g = AirActionGame.new(squads, build_total=build, names=players, dice=dice)
+    except (KeyError, ValueError) as e:  # (the hub checked them against this catalogue)
+        raise CommandError(f"the assignment's squadrons do not fit this computer's catalogue: "
+                           f"{e} (is dialtray the same version as the hub's?)") from e
     header = header_of(g.setup_events[0])  # type: ignore[arg-type]
     owners = {p.id: seat for seat, planes in squads.items() for p in planes}
     return Setup(g, header, AirActionBrain(g, seed, turns),
