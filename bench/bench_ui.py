@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -66,7 +67,8 @@ def pct(xs: list[float], p: float) -> float:
 def cpu_by_name() -> dict[str, float]:
     """CPU seconds used so far by this process and each of its descendants (Linux /proc),
     summed by program: "server" (this process: the web server, table, link; and the bench),
-    "chromium", the virtual tray's "micropython", Playwright's "node" driver."""
+    "chromium <part>" (its renderers, GPU process, …), the virtual tray's "micropython",
+    Playwright's "node" driver."""
     if not Path("/proc/self/stat").exists():
         return {}
     tick = os.sysconf("SC_CLK_TCK")
@@ -88,9 +90,20 @@ def cpu_by_name() -> dict[str, float]:
         while p not in (me, 0, 1) and p in procs and hops < 50:
             p, hops = procs[p][0], hops + 1
         if p == me:
-            key = "server" if pid == me else "chromium" if "chrom" in name else name
+            key = "server" if pid == me else "chromium" + _kind(pid) if "chrom" in name else name
             out[key] = out.get(key, 0.0) + cpu
     return out
+
+
+def _kind(pid: int) -> str:
+    """A Chromium process's part: its ``--type`` (renderer, gpu-process, utility, zygote) or
+    browser (Chromium rewrites its command line into one string: searched, not split)."""
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return ""
+    m = re.search(rb"--type=([\w-]+)", raw)
+    return f" {m[1].decode()}" if m else " browser"
 
 
 def flag_phase(served: Served, slots: list[Any], n: int) -> list[tuple[float, float, int]]:
