@@ -197,3 +197,30 @@ def test_fs_m115_a_turn_off_the_line_resets_the_straight_run() -> None:
              ev.Moved("A1", "2R1B", from_offset(11, 8), 1, 2, 1, False, "plotted", "FS-M33")]
     g = game([start, placed("B1", "P2", "sample-brute", 2, 1, "D", 2)], extra=moves)
     assert g.state.planes["A1"].straight_run == 0
+
+
+@pytest.mark.parametrize(("hardpoints", "field", "words"), [
+    ([{"id": "rockets_s1", "load": ["TP"]}], "hardpoints[0].load", "needs 2 hardpoints, has 1"),
+    ([{"id": "rockets_s1", "load": ["TP"], "joined": ["rockets_s1"]}], "hardpoints[0].joined",
+     "not a free hardpoint"),
+    ([{"id": "rockets_s1", "load": ["TP"], "joined": ["rockets_s2"]},
+      {"id": "rockets_s2", "load": ["AP"]}], "hardpoints[0].joined", "not a free hardpoint"),
+])
+def test_fs_m115_a_torpedo_needs_two_hardpoints_on_the_sheet(
+        tmp_path, hardpoints: list[object], field: str, words: str) -> None:  # type: ignore
+    """FS-M115 / FS table 16: an aerial torpedo takes 2 hardpoints (``joined``); a sheet that
+    does not give them is refused naming the file and the field (FS-M103)."""
+    import json
+
+    from dialtray.rules.core.errors import CatalogueError
+    from dialtray.rules.fasa.hexmap import DATA
+    from dialtray.rules.fasa.sheets import load_sheet
+
+    doc = json.loads((DATA / "sheets" / "sample-raider.json").read_text())
+    doc["hardpoints"] = hardpoints
+    path = tmp_path / "bad-raider.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(CatalogueError) as caught:
+        load_sheet(path)
+    assert "bad-raider.json" in str(caught.value) and field in str(caught.value)
+    assert words in str(caught.value)
