@@ -4,7 +4,7 @@ plays the pairing's two squadrons (loaded from the hub) on the virtual tray, sen
 while the game runs, goes on playing while its network is cut (the hub sees it offline, then gets
 everything once it is back), publishes its live state, calls the judge when the roll button is
 held 3.5 s (typed into play's sim console: the virtual tray's firmware reports press and
-release), and when the organiser calls time (3 s left, pushed again to the table) the round's
+release), and when the organiser calls time (1 s left, pushed again to the table) the round's
 timer (AA-M53 (2), the event's time limit) ends the game with `end time`. Afterwards every record
 of the game is at the hub once, the result is in the standings, the table's presence says
 `offline`."""
@@ -29,7 +29,7 @@ pytest.importorskip("dialtray.virtual.tray", reason="the virtual tray needs the 
 
 ANN = [{"figure": "sample-militia-fighter"}, {"figure": "sample-pirate-fighter"}]
 BOB = [{"figure": "sample-pirate-fighter"}]
-ROUND_S = 3  # the round's clock once the test has seen the game run: it must end the game
+ROUND_S = 1  # the round's clock once the test has seen the game run: it must end the game
 
 
 def test_play_at_an_event(servers: devservers.DevServers, tmp_path: Path) -> None:
@@ -89,7 +89,7 @@ def test_play_at_an_event(servers: devservers.DevServers, tmp_path: Path) -> Non
         relay.down_until = 0  # … and back
         wait_for(lambda: presence() == "online", 30, "the table online again")
         pg.execute("UPDATE hub_rounds SET started = now() - make_interval(secs => %s)",
-                   (30 * 60 - ROUND_S,))  # the organiser calls time: 3 s left on the clock
+                   (30 * 60 - ROUND_S,))  # the organiser calls time: 1 s left on the clock
         hub.repush()
         out, err = proc.communicate(timeout=60)
     finally:
