@@ -75,14 +75,20 @@ def test_play_at_an_event(servers: devservers.DevServers, tmp_path: Path) -> Non
         proc.stdin.flush()
         wait_for(lambda: one("SELECT COUNT(*) FROM hub_calls WHERE table_id = 't01'") == 1, 20,
                  "the judge call made by holding the roll button")
+        proc.stdin.write("judge B2 says it was out of range\n")  # typed at the prompt
+        proc.stdin.flush()
+        wait_for(lambda: one("SELECT COUNT(*) FROM hub_calls WHERE table_id = 't01'") == 2, 20,
+                 "the judge call typed at the prompt")
         wait_for(lambda: one("SELECT state->>'phase' FROM hub_tables WHERE id = 't01'")
                  is not None, 10, "the table's live state")
         relay.cut(3600)  # the table's cable pulled: the broker's Last Will says offline …
         wait_for(lambda: presence() == "offline", 20, "the table offline (its Last Will)")
-        call = int(str(one("SELECT id FROM hub_calls")))  # the judge rules meanwhile: the
+        # the judge rules meanwhile: this message is lost, the hub sends it again once the
+        # table is back
+        call = int(str(one("SELECT MIN(id) FROM hub_calls")))
         body, sig = rulings.make_ruling(pg, rulings.ruling_key(pg, "t01"), call, "note", {},
-                                        "judge: play on")  # hub sends it again once the table
-        hub.send("t01", "ruling", {"body": body, "sig": sig})  # is back (this one is lost)
+                                        "judge: play on")
+        hub.send("t01", "ruling", {"body": body, "sig": sig})
         before = stored()
         wait_for(lambda: stored() >= before + 10, 30, "the game going on without the network")
         assert proc.poll() is None
@@ -140,8 +146,9 @@ def test_play_at_an_event(servers: devservers.DevServers, tmp_path: Path) -> Non
                    "AND kind = 'ruling'") == 1  # … and back at the hub in the game's chain
         wait_for(lambda: one("SELECT vp_a FROM hub_pairings WHERE table_id = 't01'") is not None,
                  10, "the result taken from the game's end record")
-        assert one("SELECT note FROM hub_calls") == "the roll button was held 3 s at the table"
-        assert one("SELECT game FROM hub_calls") == gid
+        assert [tuple(r) for r in pg.execute("SELECT note, game FROM hub_calls ORDER BY id")] == [
+            ("the roll button was held 3 s at the table", gid),
+            ("B2 says it was out of range", gid)]
         wait_for(lambda: one("SELECT presence FROM hub_tables WHERE id = 't01'") == "offline",
                  10, "the table said goodbye")
         st_rows = {s.player: s for s in event.standings(pg)}

@@ -78,6 +78,7 @@ at the prompt:
   legal                    list every decision you may type now
   turn 0 speed -4          (--sim) turn dock 0's speed dial 4 clicks counter-clockwise
   press 3500               (--sim) hold the roll button 3.5 s: at an event, calls the judge
+  judge NOTE               (--event) call the judge to this table, with a note
   quit                     stop; the log so far is written
 """
 
@@ -320,6 +321,9 @@ class Game:
         if words[0] == "dispute":
             r = self.t.dispute(" ".join(words[1:]) or "?", now)
             self.say(r.message)
+            return
+        if words[0] == "judge" and self.event is not None:  # at an event: to the hub's queue
+            self.event.call_judge(" ".join(words[1:]) or "a player calls the judge")
             return
         if words[0] == "help":
             self.say("type a decision in notation words; 'legal' lists them" +
