@@ -224,3 +224,28 @@ def test_fs_m115_a_torpedo_needs_two_hardpoints_on_the_sheet(
         load_sheet(path)
     assert "bad-raider.json" in str(caught.value) and field in str(caught.value)
     assert words in str(caught.value)
+
+
+def test_fs_m110_a_rocket_or_a_gun_post_may_aim_at_the_towed_object() -> None:
+    """FS-M110 Towing: "any attacker that successfully hits the towing plane can designate
+    ... the towed object": a rocket (AP: its 6-box template in points, D-FS-13) and a ground
+    turret's guns; a beeper does no damage to an object and is refused (FS-M110)."""
+    from dialtray.rules.fasa.actions import Gun, Rocket
+
+    tow = ev.Tow("A1", "crate", "grabbed", None, "FS-M109")
+    g = game([_raider(8, 5, "D", 2), placed("B1", "P2", "sample-brute", 8, 3, "D", 2)],
+             extra=[tow], map_name="sample-town", combat=["B1", "A1"], dice=d10(10, 2))
+    assert Rocket("B1", "rockets_p1", "HE", "A1", True) in g.legal_actions()
+    _refused(g, Rocket("B1", "rockets_s1", "BP", "A1", True), "FS-M110")
+    g.apply(Rocket("B1", "rockets_p1", "HE", "A1", True))
+    assert g.state.ground["crate"] == 2 and g.state.planes["A1"].towing == "crate"
+    nest = game([_raider(13, 5, "D", 2), placed("B1", "P2", "sample-brute", 2, 1, "D", 2)],
+                extra=[tow], map_name="sample-town", combat=["A1", "flak-nest"],
+                dice=d10(10, 1, 9))
+    nest.apply(Pass("A1"))
+    assert Gun("flak-nest", "A1", True) in nest.legal_actions()
+    events = nest.apply(Gun("flak-nest", "A1", True))
+    assert ev.Tow("A1", "crate", "dropped", from_offset(13, 4), "FS-M110") in events
+    free = game([_raider(13, 5, "D", 2), placed("B1", "P2", "sample-brute", 2, 1, "D", 2)],
+                map_name="sample-town", combat=["flak-nest"])
+    _refused(free, Gun("flak-nest", "A1", True), "FS-M110")

@@ -14,7 +14,8 @@
     pick A1 7                    the pilot's number for a same-hex collision check (FS-M55);
                                  secret plots seal and reveal picks too (``A1=7``)
     pass A1                      no combat action (``pass turret-bow``: a gun post holds fire)
-    fire B1 A1 tow               guns at the object A1 tows, not at A1 (FS-M110)
+    fire B1 A1 tow               guns at the object A1 tows, not at A1 (FS-M110); also
+                                 ``rocket B1 rockets_p1 AP A1 tow``, ``gun turret-port A1 tow``
     harpoon A1 rockets_p1 crate  a harpoon at cargo straight ahead; a hit lifts it (FS-M108/109)
     torpedo A1 rockets_s1 nacelle-port   an aerial torpedo at a stationary object (FS-M115)
     cut A1                       cut the tow cable: the object falls behind the plane (FS-M110)
@@ -84,9 +85,11 @@ class Rocket:
     hardpoint: str
     code: str
     target: str
+    tow: bool = False  # FS-M110: at the object the target tows
 
     def text(self) -> str:
-        return f"rocket {self.plane} {self.hardpoint} {self.code} {self.target}"
+        return (f"rocket {self.plane} {self.hardpoint} {self.code} {self.target}"
+                + (" tow" if self.tow else ""))
 
 
 @dataclass(frozen=True)
@@ -198,9 +201,10 @@ class Gun:
 
     plane: str  # the gun post's id (the combatant acting)
     target: str
+    tow: bool = False  # FS-M110: at the object the target tows
 
     def text(self) -> str:
-        return f"gun {self.plane} {self.target}"
+        return f"gun {self.plane} {self.target}" + (" tow" if self.tow else "")
 
 
 @dataclass(frozen=True)
@@ -276,14 +280,15 @@ def parse_action(text: str) -> FasaAction:
                                                             _object(args[2], text))
     if verb == "cut" and n == 1:
         return Cut(_plane(args[0], text))
-    if verb == "gun" and n == 2:
-        return Gun(_object(args[0], text), _plane(args[1], text))
+    if verb == "gun" and n in (2, 3) and args[2:] in ([], ["tow"]):
+        return Gun(_object(args[0], text), _plane(args[1], text), n == 3)
     if verb == "barrage" and n == 2:
         return Barrage(_object(args[0], text), _hex(args[1], text))
     if verb == "pass" and n == 1 and OBJECT.match(args[0]):
         return Pass(args[0])
-    if verb == "rocket" and n == 4:
-        return Rocket(_plane(args[0], text), args[1], args[2].upper(), _plane(args[3], text))
+    if verb == "rocket" and n in (4, 5) and args[4:] in ([], ["tow"]):
+        return Rocket(_plane(args[0], text), args[1], args[2].upper(), _plane(args[3], text),
+                      n == 5)
     if verb == "launch" and n == 4:
         return Launch(_plane(args[0], text), args[1], args[2].upper(), _hex(args[3], text))
     if verb == "bomb" and n == 3:

@@ -28,6 +28,7 @@ from dialtray.rules.fasa.actions import (
     Pass,
     Plot,
     Reveal,
+    Rocket,
     Seal,
     Torpedo,
     seal_digest,
@@ -76,7 +77,7 @@ class Bot:
 
     def combat(self, g: FasaGame, legal: list[FasaAction]) -> FasaAction:
         special = [a for a in legal if isinstance(a, Harpoon | Torpedo | Gun)
-                   or (isinstance(a, Fire) and a.tow)]
+                   or (isinstance(a, Fire | Rocket) and a.tow)]
         if special and self.rng.random() < 0.6:
             return self.rng.choice(special)
         cut = [a for a in legal if isinstance(a, Cut)]
@@ -195,11 +196,10 @@ class GreedyBot(Bot):
             return self.rng.choice(special)
         if Cut in map(type, legal) and self.rng.random() < 0.15:
             return next(a for a in legal if isinstance(a, Cut))  # FS-M110: drop it here
-        tow = [a for a in legal if isinstance(a, Fire) and a.tow]
+        tow = [a for a in legal if isinstance(a, Fire | Rocket | Gun) and a.tow]
         if tow and self.rng.random() < 0.5:  # FS-M110: shoot the prize off the cable
             return self.rng.choice(tow)
-        fire = [a for a in legal if isinstance(a, Fire | Gun) and not (
-            isinstance(a, Fire) and a.tow)]
+        fire = [a for a in legal if isinstance(a, Fire | Gun) and not a.tow]
         if fire:
             return self.rng.choice(fire)
         barrage = [a for a in legal if isinstance(a, Barrage) and _near_foe(g, a)]

@@ -188,9 +188,10 @@ class Attack:
         if not hits:
             return
         if tow:  # FS-M110: the hits go at the object the target tows
-            from dialtray.rules.fasa.tow import at_tow
+            from dialtray.rules.fasa.tow import at_tow, gun_points
 
-            at_tow(self.st, self.map, self.dice, self.emit, self.p.id, t, hits)
+            at_tow(self.st, self.map, self.dice, self.emit, self.p.id, t,
+                   gun_points([(g.caliber, g.ammo) for g in hits]))
             return
         (loc,) = roll_d10(self.dice, f"{self.p.id} hit location on {target}")
         table = hit_table(side_of(t, self.p.hex), loc)
@@ -251,9 +252,10 @@ class Attack:
         if points:
             self.emit(ev.GroundHit(target, min(points, self.st.ground.get(target, 0))))
 
-    def rocket(self, hardpoint: str, code: str, target: str) -> None:
+    def rocket(self, hardpoint: str, code: str, target: str, tow: bool = False) -> None:
         """FS-M103/FS-M104 one lethal rocket: its own location and column (FS-M79), no shift
-        (FS-M21). BP tags (FS-M111), SK (FS-M112), DR drills on (FS-M113)."""
+        (FS-M21). BP tags (FS-M111), SK (FS-M112), DR drills on (FS-M113); ``tow``: at the
+        object the target tows (FS-M110, no drilling on into an object)."""
         t = self.st.planes[target]
         dead_eye, _, shocked = self.skills()
         d = DEPLOYED[code]
@@ -270,6 +272,11 @@ class Attack:
             return
         if code == "BP":
             self.emit(ev.Tagged(target, self.st.turn + TAG_TURNS))
+            return
+        if tow:
+            from dialtray.rules.fasa.tow import at_tow, rocket_points
+
+            at_tow(self.st, self.map, self.dice, self.emit, self.p.id, t, rocket_points(code))
             return
         (loc,) = roll_d10(self.dice, f"{self.p.id} {code} hit location")
         table = hit_table(side_of(t, self.p.hex), loc)

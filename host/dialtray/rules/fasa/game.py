@@ -318,7 +318,7 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         elif isinstance(a, Place):
             att.place(a.column, a.hit)
         elif isinstance(a, Rocket):
-            att.rocket(a.hardpoint, a.code, a.target)
+            att.rocket(a.hardpoint, a.code, a.target, a.tow)
         elif isinstance(a, Launch):
             att.launch(a.hardpoint, a.code, a.hex)
         elif isinstance(a, Bomb):

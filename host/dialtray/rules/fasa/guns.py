@@ -128,7 +128,10 @@ _BARRAGE: dict[tuple[int, str], tuple[MapSheet, list[Hex]]] = {}
 def post_actions(st: FasaState, sheet: MapSheet, pid: str) -> list[FasaAction]:
     o = post(sheet, pid)
     out: list[FasaAction] = [Pass(pid)]
-    out += [Gun(pid, t) for t in gun_targets(st, sheet, o)]
+    for t in gun_targets(st, sheet, o):
+        out.append(Gun(pid, t))
+        if st.planes[t].towing:  # FS-M110: or at the object it tows
+            out.append(Gun(pid, t, True))
     out += [Barrage(pid, h) for h in barrage_hexes(sheet, o)]
     return out
 
@@ -138,7 +141,9 @@ def post_allowed(st: FasaState, sheet: MapSheet, pid: str, a: FasaAction) -> boo
     if isinstance(a, Pass):
         return True
     if isinstance(a, Gun):
-        return a.target in gun_targets(st, sheet, o)
+        t = st.planes.get(a.target)
+        return (t is not None and (t.towing or not a.tow)
+                and a.target in gun_targets(st, sheet, o))
     if isinstance(a, Barrage):
         return a.hex in barrage_hexes(sheet, o)
     return False
@@ -150,6 +155,8 @@ def why_not(st: FasaState, sheet: MapSheet, pid: str, a: FasaAction) -> tuple[st
     if isinstance(a, Gun):
         if not o.guns:
             return f"{pid} carries a flak cannon, not machine guns", "FS-M120", "Turrets"
+        if a.tow and a.target in gun_targets(st, sheet, o):
+            return f"{a.target} tows nothing", "FS-M110", "Towing"
         return (f"{a.target} is not an enemy plane down one of {pid}'s hexrows "
                 f"({' '.join('ABCDEF'[f] for f in o.rows)}) in range and sight", "FS-M120",
                 "Turrets")
@@ -185,6 +192,11 @@ def resolve(st: FasaState, sheet: MapSheet, dice: DiceSource, emit: Emit,
         if ok:
             hits.append((cal, ammo))
     if not hits:
+        return
+    if a.tow:  # FS-M110: at the object the plane tows
+        from dialtray.rules.fasa.tow import at_tow, gun_points
+
+        at_tow(st, sheet, dice, emit, o.id, t, gun_points(hits))
         return
     (loc,) = roll_d10(dice, f"{o.id} hit location on {t.id}")
     table = hit_table(side_of(t, o.hex), loc)

@@ -147,6 +147,8 @@ def combat_actions(st: FasaState, sheet: MapSheet) -> list[FasaAction]:
                     wide = code == "SK" and tp.tagged_until >= st.turn
                     if target_range(sheet, p, tp, d.range, wide=wide) is not None:
                         out.append(Rocket(p.id, hp, code, t))
+                        if tp.towing and code in tow.TOW_ROCKETS:  # FS-M110
+                            out.append(Rocket(p.id, hp, code, t, True))
     return out + tow.options(st, sheet, p)
 
 
@@ -192,7 +194,8 @@ def allowed(st: FasaState, sheet: MapSheet, p: PlaneState, turret: bool,
     if isinstance(a, Launch):
         return d.at_hex and a.hex in hexes_ahead(sheet, p, d.range)
     t = st.planes.get(a.target)
-    if t is None or d.at_hex or a.code == "HP":
+    if t is None or d.at_hex or a.code == "HP" or (a.tow and not (
+            t.towing and a.code in tow.TOW_ROCKETS)):
         return False
     wide = a.code == "SK" and t.tagged_until >= st.turn
     return target_range(sheet, p, t, d.range, wide=wide) is not None
@@ -233,8 +236,11 @@ def check_combat(st: FasaState, sheet: MapSheet, a: FasaAction,
         bad = tow.why(st, sheet, p, a)
         assert bad is not None
         raise IllegalActionError(a.text(), *bad)
-    if isinstance(a, Fire) and a.tow and not st.planes.get(a.target, p).towing:
+    if isinstance(a, Fire | Rocket) and a.tow and not st.planes.get(a.target, p).towing:
         raise IllegalActionError(a.text(), f"{a.target} tows nothing", "FS-M110", "Towing")
+    if isinstance(a, Rocket) and a.tow and a.code not in tow.TOW_ROCKETS:
+        raise IllegalActionError(a.text(), f"a {a.code} rocket does no damage to an object",
+                                 "FS-M110", "Towing")
     if isinstance(a, Fire | Attack):
         raise IllegalActionError(a.text(), f"{a.target} is not straight ahead in range and in "
                                  "sight, or no gun can fire", "FS-M69", "Valid target")

@@ -20,7 +20,7 @@ from dialtray.rules.fasa.actions import Cut, FasaAction, Harpoon, Torpedo
 from dialtray.rules.fasa.apply import Emit
 from dialtray.rules.fasa.damage import SHAPES, gun_shape
 from dialtray.rules.fasa.hexmap import Hex, MapObject, MapSheet, step, straight_ahead
-from dialtray.rules.fasa.sheets import DEPLOYED, Gun
+from dialtray.rules.fasa.sheets import DEPLOYED
 from dialtray.rules.fasa.state import FasaState, PlaneState
 from dialtray.rules.fasa.tn import lift_tn, roll_d10, succeeds, to_hit_tn, torpedo_tn
 
@@ -153,11 +153,24 @@ def torpedo(st: FasaState, sheet: MapSheet, dice: DiceSource, emit: Emit, p: Pla
         emit(ev.GroundHit(obj, min(points, st.ground.get(obj, 0))))
 
 
+TOW_ROCKETS = ("AP", "HE", "SK", "DR")  # the rockets that do damage (a beeper only tags)
+
+
+def gun_points(guns: list[tuple[int, str]]) -> int:
+    """The template boxes of these (caliber, ammunition) hits: points on an object (D-FS-13)."""
+    return sum(len(gun_shape(ammo, cal)) for cal, ammo in guns)
+
+
+def rocket_points(code: str) -> int:
+    return len(SHAPES["HE" if code == "HE" else "rocket"])
+
+
 def at_tow(st: FasaState, sheet: MapSheet, dice: DiceSource, emit: Emit, attacker: str,
-           target: PlaneState, hits: list[Gun]) -> None:
-    """FS-M110: gun hits on a towing plane aimed at its object: one location roll, 1-6 the
-    object takes each template's box count in points, 7-10 the cable breaks; an object shot
-    to 0 points falls off the cable. Either way it lands behind the plane."""
+           target: PlaneState, points: int) -> None:
+    """FS-M110: hits on a towing plane aimed at its object (guns, a rocket, a gun post's
+    guns): one location roll, 1-6 the object takes the templates' box count in ``points``,
+    7-10 the cable breaks; an object shot to 0 points falls off the cable. Either way it lands
+    behind the plane."""
     (loc,) = roll_d10(dice, f"{attacker} tow location")
     obj = target.towing
     if loc >= 7:
@@ -166,7 +179,6 @@ def at_tow(st: FasaState, sheet: MapSheet, dice: DiceSource, emit: Emit, attacke
         drop(st, sheet, emit, target, "FS-M110")
         return
     emit(ev.Rolled(attacker, f"tow location on {target.id}: {obj}", loc, 0, True, "FS-M110"))
-    points = sum(len(gun_shape(g.ammo, g.caliber)) for g in hits)
     left = st.ground.get(obj, 0)
     emit(ev.GroundHit(obj, min(points, left)))
     if points >= left:
