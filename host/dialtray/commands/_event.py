@@ -72,6 +72,15 @@ def open_event(args: argparse.Namespace) -> Any:
     return table.start()
 
 
+def stop_event(ev: Any) -> None:
+    """The table leaves the event (a few seconds at most to hand the last records over)."""
+    if ev is not None:
+        left = ev.stop()
+        print(f"event: {left} record(s) wait to be sent" + (
+            " (they go at the next --event or `dialtray hub table`)" if left else ""),
+            flush=True)
+
+
 def wait_assignment(ev: Any, wait_s: float) -> dict[str, Any]:
     """The table's assignment from the hub, or a one-line error when none comes in time."""
     print(f"waiting up to {wait_s:g} s for table {ev.table}'s assignment from the hub …",

@@ -31,6 +31,7 @@ from dialtray.commands._event import (
     open_event,
     paired_setup,
     record_extra,
+    stop_event,
     wait_assignment,
 )
 from dialtray.commands._games import GAMES, setup_of
@@ -140,17 +141,17 @@ def run(args: argparse.Namespace) -> int:
         if args.docks_file is not None or args.figures:
             raise CommandError("argument --resume: the stored game has its docks already (no "
                                "--figures or --docks-file)", 2)
-        if args.event is not None:  # (not built: `dialtray hub table` beside it sends it)
-            raise CommandError("argument --event: not with --resume (not built yet)", 2)
         res = pick_resume(args, GAMES)
         if args.game is not None and args.game != res.kind:
             raise CommandError(f"argument game: game {res.gid} is {res.kind}, not "
                                f"{args.game}", 2)
         args.game = res.kind
+        ev = open_event(args)  # at an event: the pairing and clock come again from the hub
         try:
-            return run_resumed(args, res)
+            return run_resumed(args, res, ev)
         finally:
             res.store.close()
+            stop_event(ev)
     if args.game is None:
         raise CommandError("argument game: say which rules (airaction or aces), or --resume "
                            "a stored game", 2)
@@ -189,17 +190,14 @@ def run(args: argparse.Namespace) -> int:
             table.fair = fair
             if ev is not None:
                 table.extra = record_extra(ev, body, table.setup.game.seats())
-                ev.watch(session)
             return Game(args, table, session, vtray, inbox, event=ev).run()
     finally:
         if vtray is not None:
             vtray.close()
-        if ev is not None:
-            print(f"event: {ev.stop()} record(s) wait to be sent (they go at the next --event "
-                  "or `dialtray hub table`)", flush=True)
+        stop_event(ev)
 
 
-def run_resumed(args: argparse.Namespace, res: Resuming) -> int:
+def run_resumed(args: argparse.Namespace, res: Resuming, ev: Any = None) -> int:
     """``--resume``: the stored game rebuilt and subscribed to the tray *before* the session
     starts (resuming from the stored point: the tray replays what was never stored)."""
     port = resolve_port(args.port)
@@ -228,7 +226,8 @@ def run_resumed(args: argparse.Namespace, res: Resuming) -> int:
         threading.Thread(target=read_lines, args=(inbox,), daemon=True,
                          name="play-input").start()
         dice.inner, table.fair = make_dice(args.dice, session, args.seed, TypedDice(inbox))
-        return Game(args, table, session, None, inbox, tracked=tracked, resumed=res.gid).run()
+        return Game(args, table, session, None, inbox, tracked=tracked, resumed=res.gid,
+                    event=ev).run()
 
 
 def say_calibration(session: TraySession, data_dir: Path) -> None:
@@ -282,8 +281,9 @@ class Game:
             tracked = CommandTable.open(args, self.t, session, "play", extra=table.extra)
         self.tracked = tracked
         self.event = event  # an event's table (issue 17): the hub follows this game
-        if event is not None:
+        if event is not None:  # its records (those stored before too), the roll button
             event.track(tracked.recording.recorder.gid)
+            event.watch(session)
         tracked.recording.on_ruling = self.say  # a judge's ruling: applied, shown
         game = self.t.game
         seats = game.seats()

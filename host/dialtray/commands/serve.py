@@ -25,6 +25,7 @@ from dialtray.commands._event import (
     open_event,
     paired_setup,
     record_extra,
+    stop_event,
     wait_assignment,
 )
 from dialtray.commands._store import add_db, db_path
@@ -114,8 +115,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         return serve(args, serial, layout, ev)
     finally:
-        if ev is not None:
-            print(f"event: {ev.stop()} record(s) wait to be sent", flush=True)
+        stop_event(ev)
 
 
 def serve(args: argparse.Namespace, serial: str | None, layout: Any, ev: Any) -> int:
