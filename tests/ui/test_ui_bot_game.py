@@ -8,6 +8,7 @@ the decisions count and the log exactly as the tracker has them.
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -50,6 +51,9 @@ def test_a_bot_game_is_followed_live_to_its_end(browser: Any, bot_table: Served)
     # the page ends where the tracker ended
     final = page.evaluate("window.dialtray.state")
     assert final["rev"] == bot_table.live.rev
+    # built from patches all game long, the page's state is the server's whole state
+    whole = json.loads(bot_table.live.latest["state"])
+    assert {k: v for k, v in final.items() if k not in ("game", "arrived")} == whole
     assert final["game"]["history"] == len(t.game.history)
     assert final["game"]["outcome"] == t.view().outcome
     assert "The game is over" in page.inner_text("#phase-line")

@@ -24,7 +24,7 @@ from dialtray.store import judge as jg
 from dialtray.store.db import GameStore
 from dialtray.ui.app import WS_MAX_MESSAGE
 from dialtray.ui.server import Served
-from uikit import serve
+from uikit import apply, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -62,31 +62,6 @@ def reply(ws: Any) -> dict[str, Any]:
         m: dict[str, Any] = json.loads(ws.recv(timeout=20))
         if m["op"] not in ("state", "patch", "game"):
             return m
-
-
-def apply(state: dict[str, Any], m: dict[str, Any]) -> dict[str, Any]:
-    """A pushed message applied as the page applies it: a whole state, or a patch on its base
-    (a dock it names whole replaced, or its readers' fields it names changed; the keys it sets
-    set; the log's new lines added)."""
-    if m["op"] == "state":
-        return m
-    if m["rev"] <= state["rev"]:  # already in the whole state a new page was sent first
-        return state
-    assert m["op"] == "patch" and m["base"] == state["rev"], (m["base"], state["rev"])
-    by = {d["dock"]: d for d in m["docks"]}
-    docks = []
-    for d in state["docks"]:
-        p = by.get(d["dock"], {"changes": []})
-        if "readers" in p:
-            docks.append(p)
-            continue
-        readers = list(d["readers"])
-        for i, fields in p["changes"]:
-            readers[i] = {**readers[i], **fields}
-        docks.append({**d, "readers": readers})
-    log = (state["log"] + m["log_add"])[-m["log_len"]:] if "log_add" in m else state["log"]
-    return {**state, **m["set"], "docks": docks, "log": log, "rev": m["rev"],
-            "received": m["received"], "sent": m["sent"]}
 
 
 def test_bad_websocket_requests_get_clear_errors_and_change_nothing(table: Served) -> None:

@@ -52,3 +52,28 @@ def shot(page: Any, name: str) -> Path:
     path = SHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def apply(state: dict[str, Any], m: dict[str, Any]) -> dict[str, Any]:
+    """A pushed message applied as the page applies it: a whole state, or a patch on its base
+    (a dock it names whole replaced, or its readers' fields it names changed; the keys it sets
+    set; the log's new lines added)."""
+    if m["op"] == "state":
+        return m
+    if m["rev"] <= state["rev"]:  # already in the whole state a new page was sent first
+        return state
+    assert m["op"] == "patch" and m["base"] == state["rev"], (m["base"], state["rev"])
+    by = {d["dock"]: d for d in m["docks"]}
+    docks = []
+    for d in state["docks"]:
+        p = by.get(d["dock"], {"changes": []})
+        if "readers" in p:
+            docks.append(p)
+            continue
+        readers = list(d["readers"])
+        for i, fields in p["changes"]:
+            readers[i] = {**readers[i], **fields}
+        docks.append({**d, "readers": readers})
+    tails = {k: (state[k] + add)[-n:] for k, (add, n) in m.get("tails", {}).items()}
+    return {**state, **m["set"], "docks": docks, **tails, "rev": m["rev"],
+            "received": m["received"], "sent": m["sent"]}

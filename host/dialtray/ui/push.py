@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from starlette.websockets import WebSocket
 
 MAX_PATCHES = 16  # queued for one page; past this it is sent the full state instead
+TAILS = ("log", "notes", "rulings")  # the last lines of something that only grows
 
 
 def diff(prev: dict[str, Any] | None, body: dict[str, Any]) -> dict[str, Any] | None:
@@ -29,8 +30,8 @@ def diff(prev: dict[str, Any] | None, body: dict[str, Any]) -> dict[str, Any] | 
     (``{"dock": 2, "changes": [[0, {"sensed": 5, "turn": -1}]]}``: a click changes two small
     fields, not the dial window's picture) or, when its readers are not the same readers, the
     whole dock (``readers``). None when the docks are not the same docks in the same order (the
-    page takes the whole state then). A log that moved on is sent as its new lines
-    (``log_add``) and its length (``log_len``)."""
+    page takes the whole state then). A tail of lines (``TAILS``: the log, the judge's notes)
+    that moved on is sent as its new lines and its length: ``tails: {"log": [add, n]}``."""
     if prev is None:
         return None
     old_docks, new_docks = prev.get("docks", []), body.get("docks", [])
@@ -50,17 +51,19 @@ def diff(prev: dict[str, Any] | None, body: dict[str, Any]) -> dict[str, Any] | 
         docks.append({"dock": d["dock"], "changes": changes})
     sets = {k: v for k, v in body.items() if k != "docks" and prev.get(k, k) != v}
     out: dict[str, Any] = {"set": sets, "docks": docks}
-    if "log" in sets:  # the log's tail moved on: only its new lines
-        add = appended(prev.get("log") or [], sets["log"])
-        if add is not None:
-            del sets["log"]
-            out["log_add"], out["log_len"] = add, len(body["log"])
+    for key in TAILS:  # a tail of lines that moved on: only its new lines, and its length
+        if key in sets and isinstance(sets[key], list):
+            add = appended(prev.get(key) or [], sets[key])
+            if add is not None:
+                del sets[key]
+                out.setdefault("tails", {})[key] = [add, len(body[key])]
     return out
 
 
 def appended(old: list[str], new: list[str]) -> list[str] | None:
-    """The fewest lines ``add`` with ``(old + add)[-len(new):] == new`` (a log tail that moved
-    on), or None when ``new`` is not ``old`` moved on."""
+    """The fewest lines ``add`` with ``(old + add)[-len(new):] == new``: a tail that moved on
+    is sent as its new lines; one that did not is all of ``new`` (the same as sending it whole).
+    None for an empty ``new`` (sent whole: a slice of length 0 would be all of it)."""
     if not new:
         return None
     for m in range(1, len(new) + 1):
@@ -138,4 +141,4 @@ class Hub:
         self.write_ms.append((time.perf_counter() - item[1]) * 1000)
 
 
-__all__ = ["MAX_PATCHES", "Client", "Hub", "appended", "diff"]
+__all__ = ["MAX_PATCHES", "TAILS", "Client", "Hub", "appended", "diff"]

@@ -75,7 +75,7 @@ function patch(m) {
   if (!S || m.rev <= seen.rev) return;
   if (m.base !== seen.rev) { send({ op: "resync" }); return; }
   const s = Object.assign({}, S, m.set, { rev: m.rev, received: m.received, sent: m.sent, arrived: m.arrived });
-  if (m.log_add) s.log = S.log.concat(m.log_add).slice(-m.log_len);
+  for (const [k, [add, n]] of Object.entries(m.tails || {})) s[k] = (S[k] || []).concat(add).slice(-n);
   let only = new Set(m.docks.map((d) => d.dock));
   if (m.docks.length) {  // a dock whole, or its readers' changed fields
     const by = new Map(m.docks.map((d) => [d.dock, d]));
