@@ -24,6 +24,7 @@ from rich.console import Console
 from rich.live import Live
 
 from dialtray.calibration_check import warn_if_different
+from dialtray.commands import _playfasa as play_fasa
 from dialtray.commands._args import int_range
 from dialtray.commands._common import MAX_DOCKS, CommandError, require_sim, resolve_port
 from dialtray.commands._event import (
@@ -104,7 +105,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("play", help="play a game on the tray with the click tracker",
                        description=__doc__, epilog=EXAMPLES,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("game", nargs="?", choices=GAMES,
+    p.add_argument("game", nargs="?", choices=(*GAMES, play_fasa.KIND),
                    help="which rules (not with --resume: the stored game says)")
     p.add_argument("--resume", nargs="?", const=0, type=game_number, metavar="GAME",
                    help="carry on a stored game after a crash or a closed laptop (default: "
@@ -125,10 +126,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_game_arguments(p)
     add_db(p)  # the game is stored (issue 12)
     add_event_arguments(p)  # a table of a tournament (issue 17)
+    play_fasa.add_arguments(p)  # `play fasa`: the FASA 1998 flow (issue 15)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.game == play_fasa.KIND:
+        return play_fasa.run(args)
     if args.sim and args.port:
         raise CommandError("argument --port: not with --sim (the virtual tray has its own)", 2)
     if args.docks_file is not None and args.figures:

@@ -1,0 +1,375 @@
+"""`dialtray play fasa`: the FASA 1998 board game at one terminal, dialtray as record-keeper and
+referee, the tray as the table's dice tower and display (issue 15).
+
+People play on the paper map; here they type their plots and shots in the notation
+(docs/notation.md, "FASA"), hot-seat or against bots. With secret plots (the default, FS-M33)
+each person types their plots with the terminal's echo off; the program seals them, shows the
+others the SHA-256 digest, and reveals every seat's plots together once all have sealed. Every
+d10 is rolled by the tray's firmware and shown on its LED panel (``--sim``: the virtual tray;
+``--dice fair`` checks them against the tray's commitment at the end), or ``--dice seeded`` /
+``--dice typed`` without a tray. The live state shows each plane's record sheet and the last
+rolls with their TN and modifiers; ``--sheets DIR`` keeps every plane's record sheet as SVG
+there, rewritten after every turn. The log is written at the end (or on ``quit``) and
+``dialtray replay`` re-runs it. There are no dials: nothing is tracked or stored but the log.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from dialtray.commands._common import CommandError, require_sim, resolve_port
+from dialtray.commands._fasaseat import (
+    Quit,
+    Secret,
+    check_secret_plot,
+    hidden_line,
+    legal_plots,
+    reveal,
+    seal,
+)
+from dialtray.commands._fasaview import event_lines, last_rolls, status, write_sheets
+from dialtray.commands._table import log_path, make_dice, write_log
+from dialtray.rules.core.errors import (
+    CatalogueError,
+    DiceError,
+    IllegalActionError,
+    InvalidActionError,
+)
+from dialtray.rules.core.notation import format_action_line, format_faces, format_log
+from dialtray.rules.fasa.actions import FasaAction
+from dialtray.rules.fasa.bots import GreedyBot
+from dialtray.rules.fasa.game import FasaGame, start_events
+from dialtray.rules.fasa.notation import DEFAULT_SIDES, header_of
+from dialtray.tracker.dice import TableDice
+
+KIND = "fasa"
+MAX_LEGAL_SHOWN = 12
+EXAMPLES = """
+FASA 1998 (record sheets on paper, secret plots, every die a d10 from the tray):
+  dialtray play fasa --sim                           # you (P1) against a bot, virtual tray
+  dialtray play fasa --dice seeded --seats human,human   # hot-seat on one screen, no tray
+  dialtray play fasa --port /dev/ttyACM0 --sheets sheets/  # keep sheets/A1.svg open, print it
+  dialtray play fasa --sim --seats bot,bot --turns 6 --map sample-zeppelin
+at the FASA prompt:
+  3L2F / bail 3SA          your plane's secret plot: not echoed, sealed, revealed together
+  fire A1 B1 / place A1 3 / rocket A1 rockets_p1 AP B1 / clear A1 / pass A1   (combat)
+  legal / show / quit      what you may type now / the whole state / stop and write the log
+"""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The FASA options of `play` (and its examples at the end of ``--help``)."""
+    p.epilog = (p.epilog or "") + EXAMPLES
+    g = p.add_argument_group("FASA 1998 (play fasa)")
+    g.add_argument("--map", default="sample-town", metavar="NAME",
+                   help="the mapsheet (SAMPLE sheets: sample-town, sample-zeppelin, "
+                        "sample-warship, sample-blank; default %(default)s)")
+    g.add_argument("--plots", choices=("sealed", "open"), default="sealed",
+                   help="sealed: each seat types its plots hidden, sealed and revealed "
+                        "together (FS-M33, default); open: plotted in turn, on screen")
+    g.add_argument("--sheets", type=Path, metavar="DIR",
+                   help="write each plane's live record sheet to DIR/<plane>.svg after "
+                        "every turn (open it in a browser beside the map, or print it)")
+
+
+def check_arguments(args: argparse.Namespace) -> None:
+    """Every refusal before a tray starts or a file is written: one line, exit 2."""
+    def bad(arg: str, why: str) -> CommandError:
+        return CommandError(f"argument {arg}: {why}", 2)
+
+    if args.resume is not None:
+        raise bad("--resume", "not built for FASA games (the log is the record: "
+                  "`dialtray replay LOG`, `dialtray sheet LOG --plane A1`)")
+    for name, given in (("--figures", args.figures), ("--docks-file", args.docks_file)):
+        if given:
+            raise bad(name, "not for fasa (no dials: the record sheets stand in)")
+    if args.event is not None:
+        raise bad("--event", "not built for FASA games")
+    if args.db is not None:
+        raise bad("--db", "FASA games are not stored in the games database yet (the log "
+                  "is the record)")
+    if args.sim and args.port:
+        raise bad("--port", "not with --sim (the virtual tray has its own)")
+    if args.dice in ("seeded", "typed") and (args.sim or args.port):
+        raise bad("--dice", f"{args.dice} dice need no tray: drop --sim/--port, or roll "
+                  "on the tray with --dice fair or tray")
+    if len(args.seats) != 2:
+        raise bad("--seats", f"this game has 2 seats (P1, P2), {len(args.seats)} given")
+    try:
+        start_events(args.map, DEFAULT_SIDES, args.turns)
+    except CatalogueError as exc:
+        raise bad("--map", exc.message) from None
+
+
+def run(args: argparse.Namespace) -> int:
+    check_arguments(args)
+    if args.sheets is not None:
+        try:
+            args.sheets.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CommandError(f"argument --sheets: cannot write {args.sheets}: "
+                               f"{exc.strerror or exc}", 2) from None
+    if args.dice in ("seeded", "typed"):
+        source, _ = make_dice(args.dice, None, args.seed, ask_faces)
+        return FasaPlay(args, source, None).run()
+    vtray: Any = None
+    if args.sim:
+        require_sim()
+        from dialrig import config
+
+        from dialtray.virtual.tray import VirtualTray
+
+        vtray = VirtualTray(config.default_config(1), seed=args.seed,
+                            report=lambda _note: None).start()
+        port = vtray.port
+    else:
+        port = resolve_port(args.port)
+    from dialtray.link.session import TraySession
+
+    try:
+        with TraySession(port, name="play-fasa") as session:
+            try:
+                session.wait_synced(30)
+            except TimeoutError as e:
+                raise CommandError(f"the tray did not answer on {port}: {e}") from e
+            source, fair = make_dice(args.dice, session, args.seed)
+            return FasaPlay(args, source, fair).run()
+    finally:
+        if vtray is not None:
+            vtray.close()
+
+
+def ask_faces(count: int, purpose: str) -> list[int]:
+    """``--dice typed``: the faces of real dice the players rolled (``purpose`` names the die,
+    e.g. 'A1 mg1 to-hit on B1 (d10)')."""
+    try:
+        text = input(f"roll {count} {'die' if count == 1 else 'dice'} for {purpose} and type "
+                     f"the face{'s' if count > 1 else ''}: ")
+    except EOFError:
+        raise Quit("input ended while dice were asked for") from None
+    try:
+        faces = [int(tok) for tok in text.replace(",", " ").split()]
+    except ValueError:
+        print("faces are whole numbers separated by spaces (a d10's 0 is a 10)")
+        return []
+    return [10 if f == 0 and purpose.endswith("(d10)") else f for f in faces]
+
+
+class FasaPlay:
+    """The game at the terminal: bots, hidden plots, typed actions, the view, the log."""
+
+    def __init__(self, args: argparse.Namespace, source: Any, fair: Any) -> None:
+        self.args = args
+        self.dice = TableDice(source)
+        self.fair = fair
+        self.g = FasaGame(self.dice, start_events(args.map, DEFAULT_SIDES, args.turns,
+                                                  sealed=args.plots == "sealed"))
+        seats = self.g.seats()
+        self.humans = [s for s, who in zip(seats, args.seats, strict=True) if who == "human"]
+        self.bots = {s: GreedyBot(args.seed + i)
+                     for i, (s, who) in enumerate(zip(seats, args.seats, strict=True))
+                     if who == "bot"}
+        self.secrets: dict[str, Secret] = {}
+        self.lines: list[str] = []
+        self.console = Console(markup=False, highlight=False, soft_wrap=True)
+        self.shown: tuple[int, str, int] = (0, "", -1)  # (turn, phase, actions) last drawn
+        self.sheets_turn = 0
+
+    # ---- output ---------------------------------------------------------------------------
+
+    def say(self, text: str, style: str | None = None) -> None:
+        self.console.print(text, style=style)
+
+    def show(self) -> None:
+        """The whole live state: turn, phase, seals, every plane's sheet, the last rolls."""
+        st = self.g.state
+        self.shown = (st.turn, st.phase, len(self.g.history))
+        lines = status(self.g, self.humans)
+        self.say(lines[0], "bold")
+        for line in lines[1:]:
+            self.say(line)
+        rolls = last_rolls(self.g)
+        if rolls:
+            self.say("  last rolls: " + " | ".join(rolls), "magenta")
+
+    def sheets(self, force: bool = False) -> None:
+        """``--sheets``: every plane's record sheet, once per turn (and at the end)."""
+        if self.args.sheets is None or (self.sheets_turn == self.g.state.turn and not force):
+            return
+        self.sheets_turn = self.g.state.turn
+        try:
+            write_sheets(self.g, self.args.sheets)
+        except OSError as exc:
+            self.say(f"--sheets: cannot write {self.args.sheets}: {exc.strerror or exc}", "red")
+
+    # ---- the loop -------------------------------------------------------------------------
+
+    def run(self) -> int:
+        self.say(f"Crimson Skies (FASA 1998) on {self.args.map}: seats "
+                 + ", ".join(f"{s} {w}" for s, w in zip(self.g.seats(), self.args.seats,
+                                                        strict=True))
+                 + f"; dice {self.args.dice}; the planes' record sheets below", "bold")
+        stopped = ""
+        try:
+            while self.g.outcome() is None:
+                self.step()
+        except Quit as q:
+            stopped = str(q)
+        except KeyboardInterrupt:
+            stopped = "interrupted"
+        return self.finish(stopped)
+
+    def step(self) -> None:
+        g, st = self.g, self.g.state
+        self.sheets()
+        seat = g.to_move()
+        assert seat is not None
+        if (st.turn, st.phase) != self.shown[:2] and (seat in self.bots or st.phase == "reveal"):
+            self.show()  # bots and reveals: the state at each new phase
+        if seat in self.bots:
+            self.play(seat, self.bots[seat].choose(g))
+        elif st.sealed and st.phase in ("reveal", "pick-reveal"):
+            if seat not in self.secrets:
+                raise Quit(f"{seat}'s sealed plots were lost (this is a bug)")
+            self.play(seat, reveal(seat, self.secrets.pop(seat)))
+        elif st.sealed and st.phase in ("plot", "pick"):
+            self.secret_turn(seat)
+        else:
+            self.typed_turn(seat)
+
+    def play(self, seat: str, action: FasaAction) -> bool:
+        """Apply one action; log it with its d10 faces; show what happened. A refusal names
+        the rule and changes nothing (the engine folds back)."""
+        self.dice.take()
+        try:
+            events = self.g.apply(action)
+        except IllegalActionError as exc:
+            self.dice.take()
+            self.say(f"refused: {exc}", "red")
+            return False
+        except (DiceError, ConnectionError, TimeoutError) as exc:
+            self.dice.take()
+            self.say(f"the dice failed: {exc}; nothing was played", "red")
+            if seat in self.bots:
+                raise Quit(f"the dice failed for a bot: {exc}") from None
+            return False
+        rolls = self.dice.take()
+        faces = [f for r in rolls for f in r.faces]
+        sides = [r.sides for r in rolls for _ in r.faces]
+        self.lines.append(format_action_line(action.text(), faces, (), sides))
+        shown = f" | {format_faces(faces, sides)}" if faces else ""
+        self.say(f"{seat} played: {action.text()}{shown}", "cyan")
+        for line in event_lines(self.g, events):
+            self.say(f"    {line}")
+        return True
+
+    def secret_turn(self, seat: str) -> None:
+        """FS-M33: the seat's plots (or FS-M55 collision picks) typed hidden, one per plane,
+        each checked; then sealed — the others see only the digest."""
+        st = self.g.state
+        plotting = st.phase == "plot"
+        planes = (sorted(p.id for p in st.planes.values() if p.seat == seat and p.flying)
+                  if plotting else [p for p in st.order if st.planes[p].seat == seat])
+        self.show()
+        what = "plots" if plotting else "collision picks (1..10, FS-M55)"
+        self.say(f"{seat}: type your {what} - hidden, not echoed; the other players look "
+                 "away. 'legal' lists the plots, 'quit' stops.", "bold green")
+        chosen: list[tuple[str, str, bool]] = []
+        for plane in planes:
+            chosen.append(self._hidden_choice(seat, plane, plotting))
+        action, secret = seal(seat, st.turn, chosen)
+        if self.play(seat, action):
+            self.secrets[seat] = secret
+            if self.g.state.phase in ("reveal", "pick-reveal"):
+                self.say("every seat has sealed: the plots are revealed together (FS-M33)",
+                         "bold")
+
+    def _hidden_choice(self, seat: str, plane: str, plotting: bool) -> tuple[str, str, bool]:
+        st = self.g.state
+        ask = "plot" if plotting else "pick 1..10"
+        while True:
+            text = hidden_line(f"{seat} {plane} {ask} (hidden): ")
+            word = text.lower()
+            if word in ("quit", "exit"):
+                raise Quit("quit")
+            if word in ("legal", "?"):
+                self.say(legal_plots(st, plane) if plotting else f"{plane} picks a number "
+                         "1..10 (FS-M55)")
+                continue
+            if word in ("show", "view"):
+                self.show()
+                continue
+            if not text:
+                continue
+            if plotting:
+                if word.startswith("plot "):  # 'plot A1 3L2F' typed in full
+                    text = " ".join(text.split()[2:])
+                try:
+                    maneuver, bail, _ = check_secret_plot(st, plane, text)
+                except IllegalActionError as exc:  # the plot itself stays hidden
+                    self.say(f"refused: {plane}'s plot: {exc.reason} [{exc.rule}]; type "
+                             "another", "red")
+                    continue
+                self.say(f"{plane}: plot recorded (hidden)")
+                return plane, maneuver, bail
+            if text.isdigit() and 1 <= int(text) <= 10:
+                self.say(f"{plane}: pick recorded (hidden)")
+                return plane, str(int(text)), False
+            self.say('refused: pick a number 1 to 10 [FS-M55 "Piloted collisions"]', "red")
+
+    def typed_turn(self, seat: str) -> None:
+        """An open plot, an open pick or a combat action, typed in the notation."""
+        g = self.g
+        if self.shown != (g.state.turn, g.state.phase, len(g.history)):
+            self.show()
+            legal = [a.text() for a in g.legal_actions()]
+            if legal:
+                more = f" ... ({len(legal)} in all: 'legal')" if len(legal) > MAX_LEGAL_SHOWN \
+                    else ""
+                self.say(f"you may type: {', '.join(legal[:MAX_LEGAL_SHOWN])}{more}", "green")
+        try:
+            line = input(f"{seat}> ").strip()
+        except EOFError:
+            raise Quit("input ended") from None
+        word = line.split()[0].lower() if line else ""
+        if word in ("quit", "exit"):
+            raise Quit("quit")
+        if word in ("legal", "?"):
+            legal = [a.text() for a in g.legal_actions()]
+            self.say("legal now: " + (", ".join(legal) or "nothing"))
+        elif word in ("show", "view"):
+            self.show()
+        elif word == "help":
+            self.say(EXAMPLES.strip())
+        elif line:
+            try:
+                action = g.parse_action(line)
+            except InvalidActionError as exc:
+                self.say(f"refused: {exc}", "red")
+                return
+            self.play(seat, action)
+
+    def finish(self, stopped: str) -> int:
+        g = self.g
+        self.sheets(force=True)
+        if g.outcome() is None:
+            self.say(f"stopped before the end of the game ({stopped or 'quit'})", "yellow")
+        self.say(g.report())
+        comment = [f"dialtray play fasa --seats {','.join(self.args.seats)} --dice "
+                   f"{self.args.dice} --seed {self.args.seed}"]
+        code = 0
+        if self.fair is not None:
+            verdict = self.fair.reveal()
+            self.say(str(verdict), None if verdict.ok else "bold red")
+            comment.append(str(verdict))
+            code = 0 if verdict.ok else 1
+        path = write_log(log_path(self.args, KIND, "play"),
+                         format_log(KIND, header_of(g), self.lines, "\n".join(comment)))
+        if self.args.sheets is not None:
+            self.say(f"record sheets: {self.args.sheets}/<plane>.svg")
+        print(f"game log: {path}  (re-run it: dialtray replay {path})", flush=True)
+        return code
