@@ -103,6 +103,13 @@ def test_bad_event_urls_are_named(url: str, why: str) -> None:
     assert parse_url("mqtt://hub.local/spring") == EventAddress("hub.local", 1883, "spring")
 
 
+def test_the_urls_event_must_be_the_credentials_one(tmp_path: Path) -> None:
+    GameStore.open(tmp_path / "g.sqlite3").close()
+    with pytest.raises(ValueError, match="the URL names event 'spring', the credentials 'ev1'"):
+        EventTable(tmp_path / "g.sqlite3", parse_url("mqtt://hub/spring"), CREDS)
+    assert EventTable(tmp_path / "g.sqlite3", parse_url("mqtt://hub"), CREDS).event == "ev1"
+
+
 def test_no_hub_no_game_said_in_one_line(tmp_path: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     """`play --event` with the hub out of reach: after --wait, one line says why, before any

@@ -96,6 +96,9 @@ class EventTable:
     def __init__(self, db: Path, address: EventAddress, creds: dict[str, Any], *,
                  hold_s: float = HOLD_S, clock: Callable[[], float] = time.monotonic) -> None:
         event = address.event or creds.get("event")
+        if address.event and creds.get("event") and address.event != creds["event"]:
+            raise EventError(f"the URL names event {address.event!r}, the credentials "
+                             f"{creds['event']!r} (they were made for that one)")
         if not event:
             raise EventError("the event's name is neither in the URL (mqtt://HOST:PORT/EVENT) "
                              "nor in the credentials")
