@@ -311,7 +311,10 @@ class FasaPlay:
                 try:
                     maneuver, bail, _ = check_secret_plot(st, plane, text)
                 except IllegalActionError as exc:  # the plot itself stays hidden
-                    self.say(f"refused: {plane}'s plot: {exc.reason} [{exc.rule}]; type "
+                    reason = exc.reason
+                    for typed in {text.strip(), text.strip().upper(), *text.split()}:
+                        reason = reason.replace(typed, "(hidden)")
+                    self.say(f"refused: {plane}'s plot: {reason} [{exc.rule}]; type "
                              "another", "red")
                     continue
                 self.say(f"{plane}: plot recorded (hidden)")

@@ -1,0 +1,176 @@
+"""`dialtray play fasa` as its players meet it (issue 15: dialtray as the record-keeper and
+referee of the FASA 1998 board game, the tray as the table's dice tower).
+
+- two bots play a whole game on the virtual tray: every d10 is rolled by the firmware (the
+  committed fair-dice session re-derives each face the log holds, in order), the log replays
+  and writes back byte for byte, and ``--sheets`` leaves a valid SVG per plane showing the
+  final marked boxes;
+- hot-seat at a real terminal (pexpect): a person's plot is typed hidden (never echoed, never
+  on screen before the reveal), an illegal plot is refused naming the rule with nothing
+  sealed, the other player sees the first seal's digest before typing, the plots are revealed
+  together and match the seals (FS-M33), ``quit`` writes a log that replays.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pexpect
+import pytest
+from dialtray import cli
+from dialtray.link.fairdice import FairDice
+from dialtray.rules.core.dice import ManualDice
+from dialtray.rules.core.notation import format_log, read_log
+from dialtray.rules.core.replay import replay_log
+from dialtray.rules.fasa.actions import seal_digest
+from dialtray.rules.fasa.game import FasaGame
+from dialtray.rules.fasa.notation import FasaKind, LogWriter, header_of
+
+BIN = Path(sys.executable).parent
+ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def rewritten(path: Path) -> str:
+    """The log as the engine writes it again from its own lines and faces: a fresh game fed
+    each line's d10 faces, every action re-applied and formatted (LogWriter), under the same
+    leading comments."""
+    text = path.read_text(encoding="utf-8")
+    log = read_log(path)
+    dice = ManualDice()
+    g = FasaKind().new_game(log, dice)
+    w = LogWriter(g)
+    for bl in log.body:
+        dice.clear()
+        if bl.faces:
+            dice.feed(bl.faces, bl.sides)
+        w.apply(bl.text)
+        assert dice.remaining == 0, bl
+    comment = "\n".join(line[2:] for line in text.splitlines() if line.startswith("# "))
+    return format_log("fasa", header_of(g), w.lines, comment)
+
+
+def log_faces(path: Path) -> list[tuple[int, int]]:
+    """(face, sides) of every die in the log, in order."""
+    return [(f, s) for bl in read_log(path).body if bl.faces
+            for f, s in zip(bl.faces, bl.sides or (6,) * len(bl.faces), strict=True)]
+
+
+def test_two_bots_play_on_the_virtual_tray_with_firmware_d10(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    verdicts = []
+    reveal = FairDice.reveal
+
+    def spy(self: FairDice) -> object:  # the real reveal; the verdict kept for the test
+        v = reveal(self)
+        verdicts.append(v)
+        return v
+
+    monkeypatch.setattr(FairDice, "reveal", spy)
+    log, sheets = tmp_path / "bots.log", tmp_path / "sheets"
+    status = cli.main(["--data-dir", str(tmp_path / "data"), "play", "fasa", "--sim",
+                       "--seats", "bot,bot", "--turns", "4", "--seed", "7", "--log", str(log),
+                       "--sheets", str(sheets)])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "sealed plots: sha256" in out and "game over" in out
+    assert re.search(r"\(TN \d+: base \d+ \+ deflection \d+ \+ range \d+ - Dead Eye \d+ = \d+, "
+                     r"\d+% to succeed\)", out), "a to-hit roll shows its modifiers"
+    # Every face in the log is a d10 the firmware rolled, in the order it rolled them.
+    (verdict,) = verdicts
+    assert verdict.ok, str(verdict)
+    rolled = [(f, r.sides) for r in verdict.rolls for f in r.faces]
+    assert rolled and log_faces(log) == rolled
+    assert {s for _, s in rolled} == {10}
+    # The log replays (dialtray replay) and writes back byte for byte.
+    assert cli.main(["replay", str(log)]) == 0
+    replayed = replay_log(read_log(log)).game
+    assert isinstance(replayed, FasaGame) and replayed.outcome() is not None
+    assert rewritten(log) == log.read_text(encoding="utf-8")
+    assert replayed.report() in capsys.readouterr().out
+    # --sheets: one valid SVG per plane, as the game ended.
+    for pid, p in replayed.state.planes.items():
+        svg = (sheets / f"{pid}.svg").read_text(encoding="utf-8")
+        root = ET.fromstring(svg)
+        assert root.tag.endswith("svg"), pid
+        assert svg.count('class="box marked"') == len(p.marked), pid
+    assert sorted(x.name for x in sheets.iterdir()) == sorted(f"{p}.svg" for p in
+                                                             replayed.state.planes)
+
+
+class Screen:
+    """A terminal with everything printed so far, ANSI codes stripped."""
+
+    def __init__(self, child: pexpect.spawn) -> None:
+        self.child = child
+        self.text = ""
+        self.pos = 0  # the end of the last match: the next wait looks after it
+
+    def wait_for(self, needle: str, timeout: float = 60) -> int:
+        """Where ``needle`` first appears after the last match (its offset in ``text``)."""
+        while True:
+            at = self.text.find(needle, self.pos)
+            if at >= 0:
+                self.pos = at + len(needle)
+                return at
+            try:
+                chunk = self.child.read_nonblocking(65536, timeout=timeout)
+            except (pexpect.TIMEOUT, pexpect.EOF):
+                raise AssertionError(f"{needle!r} never appeared; screen ends with:\n"
+                                     f"{self.text[-3000:]}") from None
+            self.text += ANSI.sub(b"", chunk).decode(errors="replace")
+
+
+def test_hot_seat_plots_are_typed_hidden_sealed_and_revealed_together(tmp_path: Path) -> None:
+    log = tmp_path / "hotseat.log"
+    child = pexpect.spawn(str(BIN / "dialtray"),
+                          ["--data-dir", str(tmp_path), "play", "fasa", "--dice", "seeded",
+                           "--seats", "human,human", "--turns", "2", "--log", str(log)],
+                          dimensions=(50, 200), timeout=60,
+                          env={"TERM": "xterm-256color", "PATH": "/usr/bin:/bin"})
+    s = Screen(child)
+    try:
+        s.wait_for("P1 A1 plot (hidden): ")
+        child.sendline("9L9Z")  # not on the maneuver template
+        s.wait_for("refused: A1's plot:")
+        s.wait_for("[FS-M35")
+        assert "sealed plots: sha256" not in s.text  # nothing was sealed
+        s.wait_for("P1 A1 plot (hidden): ")
+        child.sendline("2L1B")
+        s.wait_for("A1: plot recorded (hidden)")
+        s.wait_for("P1 A2 plot (hidden): ")
+        child.sendline("1R1C")
+        at_seal = s.wait_for("P1 sealed plots: sha256 ")
+        s.wait_for("P2 B1 plot (hidden): ")
+        digest = re.search(r"P1 sealed plots: sha256 ([0-9a-f]{64})", s.text)
+        assert digest, s.text[-2000:]
+        before_p2 = s.text
+        assert f"P1 sealed: sha256 {digest[1]}" in before_p2[at_seal:], "P2 sees P1's seal"
+        child.sendline("2SA")
+        s.wait_for("P2 B2 plot (hidden): ")
+        child.sendline("1L1A")
+        at_reveal = s.wait_for("revealed together")
+        s.wait_for("reveal P2 ")
+        s.wait_for("you may type: ")  # combat: whoever acts first types (both seats human)
+    finally:
+        child.sendline("quit")
+        child.expect(pexpect.EOF, timeout=60)
+        s.text += ANSI.sub(b"", child.before or b"").decode(errors="replace")
+        child.close()
+    hidden = s.text[:at_reveal]
+    for plot in ("9L9Z", "2L1B", "1R1C", "1L1A"):  # never echoed, never shown before the reveal
+        assert plot not in hidden, plot
+    assert child.exitstatus == 0, s.text[-2000:]
+    # The revealed plots are the ones typed, and they match the digest the others saw.
+    m = re.search(r"reveal P1 (A1=\S+) (A2=\S+) salt=([0-9a-f]+)", s.text)
+    assert m and m[1] == "A1=2L1B" and m[2] == "A2=1R1C", s.text[at_reveal:at_reveal + 800]
+    plots = (("A1", "2L1B", False), ("A2", "1R1C", False))
+    assert seal_digest("P1", 1, plots, m[3]) == digest[1]
+    # quit wrote the log so far; it replays and writes back byte for byte.
+    assert "game log:" in s.text and cli.main(["replay", str(log)]) == 0
+    assert rewritten(log) == log.read_text(encoding="utf-8")
+    body = [bl.text.split()[0] for bl in read_log(log).body]
+    assert body[:4] == ["seal", "seal", "reveal", "reveal"]
