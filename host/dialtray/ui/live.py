@@ -88,6 +88,7 @@ class LiveTable:
         self.rulings: list[str] = []  # every ruling (or refused attempt) as the table was shown it
         self.recording = RecordingTracker(recorder, boot=self._boot, on_ruling=self.rulings.append)
         self._looked = 0.0  # monotonic time rulings were last looked for
+        self._head = -1  # the game's stored record count after our last commit
         session.subscribe(self._stamp)  # before the table's queue: stamped before it is fed
         self.table = _Table(cast(Tracker, self.recording), session)
         self.table.live = self
@@ -193,10 +194,18 @@ class LiveTable:
                     fut.set_exception(e)
         self.publish_now()
         now = time.monotonic()
-        if self.recorder.store.pending or now - self._looked >= RULINGS_EVERY_S:
+        store = self.recorder.store
+        if store.pending:
             self._looked = now
             self.recording.commit()  # stored, then rulings stored meanwhile are applied
+            self._head = store.game(self.game_id).records
             self.publish_now()
+        elif now - self._looked >= RULINGS_EVERY_S:  # idle: did another process store records
+            self._looked = now                       # (`dialtray judge`)? a read, no write
+            if store.game(self.game_id).records != self._head:
+                self.recording.commit()  # its rulings applied to the live tracker, shown
+                self._head = store.game(self.game_id).records
+                self.publish_now()
         if self._stop.is_set():
             raise Stopped
 
