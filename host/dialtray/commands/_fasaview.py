@@ -16,10 +16,10 @@ from dialtray.rules.core.events import Event
 from dialtray.rules.fasa import events as ev
 from dialtray.rules.fasa.combat import deflection, target_range
 from dialtray.rules.fasa.game import FasaGame
-from dialtray.rules.fasa.hexmap import FACINGS, hex_text
+from dialtray.rules.fasa.hexmap import FACINGS, MapSheet, hex_text
 from dialtray.rules.fasa.sheets import DEPLOYED
 from dialtray.rules.fasa.skills import gunner_skill
-from dialtray.rules.fasa.state import PlaneState
+from dialtray.rules.fasa.state import FasaState, PlaneState
 from dialtray.rules.fasa.tn import SHOCK, to_hit_tn
 
 
@@ -63,7 +63,7 @@ def status(g: FasaGame, humans: Sequence[str]) -> list[str]:
         todo = [c for c in st.order if c not in st.acted]
         out.append(f"  Quick Draw order (FS-M72): {' '.join(st.order)}; still to act: "
                    f"{' '.join(todo) or '-'}")
-    for seat, digest in sorted(st.seals.items()):
+    for seat, digest in sorted(st.seals.items() if st.phase != "combat" else ()):
         out.append(f"  {seat} sealed: sha256 {digest}")
     for p in sorted(st.planes.values(), key=lambda x: x.id):
         out.append("  " + plane_line(p, st.turn))
@@ -75,10 +75,10 @@ def status(g: FasaGame, humans: Sequence[str]) -> list[str]:
     return out
 
 
-def breakdown(g: FasaGame, e: ev.Rolled) -> str:
+def breakdown(sheet: MapSheet, st: FasaState, e: ev.Rolled) -> str:
     """FS-M73 to-hit: 'base 4 + deflection 2 + range 2 - Dead Eye 3 = 5' for a gun or lethal
-    rocket shot at a plane, when the parts add up to the rolled TN; else ''."""
-    st = g.state
+    rocket shot at a plane, from the position the shot was taken in (``st``), when the parts
+    add up to the rolled TN; else ''."""
     shooter = st.planes.get(e.plane)
     words = e.purpose.split()
     if shooter is None or e.rule not in ("FS-M73", "FS-M104") or len(words) < 4 \
@@ -94,7 +94,7 @@ def breakdown(g: FasaGame, e: ev.Rolled) -> str:
     if gun is None and code is None:
         return ""
     reach = gun.range if gun is not None else code.range  # type: ignore[union-attr]
-    rng = target_range(g.map, shooter, target, reach, turret)
+    rng = target_range(sheet, shooter, target, reach, turret)
     if rng is None:
         return ""
     pilot = shooter.sheet_data.pilot
@@ -112,30 +112,23 @@ def breakdown(g: FasaGame, e: ev.Rolled) -> str:
     return ""
 
 
-def event_lines(g: FasaGame, events: Sequence[Event]) -> list[str]:
-    """Each event as the engine says it; a roll also with its chance and (to-hit) modifiers."""
-    out = []
+def event_lines(sheet: MapSheet, before: FasaState, events: Sequence[Event]
+                ) -> tuple[list[str], list[str]]:
+    """(every event as the engine says it, the d10 rolls among them): a check also with its
+    chance and, for a to-hit, the modifiers it sums in the position ``before`` the action."""
+    out, rolls = [], []
     for e in events:
         if isinstance(e, ev.Acted):
             continue
         line = e.text()
-        if isinstance(e, ev.Rolled) and e.rule not in ("FS-M55", "FS-M72") and e.tn:
-            parts = breakdown(g, e)
-            line += f"  (TN {e.tn}: {parts + ', ' if parts else ''}{chance(e.tn)}% to succeed)"
+        if isinstance(e, ev.Rolled):
+            if e.rule not in ("FS-M55", "FS-M72") and not e.purpose.startswith("tow location"):
+                parts = breakdown(sheet, before, e)
+                line += (f"  (TN {e.tn}: {parts + ', ' if parts else ''}{chance(e.tn)}% to "
+                         "succeed)")
+            rolls.append(line)
         out.append(line)
-    return out
-
-
-def last_rolls(g: FasaGame, count: int = 6) -> list[str]:
-    """The latest d10 rolls of the game, oldest first, each with its TN and rule."""
-    found: list[ev.Rolled] = []
-    for entry in reversed(g.history):
-        for e in reversed(entry.events):
-            if isinstance(e, ev.Rolled):
-                found.append(e)
-                if len(found) >= count:
-                    return [e.text() for e in reversed(found)]
-    return [e.text() for e in reversed(found)]
+    return out, rolls
 
 
 def write_sheets(g: FasaGame, directory: Path) -> list[Path]:

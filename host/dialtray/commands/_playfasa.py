@@ -16,6 +16,8 @@ there, rewritten after every turn. The log is written at the end (or on ``quit``
 from __future__ import annotations
 
 import argparse
+import copy
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +33,7 @@ from dialtray.commands._fasaseat import (
     reveal,
     seal,
 )
-from dialtray.commands._fasaview import event_lines, last_rolls, status, write_sheets
+from dialtray.commands._fasaview import event_lines, status, write_sheets
 from dialtray.commands._table import log_path, make_dice, write_log
 from dialtray.rules.core.errors import (
     CatalogueError,
@@ -40,7 +42,7 @@ from dialtray.rules.core.errors import (
     InvalidActionError,
 )
 from dialtray.rules.core.notation import format_action_line, format_faces, format_log
-from dialtray.rules.fasa.actions import FasaAction
+from dialtray.rules.fasa.actions import FasaAction, Fire, Rocket
 from dialtray.rules.fasa.bots import GreedyBot
 from dialtray.rules.fasa.game import FasaGame, start_events
 from dialtray.rules.fasa.notation import DEFAULT_SIDES, header_of
@@ -178,6 +180,7 @@ class FasaPlay:
         self.console = Console(markup=False, highlight=False, soft_wrap=True)
         self.shown: tuple[int, str, int] = (0, "", -1)  # (turn, phase, actions) last drawn
         self.sheets_turn = 0
+        self.rolls: deque[str] = deque(maxlen=6)  # the last d10 rolls, as shown when rolled
 
     # ---- output ---------------------------------------------------------------------------
 
@@ -192,9 +195,10 @@ class FasaPlay:
         self.say(lines[0], "bold")
         for line in lines[1:]:
             self.say(line)
-        rolls = last_rolls(self.g)
-        if rolls:
-            self.say("  last rolls: " + " | ".join(rolls), "magenta")
+        if self.rolls:
+            self.say("  last rolls:", "magenta")
+            for line in self.rolls:
+                self.say(f"    {line}", "magenta")
 
     def sheets(self, force: bool = False) -> None:
         """``--sheets``: every plane's record sheet, once per turn (and at the end)."""
@@ -245,6 +249,8 @@ class FasaPlay:
         """Apply one action; log it with its d10 faces; show what happened. A refusal names
         the rule and changes nothing (the engine folds back)."""
         self.dice.take()
+        # a shot's modifiers are read in the position it was taken in (its target may fall)
+        before = copy.deepcopy(self.g.state) if isinstance(action, Fire | Rocket) else None
         try:
             events = self.g.apply(action)
         except IllegalActionError as exc:
@@ -263,8 +269,10 @@ class FasaPlay:
         self.lines.append(format_action_line(action.text(), faces, (), sides))
         shown = f" | {format_faces(faces, sides)}" if faces else ""
         self.say(f"{seat} played: {action.text()}{shown}", "cyan")
-        for line in event_lines(self.g, events):
+        lines, rolled = event_lines(self.g.map, before or self.g.state, events)
+        for line in lines:
             self.say(f"    {line}")
+        self.rolls.extend(rolled)
         return True
 
     def secret_turn(self, seat: str) -> None:
