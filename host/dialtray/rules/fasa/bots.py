@@ -57,7 +57,7 @@ class Bot:
     def plot(self, g: FasaGame, plots: list[Plot]) -> Plot:
         return self.rng.choice(plots)
 
-    def plot_options(self, g: FasaGame, plane: str, k: int = 24) -> list[Plot]:
+    def plot_options(self, g: FasaGame, plane: str, k: int = 16) -> list[Plot]:
         """Up to ``k`` plots the plane may record, sampled from the template (a bot need not
         weigh all ~280 arrowheads; ``legal_actions`` still lists them all)."""
         p = g.state.planes[plane]

@@ -198,18 +198,31 @@ class MapSheet:
     def line_of_sight(self, a: Hex, b: Hex, blocked: set[Hex] | None = None) -> bool:
         """FS-M71: a straightedge between the centres; a dotted hex it passes through blocks,
         one it only runs along the side of does not (so both nudged lines must be blocked)."""
-        walls = set(self.blockers()) if blocked is None else blocked
+        if blocked is None:  # the sheet's own dots: the answer never changes, keep it
+            key = (id(self), a, b)
+            known = _LOS.get(key)
+            if known is not None and known[0] is self:
+                return known[1]
+        walls = set(self.blockers()) if blocked is None else set(blocked)
         walls -= {a, b}
 
         def hit(nudge: float) -> bool:
             return any(h in walls for h in line(a, b, nudge))
 
-        return not (hit(1e-6) and hit(-1e-6))
+        seen = not (hit(1e-6) and hit(-1e-6))
+        if blocked is None:
+            if len(_LOS) > 200_000:
+                _LOS.clear()
+            _LOS[key] = (self, seen)
+        return seen
 
     def hexes(self) -> Iterator[Hex]:
         for c in range(self.cols):
             for r in range(self.rows):
                 yield from_offset(c, r)
+
+
+_LOS: dict[tuple[int, Hex, Hex], tuple[MapSheet, bool]] = {}
 
 
 def load_map(name: str, directory: Path | None = None) -> MapSheet:
