@@ -167,7 +167,7 @@ def test_fs_m115_fs_t36_torpedo_to_hit_and_four_ap_rocket_hits() -> None:
     events = g.apply(Torpedo("A1", "rockets_s1", "nacelle-starboard"))  # type: ignore
     (roll,) = [e for e in events if isinstance(e, ev.Rolled)]
     assert (roll.tn, roll.success, roll.rule) == (4, True, "FS-M115")
-    assert ev.GroundHit("nacelle-starboard", 12) in events
+    assert ev.GroundHit("nacelle-starboard", 12, "FS-M115") in events
     assert g.state.planes["A1"].rockets["rockets_s1"] == []  # type: ignore[attr-defined]
     miss = _torpedo_run((3,))
     miss.apply(Torpedo("A1", "rockets_s1", "nacelle-starboard"))  # type: ignore[attr-defined]

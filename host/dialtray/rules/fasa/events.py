@@ -265,9 +265,10 @@ class Acted(Event):
 class GroundHit(Event):
     target: str
     points: int
+    rule: str = "FS-M114"  # FS-M115 a torpedo, FS-M110 a shot at a towed object
 
     def text(self) -> str:
-        return f"ground target {self.target} takes {self.points} point(s) [FS-M114]"
+        return f"ground target {self.target} takes {self.points} point(s) [{self.rule}]"
 
 
 @dataclass(frozen=True)

@@ -150,7 +150,7 @@ def torpedo(st: FasaState, sheet: MapSheet, dice: DiceSource, emit: Emit, p: Pla
     tn = torpedo_tn(o.base_tn, rng, p.straight_run, dead_eye) + (2 if shocked else 0)
     if _roll(dice, emit, p.id, f"torpedo at {obj}", tn, "FS-M115"):
         points = TORPEDO_HITS * len(SHAPES["rocket"])
-        emit(ev.GroundHit(obj, min(points, st.ground.get(obj, 0))))
+        emit(ev.GroundHit(obj, min(points, st.ground.get(obj, 0)), "FS-M115"))
 
 
 TOW_ROCKETS = ("AP", "HE", "SK", "DR")  # the rockets that do damage (a beeper only tags)
@@ -180,7 +180,7 @@ def at_tow(st: FasaState, sheet: MapSheet, dice: DiceSource, emit: Emit, attacke
         return
     emit(ev.Rolled(attacker, f"tow location on {target.id}: {obj}", loc, 0, True, "FS-M110"))
     left = st.ground.get(obj, 0)
-    emit(ev.GroundHit(obj, min(points, left)))
+    emit(ev.GroundHit(obj, min(points, left), "FS-M110"))
     if points >= left:
         drop(st, sheet, emit, target, "FS-M110")
 
