@@ -77,8 +77,6 @@ def test_two_bots_play_on_the_virtual_tray_with_firmware_d10(
     out = capsys.readouterr().out
     assert status == 0, out
     assert "sealed plots: sha256" in out and "game over" in out
-    assert re.search(r"\(TN \d+: base \d+ \+ deflection \d+ \+ range \d+ - Dead Eye \d+ = \d+, "
-                     r"\d+% to succeed\)", out), "a to-hit roll shows its modifiers"
     # Every face in the log is a d10 the firmware rolled, in the order it rolled them.
     (verdict,) = verdicts
     assert verdict.ok, str(verdict)
@@ -99,6 +97,37 @@ def test_two_bots_play_on_the_virtual_tray_with_firmware_d10(
         assert svg.count('class="box marked"') == len(p.marked), pid
     assert sorted(x.name for x in sheets.iterdir()) == sorted(f"{p}.svg" for p in
                                                              replayed.state.planes)
+
+
+SHOT = re.compile(r"^ +[AB]\d (?:gun\d|turret_gun) to-hit on [AB]\d: d10 (\d+) vs TN (-?\d+) "
+                  r"(succeeds|fails) \[FS-M73\]  \(TN (-?\d+): (.*?)(-?\d+)% to succeed\)$",
+                  re.MULTILINE)
+PARTS = re.compile(r"^base (\d+) \+ deflection (\d+) \+ range (\d+) - Dead Eye (\d+)"
+                   r"(?: \+ shock 2)? = (-?\d+), $")
+
+
+def test_each_shot_shows_its_tn_modifiers_and_chance(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """FS-M73 to-hit = base + deflection + range - Dead Eye (+2 shock), shown with every gun
+    shot at a plane as it is rolled, adding up to the TN rolled against; the chance follows
+    FS-M01/FS-M02 (a 10 always hits, a 1 always misses). Seeded dice: the same game each run."""
+    log = tmp_path / "shots.log"
+    assert cli.main(["--data-dir", str(tmp_path / "data"), "play", "fasa", "--dice", "seeded",
+                     "--seats", "bot,bot", "--seed", "5", "--turns", "6", "--log",
+                     str(log)]) == 0
+    out = capsys.readouterr().out
+    shots = SHOT.findall(out)
+    assert len(shots) >= 4, out[-3000:]
+    for roll, tn, word, tn2, parts, pct in shots:
+        m = PARTS.match(parts)
+        assert m and tn == tn2, parts
+        base, defl, rng, eye, total = map(int, m.groups())
+        shock = 2 if "shock" in parts else 0
+        assert base + defl + rng - eye + shock == total == int(tn)
+        assert int(pct) == 10 * min(9, max(1, 11 - int(tn)))
+        assert (word == "succeeds") == (int(roll) == 10 or (int(roll) != 1 and
+                                                             int(roll) >= int(tn)))
+    assert "last rolls:" in out
 
 
 class Screen:
