@@ -6,7 +6,8 @@
 * The odds chart matches `dialtray odds` (the installed program) bar for bar.
 * A judge action without the judge token is refused in the page; with one, verify reads the
   tray and compares every dial with the store.
-* A closed page, reopened, resumes at the live state.
+* A closed page, reopened, resumes at the live state; a page that missed a patch asks for the
+  whole state.
 """
 
 from __future__ import annotations
@@ -232,7 +233,8 @@ def test_a_closed_page_reopened_resumes_at_the_live_state(browser: Any, table: S
     page = open_page(browser, table)
     page.wait_for_selector("#dock-5[data-status='flag']", timeout=WAIT_MS)
     assert page.evaluate("window.dialtray.rev") >= table.live.rev - 1
-    table.tray.turn(5, st.slot.dial, -1)
+    page.evaluate("window.dialtray.rev = 1")  # as if patches were lost: the next is no use
+    table.tray.turn(5, st.slot.dial, -1)  # to it, so it asks for the whole state (resync)
     page.wait_for_selector("#dock-5[data-status='ok']", timeout=WAIT_MS)
     page.close()
 

@@ -16,6 +16,7 @@ let G = null;  // the game's latest message (legal decisions, odds)
 let S = null;  // the latest state (tray, dice, log)
 let lastFacts = "";
 let gameRev = 0, gameShown = -1;
+let resyncing = false;
 
 // ---- tabs ----------------------------------------------------------------------------------
 const TABS = ["tray", "game", "report", "judge"];
@@ -40,7 +41,7 @@ function connect() {
     const arrived = performance.timeOrigin + performance.now();
     const m = JSON.parse(ev.data);
     if (m.op === "patch") { m.arrived = arrived; patch(m); }
-    else if (m.op === "state") { m.arrived = arrived; render(m, null); }
+    else if (m.op === "state") { m.arrived = arrived; resyncing = false; render(m, null); }
     else if (m.op === "game") { G = m.game; gameRev = m.game_rev; seen.game = G; if (S) { renderGame(S); seen.state = { ...S, game: G }; } }
     else if (m.op === "result") result(m);
     else if (m.op === "turned" && !m.ok) { $("result").textContent = "✖ " + m.message; $("result").className = "result bad"; }
@@ -73,7 +74,10 @@ function send(obj) {
 // other keys with their new values). A page that missed its base asks for the whole state.
 function patch(m) {
   if (!S || m.rev <= seen.rev) return;
-  if (m.base !== seen.rev) { send({ op: "resync" }); return; }
+  if (m.base !== seen.rev) {  // asked once; the whole state comes in order, after the patches before it
+    if (!resyncing) { resyncing = true; send({ op: "resync" }); }
+    return;
+  }
   const s = Object.assign({}, S, m.set, { rev: m.rev, received: m.received, sent: m.sent, arrived: m.arrived });
   for (const [k, [add, n]] of Object.entries(m.tails || {})) s[k] = (S[k] || []).concat(add).slice(-n);
   let only = new Set(m.docks.map((d) => d.dock));
