@@ -9,7 +9,7 @@ from dialtray.vision.camera import CameraModel
 from dialtray.vision.errors import VisionError
 from dialtray.vision.faces import dial_faces
 from dialtray.vision.layout import Layout, LayoutError, parse_layout
-from dialtray.vision.register import MarkerFinder, check_image, register
+from dialtray.vision.register import MarkerFinder, check_image, follow, register
 from dialtray.vision.render import DockSpec, camera_for, render_tray
 
 
@@ -63,3 +63,27 @@ def test_layout_errors_name_the_field() -> None:
                                   "corners": {"0": [0, 0], "1": [1, 0], "2": [1, 1]}},
                       "docks": [{"dock": 0, "centre": [0, 0]}, {"dock": 1, "centre": ["a", 0]}],
                       "base_types": {}, "colours_bgr": {"none": [0, 0, 0]}}, "t.json")
+
+
+def test_follow_keeps_the_registration_while_the_markers_stay_put(layout: Layout,
+                                                                  figures: dict) -> None:
+    """A live loop: the same camera, fresh sensor noise and turning dials -> the very same
+    registration (window maps and alignments kept); the camera moved -> a new one that fits
+    the new photo (as the full search finds it)."""
+    doc = figures["sample-genghis"]
+    faces = dial_faces(doc)
+    finder = MarkerFinder(layout)
+    rng = np.random.default_rng(11)
+    p = rp.train(rng)
+    shots = [render_tray(layout, {1: DockSpec(doc["id"], "aces-figure", faces,
+                                              {"combat": float(i)})}, p, 100 + i)
+             for i in range(3)]
+    first = follow(shots[0].image, finder, None)
+    assert follow(shots[1].image, finder, first) is first
+    assert follow(shots[2].image, finder, first) is first
+    moved = render_tray(layout, {}, rp.train(np.random.default_rng(12), "perspective"), 7)
+    again = follow(moved.image, finder, first)
+    assert again is not first
+    fresh = register(moved.image, finder)
+    assert np.allclose(again.homography, fresh.homography)
+    assert not np.allclose(again.homography, first.homography, atol=1e-3)

@@ -42,6 +42,7 @@ BANK_BLUR = (0.0, 1.0, 1.8)  # px of extra blur of each template bank
 MIN_WINDOW_FIT = 0.5  # the aligned crop must look this much like the figure's window at all
 HINT_STOP = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 4, 1e-3)
 HINT_SLACK = 0.05  # a kept alignment still fits if it matches nearly as well as when found
+STILL_SLACK = 0.02  # ... and is used as it is, with no ECC step, if it matches this well
 SMOOTH = 1.4  # px: evens out the blur of a capture photo and a worse one
 ECC_STOP = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 12, 1e-3)
 
@@ -110,6 +111,13 @@ class Alignment:
 
     warp: npt.NDArray[np.float32]
     score: float
+    bank: int = -1  # the template bank (blur) the window's photo matched best, once known
+
+
+def _warp(n: F32, warp: npt.NDArray[np.float32], size: tuple[int, int]) -> F32:
+    return np.asarray(cv2.warpAffine(n, warp, size, flags=cv2.INTER_LINEAR |
+                                     cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE),
+                      np.float32)
 
 
 def align(n: F32, template: F32, hint: Alignment | None = None
@@ -117,36 +125,39 @@ def align(n: F32, template: F32, hint: Alignment | None = None
     """``n`` (a read crop) aligned on ``template``: an integer search (``matchTemplate``) and
     then ``findTransformECC`` for a rotation and sub-pixel shift (a base seated a few degrees
     off turns its windows). With a ``hint`` (where the window was in the last frame) the
-    search is skipped and ECC starts from there, a few steps; if that does not fit as well as
-    the hint did, the full search runs. Returns the aligned patch, the integer offset, the
-    match and the alignment to hint the next frame with."""
+    search is skipped: the hint itself when it still fits as well as when it was found (the
+    base has not moved: no ECC at all), else ECC from there, a few steps; if that does not
+    fit either, the full search runs. Returns the aligned patch, the integer offset, the
+    match (correlation with ``template``) and the alignment to hint the next frame with."""
     th, tw = template.shape
-    if hint is not None:  # ECC from where the window was: a few steps, no search
-        try:
-            score, warp = cv2.findTransformECC(template, n, hint.warp.copy(),
-                                               ECC_MOTION, HINT_STOP, None, 1)  # type: ignore[call-overload]
-            patch = np.asarray(cv2.warpAffine(n, warp, (tw, th), flags=cv2.INTER_LINEAR |
-                                              cv2.WARP_INVERSE_MAP,
-                                              borderMode=cv2.BORDER_REPLICATE), np.float32)
-            fit = float(_unit(patch) @ _unit(template))
-            if fit >= hint.score - HINT_SLACK:
-                return patch, (round(float(warp[0, 2])), round(float(warp[1, 2]))), \
-                    float(score), Alignment(np.asarray(warp, np.float32), max(fit, hint.score))
-        except cv2.error:
-            pass  # lost it: search afresh
+    tu = _unit(template)
+    if hint is not None:
+        patch = _warp(n, hint.warp, (tw, th))
+        fit = float(_unit(patch) @ tu)
+        if fit < hint.score - STILL_SLACK:  # moved a little? ECC from there, a few steps
+            try:
+                _, warp = cv2.findTransformECC(template, n, hint.warp.copy(), ECC_MOTION,
+                                               HINT_STOP, None, 1)  # type: ignore[call-overload]
+                patch = _warp(n, warp, (tw, th))
+                fit = float(_unit(patch) @ tu)
+                hint = Alignment(np.asarray(warp, np.float32), hint.score)
+            except cv2.error:
+                fit = -1.0  # lost it: search afresh
+        if fit >= hint.score - HINT_SLACK:
+            w = hint.warp
+            return patch, (round(float(w[0, 2])), round(float(w[1, 2]))), fit, \
+                Alignment(w, max(fit, hint.score), hint.bank)
     r = cv2.matchTemplate(n, template, cv2.TM_CCOEFF_NORMED)
     _, score, _, (x, y) = cv2.minMaxLoc(r)
     warp = np.array([[1, 0, x], [0, 1, y]], np.float32)
     try:
-        score, warp = cv2.findTransformECC(template, n, warp, ECC_MOTION, ECC_STOP,
-                                           None, 1)  # type: ignore[call-overload]
+        _, warp = cv2.findTransformECC(template, n, warp, ECC_MOTION, ECC_STOP,
+                                       None, 1)  # type: ignore[call-overload]
     except cv2.error:  # kept the integer alignment
         return n[y:y + th, x:x + tw], (x, y), float(score), None
-    patch = np.asarray(cv2.warpAffine(n, warp, (tw, th), flags=cv2.INTER_LINEAR |
-                                      cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE),
-                       np.float32)
-    fit = float(_unit(patch) @ _unit(template))
-    return patch, (round(float(warp[0, 2])), round(float(warp[1, 2]))), float(score), \
+    patch = _warp(n, warp, (tw, th))
+    fit = float(_unit(patch) @ tu)
+    return patch, (round(float(warp[0, 2])), round(float(warp[1, 2]))), fit, \
         Alignment(np.asarray(warp, np.float32), fit)
 
 
@@ -284,21 +295,32 @@ class DialClassifier:
         self._means = [np.stack([self.common[b][r] for b in range(nb)])
                        for r in range(len(self.regions))]
         self._mean_sq = [np.sum(m * m, axis=1) for m in self._means]
-        self.cells = self.banks[0]
+        # per bank and region: how alike each two templates are (what differs between them)
+        self._sim = [np.stack([m @ m.T for m in bank_mats]) for bank_mats in self.banks]
+        self._pair_regions: dict[tuple[int, int], npt.NDArray[np.intp]] = {}
         label_ids: dict[tuple[str, int, int], int] = {}
         self.row_label = np.array([label_ids.setdefault(lb, len(label_ids))
                                    for lb in self.labels])
         self.label_list = list(label_ids)
+        self._label_rows = [np.nonzero(self.row_label == i)[0] for i in range(len(label_ids))]
         self.last_alignment: Alignment | None = None
         self._rival = ""
 
     def read(self, crop: Image, hint: Alignment | None = None) -> DialRead:
         """The dial in ``crop``; ``hint``: the alignment of the previous frame (see
-        ``last_alignment``), tried first."""
+        ``last_alignment``), tried first. Only a window read as a click hints the next
+        frame: mid-turn the strip's boxes slide in the window, and an alignment locked on
+        them is off by the turn once the dial settles."""
+        out = self._read(crop, hint)
+        if out.status != CLICK:
+            self.last_alignment = None
+        return out
+
+    def _read(self, crop: Image, hint: Alignment | None) -> DialRead:
         n = normalise(crop)
-        patch, (x, y), coarse, self.last_alignment = align(n, self.mean_template, hint)
+        patch, (x, y), fit, self.last_alignment = align(n, self.mean_template, hint)
+        coarse = fit
         seen = read_colours(crop, (x, y), self.window, self.hues)
-        fit = float(_unit(patch) @ _unit(self.mean_template))
         if fit < MIN_WINDOW_FIT:  # a dial mid-turn fits the mean less well: its best look?
             fit = max(fit, float(np.max(self._whole @ _unit(patch))))
         if fit < MIN_WINDOW_FIT:  # not this figure's window where the layout says it is
@@ -307,18 +329,25 @@ class DialClassifier:
                                    f"{fit:.2f}): base moved or covered, or the camera moved")
         if len(self.label_list) == 1:  # one look only (a token's single click): is it there?
             return self._decide(0, coarse, -1.0, SINGLE_MIN_SCORE, seen)
-        nb, nt = len(BANK_BLUR), len(self.labels)
+        nt = len(self.labels)
+        # the bank (blur) is chosen once per place: a window that has not moved is as blurred
+        # as it was in the last frame, so only that bank is scored
+        kept = self.last_alignment.bank if self.last_alignment is not None else -1
+        lo, hi = (kept, kept + 1) if kept >= 0 else (0, len(BANK_BLUR))
         per_region = []
         for r, (x0, y0, x1, y1) in enumerate(self.regions):
             u = _unit(patch[y0:y1, x0:x1])
-            norm = np.sqrt(np.maximum(1.0 - 2.0 * (self._means[r] @ u) + self._mean_sq[r],
-                                      1e-12))
-            per_region.append((self._stacked[r] @ u - self._offsets[r]).reshape(nb, nt)
-                               / norm[:, None])
+            norm = np.sqrt(np.maximum(1.0 - 2.0 * (self._means[r][lo:hi] @ u)
+                                      + self._mean_sq[r][lo:hi], 1e-12))
+            per_region.append((self._stacked[r][lo * nt:hi * nt] @ u
+                               - self._offsets[r][lo * nt:hi * nt]).reshape(hi - lo, nt)
+                              / norm[:, None])
         all_scores = np.stack(per_region)  # regions x banks x templates
-        bank = int(np.argmax(np.einsum("r,rbt->bt", self.region_weight, all_scores).max(axis=1)))
-        cell_scores = all_scores[:, bank, :]
-        self.cells = self.banks[bank]
+        pick = int(np.argmax(np.einsum("r,rbt->bt", self.region_weight, all_scores).max(axis=1)))
+        bank = lo + pick
+        if self.last_alignment is not None:
+            self.last_alignment.bank = bank
+        cell_scores = all_scores[:, pick, :]
         scores = self.region_weight @ cell_scores
         per_label = np.full(len(self.label_list), -1.0, np.float32)
         np.maximum.at(per_label, self.row_label, scores)
@@ -332,19 +361,17 @@ class DialClassifier:
             if other == best or (self.label_list[other][0] == BETWEEN
                                  and self.label_list[best][0] == BETWEEN):
                 continue  # mid-turn is mid-turn: which pair it sits between is a hint only
-            rows_o = np.nonzero(self.row_label == other)[0]
+            rows_o = self._label_rows[other]
             o = int(rows_o[np.argmax(scores[rows_o])])
-            num = den = own = 0.0
-            for c in self._differing(self.label_list[best], self.label_list[other]):
-                m = self.cells[c]
-                d = 1.0 - float(m[row] @ m[o])
-                num += float(cell_scores[c, row]) - float(cell_scores[c, o])
-                den += d
-                own += max(float(cell_scores[c, row]), OWN_FLOOR) * d
+            regions = self._differing_regions(best, int(other))
+            d = 1.0 - self._sim[bank][regions, row, o]
+            mine = cell_scores[regions, row]
+            num = float(np.sum(mine - cell_scores[regions, o]))
             # on the scale of what this photo shows of the best (a dark, blurred or noisy
             # photo matches even the right click only so well): 1 = as far from the
             # runner-up as the best itself scores
-            z = num / own if den > 1e-6 else 0.0
+            own = float(np.maximum(mine, OWN_FLOOR) @ d)
+            z = num / own if float(d.sum()) > 1e-6 else 0.0
             if z < z_min:
                 z_min, rival, rival_label = z, float(per_label[other]), int(other)
         self._rival = self._label_text(rival_label) if rival_label >= 0 else ""
@@ -358,6 +385,12 @@ class DialClassifier:
         if kind == BETWEEN:
             return f"mid-turn {a}-{b}"
         return "click " + "/".join(str(c) for c in self._group_clicks(a))
+
+    def _differing_regions(self, a: int, b: int) -> npt.NDArray[np.intp]:
+        if (a, b) not in self._pair_regions:
+            self._pair_regions[a, b] = np.array(
+                self._differing(self.label_list[a], self.label_list[b]), np.intp)
+        return self._pair_regions[a, b]
 
     def _differing(self, a: tuple[str, int, int], b: tuple[str, int, int]) -> list[int]:
         """The regions in which two labels' prints differ (all of them for a mid-turn)."""

@@ -9,6 +9,8 @@ barely saturated.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import cv2
 import numpy as np
 import numpy.typing as npt
@@ -37,58 +39,84 @@ def _hue_diff(a: int, b: int) -> int:
     return min(d, 180 - d)
 
 
+_SIN = np.sin(np.arange(180) * (np.pi / 90.0))
+_COS = np.cos(np.arange(180) * (np.pi / 90.0))
+
+
+@lru_cache(maxsize=64)
+def _cell_labels(size: tuple[float, float], rects: tuple[tuple[float, ...], ...]
+                 ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
+    """Per pixel of a window's template: which cell's sample area it is in (its inner
+    part: the box edges stay out), and where any is."""
+    w = round((size[0] + 2 * BORDER_MM) * SPP)
+    h = round((size[1] + 2 * BORDER_MM) * SPP)
+    lab = np.full((h, w), -1, np.intp)
+    for i, (x, y, cw, ch) in enumerate(rects):
+        lab[round((BORDER_MM + y + 0.12 * ch) * SPP):round((BORDER_MM + y + 0.88 * ch) * SPP),
+            round((BORDER_MM + x + 0.1 * cw) * SPP):round((BORDER_MM + x + 0.9 * cw) * SPP)] = i
+    flat = lab[::2, ::2].ravel()  # read_colours samples every other pixel
+    return flat, flat >= 0
+
+
 def read_colours(crop: Image, offset: tuple[int, int], window: Window,
                  hues: dict[str, int]) -> dict[str, str]:
     """Physical colour per stat cell (``none``, a palette name, or ``unknown``) of an aligned
     crop whose template starts at ``offset`` (px)."""
-    gain = _white_gain(crop, offset, window)
+    w = round((window.size[0] + 2 * BORDER_MM) * SPP)
+    h = round((window.size[1] + 2 * BORDER_MM) * SPP)
+    x0, y0 = offset
+    if x0 < 0 or y0 < 0 or x0 + w > crop.shape[1] or y0 + h > crop.shape[0]:
+        pad = max(-x0, -y0, x0 + w - crop.shape[1], y0 + h - crop.shape[0])
+        crop = np.asarray(cv2.copyMakeBorder(crop, pad, pad, pad, pad, cv2.BORDER_REPLICATE),
+                          np.uint8)
+        x0, y0 = x0 + pad, y0 + pad
+    # every other pixel each way is plenty for a block of colour: one white balance and one
+    # HSV conversion for the whole window, then every cell at once (per-cell sums by label)
+    win = np.ascontiguousarray(crop[y0:y0 + h:2, x0:x0 + w:2])
+    gain = _white_gain(win)
+    hsv = cv2.cvtColor(cv2.convertScaleAbs(win.astype(np.float32) * gain), cv2.COLOR_BGR2HSV)
+    flat, inside = _cell_labels(tuple(window.size), tuple(tuple(c.rect) for c in window.cells))
+    n = len(window.cells)
+    px = hsv.reshape(-1, 3)[inside]
+    lab = flat[inside]
+    v = px[:, 2].astype(np.float64)
+    count = np.bincount(lab, minlength=n)
+    vmean = np.bincount(lab, weights=v, minlength=n) / np.maximum(count, 1)
+    bg = v >= vmean[lab]  # the ink is the darker part
+    # Pixel by pixel, not on average: a figure leaning over part of the cell (its own
+    # colour) or a dial mid-turn (half a block) is a minority or a split, not a colour
+    col = bg & (px[:, 1] >= MIN_SATURATION)
+    n_bg = np.bincount(lab[bg], minlength=n)
+    n_col = np.bincount(lab[col], minlength=n)
+    hue_px = px[col, 0]
+    sin = np.bincount(lab[col], weights=_SIN[hue_px], minlength=n)
+    cos = np.bincount(lab[col], weights=_COS[hue_px], minlength=n)
     out: dict[str, str] = {}
-    for cell in window.cells:
-        x, y, w, h = cell.rect
-        x0 = offset[0] + round((BORDER_MM + x + 0.1 * w) * SPP)
-        y0 = offset[1] + round((BORDER_MM + y + 0.12 * h) * SPP)
-        x1 = offset[0] + round((BORDER_MM + x + 0.9 * w) * SPP)
-        y1 = offset[1] + round((BORDER_MM + y + 0.88 * h) * SPP)
-        px = crop[max(y0, 0):max(y1, 0), max(x0, 0):max(x1, 0)].reshape(-1, 3)
-        if px.size == 0:
+    for i, cell in enumerate(window.cells):
+        share = float(n_col[i]) / max(int(n_bg[i]), 1)
+        if n_bg[i] == 0:
             out[cell.stat] = "unknown"
-            continue
-        px = np.clip(px.astype(np.float32) * gain, 0, 255).astype(np.uint8)
-        hsv = cv2.cvtColor(px.reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)
-        v = hsv[:, 2]
-        bg = hsv[v >= v.mean()]  # the ink is the darker part
-        # Pixel by pixel, not on average: a figure leaning over part of the cell (its own
-        # colour) or a dial mid-turn (half a block) is a minority or a split, not a colour
-        coloured = bg[:, 1] >= MIN_SATURATION
-        share = float(coloured.mean())
-        if share <= 1.0 - MIN_SHARE:
+        elif share <= 1.0 - MIN_SHARE:
             out[cell.stat] = "none"
-            continue
-        if share < MIN_SHARE:
+        elif share < MIN_SHARE:
             out[cell.stat] = "unknown"
-            continue
-        ang = bg[coloured, 0].astype(np.float64) * (np.pi / 90.0)  # hue wraps: circular mean
-        hue = round(float(np.arctan2(np.sin(ang).mean(), np.cos(ang).mean())) * 90.0 / np.pi) % 180
-        best = min(hues, key=lambda n: _hue_diff(hue, hues[n]), default=None)
-        ok = best is not None and _hue_diff(hue, hues[best]) <= MAX_HUE_DIFF
-        out[cell.stat] = best if ok and best is not None else "unknown"
+        else:
+            hue = round(float(np.arctan2(sin[i], cos[i])) * 90.0 / np.pi) % 180
+            best = min(hues, key=lambda k: _hue_diff(hue, hues[k]), default=None)
+            ok = best is not None and _hue_diff(hue, hues[best]) <= MAX_HUE_DIFF
+            out[cell.stat] = best if ok and best is not None else "unknown"
     return out
 
 
-def _white_gain(crop: Image, offset: tuple[int, int], window: Window) -> npt.NDArray[np.float32]:
+def _white_gain(win: Image) -> npt.NDArray[np.float32]:
     """Per-channel gain that makes the window's plain (unsaturated) bright pixels cream-white.
     Only the window itself and only its greyish pixels count: a coloured figure leaning into
     the crop, or the colour blocks, must not set the white point."""
-    x0, y0 = max(offset[0], 0), max(offset[1], 0)
-    w = round((window.size[0] + 2 * BORDER_MM) * SPP)
-    h = round((window.size[1] + 2 * BORDER_MM) * SPP)
-    ref = crop[y0:y0 + h:2, x0:x0 + w:2].reshape(-1, 3)
-    if len(ref) == 0:
-        ref = crop.reshape(-1, 3)
-    hsv = cv2.cvtColor(ref.reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)
-    grey = ref[hsv[:, 1] < WHITE_MAX_SATURATION]
+    ref = win.reshape(-1, 1, 3)
+    sat = cv2.cvtColor(ref, cv2.COLOR_BGR2HSV)[:, 0, 1]
+    grey = ref[sat < WHITE_MAX_SATURATION, 0]
     if len(grey) < 20:
-        grey = ref
+        grey = ref[:, 0]
     k = int(0.9 * (len(grey) - 1))
     white = np.partition(grey, k, axis=0)[k].astype(np.float32) + 1.0
     return np.asarray(230.0 / white, np.float32)

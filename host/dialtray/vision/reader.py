@@ -6,6 +6,8 @@
 re-register only now and then) and reads each window of each docked figure. With a reused
 registration each window's alignment from the previous frame is tried first too (a base that
 has not moved needs no new search; one that did fits worse and is searched again).
+``follow(frame)`` is that live loop's registration: every frame checks the markers near
+where they were (cheap) and keeps the registration while they stay put.
 """
 
 from __future__ import annotations
@@ -17,7 +19,14 @@ from dialtray.vision.classify import Alignment, DialClassifier, DialRead
 from dialtray.vision.errors import VisionError
 from dialtray.vision.layout import Layout
 from dialtray.vision.refs import FigureRefs
-from dialtray.vision.register import Image, MarkerFinder, Registration, check_image, register
+from dialtray.vision.register import (
+    Image,
+    MarkerFinder,
+    Registration,
+    check_image,
+    follow,
+    register,
+)
 
 
 class TrayReader:
@@ -28,6 +37,7 @@ class TrayReader:
         self._classifiers: dict[str, dict[str, DialClassifier]] = {}
         self._hints: dict[tuple[int, str, str], Alignment | None] = {}
         self._hints_for: Registration | None = None
+        self._followed: Registration | None = None
 
     def classifiers(self, figure: str) -> dict[str, DialClassifier]:
         if figure not in self._classifiers:
@@ -49,6 +59,14 @@ class TrayReader:
     def register(self, image: Image, what: str = "image") -> Registration:
         check_image(image, what, self.camera)
         return register(image, self.finder, self.camera, what)
+
+    def follow(self, image: Image, what: str = "frame") -> Registration:
+        """A live loop's registration: the markers looked for near where they were in the
+        last frame; while they stay put the same registration (window maps and alignments
+        kept) is returned. See ``register.follow``."""
+        check_image(image, what, self.camera)
+        self._followed = follow(image, self.finder, self._followed, self.camera, what)
+        return self._followed
 
     def read(self, image: Image, docks: Mapping[int, str], registration: Registration | None = None,
              what: str = "image") -> dict[int, dict[str, DialRead]]:
