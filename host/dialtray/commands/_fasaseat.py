@@ -24,7 +24,12 @@ Secret = tuple[tuple[tuple[str, str, bool], ...], str]  # (plots, salt)
 
 
 class Quit(Exception):
-    """The person typed quit, or the input ended: stop, write the log so far."""
+    """The person typed quit, the input ended or the dice failed: stop, write the log so far
+    (``failed``: the exit status says the game did not end as the players chose)."""
+
+    def __init__(self, why: str, failed: bool = False) -> None:
+        super().__init__(why)
+        self.failed = failed
 
 
 @contextmanager

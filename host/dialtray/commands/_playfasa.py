@@ -180,6 +180,7 @@ class FasaPlay:
         self.console = Console(markup=False, highlight=False, soft_wrap=True)
         self.shown: tuple[int, str, int] = (0, "", -1)  # (turn, phase, actions) last drawn
         self.sheets_turn = 0
+        self.failed = False  # stopped by the dice (the tray), not by the players
         self.rolls: deque[str] = deque(maxlen=6)  # the last d10 rolls, as shown when rolled
 
     # ---- output ---------------------------------------------------------------------------
@@ -222,7 +223,7 @@ class FasaPlay:
             while self.g.outcome() is None:
                 self.step()
         except Quit as q:
-            stopped = str(q)
+            stopped, self.failed = str(q), q.failed
         except KeyboardInterrupt:
             stopped = "interrupted"
         return self.finish(stopped)
@@ -239,15 +240,17 @@ class FasaPlay:
         elif st.sealed and st.phase in ("reveal", "pick-reveal"):
             if seat not in self.secrets:
                 raise Quit(f"{seat}'s sealed plots were lost (this is a bug)")
-            self.play(seat, reveal(seat, self.secrets.pop(seat)))
+            if self.play(seat, reveal(seat, self.secrets[seat]), unattended=True):
+                del self.secrets[seat]
         elif st.sealed and st.phase in ("plot", "pick"):
             self.secret_turn(seat)
         else:
             self.typed_turn(seat)
 
-    def play(self, seat: str, action: FasaAction) -> bool:
+    def play(self, seat: str, action: FasaAction, unattended: bool = False) -> bool:
         """Apply one action; log it with its d10 faces; show what happened. A refusal names
-        the rule and changes nothing (the engine folds back)."""
+        the rule and changes nothing (the engine folds back). Dice that fail (the tray
+        unplugged) stop the game when nobody would type again (a bot, a reveal)."""
         self.dice.take()
         # a shot's modifiers are read in the position it was taken in (its target may fall)
         before = copy.deepcopy(self.g.state) if isinstance(action, Fire | Rocket) else None
@@ -260,8 +263,8 @@ class FasaPlay:
         except (DiceError, ConnectionError, TimeoutError) as exc:
             self.dice.take()
             self.say(f"the dice failed: {exc}; nothing was played", "red")
-            if seat in self.bots:
-                raise Quit(f"the dice failed for a bot: {exc}") from None
+            if seat in self.bots or unattended:
+                raise Quit(f"the dice failed: {exc}", failed=True) from None
             return False
         rolls = self.dice.take()
         faces = [f for r in rolls for f in r.faces]
@@ -372,12 +375,12 @@ class FasaPlay:
         self.say(g.report())
         comment = [f"dialtray play fasa --seats {','.join(self.args.seats)} --dice "
                    f"{self.args.dice} --seed {self.args.seed}"]
-        code = 0
+        code = 1 if self.failed else 0
         if self.fair is not None:
             verdict = self.fair.reveal()
             self.say(str(verdict), None if verdict.ok else "bold red")
             comment.append(str(verdict))
-            code = 0 if verdict.ok else 1
+            code = code if verdict.ok else 1
         path = write_log(log_path(self.args, KIND, "play"),
                          format_log(KIND, header_of(g), self.lines, "\n".join(comment)))
         if self.args.sheets is not None:
