@@ -14,6 +14,7 @@ referee of the FASA 1998 board game, the tray as the table's dice tower).
 from __future__ import annotations
 
 import re
+import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -203,3 +204,23 @@ def test_hot_seat_plots_are_typed_hidden_sealed_and_revealed_together(tmp_path: 
     assert rewritten(log) == log.read_text(encoding="utf-8")
     body = [bl.text.split()[0] for bl in read_log(log).body]
     assert body[:4] == ["seal", "seal", "reveal", "reveal"]
+
+
+def test_typed_d10_are_asked_for_checked_and_logged(tmp_path: Path) -> None:
+    """``--dice typed`` without a tray: the players roll real d10s; each roll is asked for
+    naming the die, an 11 is refused saying why and asked again, a 0 is a 10 (a real d10's
+    face), and the log holds the faces typed. Open plots: the plots are typed on screen."""
+    log = tmp_path / "typed.log"
+    typed = "plot A1 2SA\nplot A1 9Z\nplot A2 2SA\n11\n0\n7\n3\nquit\n"
+    r = subprocess.run([str(BIN / "dialtray"), "--data-dir", str(tmp_path), "play", "fasa",
+                        "--dice", "typed", "--plots", "open", "--seed", "3", "--log", str(log)],
+                       input=typed, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr
+    assert "Traceback" not in r.stdout + r.stderr
+    assert "refused: plot A1 9Z: " in r.stdout and "[FS-M" in r.stdout  # out of turn, named
+    assert "roll 1 die for A1 Quick Draw tie (d10)" in r.stdout
+    assert "'11': type 1 face(s) of a d10 (1..10, a 0 is a 10)" in r.stdout
+    faces = log_faces(log)
+    assert faces[:3] == [(10, 10), (7, 10), (3, 10)], faces
+    assert cli.main(["replay", str(log)]) == 0
+    assert rewritten(log) == log.read_text(encoding="utf-8")
