@@ -109,3 +109,26 @@ def seal(seat: str, turn: int, plots: list[tuple[str, str, bool]]) -> tuple[Seal
 
 def reveal(seat: str, secret: Secret) -> Reveal:
     return Reveal(seat, secret[0], secret[1])
+
+
+def ask_faces(count: int, purpose: str) -> list[int]:
+    """``--dice typed``: the faces of real dice the players rolled (``purpose`` names the die,
+    e.g. 'A1 mg1 to-hit on B1 (d10)'); asked again, saying why, until they are faces of that
+    die (a d10's 0 is a 10), so a typo never stops a bot's move."""
+    sides = 10 if purpose.endswith("(d10)") else 6
+    while True:
+        try:
+            text = input(f"roll {count} {'die' if count == 1 else 'dice'} for {purpose} and "
+                         f"type the face{'s' if count > 1 else ''}: ")
+        except EOFError:
+            raise Quit("input ended while dice were asked for") from None
+        try:
+            faces = [int(tok) for tok in text.replace(",", " ").split()]
+        except ValueError:
+            faces = []
+        if sides == 10:
+            faces = [10 if f == 0 else f for f in faces]
+        if len(faces) == count and all(1 <= f <= sides for f in faces):
+            return faces
+        print(f"{text.strip()!r}: type {count} face(s) of a d{sides} (1..{sides}"
+              + (", a 0 is a 10" if sides == 10 else "") + "), separated by spaces")

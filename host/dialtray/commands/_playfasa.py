@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import logging
 from collections import deque
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from dialtray.commands._common import CommandError, require_sim, resolve_port
 from dialtray.commands._fasaseat import (
     Quit,
     Secret,
+    ask_faces,
     check_secret_plot,
     hidden_line,
     legal_plots,
@@ -49,6 +51,7 @@ from dialtray.rules.fasa.notation import DEFAULT_SIDES, header_of
 from dialtray.tracker.dice import TableDice
 
 KIND = "fasa"
+log = logging.getLogger(__name__)
 MAX_LEGAL_SHOWN = 12
 EXAMPLES = """
 FASA 1998 (record sheets on paper, secret plots, every die a d10 from the tray):
@@ -145,29 +148,6 @@ def run(args: argparse.Namespace) -> int:
             vtray.close()
 
 
-def ask_faces(count: int, purpose: str) -> list[int]:
-    """``--dice typed``: the faces of real dice the players rolled (``purpose`` names the die,
-    e.g. 'A1 mg1 to-hit on B1 (d10)'); asked again, saying why, until they are faces of that
-    die (a d10's 0 is a 10), so a typo never stops a bot's move."""
-    sides = 10 if purpose.endswith("(d10)") else 6
-    while True:
-        try:
-            text = input(f"roll {count} {'die' if count == 1 else 'dice'} for {purpose} and "
-                         f"type the face{'s' if count > 1 else ''}: ")
-        except EOFError:
-            raise Quit("input ended while dice were asked for") from None
-        try:
-            faces = [int(tok) for tok in text.replace(",", " ").split()]
-        except ValueError:
-            faces = []
-        if sides == 10:
-            faces = [10 if f == 0 else f for f in faces]
-        if len(faces) == count and all(1 <= f <= sides for f in faces):
-            return faces
-        print(f"{text.strip()!r}: type {count} face(s) of a d{sides} (1..{sides}"
-              + (", a 0 is a 10" if sides == 10 else "") + "), separated by spaces")
-
-
 class FasaPlay:
     """The game at the terminal: bots, hidden plots, typed actions, the view, the log."""
 
@@ -233,6 +213,10 @@ class FasaPlay:
             stopped, self.failed = str(q), q.failed
         except KeyboardInterrupt:
             stopped = "interrupted"
+        except Exception as exc:  # an engine bug: keep the game so far, say it in one line
+            log.exception("play fasa: internal error")
+            stopped, self.failed = (f"internal error in the rules engine ({type(exc).__name__}: "
+                                    f"{exc}); please report it with the log"), True
         return self.finish(stopped)
 
     def step(self) -> None:
@@ -324,8 +308,12 @@ class FasaPlay:
             if not text:
                 continue
             if plotting:
+                words = text.split()
                 if word.startswith("plot "):  # 'plot A1 3L2F' typed in full
-                    text = " ".join(text.split()[2:])
+                    if len(words) < 3 or words[1].upper() != plane:
+                        self.say(f"refused: this is {plane}'s plot; type it as 3L2F", "red")
+                        continue
+                    text = " ".join(words[2:])
                 try:
                     maneuver, bail, _ = check_secret_plot(st, plane, text)
                 except IllegalActionError as exc:  # the plot itself stays hidden
