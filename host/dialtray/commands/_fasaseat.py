@@ -8,6 +8,7 @@ SHA-256 digest (``actions.seal_digest``), and all plots are revealed together.
 
 from __future__ import annotations
 
+import importlib.util
 import secrets
 import sys
 from collections.abc import Iterator
@@ -34,8 +35,8 @@ class Quit(Exception):
 
 @contextmanager
 def no_echo() -> Iterator[None]:
-    """The terminal's echo off while a secret is typed (a pipe echoes nothing anyway; where
-    termios is missing, getpass's own fallback is all there is)."""
+    """The terminal's echo off while a secret is typed (a pipe echoes nothing anyway; without
+    termios, e.g. on Windows, ``hidden_line`` asks getpass instead)."""
     fd = sys.stdin.fileno() if hasattr(sys.stdin, "fileno") else -1
     try:
         import termios
@@ -58,6 +59,13 @@ def no_echo() -> Iterator[None]:
 
 def hidden_line(prompt: str) -> str:
     """One line typed with echo off; ``Quit`` when the input ended."""
+    if importlib.util.find_spec("termios") is None and sys.stdin.isatty():
+        import getpass  # Windows' console: getpass reads without echo (msvcrt)
+
+        try:
+            return getpass.getpass(prompt).strip()
+        except EOFError:
+            raise Quit("input ended") from None
     sys.stdout.write(prompt)
     sys.stdout.flush()
     with no_echo():
