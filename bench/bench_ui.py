@@ -21,6 +21,10 @@ server sent it, when the page's DOM had it). Reported, per click and page:
   0.25 s window) → the flag is in every page's DOM on its dock; **knock → flag on page** adds the
   judge window.
 
+Also printed: the messages pushed and their mean size (a page is sent patches, the whole state
+only when it connects or falls behind) and the CPU each program spent per click (/proc; unlike
+the latencies it does not depend on what else the machine runs, so it shows the path's cost).
+
 Prints a table and writes bench/results/ui.json.
 """
 
