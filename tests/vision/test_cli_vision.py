@@ -140,9 +140,27 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path: Path, layout: Layout
     assert code == 2 and "expected DOCK=FIGURE" in err
 
 
-def test_capture_on_the_rig_says_it_is_not_built(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_capture_without_a_source_names_both(monkeypatch: pytest.MonkeyPatch) -> None:
     code, _, err = _run(["capture", "--dock", "0"], monkeypatch)
-    assert code == 2 and "not built yet" in err
+    assert code == 2 and "--from-photos DIR" in err and "--camera N" in err
+
+
+def test_capture_on_the_rig_bad_input(tmp_path: Path, figures: dict,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the rig: a dial count that cannot be known, or a camera that gives no frame, is
+    one line, exit 2, nothing written (the rig itself: test_rig_capture.py)."""
+    base = tmp_path / "new.json"
+    base.write_text(json.dumps({"id": "new-plane", "plane": "x"}), encoding="utf-8")
+    out = tmp_path / "out.json"
+    rig = ["--data-dir", str(tmp_path / "d"), "capture", "--dock", "0", "--camera", "63",
+           "--base", str(base), "--out", str(out)]
+    code, _, err = _run(rig, monkeypatch)
+    assert code == 2 and "--clicks combat=N" in err
+    code, _, err = _run([*rig, "--clicks", "combat=x"], monkeypatch)
+    assert code == 2 and "expected DIAL=N" in err
+    code, _, err = _run([*rig, "--clicks", "combat=8", "--clicks", "speed=7"], monkeypatch)
+    assert code == 2 and "camera 63 gave no frame" in err
+    assert not out.exists() and not (tmp_path / "d").exists()
 
 
 def test_without_opencv_the_commands_say_how_to_get_it(tmp_path: Path) -> None:

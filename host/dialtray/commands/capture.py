@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from dialtray.commands._args import int_range
-from dialtray.commands._common import CommandError
+from dialtray.commands._common import CommandError, resolve_port
 from dialtray.commands.read import add_vision_paths, require_vision, resolve_paths
 
 EPILOG = """\
@@ -26,12 +26,18 @@ colour blocks the camera saw: press Enter to accept, or type corrections as key=
 The catalogue file is checked by the rules engine and written only when it loads; the
 reference crops go to vision/refs/<id>.npz in the data directory (or --refs).
 
-On the rig (`--dock N` without --from-photos: the encoder says when each click settled) is
-NOT built yet: use --from-photos.
+On the rig (--camera N instead of --from-photos): the tray (PORT, or the one on USB) and camera
+N (OpenCV's device number) watch dock N. Set the dial to its click 0 and press Enter, then
+turn it one click at a time (combat and Aces dials clockwise, an Air Action speed dial
+counter-clockwise): each click is photographed when its encoder says it settled. The number
+of clicks comes from BASE's dials, or --clicks DIAL=N. Then the same confirmation as above.
 
 examples:
   dialtray capture --dock 0 --from-photos shots/ --base my-plane.json --out my-plane.json
   dialtray capture --dock 2 --from-photos genghis/ --base genghis.json --out figures/genghis.json
+  dialtray capture --dock 1 --camera 0 --base genghis.json --out figures/genghis.json
+  dialtray capture --dock 3 --camera 0 --port /dev/ttyACM0 --clicks combat=12 --clicks speed=8 \
+      --base new-plane.json --out figures/new-plane.json
 """
 
 
@@ -42,8 +48,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                                    "per click, values confirmed by you, the catalogue file.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--dock", type=int_range(0, 63), required=True, help="the figure's dock")
-    p.add_argument("--from-photos", type=Path, metavar="DIR",
-                   help="one photo per click (DIR/combat/, DIR/speed/)")
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--from-photos", type=Path, metavar="DIR",
+                     help="one photo per click (DIR/combat/, DIR/speed/)")
+    src.add_argument("--camera", type=int_range(0, 63), metavar="N",
+                     help="on the rig: camera N photographs each click as its encoder settles")
+    p.add_argument("--port", metavar="PORT", help="the tray's serial port (rig; default: the "
+                                                  "one tray on USB)")
+    p.add_argument("--clicks", action="append", default=[], metavar="DIAL=N",
+                   help="clicks of a dial (rig; default: BASE's dial), e.g. combat=12")
     p.add_argument("--base", type=Path, metavar="BASE", help="the figure's other catalogue "
                    "fields (JSON; an existing figure file will do)")
     p.add_argument("--out", type=Path, metavar="FILE", help="catalogue file to write")
@@ -72,11 +85,11 @@ def _ask(prompt: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.from_photos is None:
-        raise CommandError("capture on the rig (encoder-stepped) is not built yet; take one "
-                           "photo per click and use --from-photos DIR", 2)
+    if args.from_photos is None and args.camera is None:
+        raise CommandError("capture needs --from-photos DIR (one photo per click) or, on the "
+                           "rig, --camera N (each click photographed as its encoder settles)", 2)
     if args.base is None or args.out is None:
-        raise CommandError("--from-photos needs --base BASE.json and --out FILE", 2)
+        raise CommandError("capture needs --base BASE.json and --out FILE", 2)
     require_vision()
     from dialtray.rules.core.errors import CatalogueError
     from dialtray.vision.camera import atomic_write_bytes
@@ -97,18 +110,23 @@ def run(args: argparse.Namespace) -> int:
     dials = ["combat", "speed"] if game == "airaction" else ["combat"]
     try:
         layout, refs_path, _camera = resolve_paths(args)
-        photos = photo_dirs(args.from_photos, dials)
-        crops = crops_from_photos(layout, BASE_TYPE[game], args.dock, photos)
+        hint = base_faces(base) or {}
+        if args.from_photos is not None:
+            photos = photo_dirs(args.from_photos, dials)
+            crops = crops_from_photos(layout, BASE_TYPE[game], args.dock, photos)
+            source = ", ".join(f"{len(v)} {k} photos" for k, v in photos.items())
+        else:
+            crops = _on_rig(args, layout, BASE_TYPE[game], dials, hint)
+            source = ", ".join(f"{len(v)} {k} clicks captured on the rig"
+                               for k, v in crops.items())
         seen = seen_colours(layout, BASE_TYPE[game], crops)
         stats = {"combat": list(AIRACTION_COMBAT if game == "airaction" else ACES_COMBAT),
                  "speed": ["speed"]}
         marks = {"combat": ["bullet_holes"] if game == "airaction" else [],
                  "speed": ["red_line"]}
-        hint = base_faces(base) or {}
-        print(f"{args.base}: {game} figure {base['id']}; "
-              + ", ".join(f"{len(v)} {k} photos" for k, v in photos.items()))
+        print(f"{args.base}: {game} figure {base['id']}; {source}")
         faces = confirm_faces({d: hint.get(d) for d in dials},
-                              {d: len(photos[d]) for d in dials}, seen, stats, marks, _ask,
+                              {d: len(crops[d]) for d in dials}, seen, stats, marks, _ask,
                               lambda s: print(s, flush=True))
         doc, refs = build(layout, base, game, crops, faces)
     except VisionError as e:
@@ -122,3 +140,55 @@ def run(args: argparse.Namespace) -> int:
     print(f"wrote {args.out} (checked by the {game} rules engine) and {ref_file}",
           file=sys.stdout)
     return 0
+
+
+def _clicks(args: argparse.Namespace, dials: list[str], hint: dict[str, Any]) -> dict[str, int]:
+    """Clicks per dial: --clicks DIAL=N, else the length of BASE's dial."""
+    out = {d: len(hint[d]) for d in dials if hint.get(d)}
+    for text in args.clicks:
+        name, _, n = text.partition("=")
+        if name not in dials or not n.isdigit() or not 1 <= int(n) <= 64:
+            raise CommandError(f"argument --clicks: {text!r}: expected DIAL=N with DIAL one of "
+                               f"{', '.join(dials)} and N 1..64", 2)
+        out[name] = int(n)
+    missing = [d for d in dials if d not in out]
+    if missing:
+        raise CommandError(f"argument --clicks: how many clicks has the {missing[0]} dial? "
+                           f"(BASE has no {missing[0]} dial: give --clicks {missing[0]}=N)", 2)
+    return out
+
+
+def _on_rig(args: argparse.Namespace, layout: Any, base_type: str, dials: list[str],
+            hint: dict[str, Any]) -> dict[str, Any]:
+    """The crops, click by click, from the tray's encoders and camera N."""
+    import cv2
+
+    from dialtray.link.session import TraySession
+    from dialtray.vision.rig import RigDial, capture_on_rig
+
+    counts = _clicks(args, dials, hint)
+    cap = cv2.VideoCapture(args.camera)
+    try:
+        if not cap.isOpened() or not cap.read()[0]:
+            raise CommandError(f"argument --camera: camera {args.camera} gave no frame (is it "
+                               "plugged in and free?)", 2)
+
+        def grab() -> Any:
+            cap.grab()  # a frame buffered before the click settled is dropped
+            ok, frame = cap.read()
+            if not ok or frame is None:
+                raise CommandError(f"camera {args.camera} stopped giving frames: nothing "
+                                   "written")
+            return frame
+
+        port = resolve_port(args.port)
+        with TraySession(port, name="capture") as session:
+            try:
+                session.wait_synced(15.0)
+            except (TimeoutError, RuntimeError) as e:
+                raise CommandError(f"{port}: {e}; nothing written") from None
+            return capture_on_rig(session, grab, layout, base_type, args.dock,
+                                  [RigDial(d, counts[d]) for d in dials], _ask,
+                                  lambda line: print(line, flush=True))
+    finally:
+        cap.release()
