@@ -224,3 +224,72 @@ def test_typed_d10_are_asked_for_checked_and_logged(tmp_path: Path) -> None:
     assert faces[:3] == [(10, 10), (7, 10), (3, 10)], faces
     assert cli.main(["replay", str(log)]) == 0
     assert rewritten(log) == log.read_text(encoding="utf-8")
+
+
+def _inputs(bot_log: Path) -> list[tuple[str, object]]:
+    """What people type to play the bots' game again: each seal's plots (or FS-M55 picks) by
+    plane, from the reveal that follows it; every other action as written."""
+    body = [bl.text for bl in read_log(bot_log).body]
+    out: list[tuple[str, object]] = []
+    for i, text in enumerate(body):
+        verb, seat = text.split()[:2]
+        if verb == "seal":
+            shown = next(t for t in body[i + 1:] if t.startswith(f"reveal {seat} "))
+            plots = dict(tok.split("=", 1) for tok in shown.split()[2:-1])
+            out.append(("seal", {p: v.replace("bail:", "bail ") for p, v in plots.items()}))
+        elif verb != "reveal":
+            out.append(("type", text))
+    return out
+
+
+def test_people_play_a_bots_game_again_hidden_plots_and_collision_picks(tmp_path: Path) -> None:
+    """Two people at one terminal type, hidden, the very plots and same-hex collision picks
+    (FS-M55, sealed and revealed like plots) two bots chose, and the same combat actions, on
+    the same seeded dice: the game comes out the same, line for line, but for each seal's
+    random salt. (The game: the first seeded bot game on sample-blank with a pick.)"""
+    bot_log, log = tmp_path / "bots.log", tmp_path / "people.log"
+    for seed in range(40):  # the first seeded bot game with a collision pick
+        args = ["--dice", "seeded", "--seed", str(seed), "--turns", "6", "--map",
+                "sample-blank"]
+        assert cli.main(["--data-dir", str(tmp_path / "d"), "play", "fasa", "--seats",
+                         "bot,bot", *args, "--log", str(bot_log)]) == 0
+        todo = _inputs(bot_log)
+        if any(isinstance(v, dict) and all(x.isdigit() for x in v.values()) for _, v in todo):
+            break
+    else:
+        raise AssertionError("no bot game of seeds 0..39 had a same-hex collision pick")
+    child = pexpect.spawn(str(BIN / "dialtray"),
+                          ["--data-dir", str(tmp_path / "d"), "play", "fasa", "--seats",
+                           "human,human", *args, "--log", str(log)],
+                          dimensions=(50, 200), timeout=60, encoding="utf-8",
+                          env={"TERM": "dumb", "PATH": "/usr/bin:/bin"})
+    picks = 0
+    try:
+        while True:
+            i = child.expect([r"(P\d) ([A-Z]\d) (plot|pick 1\.\.10) \(hidden\): ", r"P\d> ",
+                              pexpect.EOF])
+            if i == 2:
+                break
+            kind, value = todo[0]
+            if i == 0:
+                assert kind == "seal", (child.before[-500:], todo[0])
+                assert isinstance(value, dict)
+                child.sendline(value.pop(child.match[2]))
+                picks += child.match[3] != "plot"
+                if not value:
+                    todo.pop(0)
+            else:
+                assert kind == "type", (child.before[-500:], todo[0])
+                child.sendline(str(value))
+                todo.pop(0)
+    finally:
+        child.close()
+    assert child.exitstatus == 0 and not todo and picks >= 2
+    salt = re.compile(r"^(seal P\d) [0-9a-f]{64}|(salt=)[0-9a-f]+", re.MULTILINE)
+
+    def masked(p: Path) -> str:
+        return salt.sub(lambda m: f"{m[1] or m[2]}*", p.read_text(encoding="utf-8").split(
+            "---\n", 1)[1])
+
+    assert masked(log) == masked(bot_log)
+    assert rewritten(log) == log.read_text(encoding="utf-8")
