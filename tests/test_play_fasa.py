@@ -161,6 +161,7 @@ def test_hot_seat_plots_are_typed_hidden_sealed_and_revealed_together(tmp_path: 
                            "--seats", "human,human", "--turns", "2", "--log", str(log)],
                           dimensions=(50, 200), timeout=60,
                           env={"TERM": "xterm-256color", "PATH": "/usr/bin:/bin"})
+    child.delaybeforesend = None  # typed the moment the prompt shows: still never echoed
     s = Screen(child)
     try:
         s.wait_for("P1 A1 plot (hidden): ")
@@ -263,6 +264,7 @@ def test_people_play_a_bots_game_again_hidden_plots_and_collision_picks(tmp_path
                            "human,human", *args, "--log", str(log)],
                           dimensions=(50, 200), timeout=60, encoding="utf-8",
                           env={"TERM": "dumb", "PATH": "/usr/bin:/bin"})
+    child.delaybeforesend = None  # each line is typed after its prompt: no pause needed
     picks = 0
     try:
         while True:

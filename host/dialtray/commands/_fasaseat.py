@@ -66,9 +66,9 @@ def hidden_line(prompt: str) -> str:
             return getpass.getpass(prompt).strip()
         except EOFError:
             raise Quit("input ended") from None
-    sys.stdout.write(prompt)
-    sys.stdout.flush()
-    with no_echo():
+    with no_echo():  # before the prompt: a line sent as soon as it shows is not echoed
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
         line = sys.stdin.readline()
     sys.stdout.write("\n")  # the Enter was not echoed either
     sys.stdout.flush()
