@@ -157,8 +157,8 @@ def run(args: argparse.Namespace) -> int:
             res.store.close()
             stop_event(ev)
     if args.game is None:
-        raise CommandError("argument game: say which rules (airaction or aces), or --resume "
-                           "a stored game", 2)
+        raise CommandError("argument game: say which rules (airaction, aces or fasa), or "
+                           "--resume a stored game", 2)
     check_before_start(args, args.game)
     ev = open_event(args)
     body = wait_assignment(ev, args.wait) if ev is not None else None
