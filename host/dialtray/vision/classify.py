@@ -120,7 +120,16 @@ def _warp(n: F32, warp: npt.NDArray[np.float32], size: tuple[int, int]) -> F32:
                       np.float32)
 
 
-def align(n: F32, template: F32, hint: Alignment | None = None
+def _still(patch: F32, template: F32, rim: npt.NDArray[np.intp] | None) -> float:
+    """How well ``patch`` sits where ``template`` is: on the ``rim`` only when given (the
+    same in every click, so the dial's turning does not change it)."""
+    if rim is None:
+        return float(_unit(patch) @ _unit(template))
+    return float(_unit(patch.ravel()[rim]) @ _unit(template.ravel()[rim]))
+
+
+def align(n: F32, template: F32, hint: Alignment | None = None,
+          rim: npt.NDArray[np.intp] | None = None
           ) -> tuple[F32, tuple[int, int], float, Alignment | None]:
     """``n`` (a read crop) aligned on ``template``: an integer search (``matchTemplate``) and
     then ``findTransformECC`` for a rotation and sub-pixel shift (a base seated a few degrees
@@ -128,25 +137,26 @@ def align(n: F32, template: F32, hint: Alignment | None = None
     search is skipped: the hint itself when it still fits as well as when it was found (the
     base has not moved: no ECC at all), else ECC from there, a few steps; if that does not
     fit either, the full search runs. Returns the aligned patch, the integer offset, the
-    match (correlation with ``template``) and the alignment to hint the next frame with."""
+    match (correlation with ``template``) and the alignment to hint the next frame with.
+    Whether a hint still fits is judged on ``rim`` (template pixel indices) when given."""
     th, tw = template.shape
     tu = _unit(template)
     if hint is not None:
         patch = _warp(n, hint.warp, (tw, th))
-        fit = float(_unit(patch) @ tu)
-        if fit < hint.score - STILL_SLACK:  # moved a little? ECC from there, a few steps
+        still = _still(patch, template, rim)
+        if still < hint.score - STILL_SLACK:  # moved a little? ECC from there, a few steps
             try:
                 _, warp = cv2.findTransformECC(template, n, hint.warp.copy(), ECC_MOTION,
                                                HINT_STOP, None, 1)  # type: ignore[call-overload]
                 patch = _warp(n, warp, (tw, th))
-                fit = float(_unit(patch) @ tu)
-                hint = Alignment(np.asarray(warp, np.float32), hint.score)
+                still = _still(patch, template, rim)
+                hint = Alignment(np.asarray(warp, np.float32), hint.score, hint.bank)
             except cv2.error:
-                fit = -1.0  # lost it: search afresh
-        if fit >= hint.score - HINT_SLACK:
+                still = -1.0  # lost it: search afresh
+        if still >= hint.score - HINT_SLACK:
             w = hint.warp
-            return patch, (round(float(w[0, 2])), round(float(w[1, 2]))), fit, \
-                Alignment(w, max(fit, hint.score), hint.bank)
+            return patch, (round(float(w[0, 2])), round(float(w[1, 2]))), \
+                float(_unit(patch) @ tu), Alignment(w, hint.score, hint.bank)
     r = cv2.matchTemplate(n, template, cv2.TM_CCOEFF_NORMED)
     _, score, _, (x, y) = cv2.minMaxLoc(r)
     warp = np.array([[1, 0, x], [0, 1, y]], np.float32)
@@ -156,9 +166,9 @@ def align(n: F32, template: F32, hint: Alignment | None = None
     except cv2.error:  # kept the integer alignment
         return n[y:y + th, x:x + tw], (x, y), float(score), None
     patch = _warp(n, warp, (tw, th))
-    fit = float(_unit(patch) @ tu)
-    return patch, (round(float(warp[0, 2])), round(float(warp[1, 2]))), fit, \
-        Alignment(np.asarray(warp, np.float32), fit)
+    return patch, (round(float(warp[0, 2])), round(float(warp[1, 2]))), \
+        float(_unit(patch) @ tu), Alignment(np.asarray(warp, np.float32),
+                                            _still(patch, template, rim))
 
 
 def _inside(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
@@ -209,6 +219,11 @@ class DialClassifier:
                 offsets.append(off)
             anchor = np.mean(aligned, axis=0).astype(np.float32)
         self.mean_template = anchor
+        # the rim around the window (the base's plastic): the same on every click, where a
+        # kept alignment is checked (the dial's print changes from frame to frame)
+        b = round(BORDER_MM * SPP)
+        yy, xx = np.mgrid[0:th, 0:tw]
+        self._rim = np.flatnonzero((xx < b) | (xx >= tw - b) | (yy < b) | (yy >= th - b))
         self.ref_colours = [read_colours(c, o, window, self.hues)
                             for c, o in zip(crops, offsets, strict=True)]
         keys: dict[tuple[Any, ...], int] = {}
@@ -318,7 +333,7 @@ class DialClassifier:
 
     def _read(self, crop: Image, hint: Alignment | None) -> DialRead:
         n = normalise(crop)
-        patch, (x, y), fit, self.last_alignment = align(n, self.mean_template, hint)
+        patch, (x, y), fit, self.last_alignment = align(n, self.mean_template, hint, self._rim)
         coarse = fit
         seen = read_colours(crop, (x, y), self.window, self.hues)
         if fit < MIN_WINDOW_FIT:  # a dial mid-turn fits the mean less well: its best look?
