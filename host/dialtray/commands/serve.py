@@ -145,6 +145,7 @@ def serve(args: argparse.Namespace, serial: str | None, layout: Any, ev: Any) ->
             ev.track(served.live.game_id)
             ev.announce(record_extra(ev, body, served.tracker.game.seats()))
             ev.watch(served.session)
+            served.server.event = ev  # the page's "Call the judge" button (ui.calls)
 
         def step() -> None:
             ev.step(served.live.recording, lambda m: print(m, flush=True))

@@ -9,7 +9,10 @@ What the table adds to the link, reading the tracker only through its public vie
 * **live state** (phase, dials, flags, the round's time left) on the retained ``state`` topic,
   at most every ``STATE_EVERY_S`` and only when it changed;
 * **judge calls**: the roll button held ``HOLD_S`` seconds (the tray reports the press and the
-  release; the host times the hold), or a call made by the program;
+  release; the host times the hold), or a call made by the program (``judge NOTE`` at play's
+  prompt, the table screen's button). The last call is *pending* until a ruling from the hub
+  reaches the table (the hub's answer: a ``note`` ruling closes a call with words only); the
+  screen's button makes no second call while one is pending (``call_judge(once=True)``);
 * **the round**: the hub's table assignment (both players' squadrons; ``commands._event`` builds
   the game from it) and its timer — the event's time limit (AC-M67 (2), AA-M53 (2)): when it
   runs out the table ends the game with the rules' own time-limit decision as soon as the rules
@@ -122,6 +125,8 @@ class EventTable:
         self._sig: tuple[Any, ...] = ()  # what it was built from
         self._time_tried = -1e9
         self._session: Any = None
+        self.pending: dict[str, Any] | None = None  # the call waiting for the judge's answer
+        self.answered: dict[str, Any] | None = None  # the last ruling that reached the table
 
     # ---- life -----------------------------------------------------------------------------------
 
@@ -204,12 +209,28 @@ class EventTable:
         if press == self._press:  # not released (nor pressed again) since
             self.call_judge(HOLD_NOTE)
 
-    def call_judge(self, note: str) -> None:
+    def call_judge(self, note: str, *, once: bool = False) -> bool:
+        """Call the judge; with ``once`` (the screen's button) not while a call is pending
+        (returns False, nothing sent). The hub's answer is the next ruling that reaches the
+        table (its calls are numbered at the hub, so one call pends at a time)."""
+        with self._lock:
+            if once and self.pending is not None:
+                return False
+            self.pending = {"note": note, "at": time.time()}
         self.calls.append(note)
         self.link.call_judge(self.gid, note)
         self.messages.put(f"judge called ({note})" + (
             "" if self.link.connected.is_set() else
             "; the hub is not reachable now: the call goes when it is"))
+        return True
+
+    def call_status(self) -> dict[str, Any]:
+        """For the table's screen: the pending call, the last answer, the link's state."""
+        with self._lock:
+            pending, answered = self.pending, self.answered
+        return {"event": self.event, "table": self.table, "game": self.gid,
+                "connected": self.link.connected.is_set(), "pending": pending,
+                "answered": answered}
 
     # ---- rulings --------------------------------------------------------------------------------
 
@@ -225,6 +246,10 @@ class EventTable:
                     return  # sent again (the hub had not yet seen it stored): kept once
                 st.append(gid, "ruling", body)
                 st.commit()
+            with self._lock:  # the hub answered: the table may call again
+                self.pending = None
+                self.answered = {k: body.get(k) for k in ("call", "ruling", "args", "why")}
+                self.answered["at"] = time.time()
             self.messages.put(f"the judge ruled: {body.get('ruling')} {body.get('args')} "
                               f"({body.get('why')}) — stored with game {body['game']}")
         except (StoreError, KeyError, ValueError, TypeError) as e:

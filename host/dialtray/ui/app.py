@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hmac
 import json
 import logging
@@ -32,8 +33,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from dialtray.link.messages import Snapshot
 from dialtray.store.db import StoreError
+from dialtray.ui import calls, svg, views
 from dialtray.ui import odds as od
-from dialtray.ui import svg, views
 from dialtray.ui.live import CALL_TIMEOUT, LiveTable
 from dialtray.ui.push import Client, Hub
 
@@ -56,6 +57,7 @@ class Server:
         self.hub = hub or Hub()
         self.key = key
         self.snapshot = snapshot
+        self.event: calls.JudgeCaller | None = None  # at an event (``serve --event``)
 
     # ---- access -------------------------------------------------------------------------------
 
@@ -284,6 +286,7 @@ def make_app(server: Server) -> Starlette:
         Route("/api/report/{game}", server.report),
         Route("/api/odds", server.odds),
         Route("/api/judge/{what}", server.judge, methods=["POST"]),
+        Route("/api/call", functools.partial(calls.route, server), methods=["GET", "POST"]),
         WebSocketRoute("/ws", server.ws),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ], lifespan=lifespan)

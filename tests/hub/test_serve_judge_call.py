@@ -1,0 +1,135 @@
+"""The table screen's "Call the judge" button at an event (issue 17 "Judge calls": a table calls
+the judge by the web button; issue 13: large touch targets, never colour alone), with the real
+Mosquitto and PostgreSQL, the hub's intake and a real Chromium. The table is what
+``dialtray serve --event`` runs (a served game on the virtual tray, its ``EventTable`` on the
+page's server) without a whole game: the call with its note reaches the hub's judge queue through
+the table's ``call`` topic (the path of play's ``judge NOTE``), the page shows it pending and
+refuses a second one while it is, the hub's ruling reaches the table and the page says so, and a
+new call may then be made. Bad requests get a clear error and send nothing (HTTP level, the same
+served page). Without an event: tests/ui/test_ui_judge_call.py."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from dialtray.hub import devservers, rulings
+from dialtray.hub.ingest import Ingest
+from dialtray.hub.sim import wait_for
+from dialtray.hub.tableside import EventAddress, EventTable
+from dialtray.store.db import GameStore
+from hubhelp import EVENT, forget_table, fresh_db
+
+pytest.importorskip("starlette", reason="the table's page needs the `ui` extra (dialtray[ui])")
+pytest.importorskip("dialtray.virtual.tray", reason="the virtual tray needs the `sim` extra")
+sys.path.insert(0, str(Path(__file__).parents[1] / "ui"))  # the UI tests' helpers (uikit)
+from dialtray.hub.web import HubPage
+from dialtray.ui.calls import DEFAULT_NOTE, MAX_BODY, MAX_NOTE
+from uikit import serve, shot
+
+TABLE = "jc-t1"
+NOTE = "we disagree on a line of fire"
+
+
+def post(url: str, body: bytes, headers: dict[str, str] | None = None) -> tuple[int, Any]:
+    req = urllib.request.Request(url, data=body, method="POST",
+                                 headers={"Content-Type": "application/json", **(headers or {})})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def test_judge_call_button_reaches_the_hub_queue(servers: devservers.DevServers,
+                                                 tmp_path: Path, browser: Any) -> None:
+    dsn = fresh_db(servers, "serve_call")
+    with psycopg.connect(dsn) as db:
+        creds = rulings.enroll(db, TABLE)
+    servers.mqtt.add_user(TABLE, creds["password"])
+    forget_table(servers, TABLE)
+    hub = Ingest(dsn, EVENT, "127.0.0.1", servers.mqtt.port,
+                 servers.hub_password).start()  # type: ignore[attr-defined]
+    db_file = tmp_path / "games.sqlite3"
+    GameStore.open(db_file).close()  # (as `serve --event` does: the store, the event, the game)
+    ev = EventTable(db_file, EventAddress("127.0.0.1", servers.mqtt.port, EVENT),
+                    {**creds, "ruling_key": bytes.fromhex(creds["ruling_key"])}).start()
+    served = serve(tmp_path)
+    pg = psycopg.connect(dsn, autocommit=True)
+
+    def queue() -> list[tuple[Any, ...]]:
+        return pg.execute("SELECT id, table_id, game, note, status FROM hub_calls ORDER BY id"
+                          ).fetchall()
+
+    try:
+        ev.track(served.live.game_id)
+        served.server.event = ev
+        gid = served.live.game_id
+        # bad requests first: a clear error each, nothing sent (the hub's queue, in order,
+        # shows only the page's two calls at the end)
+        url = f"http://127.0.0.1:{served.port}/api/call"
+        for body, code, words in [
+                (b"{not json", 400, "not JSON"), (b"[1, 2]", 400, "JSON object"),
+                (json.dumps({"note": 7}).encode(), 400, "note: a text"),
+                (json.dumps({"note": "x", "table": "t2"}).encode(), 400, "unknown field"),
+                (json.dumps({"note": "x" * (MAX_NOTE + 1)}).encode(), 400,
+                 f"at most {MAX_NOTE} characters"),
+                (b'{"note": "' + b"y" * MAX_BODY + b'"}', 413, "too large")]:
+            got, reply = post(url, body)
+            assert (got, reply["ok"]) == (code, False), (body[:40], got, reply)
+            assert words in reply["error"] and "nothing was sent" in reply["error"], reply
+        got, reply = post(url, b'{"note": "x"}', {"Origin": "http://evil.example"})
+        assert got == 403 and "may not call the judge" in reply["error"], reply
+        assert ev.calls == [] and ev.pending is None  # nothing sent, nothing pending
+        b = browser.new_page(viewport={"width": 1000, "height": 800})
+        b.goto(served.url)
+        btn = b.locator("#call-button")
+        btn.wait_for(state="visible", timeout=10000)
+        box = btn.bounding_box()
+        assert box is not None and box["height"] >= 44 and box["width"] >= 44, box
+        assert "Call the judge" in btn.inner_text()
+        status = b.locator("#call-status")
+        status.filter(has_text=f"Table {TABLE} at event {EVENT}").wait_for(timeout=10000)
+        b.fill("#call-note", NOTE)
+        btn.click()
+        status.filter(has_text="pending").wait_for(timeout=10000)
+        assert NOTE in status.inner_text() and "◷" in status.inner_text()  # words and a sign
+        wait_for(lambda: len(queue()) == 1, 20, "the call in the hub's judge queue")
+        call_id, table, game, note, state = queue()[0]
+        assert (table, game, note, state) == (TABLE, gid, NOTE, "open")
+        btn.click()  # a second call while the first waits for the judge: refused, not sent
+        status.filter(has_text="already pending").wait_for(timeout=10000)
+        assert status.get_attribute("data-state") == "refused"
+        assert ev.calls == [NOTE]
+        assert "pending" in btn.inner_text()  # the button says it too
+        shot(b, "judge-call-pending")
+
+        HubPage(dsn, "k", hub)._rule(call_id, "note", {}, "the judge is on the way")
+        status.filter(has_text="The judge answered").wait_for(timeout=20000)
+        assert "the judge is on the way" in status.inner_text()
+        with sqlite3.connect(db_file) as conn:  # stored with the table's game too
+            assert conn.execute("SELECT COUNT(*) FROM records WHERE game_id = ? AND kind = "
+                                "'ruling'", (gid,)).fetchone()[0] == 1
+        shot(b, "judge-call-answered")
+        btn.click()  # answered: the table may call again (no note: a default one)
+        status.filter(has_text="pending").wait_for(timeout=10000)
+        wait_for(lambda: len(queue()) == 2, 20, "the second call in the hub's queue")
+        # (a table's calls reach the hub in order: none was sent between these two)
+        assert [r[3] for r in queue()] == [NOTE, DEFAULT_NOTE]
+        assert [r[4] for r in queue()] == ["ruled", "open"]
+
+        b.close()
+    finally:
+        served.server.event = None
+        served.close()
+        ev.stop(2)
+        pg.close()
+        hub.stop()
+
