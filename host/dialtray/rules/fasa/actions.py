@@ -21,6 +21,7 @@
     cut A1                       cut the tow cable: the object falls behind the plane (FS-M110)
     gun turret-bow A1            a zeppelin or ground turret's guns at a plane (FS-M120)
     barrage main-port-1 5,7      a main gun or flak cannon's flak round at a hex (FS-M121)
+    land A1                      land on the own zeppelin's hook from its hex (FS-M66, FS-M67)
 """
 
 from __future__ import annotations
@@ -218,8 +219,18 @@ class Barrage:
         return f"barrage {self.plane} {hex_text(self.hex)}"
 
 
+@dataclass(frozen=True)
+class Land:
+    """FS-M66: the plane lands on its squadron's zeppelin (under the hook, D-FS-18)."""
+
+    plane: str
+
+    def text(self) -> str:
+        return f"land {self.plane}"
+
+
 FasaAction = (Plot | Seal | Reveal | Fire | Attack | Rocket | Launch | Bomb | Clear | Place
-              | Pick | Pass | Harpoon | Torpedo | Cut | Gun | Barrage)
+              | Pick | Pass | Harpoon | Torpedo | Cut | Gun | Barrage | Land)
 
 
 def seal_digest(seat: str, turn: int, plots: tuple[tuple[str, str, bool], ...], salt: str) -> str:
@@ -278,8 +289,8 @@ def parse_action(text: str) -> FasaAction:
     if verb in ("harpoon", "torpedo") and n == 3:
         return (Harpoon if verb == "harpoon" else Torpedo)(_plane(args[0], text), args[1],
                                                             _object(args[2], text))
-    if verb == "cut" and n == 1:
-        return Cut(_plane(args[0], text))
+    if verb in ("cut", "land") and n == 1:
+        return (Cut if verb == "cut" else Land)(_plane(args[0], text))
     if verb == "gun" and n in (2, 3) and args[2:] in ([], ["tow"]):
         return Gun(_object(args[0], text), _plane(args[1], text), n == 3)
     if verb == "barrage" and n == 2:
@@ -304,4 +315,4 @@ def parse_action(text: str) -> FasaAction:
         return Place(_plane(args[0], text), int(args[1]), int(args[3]) if n == 4 else 1)
     raise InvalidActionError(
         f"{text!r} is not a FASA action (plot, seal, reveal, pick, fire, attack, rocket, launch, "
-        "bomb, harpoon, torpedo, cut, clear, place, pass, gun, barrage)")
+        "bomb, harpoon, torpedo, cut, land, clear, place, pass, gun, barrage)")

@@ -164,6 +164,7 @@ def combat_bailout(st: FasaState, dice: DiceSource, emit: Emit, plane: str, situ
 def _rule(loc: str) -> str:
     for prefix, rule in (("engine", "FS-M88"), ("fuel", "FS-M89"), ("gun", "FS-M90"),
                          ("turret_gun", "FS-M90"), ("landing_gear", "FS-M91"),
+                         ("zeppelin_gear", "FS-M91"),
                          ("radio", "FS-M93"), ("rockets", "FS-M94"), ("tail_controls", "FS-M95"),
                          ("elevator", "FS-M96"), ("rudder", "FS-M97"),
                          ("wing_controls", "FS-M98"), ("flap", "FS-M99"),

@@ -6,9 +6,12 @@ and then. Bots use their own ``random.Random``: the engine's dice stay the injec
 
 Both also play the rarer weapons so the 1 000-game sweep meets them: a plane with a harpoon
 steers for the cargo and, towing it, for home (FS-M108..FS-M110); one with a torpedo lines up
-on an object (FS-M115); gun posts (zeppelin turrets, main guns, ground turrets) fire or lay
-flak where an enemy plane is (FS-M120, FS-M121). ``bot_game`` varies the map (town with its
-ground turret, commercial and military zeppelins) and puts a harpoon/torpedo raider in P1.
+on an object (FS-M115); a plane of the seat that owns a zeppelin heads for its landing hook
+when damaged or late and lands (FS-M66, FS-M67); gun posts (zeppelin turrets, main guns,
+ground turrets) fire or lay flak where an enemy plane is (FS-M120, FS-M121). ``bot_game``
+varies the map (town with its ground turret, commercial and military zeppelins) and puts a
+harpoon/torpedo raider in P1. A greedy plane likes a shot with a gas cell behind the target
+(FS-M119 stray shots).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from dialtray.rules.fasa.actions import (
     Fire,
     Gun,
     Harpoon,
+    Land,
     Pass,
     Plot,
     Reveal,
@@ -34,11 +38,19 @@ from dialtray.rules.fasa.actions import (
     seal_digest,
 )
 from dialtray.rules.fasa.game import FasaGame, start_events
-from dialtray.rules.fasa.hexmap import Hex, distance, straight_ahead, to_offset
+from dialtray.rules.fasa.hexmap import (
+    Hex,
+    distance,
+    from_offset,
+    step,
+    straight_ahead,
+    to_offset,
+)
 from dialtray.rules.fasa.legal import plot_order
 from dialtray.rules.fasa.movement import Caps, caps, pushes, refusal
 from dialtray.rules.fasa.notation import DEFAULT_SIDES, LogWriter
 from dialtray.rules.fasa.state import PlaneState
+from dialtray.rules.fasa.stray import stray_cell
 from dialtray.rules.fasa.template import parse_plot, template
 
 
@@ -76,7 +88,7 @@ class Bot:
         return out
 
     def combat(self, g: FasaGame, legal: list[FasaAction]) -> FasaAction:
-        special = [a for a in legal if isinstance(a, Harpoon | Torpedo | Gun)
+        special = [a for a in legal if isinstance(a, Harpoon | Torpedo | Gun | Land)
                    or (isinstance(a, Fire | Rocket) and a.tow)]
         if special and self.rng.random() < 0.6:
             return self.rng.choice(special)
@@ -138,11 +150,18 @@ class RandomBot(Bot):
 
 
 def _goals(g: FasaGame, p: PlaneState) -> tuple[list[Hex], int]:
-    """Where a raider heads instead of the enemy: cargo (harpoon loaded, not towing), home
+    """Where a plane heads instead of the enemy: its zeppelin's landing hook (damaged, or late
+    in the game: FS-M66), cargo (harpoon loaded, not towing), home
     (towing: the row beyond its home edge), an object to torpedo; and how far ahead it wants
     the goal (1 for the harpoon, 0 home, 2 for the torpedo)."""
     st = g.state
     loads = {c for load in p.rockets.values() for c in load}
+    hook = [o.hex for o in g.map.objects if o.kind == "hook" and o.owner == p.seat]
+    if hook and (_homeward(g, p.id) or g.map.id in ESCORTS):  # FS-M66: home to the zeppelin
+        # (an escort holds its station at the hook all game, landing only when homeward)
+        return _around(g, p, hook[0]), 0
+    if g.map.id in ESCORTS:  # attack the landing approach: the hook 1..3 hexes ahead
+        return [o.hex for o in g.map.objects if o.kind == "hook" and o.owner != p.seat], 3
     if p.towing:
         c, _ = to_offset(p.hex)
         home_row = g.map.rows if p.home == "south" else -1
@@ -157,12 +176,42 @@ def _goals(g: FasaGame, p: PlaneState) -> tuple[list[Hex], int]:
     return [], 0
 
 
+def _strays(g: FasaGame, a: Fire) -> bool:
+    st = g.state
+    p, t = st.planes[a.plane], st.planes[a.target]
+    return stray_cell(st, g.map, p.hex, p.facing, t.hex) is not None
+
+
+def _homeward(g: FasaGame, plane: str) -> bool:
+    """A greedy pilot heads home to land when damaged or late in the game; an escort holds its
+    station to the last turn."""
+    p, st = g.state.planes[plane], g.state
+    if g.map.id in ESCORTS:
+        return st.turn >= st.turn_limit - 1
+    return bool(p.marked) or st.turn >= st.turn_limit - 3
+
+
+def _around(g: FasaGame, p: PlaneState, hook: Hex) -> list[Hex]:
+    """The hook, or first a hex past either end of the hull when the hull lies between (the
+    greedy measure of distance would press the plane against the gas cells)."""
+    cells = [to_offset(o.hex) for o in g.map.objects if o.kind == "zeppelin"]
+    _, hr = to_offset(hook)
+    row = to_offset(p.hex)[1]
+    lo, hi = min(r for _, r in cells), max(r for _, r in cells)
+    if (row < lo) == (hr < lo) and (row > hi) == (hr > hi):
+        return [hook]
+    cols = [c for c, _ in cells]
+    return [from_offset(min(cols) - 2, hr), from_offset(max(cols) + 2, hr)]
+
+
 class GreedyBot(Bot):
     def plot(self, g: FasaGame, plots: list[Plot]) -> Plot:
         st = g.state
         p = st.planes[plots[0].plane]
         foes = [q for q in st.planes.values() if q.flying and q.seat != p.seat]
         goals, ahead = _goals(g, p)
+        zeppelin = any(o.kind == "zeppelin" for o in g.map.objects)
+        seen = [q.hex for q in foes] + [step(q.hex, q.facing, q.speed) for q in foes]
         best: list[tuple[float, Plot]] = []
         for a in plots:
             if a.bail or _pushes(g, a):
@@ -184,6 +233,10 @@ class GreedyBot(Bot):
                 score = min((distance(dest, q.hex) for q in foes), default=0) * 1.0
                 if any(straight_ahead(dest, face, q.hex) is not None for q in foes):
                     score -= 3
+            if zeppelin and any((straight_ahead(dest, face, h) or 9) <= 3
+                                and stray_cell(st, g.map, dest, face, h) is not None
+                                for h in seen):
+                score -= 14  # FS-M119: a miss would still hit the gas cell behind
             best.append((score + self.rng.random(), a))
         if not best:  # every plot pushes or leaves: at least stay on the sheet, out of walls
             return self.rng.choice([a for a in plots if not a.bail and _stays(g, a)]
@@ -191,7 +244,8 @@ class GreedyBot(Bot):
         return min(best, key=lambda x: x[0])[1]
 
     def combat(self, g: FasaGame, legal: list[FasaAction]) -> FasaAction:
-        special = [a for a in legal if isinstance(a, Harpoon | Torpedo)]
+        special = [a for a in legal if isinstance(a, Harpoon | Torpedo)
+                   or (isinstance(a, Land) and _homeward(g, a.plane))]
         if special:
             return self.rng.choice(special)
         if Cut in map(type, legal) and self.rng.random() < 0.15:
@@ -200,6 +254,9 @@ class GreedyBot(Bot):
         if tow and self.rng.random() < 0.5:  # FS-M110: shoot the prize off the cable
             return self.rng.choice(tow)
         fire = [a for a in legal if isinstance(a, Fire | Gun) and not a.tow]
+        stray = [a for a in fire if isinstance(a, Fire) and a.double and _strays(g, a)]
+        if stray:  # FS-M119: a gas cell behind the target catches the misses; double down
+            return self.rng.choice(stray)
         if fire:
             return self.rng.choice(fire)
         barrage = [a for a in legal if isinstance(a, Barrage) and _near_foe(g, a)]
@@ -241,6 +298,9 @@ _BY_CAPS: dict[Caps, dict[str, bool]] = {}
 RAIDER_SIDES = (("P1", "A1", "sample-raider"), ("P1", "A2", "sample-hawk"),
                 ("P2", "B1", "sample-brute"), ("P2", "B2", "sample-gunship"))
 MAPS = ("sample-town", "sample-zeppelin", "sample-town", "sample-warship")
+ESCORT_SIDES = (("P1", "A1", "sample-pusher"), ("P1", "A2", "sample-pusher"),
+                ("P2", "B1", "sample-hawk"), ("P2", "B2", "sample-gunship"))
+ESCORTS = ("sample-escort",)  # one seed in 8 (FS-M119: the gas cells behind the escorts)
 
 
 def bot_game(seed: int, observe: Callable[[FasaGame], None] | None = None,
@@ -249,13 +309,18 @@ def bot_game(seed: int, observe: Callable[[FasaGame], None] | None = None,
     """A whole bot game (greedy P1 against random P2, or the other way by seed) and its log;
     the map turns with the seed (``MAPS``) and, but on every other town game, P1 flies the
     harpoon/torpedo raider."""
-    name = map_name or MAPS[(seed // 2) % len(MAPS)]
+    escort = seed % 8 == 4 or seed % 16 == 2
+    name = map_name or ("sample-escort" if escort else MAPS[(seed // 2) % len(MAPS)])
     sides = DEFAULT_SIDES if name == "sample-town" and (seed // 8) % 2 == 0 else RAIDER_SIDES
+    if name in ESCORTS:
+        sides = ESCORT_SIDES
     g = FasaGame(dice or SeededDice(seed),
                  start_events(name, sides, turn_limit, sealed, seed % 3 == 0, seed % 4 == 0))
     w = LogWriter(g)
     bots: dict[str, Bot] = {"P1": GreedyBot(seed), "P2": RandomBot(seed + 1)}
-    if seed % 2:
+    if name in ESCORTS:  # the escorts hold their station; the attackers come at them
+        bots = {"P1": GreedyBot(seed), "P2": GreedyBot(seed + 1)}
+    elif seed % 2:
         bots = {"P1": RandomBot(seed), "P2": GreedyBot(seed + 1)}
     for _ in range(5000):
         if g.outcome() is not None:

@@ -173,6 +173,7 @@ class Attack:
         t = self.st.planes[target]
         dead_eye, steady, shocked = self.skills()
         hits: list[Gun] = []
+        misses: list[int] = []  # FS-M119: each miss's template points, for a stray shot
         for g in self.guns():
             reach = g.range
             rng = target_range(self.map, self.p, t, reach, self.turret)
@@ -185,6 +186,11 @@ class Attack:
             self.emit(ev.GunState(self.p.id, g.id, "jam-next" if double and not all(shots)
                                   else "fired", len(shots)))
             hits.extend(g for s in shots if s)
+            misses += [len(gun_shape(g.ammo, g.caliber)) for s in shots if not s]
+        if misses and not self.turret:
+            from dialtray.rules.fasa.stray import strays
+
+            strays(self.st, self.map, self.emit, self.p, t.hex, misses)
         if not hits:
             return
         if tow:  # FS-M110: the hits go at the object the target tows
@@ -269,6 +275,11 @@ class Attack:
                            dead_eye, d.modifier, shocked)
         rule = {"BP": "FS-M111", "SK": "FS-M112", "DR": "FS-M113"}.get(code, "FS-M104")
         if not self.roll(f"{code} rocket to-hit on {target}", tn, rule):
+            if code != "BP":  # FS-M119: a damaging rocket flies on down the hexrow
+                from dialtray.rules.fasa.stray import strays
+                from dialtray.rules.fasa.tow import rocket_points
+
+                strays(self.st, self.map, self.emit, self.p, t.hex, [rocket_points(code)])
             return
         if code == "BP":
             self.emit(ev.Tagged(target, self.st.turn + TAG_TURNS))

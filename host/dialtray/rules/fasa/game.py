@@ -22,7 +22,7 @@ from dialtray.rules.core.errors import IllegalActionError
 from dialtray.rules.core.events import Event, EventSourcedGame
 from dialtray.rules.core.game import Seat, plain
 from dialtray.rules.fasa import events as ev
-from dialtray.rules.fasa import guns, tow
+from dialtray.rules.fasa import guns, landing, tow
 from dialtray.rules.fasa.actions import Attack as AttackObject
 from dialtray.rules.fasa.actions import (
     Bomb,
@@ -31,6 +31,7 @@ from dialtray.rules.fasa.actions import (
     FasaAction,
     Fire,
     Harpoon,
+    Land,
     Launch,
     Pick,
     Place,
@@ -313,6 +314,8 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
             tow.torpedo(st, self.map, self.dice, emit, p, a.hardpoint, a.obj, dead_eye, shocked)
         elif isinstance(a, Cut):
             tow.drop(st, self.map, emit, p, "FS-M110")
+        elif isinstance(a, Land):
+            landing.land(st, self.map, self.dice, emit, p)
         elif isinstance(a, AttackObject):
             att.strafe(a.target)
         elif isinstance(a, Place):

@@ -72,7 +72,8 @@ def post_order(st: FasaState, sheet: MapSheet, dice: DiceSource, emit: Emit) -> 
 
     out: list[str] = []
     for zeppelin in (True, False):
-        group = [o for o in sheet.objects if o.owner and (o.kind in ZEPPELIN_POSTS) == zeppelin
+        group = [o for o in sheet.objects if o.owner and o.kind != "hook"
+                 and (o.kind in ZEPPELIN_POSTS) == zeppelin
                  and silenced(st, sheet, o) is None
                  and (o.flak or gun_targets(st, sheet, o))]
         out += by_quick_draw([(QuickDraw(o.quick_draw), o.id) for o in group], dice, emit)

@@ -151,7 +151,7 @@ class MapObject:
     id: str
     hex: Hex
     kind: str  # building | nacelle | train | zeppelin | ground | cargo | turret | main-gun
-    #            | ground-turret
+    #            | ground-turret | hook (a zeppelin's landing hook, D-FS-18)
     base_tn: int
     points: int = 0  # damage points a ground target takes before it is destroyed
     blocks: bool = True
@@ -275,6 +275,13 @@ def _check_guns(path: Path, map_id: str, objs: list[MapObject]) -> None:
         if o.kind == "cargo" and (o.blocks or o.points <= 0):
             raise CatalogueError(str(path), map_id, where, "cargo has points and does not "
                                  "block (FS-M108)")
+        if o.kind == "hook":  # D-FS-18: a zeppelin's landing hook (FS-M66)
+            mount = ids.get(o.on)
+            if o.owner not in ("P1", "P2") or o.blocks or mount is None \
+                    or mount.kind != "zeppelin":
+                raise CatalogueError(str(path), map_id, f"{where}.on", "a landing hook has an "
+                                     "owner seat, does not block and hangs from a gas cell")
+            continue
         if o.kind not in GUN_POSTS:
             continue
         if o.owner not in ("P1", "P2") or o.points <= 0:

@@ -36,7 +36,8 @@ ENGINE = {  # FS-M88: "Max Speed N" locations and the 8-box Engine Destroyed (FS
 }
 NOSE_REST = {"gun1": [(1, 0), (1, 1)], "gun2": [(1, 8), (1, 9)],
              "fuel_nose": _block(range(2, 4), range(0, 2)), "radio": [(5, 8), (5, 9)],
-             "canopy": _block(range(5, 6), range(3, 7))}
+             "canopy": _block(range(5, 6), range(3, 7)),
+             "zeppelin_gear": [(4, 8)]}  # FS-M91: the hook eye on top of the plane (SAMPLE)
 TAIL_REST = {"pilot": [(5, 4), (5, 5)], "elevator_port": [(1, 1)], "elevator_starboard": [(1, 8)],
              "rudder_left": [(1, 3)], "rudder_right": [(1, 6)],
              "tail_controls": [(3, 4), (3, 5)], "fuel_tail": [(2, 0), (2, 1), (3, 0), (3, 1)],

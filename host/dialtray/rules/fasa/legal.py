@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from dialtray.rules.core.errors import IllegalActionError
-from dialtray.rules.fasa import guns, tow
+from dialtray.rules.fasa import guns, landing, tow
 from dialtray.rules.fasa.actions import (
     Attack,
     Bomb,
@@ -17,6 +17,7 @@ from dialtray.rules.fasa.actions import (
     FasaAction,
     Fire,
     Harpoon,
+    Land,
     Launch,
     Pass,
     Place,
@@ -149,7 +150,7 @@ def combat_actions(st: FasaState, sheet: MapSheet) -> list[FasaAction]:
                         out.append(Rocket(p.id, hp, code, t))
                         if tp.towing and code in tow.TOW_ROCKETS:  # FS-M110
                             out.append(Rocket(p.id, hp, code, t, True))
-    return out + tow.options(st, sheet, p)
+    return out + tow.options(st, sheet, p) + landing.options(st, sheet, p)
 
 
 def allowed(st: FasaState, sheet: MapSheet, p: PlaneState, turret: bool,
@@ -181,6 +182,8 @@ def allowed(st: FasaState, sheet: MapSheet, p: PlaneState, turret: bool,
             object_range(sheet, p, h, g.range) is not None for g in working)
     if isinstance(a, Harpoon | Torpedo | Cut):
         return not turret and tow.why(st, sheet, p, a) is None
+    if isinstance(a, Land):
+        return not turret and landing.land_why(st, sheet, p) is None
     if turret or not isinstance(a, Rocket | Launch | Bomb):
         return False
     load = p.rockets.get(a.hardpoint)
@@ -236,6 +239,13 @@ def check_combat(st: FasaState, sheet: MapSheet, a: FasaAction,
         bad = tow.why(st, sheet, p, a)
         assert bad is not None
         raise IllegalActionError(a.text(), *bad)
+    if isinstance(a, Land):
+        if turret:
+            raise IllegalActionError(a.text(), "a turret fires its guns only", "FS-M68",
+                                     "Weapon choice per combat round")
+        bad_landing = landing.land_why(st, sheet, p)
+        assert bad_landing is not None
+        raise IllegalActionError(a.text(), *bad_landing)
     if isinstance(a, Fire | Rocket) and a.tow and not st.planes.get(a.target, p).towing:
         raise IllegalActionError(a.text(), f"{a.target} tows nothing", "FS-M110", "Towing")
     if isinstance(a, Rocket) and a.tow and a.code not in tow.TOW_ROCKETS:

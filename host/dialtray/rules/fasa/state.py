@@ -176,7 +176,7 @@ def fold_event(st: FasaState, e: Event) -> None:
 
         objects = load_map(e.map).objects
         st.ground = {o.id: o.points for o in objects if o.points > 0}
-        st.gunposts = {o.id: o.owner for o in objects if o.owner}
+        st.gunposts = {o.id: o.owner for o in objects if o.owner and o.kind != "hook"}
         st.cargo = {o.id: o.hex for o in objects if o.kind == "cargo"}
     elif isinstance(e, ev.PlanePlaced):
         sh = sheet(e.sheet)

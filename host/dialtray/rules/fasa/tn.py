@@ -119,8 +119,10 @@ def drill_tn(range_hexes: int) -> int:
     return 10 - range_hexes
 
 
-BAILOUT_BASE = {"fuel": 20, "collision": 18, "cored": 16, "wing": 14, "engine": 12}
-"""FS table 9 "Combat Bailout Table" situations (FS-M65)."""
+BAILOUT_BASE = {"fuel": 20, "collision": 18, "cored": 16, "wing": 14, "engine": 12,
+                "zeppelin-landing": 14}
+"""FS table 9 "Combat Bailout Table" situations (FS-M65); FS table 12 row 5+: "bail out
+using a base target number of 14"."""
 
 
 def bailout_tn(situation: str, sixth_sense: int, quick_draw: int, shocked: bool = False,
