@@ -133,3 +133,31 @@ def test_judge_call_button_reaches_the_hub_queue(servers: devservers.DevServers,
         pg.close()
         hub.stop()
 
+
+
+def test_one_pending_call_from_the_screen_until_a_ruling(tmp_path: Path) -> None:
+    """The table's side without a network (the link made, never started): the screen's call
+    (``once``) is refused while one is pending; the roll button held still calls (the players'
+    way when the screen is away); a new ruling answers the pending call, a ruling sent again
+    (already stored) answers nothing."""
+    from dialtray.hub.tableside import HOLD_NOTE
+
+    db_file = tmp_path / "g.sqlite3"
+    with GameStore.open(db_file) as st:
+        gid = st.new_game("airaction")
+    ev = EventTable(db_file, EventAddress("127.0.0.1", 1, EVENT),
+                    {"table": "t9", "password": "pw", "ruling_key": b"k" * 16, "event": EVENT})
+    ev.gid = gid
+    assert ev.call_status()["pending"] is None
+    assert ev.call_judge("first", once=True)
+    assert not ev.call_judge("second", once=True)
+    assert ev.calls == ["first"] and ev.call_status()["pending"]["note"] == "first"
+    ev.call_judge(HOLD_NOTE)
+    assert ev.calls == ["first", HOLD_NOTE]
+    ruling = {"call": 1, "game": gid, "ruling": "note", "args": {}, "why": "on my way"}
+    ev._ruling(ruling)
+    got = ev.call_status()
+    assert got["pending"] is None and got["answered"]["why"] == "on my way"
+    assert ev.call_judge("third", once=True)
+    ev._ruling(ruling)  # the same ruling again (the hub resends what it has not seen stored)
+    assert ev.call_status()["pending"]["note"] == "third"
