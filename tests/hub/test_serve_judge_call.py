@@ -1,8 +1,8 @@
 """The table screen's "Call the judge" button at an event (issue 17 "Judge calls": a table calls
 the judge by the web button; issue 13: large touch targets, never colour alone), with the real
-Mosquitto and PostgreSQL, the hub's intake and a real Chromium. The table is what
-``dialtray serve --event`` runs (a served game on the virtual tray, its ``EventTable`` on the
-page's server) without a whole game: the call with its note reaches the hub's judge queue through
+Mosquitto and PostgreSQL, the hub's intake and a real Chromium. The table is
+``dialtray serve --sim --event`` as its players start it (its assignment from the hub; no bots,
+no game played: a few seconds): the call with its note reaches the hub's judge queue through
 the table's ``call`` topic (the path of play's ``judge NOTE``), the page shows it pending and
 refuses a second one while it is, the hub's ruling reaches the table and the page says so, and a
 new call may then be made. Bad requests get a clear error and send nothing (HTTP level, the same
@@ -11,7 +11,10 @@ served page). Without an event: tests/ui/test_ui_judge_call.py."""
 from __future__ import annotations
 
 import json
+import re
+import signal
 import sqlite3
+import subprocess
 import sys
 import urllib.error
 import urllib.request
@@ -20,7 +23,7 @@ from typing import Any
 
 import psycopg
 import pytest
-from dialtray.hub import devservers, rulings
+from dialtray.hub import devservers, event, rulings
 from dialtray.hub.ingest import Ingest
 from dialtray.hub.sim import wait_for
 from dialtray.hub.tableside import EventAddress, EventTable
@@ -32,10 +35,12 @@ pytest.importorskip("dialtray.virtual.tray", reason="the virtual tray needs the 
 sys.path.insert(0, str(Path(__file__).parents[1] / "ui"))  # the UI tests' helpers (uikit)
 from dialtray.hub.web import HubPage
 from dialtray.ui.calls import DEFAULT_NOTE, MAX_BODY, MAX_NOTE
-from uikit import serve, shot
+from uikit import shot
 
-TABLE = "jc-t1"
+TABLE = "t01"  # (the hub assigns the round's first pairing to t01)
 NOTE = "we disagree on a line of fire"
+ANN = [{"figure": "sample-militia-fighter"}]
+BOB = [{"figure": "sample-pirate-fighter"}]
 
 
 def post(url: str, body: bytes, headers: dict[str, str] | None = None) -> tuple[int, Any]:
@@ -52,16 +57,22 @@ def test_judge_call_button_reaches_the_hub_queue(servers: devservers.DevServers,
                                                  tmp_path: Path, browser: Any) -> None:
     dsn = fresh_db(servers, "serve_call")
     with psycopg.connect(dsn) as db:
+        event.add_player(db, "ann", "Ann", ANN, 200)
+        event.add_player(db, "bob", "Bob", BOB, 200)
         creds = rulings.enroll(db, TABLE)
+        event.pair(db, 30)
     servers.mqtt.add_user(TABLE, creds["password"])
     forget_table(servers, TABLE)
+    (tmp_path / "t.json").write_text(json.dumps({**creds, "event": EVENT}))
     hub = Ingest(dsn, EVENT, "127.0.0.1", servers.mqtt.port,
                  servers.hub_password).start()  # type: ignore[attr-defined]
     db_file = tmp_path / "games.sqlite3"
-    GameStore.open(db_file).close()  # (as `serve --event` does: the store, the event, the game)
-    ev = EventTable(db_file, EventAddress("127.0.0.1", servers.mqtt.port, EVENT),
-                    {**creds, "ruling_key": bytes.fromhex(creds["ruling_key"])}).start()
-    served = serve(tmp_path)
+    exe = Path(sys.executable).parent / "dialtray"
+    proc = subprocess.Popen(  # the table as its players start it (no bots: nothing moves)
+        [str(exe), "serve", "--sim", "--port", "0", "--docks", "4", "--db", str(db_file),
+         "--event", f"mqtt://127.0.0.1:{servers.mqtt.port}/{EVENT}", "--creds",
+         str(tmp_path / "t.json"), "--wait", "30"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     pg = psycopg.connect(dsn, autocommit=True)
 
     def queue() -> list[tuple[Any, ...]]:
@@ -69,12 +80,19 @@ def test_judge_call_button_reaches_the_hub_queue(servers: devservers.DevServers,
                           ).fetchall()
 
     try:
-        ev.track(served.live.game_id)
-        served.server.event = ev
-        gid = served.live.game_id
+        assert proc.stdout is not None
+        said = []
+        for line in proc.stdout:  # (the page's address is printed once the table is served)
+            said.append(line)
+            if line.startswith("open "):
+                break
+        page_url = said[-1].split()[1] if said else ""
+        assert page_url.startswith("http://127.0.0.1:"), said
+        gid = int(next(m[1] for m in map(re.compile(r"game (\d+) stored in ").match, said)
+                       if m))
         # bad requests first: a clear error each, nothing sent (the hub's queue, in order,
         # shows only the page's two calls at the end)
-        url = f"http://127.0.0.1:{served.port}/api/call"
+        url = page_url + "api/call"
         for body, code, words in [
                 (b"{not json", 400, "not JSON"), (b"[1, 2]", 400, "JSON object"),
                 (json.dumps({"note": 7}).encode(), 400, "note: a text"),
@@ -87,9 +105,8 @@ def test_judge_call_button_reaches_the_hub_queue(servers: devservers.DevServers,
             assert words in reply["error"] and "nothing was sent" in reply["error"], reply
         got, reply = post(url, b'{"note": "x"}', {"Origin": "http://evil.example"})
         assert got == 403 and "may not call the judge" in reply["error"], reply
-        assert ev.calls == [] and ev.pending is None  # nothing sent, nothing pending
         b = browser.new_page(viewport={"width": 1000, "height": 800})
-        b.goto(served.url)
+        b.goto(page_url)
         btn = b.locator("#call-button")
         btn.wait_for(state="visible", timeout=10000)
         box = btn.bounding_box()
@@ -107,7 +124,6 @@ def test_judge_call_button_reaches_the_hub_queue(servers: devservers.DevServers,
         btn.click()  # a second call while the first waits for the judge: refused, not sent
         status.filter(has_text="already pending").wait_for(timeout=10000)
         assert status.get_attribute("data-state") == "refused"
-        assert ev.calls == [NOTE]
         assert "pending" in btn.inner_text()  # the button says it too
         shot(b, "judge-call-pending")
 
@@ -121,18 +137,28 @@ def test_judge_call_button_reaches_the_hub_queue(servers: devservers.DevServers,
         btn.click()  # answered: the table may call again (no note: a default one)
         status.filter(has_text="pending").wait_for(timeout=10000)
         wait_for(lambda: len(queue()) == 2, 20, "the second call in the hub's queue")
-        # (a table's calls reach the hub in order: none was sent between these two)
+        # (a table's calls reach the hub in order: none was sent before, between or after)
         assert [r[3] for r in queue()] == [NOTE, DEFAULT_NOTE]
         assert [r[4] for r in queue()] == ["ruled", "open"]
-
         b.close()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
     finally:
-        served.server.event = None
-        served.close()
-        ev.stop(2)
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
         pg.close()
         hub.stop()
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err
+    assert f"judge called ({NOTE})" in out  # (the table's own console says it as well)
+    assert [r[3] for r in queue_of(dsn)] == [NOTE, DEFAULT_NOTE]
 
+
+def queue_of(dsn: str) -> list[tuple[Any, ...]]:
+    with psycopg.connect(dsn) as db:
+        return db.execute("SELECT id, table_id, game, note FROM hub_calls ORDER BY id"
+                          ).fetchall()
 
 
 def test_one_pending_call_from_the_screen_until_a_ruling(tmp_path: Path) -> None:
