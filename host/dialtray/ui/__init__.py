@@ -16,6 +16,8 @@ tracker's public API (``Tracker.decide``) — it adds no rules of its own.
   the whole state for a page that cannot take it; each page's socket fed in order.
 * :mod:`views` — the report and the judge's views and rulings, from the store.
 * :mod:`app` — the Starlette application (HTTP + websocket), static assets in ``static/``.
+* :mod:`calls` — the "Call the judge" button of a table at an event (``serve --event``):
+  the call through the event's table (the hub's judge queue), pending until the hub's ruling.
 
 The web framework (Starlette, uvicorn) is the optional extra ``dialtray[ui]``; nothing outside
 this package imports it, and ``dialtray serve`` imports it only when run.
