@@ -106,3 +106,29 @@ def test_live_loop_reads_every_frame_exactly(layout: Layout, figures: dict, refs
                           f"frame {i} dock {dock} {spec.figure} {dial}")
     assert score.wrong == 0, "\n".join(score.wrong_cases)
     assert score.exact == score.total, (score.exact, score.unknown, score.total)
+
+
+def test_clicks_that_differ_only_in_colour_are_told_apart(layout: Layout, figures: dict,
+                                                          refs: dict) -> None:
+    """Loyle Crawford's clicks 0 and 1 print the same values and marks; only click 1's front
+    gunnery sits on a colour block. In grey they are one look: the colour seen decides (a
+    photo where that block cannot be read is unknown, never a guess)."""
+    import numpy as np
+    from dialtray.vision.faces import dial_faces
+    from dialtray.vision.render import DockSpec, render_tray
+
+    fid = "sample-loyle-crawford"
+    faces = dial_faces(figures[fid])
+    assert faces["combat"][0].values == faces["combat"][1].values
+    assert faces["combat"][0].colours != faces["combat"][1].colours
+    reader = TrayReader(layout, refs)
+    score = testset.Score()
+    rng = np.random.default_rng(14)
+    for frame in range(3):
+        docks = {d: DockSpec(fid, "airaction-plane", faces,
+                             {"combat": float((d + frame) % 2), "speed": 0.0})
+                 for d in sorted(layout.docks)}
+        testset.score_frame(reader, render_tray(layout, docks, rp.train(rng), 70 + frame),
+                            docks, score)
+    assert score.wrong == 0, "\n".join(score.wrong_cases)
+    assert score.exact == score.total, (score.exact, score.unknown, score.total)

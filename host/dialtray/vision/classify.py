@@ -64,8 +64,10 @@ def normalise(bgr: Image) -> F32:
 
 
 def _unit(a: F32) -> F32:
-    v = a.ravel() - a.mean()
-    n = float(np.linalg.norm(v))
+    """Zero mean, unit length, flat (so that a dot product is a correlation)."""
+    v = a.ravel()
+    v = v - np.float32(np.add.reduce(v) / v.size)
+    n = float(np.sqrt(v @ v))
     return np.asarray(v / n if n > 1e-6 else v, np.float32)
 
 
@@ -120,16 +122,30 @@ def _warp(n: F32, warp: npt.NDArray[np.float32], size: tuple[int, int]) -> F32:
                       np.float32)
 
 
-def _still(patch: F32, template: F32, rim: npt.NDArray[np.intp] | None) -> float:
-    """How well ``patch`` sits where ``template`` is: on the ``rim`` only when given (the
-    same in every click, so the dial's turning does not change it)."""
-    if rim is None:
-        return float(_unit(patch) @ _unit(template))
-    return float(_unit(patch.ravel()[rim]) @ _unit(template.ravel()[rim]))
+@dataclass(frozen=True)
+class Target:
+    """What a crop is aligned on: a template, its rim (pixel indices; ``None``: all of it)
+    and both as unit vectors, computed once."""
+
+    template: F32
+    rim: npt.NDArray[np.intp] | None = None
+    unit: F32 = field(init=False)
+    rim_unit: F32 = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "unit", _unit(self.template))
+        object.__setattr__(self, "rim_unit", self.unit if self.rim is None
+                           else _unit(self.template.ravel()[self.rim]))
+
+    def still(self, patch: F32) -> float:
+        """How well ``patch`` sits where the template is: on the rim only when there is one
+        (the same in every click, so the dial's turning does not change it)."""
+        if self.rim is None:
+            return float(_unit(patch) @ self.unit)
+        return float(_unit(patch.ravel()[self.rim]) @ self.rim_unit)
 
 
-def align(n: F32, template: F32, hint: Alignment | None = None,
-          rim: npt.NDArray[np.intp] | None = None
+def align(n: F32, target: F32 | Target, hint: Alignment | None = None
           ) -> tuple[F32, tuple[int, int], float, Alignment | None]:
     """``n`` (a read crop) aligned on ``template``: an integer search (``matchTemplate``) and
     then ``findTransformECC`` for a rotation and sub-pixel shift (a base seated a few degrees
@@ -138,18 +154,19 @@ def align(n: F32, template: F32, hint: Alignment | None = None,
     base has not moved: no ECC at all), else ECC from there, a few steps; if that does not
     fit either, the full search runs. Returns the aligned patch, the integer offset, the
     match (correlation with ``template``) and the alignment to hint the next frame with.
-    Whether a hint still fits is judged on ``rim`` (template pixel indices) when given."""
+    Whether a hint still fits is judged on the target's rim when it has one."""
+    tg = target if isinstance(target, Target) else Target(target)
+    template, tu = tg.template, tg.unit
     th, tw = template.shape
-    tu = _unit(template)
     if hint is not None:
         patch = _warp(n, hint.warp, (tw, th))
-        still = _still(patch, template, rim)
+        still = tg.still(patch)
         if still < hint.score - STILL_SLACK:  # moved a little? ECC from there, a few steps
             try:
                 _, warp = cv2.findTransformECC(template, n, hint.warp.copy(), ECC_MOTION,
                                                HINT_STOP, None, 1)  # type: ignore[call-overload]
                 patch = _warp(n, warp, (tw, th))
-                still = _still(patch, template, rim)
+                still = tg.still(patch)
                 hint = Alignment(np.asarray(warp, np.float32), hint.score, hint.bank)
             except cv2.error:
                 still = -1.0  # lost it: search afresh
@@ -167,8 +184,7 @@ def align(n: F32, template: F32, hint: Alignment | None = None,
         return n[y:y + th, x:x + tw], (x, y), float(score), None
     patch = _warp(n, warp, (tw, th))
     return patch, (round(float(warp[0, 2])), round(float(warp[1, 2]))), \
-        float(_unit(patch) @ tu), Alignment(np.asarray(warp, np.float32),
-                                            _still(patch, template, rim))
+        float(_unit(patch) @ tu), Alignment(np.asarray(warp, np.float32), tg.still(patch))
 
 
 def _inside(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
@@ -223,7 +239,8 @@ class DialClassifier:
         # kept alignment is checked (the dial's print changes from frame to frame)
         b = round(BORDER_MM * SPP)
         yy, xx = np.mgrid[0:th, 0:tw]
-        self._rim = np.flatnonzero((xx < b) | (xx >= tw - b) | (yy < b) | (yy >= th - b))
+        self._target = Target(anchor, np.flatnonzero((xx < b) | (xx >= tw - b) | (yy < b)
+                                                     | (yy >= th - b)))
         self.ref_colours = [read_colours(c, o, window, self.hues)
                             for c, o in zip(crops, offsets, strict=True)]
         keys: dict[tuple[Any, ...], int] = {}
@@ -333,7 +350,7 @@ class DialClassifier:
 
     def _read(self, crop: Image, hint: Alignment | None) -> DialRead:
         n = normalise(crop)
-        patch, (x, y), fit, self.last_alignment = align(n, self.mean_template, hint, self._rim)
+        patch, (x, y), fit, self.last_alignment = align(n, self._target, hint)
         coarse = fit
         seen = read_colours(crop, (x, y), self.window, self.hues)
         if fit < MIN_WINDOW_FIT:  # a dial mid-turn fits the mean less well: its best look?

@@ -112,7 +112,7 @@ def _white_gain(win: Image) -> npt.NDArray[np.float32]:
     """Per-channel gain that makes the window's plain (unsaturated) bright pixels cream-white.
     Only the window itself and only its greyish pixels count: a coloured figure leaning into
     the crop, or the colour blocks, must not set the white point."""
-    ref = win.reshape(-1, 1, 3)
+    ref = np.ascontiguousarray(win[::2, ::2]).reshape(-1, 1, 3)  # a sample will do
     sat = cv2.cvtColor(ref, cv2.COLOR_BGR2HSV)[:, 0, 1]
     grey = ref[sat < WHITE_MAX_SATURATION, 0]
     if len(grey) < 20:
