@@ -45,13 +45,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "ui.json"
 sys.path.insert(0, str(ROOT / "tests" / "ui"))
+sys.path.insert(0, str(ROOT / "tests"))
 
+from browsers import chromium_path  # noqa: E402
 from dialtray.commands._games import new_game  # noqa: E402
 from dialtray.link.messages import Click  # noqa: E402
 from dialtray.tracker import Timing  # noqa: E402
 from dialtray.ui import layout as lay  # noqa: E402
 from dialtray.ui.server import Options, Served  # noqa: E402
-from uikit import chromium_path  # noqa: E402
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-dev-shm-usage",
                  # four tablets each show their page in front: none is a background tab

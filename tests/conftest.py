@@ -9,8 +9,11 @@ changes: every test still runs.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
+from browsers import chromium_path
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -27,3 +30,24 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     conditions, never for a rate, so sharing the CPU changes its time, not its result.
     """
     return max(2, (3 * (os.cpu_count() or 1) + 1) // 2)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One real Chromium, driven by Playwright, for every page test of a worker (tests/ui and
+    tests/hub). One, not one per folder: a second sync Playwright started in the same process
+    while the first runs fails ("Sync API inside the asyncio loop"), which made a worker that
+    ran a hub page test and then a UI page test error."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("Playwright is not installed (pip install playwright; part of the test extra)")
+    exe = chromium_path()
+    if exe is None:
+        pytest.skip("no Chromium: run scripts/install_test_tools.sh (Debian's `chromium`) or "
+                    "set DIALTRAY_CHROMIUM")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe,
+                              args=["--no-sandbox", "--disable-dev-shm-usage"])
+        yield b
+        b.close()

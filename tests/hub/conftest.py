@@ -6,14 +6,10 @@ servers or the `hub` extra cannot be had; on CI both are installed.
 
 from __future__ import annotations
 
-import os
 import secrets
-import shutil
 import signal
 import sys
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -40,27 +36,3 @@ def servers() -> Iterator[devservers.DevServers]:
         yield s
     finally:
         s.stop()
-
-
-def chromium() -> str | None:
-    for p in (os.environ.get("DIALTRAY_CHROMIUM"), shutil.which("chromium"),
-              shutil.which("chromium-browser"), "/usr/bin/chromium"):
-        if p and Path(p).is_file():
-            return p
-    return None
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    """One Chromium for the hub's page tests (Debian's, driven by Playwright, as tests/ui)."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("Playwright is not installed (part of the test extra)")
-    exe = chromium()
-    if exe is None:
-        pytest.skip("no Chromium: run scripts/install_test_tools.sh (Debian's `chromium`)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe, args=["--no-sandbox"])
-        yield b
-        b.close()

@@ -9,8 +9,6 @@ Screenshots of every view go to tests/ui/screenshots/ (not committed) for a pers
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -24,14 +22,6 @@ from dialtray.ui.server import Options, Served
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = Path(__file__).parent / "screenshots"
 TIMING = Timing(judge_s=0.25, grace_s=0.5)
-
-
-def chromium_path() -> str | None:
-    for p in (os.environ.get("DIALTRAY_CHROMIUM"), shutil.which("chromium"),
-              shutil.which("chromium-browser"), "/usr/bin/chromium"):
-        if p and Path(p).is_file():
-            return p
-    return None
 
 
 def serve(tmp: Path, *, kind: str = "airaction", bots: bool = False, turns: int = 1,
