@@ -1,8 +1,9 @@
 """Zeppelins (FS-M116..FS-M122): gas cells, engine nacelles, turrets, main guns, gunners.
 
-Zeppelins do not move (FS-M116) and are not yet placed on the shipped SAMPLE maps; this module
-is the arithmetic the engine and a referee use: gas-cell points and the fall, the nacelle and
-cell TNs (``tn``), stray shots, turret reach and arcs, main-gun flak, gunner shock.
+Zeppelins do not move (FS-M116); the SAMPLE maps place them as map objects (gas cells,
+nacelles, gun posts, a landing hook). This module is the arithmetic the engine and a referee
+use: gas-cell points and the fall, the nacelle and cell TNs (``tn``), stray shots (in play:
+``stray``), turret reach and arcs, main-gun flak, gunner shock; landings are ``landing``.
 """
 
 from __future__ import annotations
