@@ -49,19 +49,29 @@ def test_capture_on_the_rig_round_trips(layout: Layout, figures: dict, tray_sess
         spec = DockSpec(doc["id"], "aces-figure", faces, {"combat": float(where["pos"])})
         return render_tray(layout, {0: spec}, params, 500 + shots["n"]).image
 
-    # the hands: one click clockwise after each capture
+    # the hands: first the wrong way (past the figure's clicks: the capture says so and
+    # photographs nothing), back past click 0 (already captured) to click 1, then one click
+    # clockwise after each capture
     said: list[str] = []
+
+    def turn(clicks: int) -> None:
+        where["pos"] += clicks
+        tray.turn(0, "combat", clicks)
 
     def say(line: str) -> None:
         said.append(line)
-        if "captured" in line and where["pos"] < n - 1:
-            where["pos"] += 1
-            tray.turn(0, "combat", 1)
+        if "click 0 captured" in line:
+            turn(-1)
+        elif "past the figure's" in line:
+            turn(2)
+        elif "captured" in line and where["pos"] < n - 1:
+            turn(1)
 
     crops = capture_on_rig(session, camera, layout, "aces-figure", 0, [RigDial("combat", n)],
                            lambda prompt: "", say, click_timeout=WAIT_S)
     assert len(crops["combat"]) == n
     assert sum("captured" in s for s in said) == n, said
+    assert any("past the figure's 5 clicks" in s for s in said), said
     built, refs = build(layout, dict(doc), "aces", crops, faces)  # engine check + read-back
     assert built["id"] == doc["id"]
     clf = DialClassifier("combat", faces["combat"], refs.crops["combat"],
