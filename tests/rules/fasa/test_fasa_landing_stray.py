@@ -174,11 +174,35 @@ def test_fs_m66_landing_refused_away_from_the_hook_for_the_enemy_or_a_falling_ze
 
 
 def test_land_notation_round_trip_and_bad_forms() -> None:
-    """FS-M66: ``land B1`` (docs/notation.md); malformed lines are refused before any rule."""
+    """FS-M66 "Landing TN": ``land B1`` (docs/notation.md); malformed lines are refused
+    before any rule."""
     assert parse_action("land B1") == Land("B1") and Land("B1").text() == "land B1"
     for bad in ("land", "land B1 now", "land b1"):
         with pytest.raises(InvalidActionError):
             parse_action(bad)
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    (lambda o: o.pop("owner"), "on"),
+    (lambda o: o.update(on="nacelle-port"), "on"),  # a hook hangs from a gas cell
+    (lambda o: o.update(blocks=True), "on"),
+])
+def test_fs_m66_malformed_landing_hook_refused_naming_the_field(change, field: str,  # type: ignore
+                                                                 tmp_path: Path) -> None:
+    """FS-M66 "Landing TN" (D-FS-18): a map's landing hook needs an owner seat, a gas cell
+    to hang from and no blocking; a bad one is refused when the map loads, naming the file
+    and the field."""
+    import json
+
+    from dialtray.rules.core.errors import CatalogueError
+    from dialtray.rules.fasa.hexmap import DATA, load_map
+
+    doc = json.loads((DATA / "maps" / "sample-zeppelin.json").read_text())
+    change(next(o for o in doc["objects"] if o["id"] == "hook"))
+    (tmp_path / "bad.json").write_text(json.dumps(doc))
+    with pytest.raises(CatalogueError) as caught:
+        load_map("bad", tmp_path)
+    assert "bad.json" in str(caught.value) and f"].{field}" in str(caught.value)
 
 
 def _log_with_landing_and_strays() -> str:
@@ -195,9 +219,10 @@ def _log_with_landing_and_strays() -> str:
 def test_replay_of_a_log_with_landings_and_stray_shots(tmp_path: Path,
                                                        capsys: pytest.CaptureFixture[str]
                                                        ) -> None:
-    """FS-M66 / FS-M119: a bot log using ``land`` and stray shots replays with `dialtray
-    replay`; every action line prints back as written; a ``land`` moved to the wrong plane
-    is refused at its FILE:LINE naming FS-M66."""
+    """FS-M66 "Landing TN" / FS-M119 "Stray shots": a bot log using ``land`` and stray shots
+    replays with `dialtray replay`; every action line prints back as written; a P2 plane's
+    ``pass`` turned into ``land`` away from the hook is refused at its FILE:LINE naming
+    FS-M66."""
     log = _log_with_landing_and_strays()
     for line in log.split("---\n", 1)[1].splitlines():
         text = line.split(" | ")[0]
@@ -208,9 +233,9 @@ def test_replay_of_a_log_with_landings_and_stray_shots(tmp_path: Path,
     assert main(["replay", str(path)]) == 0
     assert "sample-escort" in capsys.readouterr().out
     lines = log.splitlines()
-    i = next(k for k, t in enumerate(lines) if t.startswith("land "))
-    lines[i] = "land A1" + lines[i][len(lines[i].split(" | ")[0]):]
+    i = next(k for k, t in enumerate(lines) if t.startswith("pass B1"))  # turn 1: B1 at 8,1
+    lines[i] = "land B1" + lines[i][len("pass B1"):]
     path.write_text("\n".join(lines) + "\n")
     assert main(["replay", str(path)]) == 2
     err = capsys.readouterr().err
-    assert f"escort.log:{i + 1}" in err and "FS-M" in err
+    assert f"escort.log:{i + 1}" in err and "FS-M66" in err and "landing hook" in err

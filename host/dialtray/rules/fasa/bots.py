@@ -308,7 +308,10 @@ def bot_game(seed: int, observe: Callable[[FasaGame], None] | None = None,
              dice: DiceSource | None = None) -> tuple[FasaGame, str]:
     """A whole bot game (greedy P1 against random P2, or the other way by seed) and its log;
     the map turns with the seed (``MAPS``) and, but on every other town game, P1 flies the
-    harpoon/torpedo raider."""
+    harpoon/torpedo raider. One seed in 8 (and one in 16) is an escort game on
+    ``sample-escort``: two greedy sides, P2's escorts holding station at their zeppelin's hook,
+    P1's pushers attacking them with the gas cells behind (FS-M119) until the escorts land
+    (FS-M66)."""
     escort = seed % 8 == 4 or seed % 16 == 2
     name = map_name or ("sample-escort" if escort else MAPS[(seed // 2) % len(MAPS)])
     sides = DEFAULT_SIDES if name == "sample-town" and (seed // 8) % 2 == 0 else RAIDER_SIDES
