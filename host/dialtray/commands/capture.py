@@ -168,6 +168,7 @@ def _on_rig(args: argparse.Namespace, layout: Any, base_type: str, dials: list[s
 
     counts = _clicks(args, dials, hint)
     cap = cv2.VideoCapture(args.camera)
+    cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)  # where the driver allows: no stale frames queued
     try:
         if not cap.isOpened() or not cap.read()[0]:
             raise CommandError(f"argument --camera: camera {args.camera} gave no frame (is it "

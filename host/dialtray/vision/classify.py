@@ -361,11 +361,20 @@ class DialClassifier:
                                    f"{fit:.2f}): base moved or covered, or the camera moved")
         if len(self.label_list) == 1:  # one look only (a token's single click): is it there?
             return self._decide(0, coarse, -1.0, SINGLE_MIN_SCORE, seen)
-        nt = len(self.labels)
-        # the bank (blur) is chosen once per place: a window that has not moved is as blurred
-        # as it was in the last frame, so only that bank is scored
+        # The bank (blur) found for this place in the last frame is scored alone first (a
+        # window that has not moved is as blurred as it was); a read that is not sure with it
+        # is scored with every bank, as a fresh read is (the best bank varies a little with
+        # what the dial shows)
         kept = self.last_alignment.bank if self.last_alignment is not None else -1
-        lo, hi = (kept, kept + 1) if kept >= 0 else (0, len(BANK_BLUR))
+        if kept >= 0:
+            out = self._classify(patch, seen, kept, kept + 1)
+            if out.status != UNKNOWN:
+                return out
+        return self._classify(patch, seen, 0, len(BANK_BLUR))
+
+    def _classify(self, patch: F32, seen: dict[str, str], lo: int, hi: int) -> DialRead:
+        """Score the aligned ``patch`` with banks ``lo``..``hi``-1 and decide."""
+        nt = len(self.labels)
         per_region = []
         for r, (x0, y0, x1, y1) in enumerate(self.regions):
             u = _unit(patch[y0:y1, x0:x1])
@@ -405,7 +414,7 @@ class DialClassifier:
             own = float(np.maximum(mine, OWN_FLOOR) @ d)
             z = num / own if float(d.sum()) > 1e-6 else 0.0
             if z < z_min:
-                z_min, rival, rival_label = z, float(per_label[other]), int(other)
+                z_min, rival, rival_label = max(z, -1.0), float(per_label[other]), int(other)
         self._rival = self._label_text(rival_label) if rival_label >= 0 else ""
         return self._decide(best, float(per_label[best]), rival, MIN_SCORE, seen, z_min)
 
