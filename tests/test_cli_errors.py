@@ -113,7 +113,7 @@ BAD_ARGUMENTS: list[tuple[list[str], list[str]]] = [
     (["read", "x.jpg"], ["--figure", "required"]),
     (["read", "x.jpg", "--figure", "zero=a"], ["--figure", "DOCK=FIGURE", "'zero=a'"]),
     (["capture", "--dock", "99"], ["--dock", "0..63"]),
-    (["capture", "--dock", "0"], ["not built yet", "--from-photos"]),
+    (["capture", "--dock", "0"], ["--from-photos DIR", "--camera N"]),
     (["camera"], ["SUBCOMMAND", "required"]),
     (["camera", "calibrate", "--frames", "2"], ["--frames", "5..200"]),
     (["camera", "calibrate"], ["photos or --camera"]),
