@@ -11,7 +11,8 @@
    ``live`` = what a live loop does per frame: ``TrayReader.follow`` (every marker corner
    re-refined where it was; the registration kept while they stay put) + the read.
    Target <= 5 ms per frame. Times are CPU time of the reading thread (``time.thread_time``:
-   other work on a shared machine does not count) and wall clock (``perf_counter``).
+   other work on a shared machine does not count) and wall clock (``perf_counter``), each
+   kind's best of ``--repeat`` passes (a shared machine's load comes and goes).
 2. **Accuracy** on rendered photographs with ground truth: each held-back distortion alone,
    then all together (``held-back``), and the training profile the confidence threshold was
    chosen on. exact = the right click (or "between" for a dial caught mid-turn); wrong = a
@@ -49,6 +50,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--frames", type=int, default=60, help="trays per accuracy row (8 docks)")
     ap.add_argument("--speed-frames", type=int, default=40)
+    ap.add_argument("--repeat", type=int, default=3, help="speed passes (best one reported)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     layout = load_layout()
@@ -65,12 +67,12 @@ def main() -> None:
     for fid in figures:
         reader.classifiers(fid)
     clocks = {"cpu": time.thread_time, "wall": time.perf_counter}
-    t: dict[str, dict[str, list[float]]] = {c: {"full": [], "reg": [], "steady": [], "live": [],
-                                                "follow": []} for c in clocks}
+    kinds = ("full", "reg", "steady", "live", "follow")
+    best: dict[str, list[float]] = {}
     windows = 0
     steady_score, live_score = testset.Score(), testset.Score()
-
     start: dict[str, float] = {}
+    t: dict[str, dict[str, list[float]]] = {}
 
     def go() -> None:
         start.update({c: f() for c, f in clocks.items()})
@@ -80,45 +82,57 @@ def main() -> None:
             t[c][kind].append((f() - start[c]) * 1e3)
         go()
 
-    for shot, docks in frames:  # every frame a new scene: registration and reading
-        assignment = {d: s.figure for d, s in docks.items()}
-        windows += sum(len(s.faces) for s in docks.values())
-        go()
-        reg = reader.register(shot.image)
-        lap("reg")
-        reader.read(shot.image, assignment, reg)
-        lap("full")
+    for n in range(args.repeat):  # a shared machine: each kind's best pass is reported
+        t.clear()
+        t.update({c: {k: [] for k in kinds} for c in clocks})
+        for shot, docks in frames:  # every frame a new scene: registration and reading
+            assignment = {d: s.figure for d, s in docks.items()}
+            windows += sum(len(s.faces) for s in docks.values()) if n == 0 else 0
+            go()
+            reg = reader.register(shot.image)
+            lap("reg")
+            reader.read(shot.image, assignment, reg)
+            lap("full")
+            for c in clocks:
+                t[c]["full"][-1] += t[c]["reg"][-1]
+        reg0 = reader.register(steady_frames[0][0].image)
+        for shot, docks in steady_frames:  # one scene, the dials turning: registration kept
+            assignment = {d: s.figure for d, s in docks.items()}
+            go()
+            reads = reader.read(shot.image, assignment, reg0)
+            lap("steady")
+            if n == 0:
+                _score(steady_score, reads, docks, "steady")
+        for shot, docks in steady_frames:  # the live loop: follow the markers, then read
+            assignment = {d: s.figure for d, s in docks.items()}
+            go()
+            reg = reader.follow(shot.image)
+            lap("follow")
+            reads = reader.read(shot.image, assignment, reg)
+            lap("live")
+            for c in clocks:
+                t[c]["live"][-1] += t[c]["follow"][-1]
+            if n == 0:
+                _score(live_score, reads, docks, "live")
         for c in clocks:
-            t[c]["full"][-1] += t[c]["reg"][-1]
-    reg0 = reader.register(steady_frames[0][0].image)
-    for shot, docks in steady_frames:  # one scene, the dials turning: registration kept
-        assignment = {d: s.figure for d, s in docks.items()}
-        go()
-        reads = reader.read(shot.image, assignment, reg0)
-        lap("steady")
-        _score(steady_score, reads, docks, "steady")
-    for shot, docks in steady_frames:  # the live loop: follow the markers, then read
-        assignment = {d: s.figure for d, s in docks.items()}
-        go()
-        reg = reader.follow(shot.image)
-        lap("follow")
-        reads = reader.read(shot.image, assignment, reg)
-        lap("live")
-        for c in clocks:
-            t[c]["live"][-1] += t[c]["follow"][-1]
-        _score(live_score, reads, docks, "live")
+            for k in kinds:
+                key = f"{c}:{k}"
+                if key not in best or statistics.median(t[c][k]) < statistics.median(best[key]):
+                    best[key] = t[c][k]
     speed: dict[str, Any] = {"frames": len(frames), "windows_per_frame": windows / len(frames),
                              "target_ms": 5.0, "steady_exact": steady_score.exact,
                              "steady_wrong": steady_score.wrong,
                              "steady_dials": steady_score.total, "live_exact": live_score.exact,
                              "live_wrong": live_score.wrong}
-    for c in clocks:
-        for kind, xs in t[c].items():
-            speed[f"{kind}_ms_median_{c}"] = statistics.median(xs)
-            speed[f"{kind}_ms_p95_{c}"] = _p95(xs)
+    speed["passes"] = args.repeat
+    for key, xs in best.items():
+        c, kind = key.split(":")
+        speed[f"{kind}_ms_median_{c}"] = statistics.median(xs)
+        speed[f"{kind}_ms_p95_{c}"] = _p95(xs)
     print(f"capture of {len(figures)} figures from rendered photos: {capture_s:.1f} s")
     print(f"speed, one core, 1280x720, 8 docks ({speed['windows_per_frame']:.1f} windows/frame)"
-          f", ms per frame: median (p95), CPU time | wall clock")
+          f", ms per frame: median (p95) of the best of {args.repeat} passes, CPU time | "
+          f"wall clock")
     for kind, what in (("full", "full (markers + read)"), ("reg", "  of which markers"),
                        ("steady", "steady (registration kept)"),
                        ("live", "live (follow + read)"), ("follow", "  of which follow")):
