@@ -43,7 +43,7 @@ examples:
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("capture", help="capture a figure's dial (reference crops + catalogue "
-                                       "file) from photos",
+                                       "file) from photos or on the rig",
                        description="Capture a figure's dial click by click: a reference crop "
                                    "per click, values confirmed by you, the catalogue file.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
