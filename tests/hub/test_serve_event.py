@@ -8,7 +8,6 @@ the board shows it offline."""
 from __future__ import annotations
 
 import json
-import os
 import secrets
 import signal
 import subprocess
@@ -32,9 +31,6 @@ BOB = [{"figure": "sample-pirate-fighter"}, {"figure": "sample-militia-fighter"}
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not os.environ.get("DIALTRAY_HUB_SLOW"),
-                    reason="a whole serve --event game (about 10 s): set DIALTRAY_HUB_SLOW=1; "
-                           "test_hub_page's live-tracker board and test_play_event run always")
 def test_serve_at_an_event_on_the_hub_page(servers: devservers.DevServers, tmp_path: Path,
                                            browser: Any) -> None:
     dsn = fresh_db(servers, "serve_event")
