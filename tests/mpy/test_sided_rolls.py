@@ -5,39 +5,10 @@
 import struct
 import time
 
-from dialrig import config, dice, hw_sim, proto
-from dialrig.app import BATCH_ROLLS_PER_TICK, App
+from dialrig import dice, proto
+from dialrig.app import BATCH_ROLLS_PER_TICK
 
-
-class CapturedIO:
-    def __init__(self):
-        self.out = bytearray()
-        self.judge_ctrl_c = False
-
-    def write(self, data):
-        self.out.extend(data)
-
-    def read_available(self):
-        return None
-
-    def acks(self):
-        d = proto.Deframer()
-        got = [proto.parse(p) for p in d.feed(bytes(self.out))]
-        self.out = bytearray()
-        return [proto.fields(t, b) for t, b in got if t == proto.T_ACK]
-
-
-def _device():
-    cfg = config.default_config(2)
-    board = hw_sim.Board(cfg)
-    io = CapturedIO()
-    app = App(cfg, board, io)
-    app.dials.sample(time.ticks_ms())
-    return app, io
-
-
-def _send(app, mtype, fmt, *fields):
-    app.link.receive(proto.encode(mtype, fmt, *fields), time.ticks_ms())
+from devrig import device, send
 
 
 def _dice_events(app, since):
@@ -50,9 +21,9 @@ def _dice_events(app, since):
 
 
 def test_a_d10_roll_is_logged_and_shown_on_the_ring_and_pip_pairs():
-    app, io = _device()
+    app, io = device()
     start = app.ring.next_seq
-    _send(app, proto.C_ROLL_SIDED, proto.ROLL_SIDED_FMT, 1, 3, 10, 7, 1)
+    send(app, proto.C_ROLL_SIDED, proto.ROLL_SIDED_FMT, 1, 3, 10, 7, 1)
     assert io.acks() == [(1, proto.ACK_OK, 0)]
     got = _dice_events(app, start)
     assert len(got) == 1 and got[0][0] == 7
@@ -69,24 +40,24 @@ def test_twelve_d10_faces_of_ten_survive_the_event_record():
     # The 12th face in the int16 `extra`: a face of 8+ there sets its sign bit.
     value, extra = proto.pack_faces(bytearray([10] * 12), 12)
     assert proto.unpack_faces(12, value, extra) == [10] * 12
-    app, io = _device()
+    app, io = device()
     app.ring.append(0, proto.EV_DICE, 12, 1, value, extra)
     e = struct.unpack(proto.EVENT_FMT, app.ring.record(app.ring.next_seq - 1))
     assert proto.unpack_faces(12, e[5], e[6]) == [10] * 12
 
 
 def test_a_batch_rolls_a_few_per_tick_while_the_host_keeps_up():
-    app, io = _device()
+    app, io = device()
     app.link.set_host_present(True)
     app.link.greeted = True
     rolls = 3000  # more events than the ring holds: they must be taken as they come
     start = app.ring.next_seq
-    _send(app, proto.C_ROLL_SIDED, proto.ROLL_SIDED_FMT, 1, 12, 10, 9, rolls)
+    send(app, proto.C_ROLL_SIDED, proto.ROLL_SIDED_FMT, 1, 12, 10, 9, rolls)
     assert io.acks() == [(1, proto.ACK_OK, 0)]
     got = _dice_events(app, start)
     assert len(got) == BATCH_ROLLS_PER_TICK  # the first at once
     # A second batch while this one rolls is refused, naming the rolls still to roll.
-    _send(app, proto.C_ROLL_SIDED, proto.ROLL_SIDED_FMT, 2, 1, 10, 9, 5)
+    send(app, proto.C_ROLL_SIDED, proto.ROLL_SIDED_FMT, 2, 1, 10, 9, 5)
     assert io.acks() == [(2, proto.ACK_REJECTED, rolls - BATCH_ROLLS_PER_TICK)]
     # No acknowledgement from the host: rolling stops at half the ring.
     for _ in range(1000):
@@ -113,21 +84,21 @@ def test_a_batch_rolls_a_few_per_tick_while_the_host_keeps_up():
 
 
 def test_bad_batches_are_refused_and_change_nothing():
-    app, io = _device()
+    app, io = device()
     start = app.ring.next_seq
     bad = ((0, 10, 1, 1), (13, 10, 1, 1), (1, 1, 1, 1), (1, 16, 1, 1), (1, 10, 0, 1),
            (1, 10, 1, 0))
     for i, fields in enumerate(bad):
-        _send(app, proto.C_ROLL_SIDED, proto.ROLL_SIDED_FMT, 10 + i, *fields)
+        send(app, proto.C_ROLL_SIDED, proto.ROLL_SIDED_FMT, 10 + i, *fields)
     assert [a[1] for a in io.acks()] == [proto.ACK_BAD_ARGS] * len(bad)
     assert app.ring.next_seq == start and app.batch_left == 0
 
 
 def test_a_committed_d10_roll_is_tagged_and_shown():
-    app, io = _device()
-    _send(app, proto.C_FAIR_BEGIN, proto.FAIR_SESSION_FMT, 1, 4)
+    app, io = device()
+    send(app, proto.C_FAIR_BEGIN, proto.FAIR_SESSION_FMT, 1, 4)
     start = app.ring.next_seq
-    _send(app, proto.C_FAIR_ROLL, proto.FAIR_ROLL_FMT, 2, 1, 10, 3)
+    send(app, proto.C_FAIR_ROLL, proto.FAIR_ROLL_FMT, 2, 1, 10, 3)
     kinds = []
     for s in range(start, app.ring.next_seq):
         kinds.append(struct.unpack(proto.EVENT_FMT, app.ring.record(s))[2])
@@ -136,7 +107,7 @@ def test_a_committed_d10_roll_is_tagged_and_shown():
     assert req == 3 and dice.shown_ring(app.board.leds, app.cfg["dice"]) == faces[0]
     # ROLL_SIDED in a session takes the seed too: a counter per roll.
     start = app.ring.next_seq
-    _send(app, proto.C_ROLL_SIDED, proto.ROLL_SIDED_FMT, 3, 2, 10, 5, 3)
+    send(app, proto.C_ROLL_SIDED, proto.ROLL_SIDED_FMT, 3, 2, 10, 5, 3)
     kinds = [struct.unpack(proto.EVENT_FMT, app.ring.record(s))[2]
              for s in range(start, app.ring.next_seq)]
     assert kinds == [proto.EV_FAIR_ROLL, proto.EV_DICE] * 3
