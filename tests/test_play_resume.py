@@ -6,11 +6,7 @@ on into the same stored game, which `dialtray verify` then passes."""
 
 from __future__ import annotations
 
-import os
 import signal
-import subprocess
-import sys
-import threading
 import time
 from pathlib import Path
 
@@ -19,44 +15,7 @@ from dialrig import config
 from dialtray.cli import main
 from dialtray.store import GameStore
 from dialtray.virtual.tray import VirtualTray
-
-BIN = Path(sys.executable).parent
-
-
-class Player:
-    """`dialtray play ... --plain` in its own process: lines typed in, everything printed kept."""
-
-    def __init__(self, args: list[str]) -> None:
-        self.proc = subprocess.Popen([str(BIN / "dialtray"), *args], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                     env={**os.environ, "COLUMNS": "200"})
-        self.text = ""
-        self.lock = threading.Lock()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for raw in iter(lambda: self.proc.stdout.readline(), b""):  # type: ignore[union-attr]
-            with self.lock:
-                self.text += raw.decode(errors="replace")
-
-    def wait_for(self, needle: str, timeout: float = 120, after: int = 0) -> int:
-        end = time.monotonic() + timeout
-        while True:
-            with self.lock:
-                at = self.text.find(needle, after)
-            if at >= 0:
-                return at
-            if time.monotonic() > end or (self.proc.poll() is not None and
-                                          self.text.find(needle, after) < 0):
-                time.sleep(0.2)
-                raise AssertionError(f"{needle!r} never appeared:\n{self.text[-3000:]}")
-            time.sleep(0.05)
-
-    def type(self, line: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write((line + "\n").encode())
-        self.proc.stdin.flush()
+from play_process import Player
 
 
 @pytest.mark.slow

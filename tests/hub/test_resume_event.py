@@ -7,11 +7,7 @@ clock, sent again when the table comes back, ends the game (AA-M53 (2))."""
 from __future__ import annotations
 
 import json
-import os
 import signal
-import subprocess
-import sys
-import threading
 from pathlib import Path
 
 import psycopg
@@ -25,34 +21,7 @@ from hubhelp import EVENT, forget_table, fresh_db
 pytest.importorskip("dialtray.virtual.tray", reason="the virtual tray needs the `sim` extra")
 from dialrig import config
 from dialtray.virtual.tray import VirtualTray
-
-BIN = Path(sys.executable).parent
-
-
-class Player:
-    """`dialtray play … --plain` in its own process: lines typed in, what it prints kept."""
-
-    def __init__(self, args: list[str]) -> None:
-        self.proc = subprocess.Popen([str(BIN / "dialtray"), *args], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                     env={**os.environ, "COLUMNS": "200"})
-        self.text = ""
-        self.lock = threading.Lock()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for raw in iter(self.proc.stdout.readline, b""):
-            with self.lock:
-                self.text += raw.decode(errors="replace")
-
-    def wait_for(self, needle: str, timeout: float = 60) -> None:
-        wait_for(lambda: needle in self.text, timeout, f"{needle!r} in:\n{self.text[-2000:]}")
-
-    def type(self, line: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write((line + "\n").encode())
-        self.proc.stdin.flush()
+from play_process import Player
 
 
 @pytest.mark.slow  # (about 5 s)
