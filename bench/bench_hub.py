@@ -31,6 +31,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +114,38 @@ def ingest_rate(s: devservers.DevServers, hub_pw: str, tmp: Path, tables: int,
         hub.stop()
 
 
+def watch_page(ws: Any, done: threading.Event, table: str,
+               figure: Callable[[dict[str, Any]], object], seen: dict[int, float],
+               sign: int = 1) -> None:
+    """Read the hub page's websocket (as the browser does) on a thread until done: seen[k] is
+    the wall-clock time the page first showed table's state with figure(state) == sign * k (an
+    int; anything else is not a click)."""
+
+    def read() -> None:
+        while not done.is_set():
+            try:
+                msg = json.loads(ws.recv(timeout=1))
+            except TimeoutError:
+                continue
+            except Exception:
+                return
+            now = time.time()
+            for tb in msg.get("tables", []):
+                k = figure(tb.get("state") or {})
+                if tb["id"] == table and isinstance(k, int):
+                    seen.setdefault(sign * k, now)
+
+    threading.Thread(target=read, daemon=True).start()
+
+
+def delay_figures(clicks: int, delays: list[float]) -> dict[str, float]:
+    """p50/p99/max of the click → page delays, in ms."""
+    delays.sort()
+    return {"clicks": clicks, "p50_ms": statistics.median(delays) * 1000,
+            "p99_ms": delays[min(len(delays) - 1, int(len(delays) * 0.99))] * 1000,
+            "max_ms": delays[-1] * 1000}
+
+
 def click_delay(s: devservers.DevServers, hub_pw: str, clicks: int) -> dict[str, float]:
     from dialtray.hub.web import HubPage, ServedHub
     from websockets.sync.client import connect
@@ -135,22 +168,7 @@ def click_delay(s: devservers.DevServers, hub_pw: str, clicks: int) -> dict[str,
         link.connected.wait(10)
         ws = connect(f"ws://127.0.0.1:{served.port}/ws?key={page.token}", legacy=True)
 
-        def read() -> None:
-            while not done.is_set():
-                try:
-                    msg = json.loads(ws.recv(timeout=1))
-                except TimeoutError:
-                    continue
-                except Exception:
-                    return
-                now = time.time()
-                for t in msg.get("tables", []):
-                    st = t.get("state") or {}
-                    if t["id"] == "clk" and isinstance(st.get("click"), int):
-                        seen.setdefault(st["click"], now)
-
-        reader = threading.Thread(target=read, daemon=True)
-        reader.start()
+        watch_page(ws, done, "clk", lambda st: st.get("click"), seen)
         for k in range(clicks):
             sent = time.time()
             link.publish_state({"phase": "movement", "click": k, "sent": sent})
@@ -163,10 +181,7 @@ def click_delay(s: devservers.DevServers, hub_pw: str, clicks: int) -> dict[str,
         link.stop()
         served.close()
         hub.stop()
-    delays.sort()
-    return {"clicks": clicks, "p50_ms": statistics.median(delays) * 1000,
-            "p99_ms": delays[min(len(delays) - 1, int(len(delays) * 0.99))] * 1000,
-            "max_ms": delays[-1] * 1000}
+    return delay_figures(clicks, delays)
 
 
 def tracker_click_delay(s: devservers.DevServers, hub_pw: str, clicks: int
@@ -198,22 +213,8 @@ def tracker_click_delay(s: devservers.DevServers, hub_pw: str, clicks: int
         ev.link.connected.wait(10)
         ws = connect(f"ws://127.0.0.1:{served.port}/ws?key={page.token}", legacy=True)
 
-        def read() -> None:
-            while not done.is_set():
-                try:
-                    msg = json.loads(ws.recv(timeout=1))
-                except TimeoutError:
-                    continue
-                except Exception:
-                    return
-                now = time.time()
-                for tb in msg.get("tables", []):
-                    due = (tb.get("state") or {}).get("due") or {}
-                    if tb["id"] == "live" and isinstance(due.get("B2 combat"), int):
-                        seen.setdefault(-due["B2 combat"], now)
-
-        reader = threading.Thread(target=read, daemon=True)
-        reader.start()
+        watch_page(ws, done, "live", lambda st: (st.get("due") or {}).get("B2 combat"), seen,
+                   sign=-1)
         for k in range(1, clicks + 1):
             sent = time.time()
             t.feed(Click(k, slot.dock, slot.dial, k % 12, 1), time.monotonic())
@@ -230,10 +231,7 @@ def tracker_click_delay(s: devservers.DevServers, hub_pw: str, clicks: int
         ev.stop(0)
         served.close()
         hub.stop()
-    delays.sort()
-    return {"clicks": clicks, "p50_ms": statistics.median(delays) * 1000,
-            "p99_ms": delays[min(len(delays) - 1, int(len(delays) * 0.99))] * 1000,
-            "max_ms": delays[-1] * 1000}
+    return delay_figures(clicks, delays)
 
 
 def main() -> int:
