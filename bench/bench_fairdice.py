@@ -12,14 +12,12 @@ Prints a table and writes bench/results/fairdice.json. Run: .venv/bin/python ben
 from __future__ import annotations
 
 import hashlib
-import json
-import platform
 import statistics
 import subprocess
-import sys
 import time
 from pathlib import Path
 
+from benchout import report_figures
 from dialrig import config
 from dialtray.link.fairdice import FairDice
 from dialtray.link.fairproof import FairRoll, derive_faces, verify
@@ -88,13 +86,7 @@ def main() -> None:
     results.update(bench_firmware())
     results.update(bench_verify())
     results.update(bench_tray())
-    print(f"{'measure':<24} {'value':>10}")
-    for k, v in results.items():
-        print(f"{k:<24} {v:>10.2f}" if isinstance(v, float) else f"{k:<24} {v:>10}")
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps({"machine": platform.machine(), "python": sys.version.split()[0],
-                                   "results": results}, indent=2) + "\n")
-    print(f"written: {RESULTS}")
+    report_figures(RESULTS, results)
 
 
 if __name__ == "__main__":

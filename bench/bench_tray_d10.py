@@ -13,13 +13,11 @@ bench/results/tray_d10.json. Run: .venv/bin/python bench/bench_tray_d10.py
 
 from __future__ import annotations
 
-import json
-import platform
 import statistics
-import sys
 import time
 from pathlib import Path
 
+from benchout import report_figures
 from dialrig import config
 from dialtray.link.fairdice import FairDice
 from dialtray.link.session import TraySession
@@ -63,13 +61,7 @@ def main(checks: int = 300) -> None:
         assert verdict.ok, str(verdict)
         results["fair_d10_check_p50_ms"] = statistics.median(lat)
         results["fair_d10_check_p99_ms"] = percentile(lat, 0.99)
-    print(f"{'measure':<24} {'value':>10}")
-    for k, v in results.items():
-        print(f"{k:<24} {v:>10.2f}")
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps({"machine": platform.machine(), "python": sys.version.split()[0],
-                                   "results": results}, indent=2) + "\n")
-    print(f"written: {RESULTS}")
+    report_figures(RESULTS, results)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,8 @@ checkout).
 from __future__ import annotations
 
 import json
+import platform
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -27,3 +29,13 @@ def write_results(path: Path, results: dict[str, Any]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(results, indent=2) + "\n")
     print(f"wrote {path.relative_to(ROOT)}")
+
+
+def report_figures(path: Path, results: dict[str, float]) -> None:
+    """The plain two-column form (name, value: floats to two places) for a benchmark whose
+    figures need no notes; the JSON names the machine and Python it ran on."""
+    print(f"{'measure':<24} {'value':>10}")
+    for k, v in results.items():
+        print(f"{k:<24} {v:>10.2f}" if isinstance(v, float) else f"{k:<24} {v:>10}")
+    write_results(path, {"machine": platform.machine(), "python": sys.version.split()[0],
+                         "results": results})
