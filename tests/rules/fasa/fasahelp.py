@@ -1,12 +1,17 @@
-"""Helpers for the FASA tests: games set up at a chosen position, dice typed in as d10s."""
+"""Helpers for the FASA tests: games set up at a chosen position, dice typed in as d10s, a
+refusal checked."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pytest
 from dialtray.rules.core.dice import ManualDice
+from dialtray.rules.core.errors import IllegalActionError
 from dialtray.rules.core.events import Event
+from dialtray.rules.core.game import state_json
 from dialtray.rules.fasa import events as ev
+from dialtray.rules.fasa.actions import FasaAction
 from dialtray.rules.fasa.game import FasaGame
 from dialtray.rules.fasa.hexmap import from_offset
 
@@ -36,3 +41,13 @@ def game(planes: Sequence[ev.PlanePlaced], extra: Sequence[Event] = (),
 def feed(g: FasaGame, *faces: int) -> None:
     assert isinstance(g.dice, ManualDice)
     g.dice.feed(faces, sides=10)
+
+
+def refused(g: FasaGame, action: str | FasaAction, rule: str) -> IllegalActionError:
+    """The engine refuses action naming the mechanic rule, and the state is unchanged."""
+    before = state_json(g)
+    with pytest.raises(IllegalActionError) as caught:
+        g.apply(action)
+    assert caught.value.rule.mechanic == rule, caught.value
+    assert state_json(g) == before
+    return caught.value

@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 from dialtray.cli import main
-from dialtray.rules.core.errors import IllegalActionError, InvalidActionError
+from dialtray.rules.core.errors import InvalidActionError
 from dialtray.rules.core.events import Event
-from dialtray.rules.core.game import state_json
 from dialtray.rules.core.notation import parse_log
 from dialtray.rules.core.replay import replay_log
 from dialtray.rules.fasa import events as ev
@@ -23,22 +22,13 @@ from dialtray.rules.fasa.actions import Land, parse_action
 from dialtray.rules.fasa.bots import bot_game
 from dialtray.rules.fasa.game import FasaGame, record
 from dialtray.rules.fasa.skills import mission_xp
-from fasahelp import d10, game, placed
+from fasahelp import d10, game, placed, refused
 
 ZEP = "sample-zeppelin"
 
 
 def _texts(events: tuple[Event, ...]) -> list[str]:
     return [e.text() for e in events]
-
-
-def _refused(g: FasaGame, action: str, rule: str) -> IllegalActionError:
-    before = state_json(g)
-    with pytest.raises(IllegalActionError) as caught:
-        g.apply(action)
-    assert caught.value.rule.mechanic == rule, caught.value
-    assert state_json(g) == before
-    return caught.value
 
 
 # -- FS-M119 "Stray shots" ---------------------------------------------------------------------
@@ -160,17 +150,17 @@ def test_fs_m66_landing_refused_away_from_the_hook_for_the_enemy_or_a_falling_ze
     falling zeppelin nor from a shredded cell. Refused with the rule, state unchanged."""
     g = game([placed("A1", "P1", "sample-brute", 2, 12, "A", 2),
               placed("B1", "P2", "sample-hawk", 10, 5, "B", 2)], map_name=ZEP, combat=["B1"])
-    assert "under the landing hook" in _refused(g, "land B1", "FS-M66").reason
+    assert "under the landing hook" in refused(g, "land B1", "FS-M66").reason
     assert Land("B1") not in g.legal_actions()
     g = game([placed("A1", "P1", "sample-brute", 9, 5, "A", 2),
               placed("B1", "P2", "sample-hawk", 2, 2, "B", 2)], map_name=ZEP, combat=["A1"])
-    assert "no zeppelin of P1" in _refused(g, "land A1", "FS-M66").reason
+    assert "no zeppelin of P1" in refused(g, "land A1", "FS-M66").reason
     falling = tuple(ev.GroundHit(f"cell-{i}", 60, "FS-M117") for i in (1, 2, 4))
-    _refused(_at_hook(falling), "land B1", "FS-M117")
-    _refused(_at_hook((ev.GroundHit("cell-3", 60, "FS-M117"),)), "land B1", "FS-M117")
+    refused(_at_hook(falling), "land B1", "FS-M117")
+    refused(_at_hook((ev.GroundHit("cell-3", 60, "FS-M117"),)), "land B1", "FS-M117")
     g = game([placed("A1", "P1", "sample-brute", 9, 5, "A", 2)], map_name="sample-town",
              combat=["A1"])
-    _refused(g, "land A1", "FS-M66")
+    refused(g, "land A1", "FS-M66")
 
 
 def test_land_notation_round_trip_and_bad_forms() -> None:
