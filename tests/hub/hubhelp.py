@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import secrets
+from typing import TYPE_CHECKING
+
 from dialtray.commands._games import new_game
 from dialtray.hub import devservers, pgschema
+from dialtray.hub.ingest import Ingest
 from dialtray.link.messages import DialState, Snapshot
 from dialtray.rules.core.dice import SeededDice
 from dialtray.tracker import TableDice, Tracker, auto_bind
+
+if TYPE_CHECKING:
+    from dialtray.hub.web import HubPage, ServedHub
 
 EVENT = "ev1"
 
@@ -19,6 +26,20 @@ def fresh_db(s: devservers.DevServers, name: str) -> str:
         c.execute(f"CREATE DATABASE {name}")
     pgschema.migrate(s.pg.dsn("dialtray", s.pg.owner_password, name))
     return s.pg.dsn("dialtray_hub", s.pg.hub_password, name)
+
+
+def hub_page(s: devservers.DevServers, dsn: str) -> tuple[HubPage, Ingest, ServedHub]:
+    """The hub as the organiser runs it: the intake started, its changes pushed to the page (whose
+    judge rulings go out through it), the page served on a free port. The caller stops the
+    intake and closes the server. (Needs the `ui` extra: callers importorskip starlette.)"""
+    from dialtray.hub.web import HubPage, ServedHub
+
+    page = HubPage(dsn, secrets.token_urlsafe(9))
+    ingest = Ingest(dsn, EVENT, "127.0.0.1", s.mqtt.port,
+                    s.hub_password, on_change=page.changed)  # type: ignore[attr-defined]
+    page.ingest = ingest
+    ingest.start()
+    return page, ingest, ServedHub(page)
 
 
 def forget_table(s: devservers.DevServers, table: str) -> None:

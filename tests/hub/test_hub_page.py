@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import secrets
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -15,16 +14,14 @@ from typing import Any
 import psycopg
 import pytest
 from dialtray.hub import devservers, event, rulings
-from dialtray.hub.ingest import Ingest
 from dialtray.hub.sim import ScriptedTable, wait_for
 from dialtray.hub.table import Broker
 from dialtray.hub.tableside import EventAddress, EventTable
 from dialtray.link.messages import Click
 from dialtray.store.db import GameStore
-from hubhelp import EVENT, agree, forget_table, fresh_db, tracker
+from hubhelp import EVENT, agree, forget_table, fresh_db, hub_page, tracker
 
 pytest.importorskip("starlette", reason="the hub page needs the `ui` extra (dialtray[ui])")
-from dialtray.hub.web import HubPage, ServedHub
 
 
 def test_hub_page_live_tables_standings_and_a_ruling(
@@ -35,12 +32,7 @@ def test_hub_page_live_tables_standings_and_a_ruling(
             event.add_player(db, p, p, [{"figure": "sample-militia-fighter"}], 200)
         creds = rulings.enroll(db, "pg-t1")
         event.pair(db, 90)  # round 1: ann – bob, 90 minutes on the clock
-    page = HubPage(dsn, secrets.token_urlsafe(9))
-    ingest = Ingest(dsn, EVENT, "127.0.0.1", servers.mqtt.port,
-                    servers.hub_password, on_change=page.changed)  # type: ignore[attr-defined]
-    page.ingest = ingest
-    ingest.start()
-    served = ServedHub(page)
+    page, ingest, served = hub_page(servers, dsn)
     servers.mqtt.add_user("pg-t1", creds["password"])
     t = ScriptedTable(tmp_path, EVENT, "pg-t1",
                       Broker("127.0.0.1", servers.mqtt.port, "pg-t1", creds["password"]),
@@ -89,11 +81,7 @@ def test_a_live_tracker_on_the_board(servers: devservers.DevServers, tmp_path: P
         creds = rulings.enroll(db, "bd-t1")
     servers.mqtt.add_user("bd-t1", creds["password"])
     forget_table(servers, "bd-t1")
-    page = HubPage(dsn, secrets.token_urlsafe(9))
-    ingest = Ingest(dsn, EVENT, "127.0.0.1", servers.mqtt.port,
-                    servers.hub_password, on_change=page.changed)  # type: ignore[attr-defined]
-    ingest.start()
-    served = ServedHub(page)
+    _, ingest, served = hub_page(servers, dsn)
     GameStore.open(tmp_path / "g.sqlite3").close()
     ev = EventTable(tmp_path / "g.sqlite3", EventAddress("127.0.0.1", servers.mqtt.port, EVENT),
                     {**creds, "ruling_key": bytes.fromhex(creds["ruling_key"])}).start()

@@ -8,7 +8,6 @@ the board shows it offline."""
 from __future__ import annotations
 
 import json
-import secrets
 import signal
 import subprocess
 import sys
@@ -18,13 +17,11 @@ from typing import Any
 import psycopg
 import pytest
 from dialtray.hub import devservers, event, rulings
-from dialtray.hub.ingest import Ingest
 from dialtray.hub.sim import wait_for
-from hubhelp import EVENT, forget_table, fresh_db
+from hubhelp import EVENT, forget_table, fresh_db, hub_page
 
 pytest.importorskip("starlette", reason="the hub page needs the `ui` extra (dialtray[ui])")
 pytest.importorskip("dialtray.virtual.tray", reason="the virtual tray needs the `sim` extra")
-from dialtray.hub.web import HubPage, ServedHub
 
 ANN = [{"figure": "sample-militia-fighter"}]
 BOB = [{"figure": "sample-pirate-fighter"}, {"figure": "sample-militia-fighter"}]
@@ -42,12 +39,7 @@ def test_serve_at_an_event_on_the_hub_page(servers: devservers.DevServers, tmp_p
     servers.mqtt.add_user("t01", creds["password"])
     forget_table(servers, "t01")  # (another test's table t01 may have left its state)
     (tmp_path / "t01.json").write_text(json.dumps({**creds, "event": EVENT}))
-    page = HubPage(dsn, secrets.token_urlsafe(9))
-    hub = Ingest(dsn, EVENT, "127.0.0.1", servers.mqtt.port,
-                 servers.hub_password, on_change=page.changed)  # type: ignore[attr-defined]
-    page.ingest = hub
-    hub.start()
-    served = ServedHub(page)
+    _, hub, served = hub_page(servers, dsn)
     exe = Path(sys.executable).parent / "dialtray"
     proc = subprocess.Popen(
         [str(exe), "serve", "--sim", "--bots", "--turns", "50", "--port", "0", "--docks", "4",
