@@ -146,16 +146,12 @@ def delay_figures(clicks: int, delays: list[float]) -> dict[str, float]:
             "max_ms": delays[-1] * 1000}
 
 
-def click_delay(s: devservers.DevServers, hub_pw: str, clicks: int) -> dict[str, float]:
-    from dialtray.hub.web import HubPage, ServedHub
+def click_delay(s: devservers.DevServers, clicks: int) -> dict[str, float]:
+    from hubhelp import hub_page
     from websockets.sync.client import connect
 
     dsn = fresh(s, "bench_click")
-    page = HubPage(dsn, secrets.token_urlsafe(9))
-    hub = Ingest(dsn, EVENT, "127.0.0.1", s.mqtt.port, hub_pw, on_change=page.changed)
-    page.ingest = hub
-    hub.start()
-    served = ServedHub(page)
+    page, hub, served = hub_page(s, dsn)
     pw = secrets.token_urlsafe(9)
     s.mqtt.add_user("clk", pw)
     db = Path(tempfile.mkdtemp()) / "clk.sqlite3"
@@ -184,19 +180,14 @@ def click_delay(s: devservers.DevServers, hub_pw: str, clicks: int) -> dict[str,
     return delay_figures(clicks, delays)
 
 
-def tracker_click_delay(s: devservers.DevServers, hub_pw: str, clicks: int
-                        ) -> dict[str, float]:
+def tracker_click_delay(s: devservers.DevServers, clicks: int) -> dict[str, float]:
     from dialtray.hub.tableside import EventAddress, EventTable
-    from dialtray.hub.web import HubPage, ServedHub
     from dialtray.link.messages import Click
-    from hubhelp import agree, tracker
+    from hubhelp import agree, hub_page, tracker
     from websockets.sync.client import connect
 
     dsn = fresh(s, "bench_live")
-    page = HubPage(dsn, secrets.token_urlsafe(9))
-    hub = Ingest(dsn, EVENT, "127.0.0.1", s.mqtt.port, hub_pw, on_change=page.changed)
-    hub.start()
-    served = ServedHub(page)
+    page, hub, served = hub_page(s, dsn)
     pw = secrets.token_urlsafe(9)
     s.mqtt.add_user("live", pw)
     db = Path(tempfile.mkdtemp()) / "live.sqlite3"
@@ -253,8 +244,8 @@ def main() -> int:
         s.hub_password = hub_pw  # type: ignore[attr-defined]
         pgschema.migrate(s.pg.admin_dsn)
         out["ingest"] = ingest_rate(s, hub_pw, Path(tmp), a.tables, a.records)
-        out["click_to_page"] = click_delay(s, hub_pw, a.clicks)
-        out["tracker_click_to_page"] = tracker_click_delay(s, hub_pw, a.clicks // 3)
+        out["click_to_page"] = click_delay(s, a.clicks)
+        out["tracker_click_to_page"] = tracker_click_delay(s, a.clicks // 3)
         if a.cut:
             from test_acceptance import play_round
 
