@@ -146,16 +146,22 @@ def delay_figures(clicks: int, delays: list[float]) -> dict[str, float]:
             "max_ms": delays[-1] * 1000}
 
 
+def new_table(s: devservers.DevServers, tid: str) -> tuple[Path, str]:
+    """A table's broker account (its password) and its empty game store."""
+    pw = secrets.token_urlsafe(9)
+    s.mqtt.add_user(tid, pw)
+    db = Path(tempfile.mkdtemp()) / f"{tid}.sqlite3"
+    GameStore.open(db).close()
+    return db, pw
+
+
 def click_delay(s: devservers.DevServers, clicks: int) -> dict[str, float]:
     from hubhelp import hub_page
     from websockets.sync.client import connect
 
     dsn = fresh(s, "bench_click")
     page, hub, served = hub_page(s, dsn)
-    pw = secrets.token_urlsafe(9)
-    s.mqtt.add_user("clk", pw)
-    db = Path(tempfile.mkdtemp()) / "clk.sqlite3"
-    GameStore.open(db).close()
+    db, pw = new_table(s, "clk")
     link = TableLink(db, EVENT, "clk", Broker("127.0.0.1", s.mqtt.port, "clk", pw)).start()
     delays: list[float] = []
     seen: dict[int, float] = {}
@@ -188,10 +194,7 @@ def tracker_click_delay(s: devservers.DevServers, clicks: int) -> dict[str, floa
 
     dsn = fresh(s, "bench_live")
     page, hub, served = hub_page(s, dsn)
-    pw = secrets.token_urlsafe(9)
-    s.mqtt.add_user("live", pw)
-    db = Path(tempfile.mkdtemp()) / "live.sqlite3"
-    GameStore.open(db).close()
+    db, pw = new_table(s, "live")
     ev = EventTable(db, EventAddress("127.0.0.1", s.mqtt.port, EVENT),
                     {"table": "live", "password": pw, "ruling_key": b"k" * 16}).start()
     t = tracker("airaction")
