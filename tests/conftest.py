@@ -9,11 +9,26 @@ changes: every test still runs.
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from browsers import chromium_path
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C and Ctrl-\\ reach the programs the tests start, whatever started pytest.
+
+    A shell without job control starts a background command (``pytest … &`` in a script) with
+    SIGINT and SIGQUIT ignored, and an ignored signal stays ignored in every child after exec.
+    Then `dialtray serve` never sees the Ctrl-C a test sends it as a person would, and a
+    firmware sent SIGQUIT (a crash) never dies: tests that pass in the foreground fail after
+    waiting. Each pytest process (controller and xdist workers) puts the defaults back."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if signal.getsignal(signal.SIGQUIT) is signal.SIG_IGN:
+        signal.signal(signal.SIGQUIT, signal.SIG_DFL)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
