@@ -294,8 +294,9 @@ class Game:
         self.humans = [s for s, who in zip(seats, args.seats, strict=True) if who == "human"]
         bots = [s for s, who in zip(seats, args.seats, strict=True) if who == "bot"]
         owner = table.setup.owner
-        self.hands = Hands(self.t, table.setup.brain, seats=bots,
-                           owns=lambda d: owner(d) in bots) if bots else None
+        hold = event.holds_play if event is not None else None  # time's up: the table ends it
+        self.hands = Hands(self.t, table.setup.brain, seats=bots, owns=lambda d: owner(d) in bots,
+                           hold=hold) if bots else None
         self.messages: list[str] = []
         self.inbox = inbox
         self.busy: tuple[Slot, int, float] | None = None  # a bot's turn not yet sensed

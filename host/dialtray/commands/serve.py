@@ -146,6 +146,7 @@ def serve(args: argparse.Namespace, serial: str | None, layout: Any, ev: Any) ->
             ev.announce(record_extra(ev, body, served.tracker.game.seats()))
             ev.watch(served.session)
             served.server.event = ev  # the page's "Call the judge" button (ui.calls)
+            served.live.hold_bots = ev.holds_play  # time's up: the bots wait for the table's end
 
         def step() -> None:
             ev.step(served.live.recording, lambda m: print(m, flush=True))

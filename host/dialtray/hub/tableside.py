@@ -257,6 +257,11 @@ class EventTable:
 
     # ---- the game's loop ------------------------------------------------------------------------
 
+    def holds_play(self) -> bool:
+        """The round's time is up and the game not yet ended by it: the table's bots start no
+        new decision (``Hands(hold=…)``), so the time-limit decision finds the dials agreeing."""
+        return self.left_s() == 0 and not self.time_ended
+
     def step(self, tracker: Any, say: Callable[[str], None]) -> None:
         """From the game's loop (the tracker's thread), never blocking: hand on messages,
         publish the live state when due, end the game when the round's time is up."""

@@ -72,13 +72,19 @@ class Hands:
 
     def __init__(self, tracker: Tracker, brain: Any, mistakes: Mistakes | None = None,
                  say: Callable[[str], None] | None = None, seats: Iterable[str] | None = None,
-                 owns: Callable[[Dial], bool] | None = None) -> None:
+                 owns: Callable[[Dial], bool] | None = None,
+                 hold: Callable[[], bool] | None = None) -> None:
         """``seats``: the seats these hands play (default: all, and the table's facts);
-        ``owns``: the dials they turn (default: all) — a person turns the others."""
+        ``owns``: the dials they turn (default: all) — a person turns the others;
+        ``hold``: while it says True the hands start no new decision (they still turn the
+        clicks the rules made): a round's time is up and the table's own time-limit decision
+        goes next, which the tracker takes only once the dials agree — bots deciding again the
+        moment they do would keep it waiting."""
         self.t = tracker
         self.brain = brain
         self.seats = None if seats is None else set(seats)
         self.owns = owns or (lambda _dial: True)
+        self.hold = hold or (lambda: False)
         self.mistakes = mistakes or Mistakes(kinds=[])
         self.say = say or (lambda _text: None)
         self.decisions = 0
@@ -93,6 +99,9 @@ class Hands:
         t = self.t
         again, self._again = self._again, None
         if again is not None and t.ready():
+            if self.hold():
+                self._again = again
+                return None
             self.decisions += 1
             return again
         if t.phase == OVER:
@@ -113,7 +122,7 @@ class Hands:
             return self._due(due)
         if any(s.exp is not None or s.offset for s in slots):
             return None  # a short turn waits for its flag
-        if not t.ready():
+        if not t.ready() or self.hold():
             return None
         who = t.game.to_move()
         if self.seats is not None and who not in self.seats and who != TABLE:

@@ -81,6 +81,9 @@ class LiveTable:
         self.brain = brain
         self.turn = turn
         self.mistakes = mistakes
+        # Set by whoever runs the table at an event (serve --event): while it says True the
+        # bots start no new decision (the round's time is up; ``Hands(hold=…)``).
+        self.hold_bots: Callable[[], bool] | None = None
         self.play_timeout = play_timeout
         self.sim_turn = sim_turn  # the virtual tray's hand: the page may turn its dials
         self.states = StateBuilder(tracker, layout, recorder.gid, bots=brain is not None,
@@ -139,7 +142,8 @@ class LiveTable:
     def _run(self) -> None:
         try:
             if self.brain is not None and self.turn is not None:
-                hands = Hands(cast(Tracker, self.recording), self.brain, self.mistakes)
+                hands = Hands(cast(Tracker, self.recording), self.brain, self.mistakes,
+                              hold=lambda: self.hold_bots is not None and self.hold_bots())
                 try:
                     while not self._go.is_set():
                         self.table.pump(IDLE_WAIT)
