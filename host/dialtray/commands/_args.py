@@ -86,3 +86,19 @@ def _span(lo: float | None, hi: float | None) -> str:
     if lo is not None:
         return f"must be at least {lo:g}"
     return f"must be at most {hi:g}"
+
+
+def seats_arg(text: str) -> list[str]:
+    words = [w.strip() for w in text.split(",")]
+    bad = [w for w in words if w not in ("human", "bot")]
+    if bad or not words:
+        raise argparse.ArgumentTypeError(f"expected human or bot per seat, e.g. human,bot; got "
+                                         f"{text!r}")
+    return words
+
+
+def figures_arg(text: str) -> list[str]:
+    words = [w.strip() for w in text.split(",") if w.strip()]
+    if not words:
+        raise argparse.ArgumentTypeError("expected figure ids in dock order, e.g. A1,A2,B1")
+    return words

@@ -25,7 +25,7 @@ from rich.live import Live
 
 from dialtray.calibration_check import warn_if_different
 from dialtray.commands import _playfasa as play_fasa
-from dialtray.commands._args import int_range
+from dialtray.commands._args import figures_arg, int_range, seats_arg
 from dialtray.commands._common import MAX_DOCKS, CommandError, require_sim, resolve_port
 from dialtray.commands._event import (
     add_event_arguments,
@@ -83,22 +83,6 @@ at the prompt:
   judge NOTE               (--event) call the judge to this table, with a note
   quit                     stop; the log so far is written
 """
-
-
-def seats_arg(text: str) -> list[str]:
-    words = [w.strip() for w in text.split(",")]
-    bad = [w for w in words if w not in ("human", "bot")]
-    if bad or not words:
-        raise argparse.ArgumentTypeError(f"expected human or bot per seat, e.g. human,bot; got "
-                                         f"{text!r}")
-    return words
-
-
-def figures_arg(text: str) -> list[str]:
-    words = [w.strip() for w in text.split(",") if w.strip()]
-    if not words:
-        raise argparse.ArgumentTypeError("expected figure ids in dock order, e.g. A1,A2,B1")
-    return words
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -26,9 +26,9 @@ from dataclasses import dataclass, field, replace
 from dialrig import proto
 
 from dialtray.link.bootstream import BootStream
+from dialtray.link.commands import CommandEncoder
 from dialtray.link.messages import (
     Ack,
-    CommandEncoder,
     Diag,
     DiceRolled,
     Heartbeat,

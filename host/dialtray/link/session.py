@@ -35,20 +35,17 @@ from dialrig import config, proto
 
 from dialtray.link import revive, sided
 from dialtray.link.bootstream import BootStream
+from dialtray.link.commands import CommandEncoder, sensor_in_use, set_dial_fields, show_dice_fields
 from dialtray.link.engine import LinkEngine, Pending
 from dialtray.link.messages import (
     ACK_NAMES,
     Ack,
-    CommandEncoder,
     DialState,
     DiceRolled,
     LinkState,
     Snapshot,
     Stats,
     TrayEvent,
-    sensor_in_use,
-    set_dial_fields,
-    show_dice_fields,
 )
 from dialtray.link.reconcile import DialMemory
 from dialtray.link.seqspace import to_wire, unwrap
