@@ -114,6 +114,7 @@ class ScriptedTable:
         Outbox.install(self.store, self.link.wake)
         self.gid = 0
         self.done = threading.Event()
+        self._stop = threading.Event()
         self.error: BaseException | None = None
         self.vp: dict[str, int] = {}
         self.thread = threading.Thread(target=self._play, daemon=True, name=f"table-{table}")
@@ -141,6 +142,8 @@ class ScriptedTable:
                 origin="hub-sim", extra={"round": self.rnd})
             made = 1
             while made < self.records - 1:
+                if self._stop.is_set():
+                    return  # closed mid-game: the store is closed next, never under a commit
                 k = min(self.rng.randint(1, 4), self.records - 1 - made)
                 for _ in range(k):
                     made += 1
@@ -165,6 +168,12 @@ class ScriptedTable:
         return int(self.store.game(self.gid).records) if self.gid else 0
 
     def close(self) -> None:
+        """Stop the script, then the link and the store. The script's thread is joined first:
+        closing an SQLite connection while another thread commits on it crashed the process
+        (a segfault in sqlite3's commit, seen once when a test ended before its game)."""
+        self._stop.set()
+        if self.thread.is_alive():
+            self.thread.join(30)
         self.link.stop()
         self.store.close()
 
