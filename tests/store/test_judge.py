@@ -13,7 +13,7 @@ from dialtray.cli import main
 from dialtray.rules.core.notation import parse_log
 from dialtray.rules.core.replay import replay_log
 from dialtray.store import GameStore
-from dialtray.store.judge import dial_histories, token_hash
+from dialtray.store.judge import dial_histories, new_token, token_hash
 from dialtray.store.verify import verify_game
 from dialtray.virtual.tray import VirtualTray
 from storehelp import Played, recorded_game, ruled_tray
@@ -172,3 +172,11 @@ def test_a_ruling_stored_while_the_game_is_played_joins_the_chain_and_is_shown(
     kinds = [r.kind for r in st.rows(rec.gid)]
     assert "judge" in kinds and kinds.index("judge") < len(kinds) - 1
     assert verify_game(st, rec.gid).ok
+
+
+def test_a_judge_token_never_starts_with_a_dash(tmp_path: Path) -> None:
+    """A token is typed after `--token`; one starting with '-' (1 in 64 urlsafe tokens) was
+    read by argparse as an option, and `dialtray judge … --token -…` failed (exit 2)."""
+    with GameStore.open(tmp_path / "t.sqlite3") as store:
+        tokens = [new_token(store, "ev") for _ in range(400)]
+    assert not [t for t in tokens if t.startswith("-")]

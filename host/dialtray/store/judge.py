@@ -40,8 +40,12 @@ def token_hash(token: str) -> str:
 
 
 def new_token(store: GameStore, event: str) -> str:
-    """A fresh token for ``event``: returned once, only its hash is stored."""
+    """A fresh token for ``event``: returned once, only its hash is stored. Never starting with
+    '-': a judge types it after ``--token``, where argparse would read "-x…" as an option (1 in
+    64 urlsafe tokens did: `dialtray judge … --token -Q…` failed with "expected one argument")."""
     token = secrets.token_urlsafe(18)
+    while token.startswith("-"):
+        token = secrets.token_urlsafe(18)
     store.add_token(event, token_hash(token))
     return token
 
