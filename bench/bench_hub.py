@@ -44,17 +44,9 @@ from dialtray.hub.ingest import Ingest  # noqa: E402
 from dialtray.hub.sim import wait_for  # noqa: E402
 from dialtray.hub.table import Broker, Outbox, TableLink  # noqa: E402
 from dialtray.store.db import GameStore  # noqa: E402
+from hubhelp import fresh_db  # noqa: E402
 
 EVENT = "ev1"
-
-
-def fresh(s: devservers.DevServers, name: str) -> str:
-    import psycopg
-
-    with psycopg.connect(s.pg.owner_dsn, autocommit=True) as c:
-        c.execute(f"CREATE DATABASE {name}")
-    pgschema.migrate(s.pg.dsn("dialtray", s.pg.owner_password, name))
-    return s.pg.dsn("dialtray_hub", s.pg.hub_password, name)
 
 
 def run_links(specs: list[tuple[str, str, str, int]], go: Any, stop: Any) -> None:
@@ -73,7 +65,7 @@ def ingest_rate(s: devservers.DevServers, hub_pw: str, tmp: Path, tables: int,
                 records: int) -> dict[str, float]:
     import multiprocessing as mp
 
-    dsn = fresh(s, "bench_ingest")
+    dsn = fresh_db(s, "bench_ingest")
     specs = []
     for i in range(tables):
         tid = f"b{i:02d}"
@@ -159,7 +151,7 @@ def click_delay(s: devservers.DevServers, clicks: int) -> dict[str, float]:
     from hubhelp import hub_page
     from websockets.sync.client import connect
 
-    dsn = fresh(s, "bench_click")
+    dsn = fresh_db(s, "bench_click")
     page, hub, served = hub_page(s, dsn)
     db, pw = new_table(s, "clk")
     link = TableLink(db, EVENT, "clk", Broker("127.0.0.1", s.mqtt.port, "clk", pw)).start()
@@ -192,7 +184,7 @@ def tracker_click_delay(s: devservers.DevServers, clicks: int) -> dict[str, floa
     from hubhelp import agree, hub_page, tracker
     from websockets.sync.client import connect
 
-    dsn = fresh(s, "bench_live")
+    dsn = fresh_db(s, "bench_live")
     page, hub, served = hub_page(s, dsn)
     db, pw = new_table(s, "live")
     ev = EventTable(db, EventAddress("127.0.0.1", s.mqtt.port, EVENT),
