@@ -76,14 +76,23 @@ class Recorder:
             elif isinstance(ev, DialFault):
                 self.faults.append(ev)
 
-    def wait_for(self, n: int, timeout: float) -> None:
-        end = time.monotonic() + timeout
+    def wait_for(self, n: int, timeout: float = 0.0, stall: float = 0.0) -> None:
+        """Until the host has ``n`` clicks. With ``stall``, fail only when no click has come
+        for that long: through a cable that damages 4 frames in 10 every hole costs the link a
+        round trip, so how fast a backlog drains depends on how busy the machine is, and the
+        test asks that it drains (no livelock), not how fast (bench/ measures rates)."""
+        end = time.monotonic() + (stall or timeout)
+        last = -1
         while time.monotonic() < end:
             with self.lock:
-                if self.total >= n:
-                    return
+                total = self.total
+            if total >= n:
+                return
+            if stall and total > last:
+                last, end = total, time.monotonic() + stall
             time.sleep(0.01)
-        raise AssertionError(f"host has {self.total} of {n} clicks after {timeout} s")
+        what = f"no new click for {stall} s" if stall else f"after {timeout} s"
+        raise AssertionError(f"host has {self.total} of {n} clicks, {what}")
 
 
 def click_storm(tray: VirtualTray, n: int, rng: random.Random, sent: dict[int, list[int]],
@@ -151,7 +160,7 @@ def test_ten_thousand_clicks_through_a_bad_cable_arrive_exactly_once_in_order() 
             click_storm(tray, part, rng, sent, pause, seen=rec, gap=STORM_GAP_S)
             if reboot_after:
                 try:
-                    rec.wait_for(sum(map(len, sent.values())), timeout=60)
+                    rec.wait_for(sum(map(len, sent.values())), stall=30)
                 except AssertionError as e:
                     raise AssertionError(f"{e}; session {session.state}, {dict(session.counters)}"
                                          f", tray errors {tray.errors}, resets {tray.resets}, "
@@ -163,7 +172,7 @@ def test_ten_thousand_clicks_through_a_bad_cable_arrive_exactly_once_in_order() 
                 # of one dial read together never rest on a detent, so they are no click.
                 live_on_a_new_boot(session, old, tray)
         try:
-            rec.wait_for(total, timeout=90)
+            rec.wait_for(total, stall=30)
         except AssertionError as e:
             raise AssertionError(f"{e}; resets {tray.resets}, boots {tray.boots}, recovered "
                                  f"{rec.recovered}, counters {dict(session.counters)}, "
