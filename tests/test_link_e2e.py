@@ -162,6 +162,7 @@ def test_ten_thousand_clicks_through_a_bad_cable_arrive_exactly_once_in_order() 
                 try:
                     rec.wait_for(sum(map(len, sent.values())), stall=30)
                 except AssertionError as e:
+                    stop_cable.set()  # no replug after the tray is gone
                     raise AssertionError(f"{e}; session {session.state}, {dict(session.counters)}"
                                          f", tray errors {tray.errors}, resets {tray.resets}, "
                                          f"history {session.state_history[-6:]}") from None
@@ -174,6 +175,7 @@ def test_ten_thousand_clicks_through_a_bad_cable_arrive_exactly_once_in_order() 
         try:
             rec.wait_for(total, stall=30)
         except AssertionError as e:
+            stop_cable.set()
             raise AssertionError(f"{e}; resets {tray.resets}, boots {tray.boots}, recovered "
                                  f"{rec.recovered}, counters {dict(session.counters)}, "
                                  f"tray errors {tray.errors}, notes {tray.notes}") from None
