@@ -6,6 +6,11 @@
 # the dial has rested on a new detent for `settle_ms`; one report carries the signed number of
 # clicks since the last one (a fast spin of three clicks is one event with delta 3).
 #
+# An AS5600 only knows the angle within one revolution, so an absolute dial is followed detent by
+# detent between samples (the short way round from the last detent read, which at one sample a
+# millisecond is always right): a spin of more than half a turn before it settles is reported
+# with its true delta (+7 on a 12-detent dial), not the short way back from where it started (−5).
+#
 # Faults are reported once when they start and once when they clear; a faulted sensor is retried
 # every RETRY_MS rather than every sample, so a dead sensor costs no bus time and raises no
 # exception per sample.
@@ -49,6 +54,8 @@ class Dials:
         self.direction = array("b", bytes(n))
         self.zero = array("i", bytes(4 * n))
         self.reported = array("i", bytes(4 * n))
+        self.last = array("i", bytes(4 * n))  # AS5600: the last detent read (0..detents-1)
+        self.moved = array("i", bytes(4 * n))  # AS5600: clicks followed since the last report
         self.candidate = array("i", bytes(4 * n))
         self.since = array("i", bytes(4 * n))
         self.retry_at = array("i", bytes(4 * n))
@@ -70,6 +77,8 @@ class Dials:
         self.known[k] = 0
         self.reported[k] = 0
         self.candidate[k] = 0
+        self.last[k] = 0
+        self.moved[k] = 0
         self.since[k] = time.ticks_ms()  # type: ignore[call-overload]
         self.sensors[k] = None
         if self.kind[k] == K_AS5600:
@@ -127,7 +136,16 @@ class Dials:
                 self.known[k] = 1
                 self.reported[k] = pos
                 self.candidate[k] = pos
+                self.last[k] = pos
+                self.moved[k] = 0
                 continue
+            # Follow the dial the short way from the last detent read (small ints: no allocation).
+            n = self.detents[k]
+            step = (pos - self.last[k]) % n
+            if step > n // 2:
+                step -= n
+            self.moved[k] += step
+            self.last[k] = pos
             self._settle(k, pos, now)
 
     def _settle(self, k, pos, now):
@@ -135,15 +153,17 @@ class Dials:
             self.candidate[k] = pos
             self.since[k] = now
             return
-        if pos == self.reported[k] or time.ticks_diff(now, self.since[k]) < self.settle_ms:
+        absolute = self.kind[k] == K_AS5600
+        if time.ticks_diff(now, self.since[k]) < self.settle_ms or \
+                (self.moved[k] == 0 if absolute else pos == self.reported[k]):
             return
-        delta = pos - self.reported[k]
-        if self.kind[k] == K_AS5600:
-            # Absolute dials wrap: take the short way round.
-            n = self.detents[k]
-            delta %= n
-            if delta > n // 2:
-                delta -= n
+        if absolute:
+            # The clicks followed since the last report (a whole turn too), not pos − reported
+            # the short way round, which is wrong for a spin of more than half a turn.
+            delta = self.moved[k]
+            self.moved[k] = 0
+        else:
+            delta = pos - self.reported[k]
         self.reported[k] = pos
         self.ring.append(now, proto.EV_CLICK, k >> 1, k & 1, pos, delta)
 

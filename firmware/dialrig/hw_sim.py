@@ -199,12 +199,21 @@ class Board:
     # ---- the physical world ------------------------------------------------------------------
 
     def turn(self, k, detents, ms=DEFAULT_TURN_MS):
-        """A person turns dial k by `detents` clicks (signed), taking `ms` milliseconds."""
+        """A person turns dial k by `detents` clicks (signed), taking `ms` milliseconds.
+
+        A turn that comes while the dial still moves follows the one before, at its own pace:
+        turns the controller made apart but MicroPython reads together (it was not given the
+        CPU in between) play back to back, as a Pico, reading its dials every millisecond,
+        would have seen them, not as one impossibly fast spin squeezed into the last turn's
+        `ms` (eight clicks in 6 ms, which no sampler could follow)."""
         now = time.ticks_ms()
+        left = time.ticks_diff(self.t1[k], now)  # of the motion under way, if there is one
+        if left > time.ticks_diff(self.t1[k], self.t0[k]):
+            left = 0  # t0/t1 of a dial never turned (0) or a motion long over, wrapped round
         self.start[k] = self._position(k, now)
         self.target[k] += detents * TICKS_PER_DETENT
         self.t0[k] = now  # type: ignore[call-overload]
-        self.t1[k] = time.ticks_add(now, max(1, ms))  # type: ignore[call-overload]
+        self.t1[k] = time.ticks_add(now, max(1, ms) + max(0, left))  # type: ignore[call-overload]
 
     def set_position(self, k, ticks):
         now = time.ticks_ms()
