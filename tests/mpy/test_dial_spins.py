@@ -81,10 +81,13 @@ def test_turns_read_together_play_back_to_back():
     t = time.ticks_ms()
     for _ in range(8):  # eight turns queued in the control FIFO, read in one go
         board.command("turn 0 1 %d" % CLICK_MS)
-    # Each turn at its own pace after the one before: one click's time in, about one click has
-    # been made (not all eight), and all eight take eight clicks' time.
-    assert board._position(0, time.ticks_add(t, CLICK_MS)) <= 2 * hw_sim.TICKS_PER_DETENT
-    assert board._position(0, time.ticks_add(t, 8 * CLICK_MS + 5)) == 8 * hw_sim.TICKS_PER_DETENT
+    # Each turn at its own pace after the one before: the motion lasts eight clicks' time (the
+    # old board squeezed all eight into the last turn's 40 ms), and one click's time after it
+    # began, about one click has been made.
+    assert time.ticks_diff(board.t1[0], t) >= 8 * CLICK_MS
+    began = board.t0[0]
+    assert board._position(0, time.ticks_add(began, CLICK_MS)) <= 2 * hw_sim.TICKS_PER_DETENT
+    assert board._position(0, board.t1[0]) == 8 * hw_sim.TICKS_PER_DETENT
     assert _clicks_until(board, ring, dials, 8) == [(8, 8)]
 
 
@@ -92,8 +95,7 @@ def test_a_turn_after_the_dial_came_to_rest_takes_its_own_time():
     board, ring, dials = _tray()
     board.turn(0, 1, CLICK_MS)
     _clicks_until(board, ring, dials, 1)
-    t = time.ticks_ms()
     board.turn(0, 1, CLICK_MS)
-    # A motion long over adds nothing: this turn ends one click's time after it began.
-    assert board._position(0, time.ticks_add(t, CLICK_MS + 2)) == 2 * hw_sim.TICKS_PER_DETENT
+    # A motion long over adds nothing: this turn takes one click's time from when it began.
+    assert time.ticks_diff(board.t1[0], board.t0[0]) == CLICK_MS
     assert _clicks_until(board, ring, dials, 2) == [(1, 1), (2, 1)]
