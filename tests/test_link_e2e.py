@@ -130,6 +130,21 @@ def click_storm(tray: VirtualTray, n: int, rng: random.Random, sent: dict[int, l
         time.sleep(1 / rate)
 
 
+def wrong_clicks(sent: dict[int, list[int]], rec: Recorder) -> str:
+    """For a failure message: the dials whose delivered clicks are not the start of what was
+    turned (clicks misread by the tray, not late: a link that lags delivers a prefix)."""
+    with rec.lock:
+        got = {k: list(v) for k, v in rec.clicks.items()}
+    bad = []
+    for k, turned in sorted(sent.items()):
+        have = got.get(k, [])
+        if have != turned[:len(have)]:
+            at = next((i for i, (a, b) in enumerate(zip(turned, have, strict=False)) if a != b),
+                      len(turned))  # or more clicks than turns
+            bad.append(f"dial {k} ({len(have)} of {len(turned)}) from click {at}")
+    return "clicks misread: " + ", ".join(bad) if bad else "every dial's clicks so far right"
+
+
 @pytest.mark.slow
 def test_ten_thousand_clicks_through_a_bad_cable_arrive_exactly_once_in_order() -> None:
     rng = random.Random(2026)
@@ -163,7 +178,8 @@ def test_ten_thousand_clicks_through_a_bad_cable_arrive_exactly_once_in_order() 
                     rec.wait_for(sum(map(len, sent.values())), stall=30)
                 except AssertionError as e:
                     stop_cable.set()  # no replug after the tray is gone
-                    raise AssertionError(f"{e}; session {session.state}, {dict(session.counters)}"
+                    raise AssertionError(f"{e}; {wrong_clicks(sent, rec)}; session "
+                                         f"{session.state}, {dict(session.counters)}"
                                          f", tray errors {tray.errors}, resets {tray.resets}, "
                                          f"history {session.state_history[-6:]}") from None
                 old = session.boot_id
@@ -176,7 +192,8 @@ def test_ten_thousand_clicks_through_a_bad_cable_arrive_exactly_once_in_order() 
             rec.wait_for(total, stall=30)
         except AssertionError as e:
             stop_cable.set()
-            raise AssertionError(f"{e}; resets {tray.resets}, boots {tray.boots}, recovered "
+            raise AssertionError(f"{e}; {wrong_clicks(sent, rec)}; resets {tray.resets}, "
+                                 f"boots {tray.boots}, recovered "
                                  f"{rec.recovered}, counters {dict(session.counters)}, "
                                  f"tray errors {tray.errors}, notes {tray.notes}") from None
         stop_cable.set()
