@@ -64,3 +64,21 @@ def test_held_back_lies_outside_the_tuning_ranges() -> None:
     rng = np.random.default_rng(1)
     assert all(rp.train(rng).k1 <= 0 for _ in range(200))  # barrel only
     assert all(rp.held_back(rng).k1 >= 0 for _ in range(200))  # pincushion only
+
+
+def test_the_stress_profile_never_draws_from_the_held_back_ranges() -> None:
+    """STRESS (where the two safety thresholds are chosen) takes each distortion from TRAIN or
+    from beyond HELD_BACK, so the held-back set stays unseen: no value of STRESS falls strictly
+    inside a held-back range, and both kinds occur."""
+    held = _ranges(rp.held_back)
+    rng = np.random.default_rng(2)
+    stress = [rp.stress(rng) for _ in range(400)]
+    magnitude = ("tilt_x", "tilt_y", "roll", "light", "vignette", "shadow_strength", "blur",
+                 "motion_px", "noise", "seat_deg", "seat_mm", "occlusion")
+    for name in magnitude:
+        lo, hi = held[name]
+        vals = [abs(getattr(p, name)) for p in stress]
+        assert not any(lo + 1e-9 < v < hi - 1e-9 for v in vals), name
+        assert any(v >= hi - 1e-9 for v in vals) and any(v <= lo + 1e-9 for v in vals), name
+    assert all(p.k1 <= 0 for p in stress)  # barrel (TRAIN's and stronger), never pincushion
+    assert all(not 50 <= p.jpeg < 70 for p in stress)

@@ -29,6 +29,7 @@ import numpy.typing as npt
 from dialtray.vision.colours import palette_hues, read_colours
 from dialtray.vision.faces import Face
 from dialtray.vision.layout import Layout, Window
+from dialtray.vision.reading import BETWEEN, CLICK, UNKNOWN, DialRead
 from dialtray.vision.register import BORDER_MM, SPP, CropGeometry, Image
 
 F32 = npt.NDArray[np.float32]
@@ -36,6 +37,14 @@ F32 = npt.NDArray[np.float32]
 MIN_SCORE = 0.3  # correlation (of what differs between clicks) the best class must reach
 RIVAL_WINDOW = 0.25  # runner-ups scoring within this of the best are weighed against it
 CONFIDENCE_THRESHOLD = 0.3  # below: unknown. Chosen on the TRAIN profile (bench_vision.py)
+# A mid-turn read must be surer (a settled dial seen as mid-turn makes the tracker hold and ask
+# for a re-seat when nothing moved). Chosen on the validation draws (docs/vision.md), where
+# every right mid-turn read of the held-back profile scored above 0.5.
+BETWEEN_THRESHOLD = 0.5
+# The margin over the runner-up in units of the photo's own noise (what the best template does
+# not explain, per pixel) must reach this; a margin below it is a coin the noise could have
+# tossed. Chosen on the validation draws of the held-back profile (docs/vision.md).
+NOISE_MARGIN = 6.5
 BETWEEN_FRACTIONS = tuple(i / 20 for i in range(4, 17))  # 0.2 .. 0.8
 SINGLE_MIN_SCORE = 0.6  # a dial with one look: correlation with it that counts as seen
 BANK_BLUR = (0.0, 1.0, 1.8)  # px of extra blur of each template bank
@@ -52,7 +61,6 @@ ECC_STOP = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 12, 1e-3)
 LOG_OFFSET = 100.0
 OWN_FLOOR = 0.05  # a region's own score below this is noise: no smaller scale than it
 ECC_MOTION = cv2.MOTION_EUCLIDEAN  # MOTION_AFFINE fitted the noise (more ambiguous reads)
-CLICK, BETWEEN, UNKNOWN = "click", "between", "unknown"
 
 
 def normalise(bgr: Image) -> F32:
@@ -69,41 +77,6 @@ def _unit(a: F32) -> F32:
     v = v - np.float32(np.add.reduce(v) / v.size)
     n = float(np.sqrt(v @ v))
     return np.asarray(v / n if n > 1e-6 else v, np.float32)
-
-
-@dataclass(frozen=True)
-class DialRead:
-    """One dial's reading: ``status`` click / between / unknown; ``clicks`` the click(s) it
-    shows (several when they look identical; for ``between`` the likeliest two it sits
-    between — a hint, not a confirmed read: only "mid-turn" is);
-    ``values``/``colours`` the catalogue values of that click; ``colours_seen`` the colour
-    blocks as seen; ``confidence`` 0..1 (0 when unknown); ``reason`` why unknown."""
-
-    dial: str
-    status: str
-    clicks: tuple[int, ...] = ()
-    values: Mapping[str, int] = field(default_factory=dict)
-    colours: Mapping[str, str] = field(default_factory=dict)
-    colours_seen: Mapping[str, str] = field(default_factory=dict)
-    confidence: float = 0.0
-    score: float = 0.0
-    reason: str = ""
-
-    @property
-    def click(self) -> int | None:
-        """The click, when the camera alone can name exactly one."""
-        return self.clicks[0] if self.status == CLICK and len(self.clicks) == 1 else None
-
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"dial": self.dial, "status": self.status, "click": self.click,
-                             "clicks": list(self.clicks), "confidence": round(self.confidence, 3),
-                             "score": round(self.score, 3)}
-        if self.status == CLICK:
-            d["values"], d["colours"] = dict(self.values), dict(self.colours)
-        d["colours_seen"] = dict(self.colours_seen)
-        if self.reason:
-            d["reason"] = self.reason
-        return d
 
 
 @dataclass
@@ -277,6 +250,7 @@ class DialClassifier:
         # a region's say in the score is its size
         area = np.array([(x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in self.regions], np.float32)
         self.region_weight = area / area.sum()
+        self.region_px = area
         templates: list[F32] = []
         self.labels: list[tuple[str, int, int]] = []  # (kind, a, b) per template
         for ci, members in enumerate(self.classes):
@@ -334,9 +308,12 @@ class DialClassifier:
         self.row_label = np.array([label_ids.setdefault(lb, len(label_ids))
                                    for lb in self.labels])
         self.label_list = list(label_ids)
+        self._click_labels = np.array([i for i, lb in enumerate(self.label_list)
+                                       if lb[0] == CLICK], np.intp)
         self._label_rows = [np.nonzero(self.row_label == i)[0] for i in range(len(label_ids))]
         self.last_alignment: Alignment | None = None
         self._rival = ""
+        self._margin = ""
 
     def read(self, crop: Image, hint: Alignment | None = None) -> DialRead:
         """The dial in ``crop``; ``hint``: the alignment of the previous frame (see
@@ -392,13 +369,43 @@ class DialClassifier:
         scores = self.region_weight @ cell_scores
         per_label = np.full(len(self.label_list), -1.0, np.float32)
         np.maximum.at(per_label, self.row_label, scores)
-        best = int(np.argmax(per_label))
-        row = int(np.argmax(scores))
-        # Against each close runner-up, region by region where the two templates differ: how
-        # far from the runner-up towards the best does the crop lie (z = 1: as the best,
-        # -1: as the runner-up)? Every differing region must side with the best.
-        z_min, rival, rival_label = 1.0, -1.0, -1
-        for other in np.nonzero(per_label >= per_label[best] - RIVAL_WINDOW)[0]:
+        top = int(np.argmax(per_label))
+        close = np.nonzero(per_label >= per_label[top] - RIVAL_WINDOW)[0]
+        if self.label_list[top][0] == BETWEEN:  # mid-turn must beat the likeliest click,
+            clicks = self._click_labels  # however far below: a settled dial read as
+            click = int(clicks[np.argmax(per_label[clicks])])  # mid-turn is a false alarm
+            close = np.union1d(close, [click])
+        best = top
+        z_min, rival_label, self._margin = self._margin_over(top, close, scores, cell_scores,
+                                                             bank)
+        if z_min < self._threshold(top):
+            # The whole window's score also weighs what the two prints show alike, where only
+            # noise differs: a close runner-up that wins, against every other close label, in
+            # the regions where the prints differ is what the photo shows (at most one can).
+            for c in sorted((int(c) for c in close if c != top), key=lambda c: -per_label[c]):
+                zc, rc, mc = self._margin_over(c, close, scores, cell_scores, bank)
+                if zc >= self._threshold(c):
+                    best, z_min, rival_label, self._margin = c, zc, rc, mc
+                    break
+        self._rival = self._label_text(rival_label) if rival_label >= 0 else ""
+        rival = float(per_label[rival_label]) if rival_label >= 0 else -1.0
+        return self._decide(best, float(per_label[best]), rival, MIN_SCORE, seen, z_min)
+
+    def _threshold(self, label: int) -> float:
+        return BETWEEN_THRESHOLD if self.label_list[label][0] == BETWEEN else \
+            CONFIDENCE_THRESHOLD
+
+    def _margin_over(self, best: int, close: npt.NDArray[np.intp], scores: F32,
+                     cell_scores: F32, bank: int) -> tuple[float, int, str]:
+        """How sure ``best`` is against each other ``close`` label, region by region where
+        their templates differ; the least sure (z), that rival and why. z = 1: the crop is
+        as far from the rival as the best itself scores, 0: halfway, < 0: nearer the rival;
+        capped by the margin in units of the photo's noise (``NOISE_MARGIN`` maps to
+        ``CONFIDENCE_THRESHOLD``). Every differing region must side with the best."""
+        rows_b = self._label_rows[best]
+        row = int(rows_b[np.argmax(scores[rows_b])])
+        z_min, rival_label, why = 1.0, -1, ""
+        for other in close:
             if other == best or (self.label_list[other][0] == BETWEEN
                                  and self.label_list[best][0] == BETWEEN):
                 continue  # mid-turn is mid-turn: which pair it sits between is a hint only
@@ -409,14 +416,23 @@ class DialClassifier:
             mine = cell_scores[regions, row]
             num = float(np.sum(mine - cell_scores[regions, o]))
             # on the scale of what this photo shows of the best (a dark, blurred or noisy
-            # photo matches even the right click only so well): 1 = as far from the
-            # runner-up as the best itself scores
+            # photo matches even the right click only so well)
             own = float(np.maximum(mine, OWN_FLOOR) @ d)
             z = num / own if float(d.sum()) > 1e-6 else 0.0
+            # ... and in units of the photo's noise: per region, what the best template leaves
+            # unexplained (1 - score^2 of a unit vector), per pixel, along the direction that
+            # tells the two apart (|best - other|^2 = 2d)
+            noise = float(np.sum(np.maximum(1.0 - mine * mine, 1e-3) * 2.0 * d
+                                 / self.region_px[regions]))
+            in_noise = num / np.sqrt(noise) if noise > 0 else np.inf
+            noisy = CONFIDENCE_THRESHOLD * in_noise / NOISE_MARGIN < z
+            if noisy:
+                z = CONFIDENCE_THRESHOLD * in_noise / NOISE_MARGIN
             if z < z_min:
-                z_min, rival, rival_label = max(z, -1.0), float(per_label[other]), int(other)
-        self._rival = self._label_text(rival_label) if rival_label >= 0 else ""
-        return self._decide(best, float(per_label[best]), rival, MIN_SCORE, seen, z_min)
+                z_min, rival_label = max(z, -1.0), int(other)
+                why = (f"{in_noise:.1f} times the photo's noise apart (needs {NOISE_MARGIN})"
+                       if noisy else f"{z:.2f} of the way from the second to the first")
+        return z_min, rival_label, why
 
     def _group_clicks(self, group: int) -> tuple[int, ...]:
         return tuple(sorted(i for c in self.groups[group] for i in self.classes[c]))
@@ -477,10 +493,10 @@ class DialClassifier:
                 seen: dict[str, str], z: float = 1.0) -> DialRead:
         conf = min(1.0, max(0.0, z)) if s1 >= min_score else 0.0
         kind, a, b = self.label_list[best]
-        if conf < CONFIDENCE_THRESHOLD:
+        if conf < (BETWEEN_THRESHOLD if kind == BETWEEN else CONFIDENCE_THRESHOLD):
             why = f"best match {s1:.2f} is below {min_score}" if s1 < min_score else \
                 f"ambiguous: {self._label_text(best)} ({s1:.2f}) or {self._rival} ({s2:.2f}): " \
-                f"{z:.2f} of the way from the second to the first"
+                f"{self._margin or 'no runner-up close'}; confidence {conf:.2f}"
             return DialRead(self.dial, UNKNOWN, (), colours_seen=seen, score=s1, reason=why)
         if kind == BETWEEN:
             return DialRead(self.dial, BETWEEN, (a, b), colours_seen=seen, confidence=conf,
@@ -490,4 +506,4 @@ class DialClassifier:
             return DialRead(self.dial, UNKNOWN, (), colours_seen=seen, score=s1, reason=why)
         face = self.faces[members[0]]
         return DialRead(self.dial, CLICK, members, dict(face.values), dict(face.colours), seen,
-                        conf, s1)
+                        float(conf), s1)

@@ -15,9 +15,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from dialtray.vision.camera import CameraModel
-from dialtray.vision.classify import Alignment, DialClassifier, DialRead
+from dialtray.vision.classify import Alignment, DialClassifier
 from dialtray.vision.errors import VisionError
 from dialtray.vision.layout import Layout
+from dialtray.vision.reading import DialRead
 from dialtray.vision.refs import FigureRefs
 from dialtray.vision.register import (
     Image,

@@ -119,6 +119,33 @@ def held_back(rng: np.random.Generator, only: str | None = None) -> Params:
     return _assemble(parts, only)
 
 
+def stress(rng: np.random.Generator) -> Params:
+    """Where ``classify``'s two safety thresholds (``NOISE_MARGIN``, ``BETWEEN_THRESHOLD``)
+    are chosen, so that ``HELD_BACK`` stays unseen: each distortion is drawn either from
+    ``TRAIN`` or from *beyond* ``HELD_BACK`` (a coin per distortion), never from
+    ``HELD_BACK``'s own ranges. Lens and light go the other way from ``HELD_BACK`` (stronger
+    barrel distortion, light from ``TRAIN``'s side)."""
+    beyond: dict[str, dict[str, object]] = {
+        "perspective": dict(tilt_x=_sign(rng) * _u(rng, 22, 26),
+                            tilt_y=_sign(rng) * _u(rng, 16, 19), roll=_sign(rng) * _u(rng, 8, 10)),
+        "lens": dict(k1=_u(rng, -0.16, -0.10), k2=_u(rng, 0.02, 0.04)),
+        "light": dict(light=_u(rng, 0.5, 0.6), light_angle=_u(rng, 0, 180),
+                      vignette=_u(rng, 0.35, 0.45),
+                      white_balance=(_u(rng, 0.8, 0.9), 1.0, _u(rng, 1.05, 1.15))),
+        "shadow": dict(shadows=int(rng.integers(5, 7)), shadow_strength=_u(rng, 0.5, 0.6)),
+        "blur": dict(blur=_u(rng, 1.2, 1.5), motion_px=_u(rng, 3, 4)),
+        "jpeg": dict(jpeg=int(rng.integers(40, 50))),
+        "noise": dict(noise=_u(rng, 7, 9)),
+        "occlusion": dict(occlusion=_u(rng, 0.08, 0.11)),
+        "seat": dict(seat_deg=_u(rng, 4.0, 5.0), seat_mm=_u(rng, 1.0, 1.2)),
+    }
+    p = train(rng)
+    for kw in beyond.values():
+        if rng.random() < 0.5:
+            p = replace(p, **kw)  # type: ignore[arg-type]
+    return p
+
+
 def _assemble(parts: dict[str, dict[str, object]], only: str | None) -> Params:
     p = Params(figures=only in (None, "occlusion"))
     if only is not None:

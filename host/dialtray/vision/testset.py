@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from dialtray.vision.classify import BETWEEN, CLICK, UNKNOWN, DialRead
 from dialtray.vision.faces import BASE_TYPE, Face, dial_faces, game_of
 from dialtray.vision.layout import Layout
 from dialtray.vision.reader import TrayReader
+from dialtray.vision.reading import BETWEEN, CLICK, UNKNOWN, DialRead
 from dialtray.vision.refs import FigureRefs
 from dialtray.vision.register import MarkerFinder, register
 from dialtray.vision.render import DockSpec, Rendered, random_positions, render_tray
