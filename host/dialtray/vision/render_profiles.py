@@ -5,6 +5,8 @@ tray, even light). ``TRAIN`` is the range the classifier's confidence threshold 
 ``HELD_BACK`` lies outside ``TRAIN`` on every axis it has (steeper tilt, pincushion instead of
 barrel distortion, light from the other side, more blur, noise and JPEG loss, bases seated
 further off, more of the window hidden): the acceptance test reads it, never tunes on it.
+``STRESS`` is where the reader's two safety thresholds are chosen: each distortion from
+``TRAIN`` or from beyond ``HELD_BACK``, never from ``HELD_BACK``'s own ranges.
 Each distortion type can also be drawn alone (``only``) for the benchmark's accuracy table.
 """
 
