@@ -149,3 +149,39 @@ def test_clicks_that_differ_only_in_colour_are_told_apart(layout: Layout, figure
                             docks, score)
     assert score.wrong == 0, "\n".join(score.wrong_cases)
     assert score.exact == score.total, (score.exact, score.unknown, score.total)
+
+
+@pytest.mark.parametrize("scene", [0, 1])
+def test_a_live_loop_reads_as_well_as_fresh_reads_when_the_noise_changes(
+        layout: Layout, figures: dict, refs: dict, scene: int) -> None:
+    """A live loop over one scene whose dials turn, each frame with its own sensor noise (a
+    real camera's): kept alignments that still fit the rim could sit a little off inside and
+    read a settled dial as mid-turn (2 wrong and 26 unknown in 3 030 reads, where reading each
+    frame afresh gave 0 and 3). A non-click read from a kept alignment is made again from a
+    fresh search: no wrong read, and hardly more unknown than fresh reads."""
+    import numpy as np
+    from dialtray.vision.faces import BASE_TYPE, dial_faces, game_of
+    from dialtray.vision.render import DockSpec, random_positions, render_tray
+
+    rng = np.random.default_rng(6000 + scene)
+    ids = sorted(figures)
+    faces = {f: dial_faces(figures[f]) for f in ids}
+    cast = {d: ids[int(rng.integers(len(ids)))] for d in sorted(layout.docks)}
+    params = rp.train(rng)
+    live_reader, fresh_reader = TrayReader(layout, refs), TrayReader(layout, refs)
+    live, fresh = testset.Score(), testset.Score()
+    for f in range(15):
+        docks = {d: DockSpec(fid, BASE_TYPE[game_of(figures[fid])], faces[fid],
+                             random_positions(faces[fid], rng, 0.1)) for d, fid in cast.items()}
+        shot = render_tray(layout, docks, params, 1000 * scene + f)
+        assignment = {d: s.figure for d, s in docks.items()}
+        reads = live_reader.read(shot.image, assignment, live_reader.follow(shot.image))
+        again = fresh_reader.read(shot.image, assignment)
+        for dock, spec in docks.items():
+            for dial, pos in spec.positions.items():
+                n, fs = len(spec.faces[dial]), spec.faces[dial]
+                live.add(reads[dock][dial], pos, n, fs, f"frame {f} dock {dock} {dial}")
+                fresh.add(again[dock][dial], pos, n, fs, "")
+    assert live.wrong == 0, "\n".join(live.wrong_cases)
+    # the two registrations differ a little (follow keeps the first frame's)
+    assert live.unknown <= fresh.unknown + 2, (live.unknown, fresh.unknown)

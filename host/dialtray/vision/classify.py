@@ -30,6 +30,7 @@ from dialtray.vision.colours import palette_hues, read_colours
 from dialtray.vision.faces import Face
 from dialtray.vision.layout import Layout, Window
 from dialtray.vision.reading import BETWEEN, CLICK, UNKNOWN, DialRead
+from dialtray.vision.regions import inside, window_regions
 from dialtray.vision.register import BORDER_MM, SPP, CropGeometry, Image
 
 F32 = npt.NDArray[np.float32]
@@ -160,30 +161,6 @@ def align(n: F32, target: F32 | Target, hint: Alignment | None = None
         float(_unit(patch) @ tu), Alignment(np.asarray(warp, np.float32), tg.still(patch))
 
 
-def _inside(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
-    return a[0] >= b[0] and a[1] >= b[1] and a[0] + a[2] <= b[0] + b[2] and \
-        a[1] + a[3] <= b[1] + b[3]
-
-
-def _region_rects(window: Window) -> list[tuple[float, float, float, float]]:
-    """The cells, and the marks that lie outside every cell (a mark inside a cell, like the
-    speed dial's red line, is part of that cell's picture)."""
-    cells = [c.rect for c in window.cells]
-    return cells + [m for m in window.marks.values() if not any(_inside(m, c) for c in cells)]
-
-
-def _regions(window: Window) -> list[tuple[int, int, int, int]]:
-    """Each stat cell and mark of the window as (x0, y0, x1, y1) template px, inset so that
-    the edges of the cell's box (the same on every click) stay out: the digit dominates."""
-    out = []
-    for x, y, w, h in _region_rects(window):
-        ix, iy = min(0.2 * w, 3.0), min(0.1 * h, 0.8)
-        out.append((round((BORDER_MM + x + ix) * SPP), round((BORDER_MM + y + iy) * SPP),
-                    round((BORDER_MM + x + w - ix) * SPP),
-                    round((BORDER_MM + y + h - iy) * SPP)))
-    return out
-
-
 class DialClassifier:
     """The templates of one figure's dial through one window."""
 
@@ -239,13 +216,13 @@ class DialClassifier:
                 self.groups.append(())
             self.groups[gkeys[gk]] += (len(self.group_of),)
             self.group_of.append(gkeys[gk])
-        self.regions = _regions(window)
+        self.regions = window_regions(window)
         cells = [c.rect for c in window.cells]
         self.region_names = [c.stat for c in window.cells] + [
-            k for k, m in window.marks.items() if not any(_inside(m, c) for c in cells)]
+            k for k, m in window.marks.items() if not any(inside(m, c) for c in cells)]
         # what each region shows: its stat or mark, and the marks drawn inside a cell
         self.region_shows = [(nm, *[k for k, m in window.marks.items()
-                                    if i < len(cells) and _inside(m, cells[i])])
+                                    if i < len(cells) and inside(m, cells[i])])
                              for i, nm in enumerate(self.region_names)]
         # a region's say in the score is its size
         area = np.array([(x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in self.regions], np.float32)
@@ -321,6 +298,11 @@ class DialClassifier:
         frame: mid-turn the strip's boxes slide in the window, and an alignment locked on
         them is off by the turn once the dial settles."""
         out = self._read(crop, hint)
+        if out.status != CLICK and hint is not None:
+            # A kept alignment that still fits the rim may be a little off inside, which
+            # looks like a dial mid-turn or makes a read unsure: such a read is made again
+            # from a fresh search (a live loop read settled dials as mid-turn without this)
+            out = self._read(crop, None)
         if out.status != CLICK:
             self.last_alignment = None
         return out
@@ -499,7 +481,7 @@ class DialClassifier:
                 f"{self._margin or 'no runner-up close'}; confidence {conf:.2f}"
             return DialRead(self.dial, UNKNOWN, (), colours_seen=seen, score=s1, reason=why)
         if kind == BETWEEN:
-            return DialRead(self.dial, BETWEEN, (a, b), colours_seen=seen, confidence=conf,
+            return DialRead(self.dial, BETWEEN, (a, b), colours_seen=seen, confidence=float(conf),
                             score=s1)
         members, why = self._by_colour(a, seen)
         if not members:
