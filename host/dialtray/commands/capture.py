@@ -23,6 +23,10 @@ figure's other catalogue fields (id, name, points...; an existing figure file wi
 values are then offered for each click). For each click you see the suggested values and the
 colour blocks the camera saw: press Enter to accept, or type corrections as key=value words
 (e.g. `piloting=6 colour.piloting=orange bullet_holes=1`; `colour.STAT=-` removes a colour).
+From the second click on, values are read from the figure's own print as you confirmed it on
+earlier clicks (no OCR: a digit the dial has not shown yet cannot be read); a line under each
+click says which values were read and which are guesses (the previous click's, or the base
+file's): check the guesses.
 The catalogue file is checked by the rules engine and written only when it loads; the
 reference crops go to vision/refs/<id>.npz in the data directory (or --refs).
 
@@ -98,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
         build,
         confirm_faces,
         crops_from_photos,
+        digit_prefill,
         photo_dirs,
         seen_colours,
     )
@@ -127,7 +132,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"{args.base}: {game} figure {base['id']}; {source}")
         faces = confirm_faces({d: hint.get(d) for d in dials},
                               {d: len(crops[d]) for d in dials}, seen, stats, marks, _ask,
-                              lambda s: print(s, flush=True))
+                              lambda s: print(s, flush=True),
+                              digit_prefill(layout, BASE_TYPE[game], crops))
         doc, refs = build(layout, base, game, crops, faces)
     except VisionError as e:
         raise CommandError(str(e), 2) from None

@@ -8,8 +8,11 @@ window cropped: that crop is the click's reference. Then, click by click, the pe
 types what the window shows. The suggestion is pre-filled from the base document's dial at that
 click when it has one (re-capturing a known figure), else with the previous click's values (a
 dial changes a value or two per click) and the colour blocks the camera sees (named by the
-layout's palette); the colour blocks seen are always shown beside it. Reading the
-digits to pre-fill them is NOT built (the classifier only knows a figure once captured).
+layout's palette); the colour blocks seen are always shown beside it. Over that, every cell
+(and bullet-hole count) that matches one value of the figure's *own* print, as confirmed on
+earlier clicks, clearly enough is pre-filled with it (``digits.py``: a closed set, no OCR);
+the prompt says which cells were read from the print and which are guesses. The first click
+is all guesses (nothing is known yet), and so is a value the dial has not shown before.
 
 Nothing is written until everything is known and the document passes the engine's own loader
 (``airaction.catalogue.builtin().overlay`` / ``aces.catalogue.catalogue_for``); both files are
@@ -29,6 +32,7 @@ import numpy as np
 
 from dialtray.vision.classify import DialClassifier
 from dialtray.vision.colours import palette_hues, read_colours
+from dialtray.vision.digits import DigitPrefill
 from dialtray.vision.errors import VisionError
 from dialtray.vision.faces import BASE_TYPE, Face, dial_faces, faces_to_document
 from dialtray.vision.layout import Layout
@@ -114,29 +118,57 @@ def _parse_answer(text: str, suggestion: Face, stats: list[str], marks: list[str
     return Face(values, colours, mk)
 
 
+def _read_into(sug: Face, read: Mapping[str, int]) -> tuple[Face, list[str]]:
+    """The suggestion with the values read from the print put in; and where a read value
+    differs from the suggestion's source (the base file), what that said."""
+    values, mk = dict(sug.values), dict(sug.marks)
+    differs = []
+    for k, v in read.items():
+        target = values if k in values else mk
+        if k in target and target[k] != v:
+            differs.append(f"{k}={target[k]}")
+        target[k] = v
+    return Face(values, sug.colours, mk), differs
+
+
 def confirm_faces(faces_hint: Mapping[str, list[Face] | None], counts: Mapping[str, int],
                   seen: Mapping[str, list[dict[str, str]]], stats: Mapping[str, list[str]],
                   marks: Mapping[str, list[str]], ask: Ask,
-                  say: Callable[[str], None]) -> dict[str, list[Face]]:
-    """Click by click: show the suggestion and the colours seen, take Enter or corrections."""
+                  say: Callable[[str], None],
+                  prefill: DigitPrefill | None = None) -> dict[str, list[Face]]:
+    """Click by click: show the suggestion and the colours seen, take Enter or corrections.
+    With ``prefill``, the cells read from the figure's own print (as confirmed on earlier
+    clicks) are put in the suggestion, a line says which cells were read and which are
+    guesses, and each confirmed click teaches ``prefill`` its print."""
     out: dict[str, list[Face]] = {}
     for d, n in counts.items():
         hint = faces_hint.get(d)
         faces: list[Face] = []
         for i in range(n):
-            if hint is not None and i < len(hint):
+            from_base = hint is not None and i < len(hint)
+            if hint is not None and from_base:
                 sug = hint[i]
             else:  # the previous click's values, the colour blocks the camera sees
                 prev = faces[-1] if faces else Face({s: 0 for s in stats[d]}, {},
                                                     {m: 0 for m in marks[d]})
                 sug = Face(prev.values, {k: v for k, v in seen[d][i].items()
                                          if v not in ("none", "unknown")}, prev.marks)
+            read = {k: r.value for k, r in (prefill.read(d, i) if prefill else {}).items()
+                    if r.value is not None}
+            sug, differs = _read_into(sug, read)
             shown = " ".join([f"{k}={v}" for k, v in sug.values.items()]
                              + [f"{k}={v}" for k, v in sug.marks.items()]
                              + [f"colour.{k}={v}" for k, v in sug.colours.items()])
             seen_txt = ", ".join(f"{k} {v}" for k, v in seen[d][i].items() if v != "none")
             say(f"{d} click {i}: {shown}" + (f"   (colour blocks seen: {seen_txt})"
                                              if seen_txt else ""))
+            if prefill is not None:
+                guessed = [k for k in list(stats[d]) + list(marks[d]) if k not in read]
+                source = "the base file" if from_base else (
+                    "the previous click" if faces else "nothing known yet")
+                say(f"  read from the print: {', '.join(read) or 'nothing'}; "
+                    f"guessed ({source}): {', '.join(guessed) or 'nothing'}"
+                    + (f"; the base file says {' '.join(differs)}" if differs else ""))
             while True:
                 answer = ask(f"{d} click {i} [Enter = as shown, or key=value ...]: ")
                 try:
@@ -144,8 +176,16 @@ def confirm_faces(faces_hint: Mapping[str, list[Face] | None], counts: Mapping[s
                     break
                 except ValueError as e:
                     say(f"  {e}; try again")
+            if prefill is not None:
+                prefill.learn(d, i, faces[-1])
         out[d] = faces
     return out
+
+
+def digit_prefill(layout: Layout, base_type: str, crops: Mapping[str, list[Image]]
+                  ) -> DigitPrefill:
+    """What reads each click's digits from the figure's own print, for ``confirm_faces``."""
+    return DigitPrefill(layout.base_type(base_type).windows, crops)
 
 
 def seen_colours(layout: Layout, base_type: str, crops: Mapping[str, list[Image]]
