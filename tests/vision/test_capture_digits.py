@@ -228,3 +228,22 @@ def test_the_cli_says_what_it_read(tmp_path: Path, layout: Layout, figures: dict
     # click 1 shows click 0's values again: all four read from the print
     assert lines[1].group(1) == "speed, attack, defense, fate"
     assert json.loads((tmp_path / "g.json").read_text(encoding="utf-8"))["dial"] == doc["dial"]
+
+
+def test_a_read_that_differs_from_the_base_file_is_shown_and_said(layout: Layout,
+                                                                   figures: dict,
+                                                                   refs: dict) -> None:
+    """Re-capturing a known figure whose base file is wrong at one cell: the suggestion is
+    what the print shows, and the prompt says what the base file said instead."""
+    doc = figures["sample-genghis"]
+    truth = dial_faces(doc)["combat"]
+    hint = list(truth)
+    hint[1] = Face({**truth[1].values, "speed": 5}, truth[1].colours)  # the print shows 7
+    lines: list[str] = []
+    crops = {"combat": refs[doc["id"]].crops["combat"]}
+    faces = confirm_faces({"combat": hint}, {"combat": len(truth)},
+                          seen_colours(layout, "aces-figure", crops),
+                          {"combat": list(ACES_COMBAT)}, {"combat": []}, lambda p: "",
+                          lines.append, digit_prefill(layout, "aces-figure", crops))
+    assert faces["combat"] == truth
+    assert "the base file says speed=5" in "\n".join(lines)
