@@ -45,9 +45,10 @@ _COS = np.cos(np.arange(180) * (np.pi / 90.0))
 
 @lru_cache(maxsize=64)
 def _cell_labels(size: tuple[float, float], rects: tuple[tuple[float, ...], ...]
-                 ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
-    """Per pixel of a window's template: which cell's sample area it is in (its inner
-    part: the box edges stay out), and where any is."""
+                 ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """Per pixel of a window's template that is in a cell's sample area (its inner part:
+    the box edges stay out), read_colours' every other pixel each way: its index in the
+    sampled window and which cell it is in."""
     w = round((size[0] + 2 * BORDER_MM) * SPP)
     h = round((size[1] + 2 * BORDER_MM) * SPP)
     lab = np.full((h, w), -1, np.intp)
@@ -55,7 +56,11 @@ def _cell_labels(size: tuple[float, float], rects: tuple[tuple[float, ...], ...]
         lab[round((BORDER_MM + y + 0.12 * ch) * SPP):round((BORDER_MM + y + 0.88 * ch) * SPP),
             round((BORDER_MM + x + 0.1 * cw) * SPP):round((BORDER_MM + x + 0.9 * cw) * SPP)] = i
     flat = lab[::2, ::2].ravel()  # read_colours samples every other pixel
-    return flat, flat >= 0
+    where = np.flatnonzero(flat >= 0)
+    return where, flat[where]
+
+
+_LEVELS = np.arange(256, dtype=np.float32).reshape(1, 256, 1)
 
 
 def read_colours(crop: Image, offset: tuple[int, int], window: Window,
@@ -74,11 +79,13 @@ def read_colours(crop: Image, offset: tuple[int, int], window: Window,
     # HSV conversion for the whole window, then every cell at once (per-cell sums by label)
     win = np.ascontiguousarray(crop[y0:y0 + h:2, x0:x0 + w:2])
     gain = _white_gain(win)
-    hsv = cv2.cvtColor(cv2.convertScaleAbs(win.astype(np.float32) * gain), cv2.COLOR_BGR2HSV)
-    flat, inside = _cell_labels(tuple(window.size), tuple(tuple(c.rect) for c in window.cells))
+    # the gain as a per-channel lookup table: the same rounding as scaling every pixel
+    # (convertScaleAbs of the float32 product), computed for 256 levels instead of each pixel
+    lut = cv2.convertScaleAbs(_LEVELS * gain)
+    hsv = cv2.cvtColor(cv2.LUT(win, lut), cv2.COLOR_BGR2HSV)
+    where, lab = _cell_labels(tuple(window.size), tuple(tuple(c.rect) for c in window.cells))
     n = len(window.cells)
-    px = hsv.reshape(-1, 3)[inside]
-    lab = flat[inside]
+    px = hsv.reshape(-1, 3).take(where, axis=0)
     v = px[:, 2].astype(np.float64)
     count = np.bincount(lab, minlength=n)
     vmean = np.bincount(lab, weights=v, minlength=n) / np.maximum(count, 1)

@@ -8,6 +8,9 @@ registration each window's alignment from the previous frame is tried first too 
 has not moved needs no new search; one that did fits worse and is searched again).
 ``follow(frame)`` is that live loop's registration: every frame checks the markers near
 where they were (cheap) and keeps the registration while they stay put.
+
+A live loop (``follow(frame)``, then ``read`` of that frame with the registration it gave)
+also returns the kept reads of windows whose pixels have not changed (``still.py``).
 """
 
 from __future__ import annotations
@@ -26,19 +29,28 @@ from dialtray.vision.register import (
     Registration,
     check_image,
     follow,
+    frame_box,
     register,
 )
+from dialtray.vision.still import Box, Key, StillWindows
 
 
 class TrayReader:
     def __init__(self, layout: Layout, refs: Mapping[str, FigureRefs],
-                 camera: CameraModel | None = None) -> None:
+                 camera: CameraModel | None = None, reuse: bool = True) -> None:
+        """``reuse``: a live loop returns a window's kept read while its pixels have not
+        changed (False: every window is read every frame)."""
         self.layout, self.refs, self.camera = layout, dict(refs), camera
+        self.reuse = reuse
         self.finder = MarkerFinder(layout)
         self._classifiers: dict[str, dict[str, DialClassifier]] = {}
-        self._hints: dict[tuple[int, str, str], Alignment | None] = {}
+        self._hints: dict[Key, Alignment | None] = {}
+        self._boxes: dict[Key, Box] = {}
+        self.still = StillWindows()
         self._hints_for: Registration | None = None
         self._followed: Registration | None = None
+        self._followed_frame: Image | None = None  # the frame follow() confirmed the markers on
+        self.reused: set[tuple[int, str]] = set()  # (dock, dial) answered from a kept read
 
     def classifiers(self, figure: str) -> dict[str, DialClassifier]:
         if figure not in self._classifiers:
@@ -67,6 +79,7 @@ class TrayReader:
         kept) is returned. See ``register.follow``."""
         check_image(image, what, self.camera)
         self._followed = follow(image, self.finder, self._followed, self.camera, what)
+        self._followed_frame = image
         return self._followed
 
     def read(self, image: Image, docks: Mapping[int, str], registration: Registration | None = None,
@@ -77,17 +90,42 @@ class TrayReader:
                                   f"(docks {min(self.layout.docks)}-{max(self.layout.docks)})")
             self.classifiers(figure)
         reg = registration or self.register(image, what)
-        if reg is not self._hints_for:  # alignments belong to one registration
+        if reg is not self._hints_for:  # alignments and kept reads belong to one registration
             self._hints.clear()
+            self._boxes.clear()
+            self.still = StillWindows()
             self._hints_for = reg
+        windows = [((dock, figure, d), c) for dock, figure in sorted(docks.items())
+                   for d, c in self.classifiers(figure).items()]
+        # kept reads only in a live loop: the markers confirmed on this very frame (a
+        # registration passed in without follow() may be stale: the camera may have moved)
+        live = self.reuse and reg is self._followed and image is self._followed_frame
+        if live:
+            self.still.compare(image, reg, {k: self._box(reg, k) for k, _ in windows})
         out: dict[int, dict[str, DialRead]] = {}
-        for dock, figure in sorted(docks.items()):
-            bt = self.layout.base_type(self.refs[figure].base_type)
-            centre = self.layout.docks[dock]
-            out[dock] = {}
-            for d, c in self.classifiers(figure).items():
-                key = (dock, figure, d)
-                hint = self._hints.get(key)
-                out[dock][d] = c.read(reg.crop(image, centre, bt.windows[d], bt.name), hint)
+        self.reused = set()
+        for i, (key, c) in enumerate(windows):
+            dock, figure, d = key
+            read = self.still.kept_read(key) if live else None
+            if read is not None:
+                self.reused.add((dock, d))
+            else:
+                bt = self.layout.base_type(self.refs[figure].base_type)
+                read = c.read(reg.crop(image, self.layout.docks[dock], bt.windows[d], bt.name),
+                              self._hints.get(key))
                 self._hints[key] = c.last_alignment
+                if self.reuse:
+                    self.still.keep(key, image, self._box(reg, key), read, 7 * i)
+            out.setdefault(dock, {})[d] = read
+        self.still.forget_all_but({k for k, _ in windows})
         return out
+
+    def _box(self, reg: Registration, key: Key) -> Box:
+        """The frame pixels a window's crop is sampled from (computed once per
+        registration)."""
+        if key not in self._boxes:
+            dock, figure, d = key
+            bt = self.layout.base_type(self.refs[figure].base_type)
+            mx, _ = reg.window_maps(self.layout.docks[dock], bt.windows[d], bt.name)
+            self._boxes[key] = frame_box(mx, reg.image_size)
+        return self._boxes[key]

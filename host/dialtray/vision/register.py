@@ -93,6 +93,16 @@ def _maps_for(reg: Registration, centre: tuple[float, float], window: Window) ->
     return cv2.convertMaps(mx, my, cv2.CV_16SC2)  # fixed point: remap twice as fast
 
 
+def frame_box(map1: Any, size: tuple[int, int]) -> tuple[slice, slice]:
+    """The frame pixels a window's ``remap`` reads (rows, columns), from its fixed-point
+    map (``CV_16SC2``: the integer pixel left of / above each sample; bilinear also reads
+    the next one), clipped to the frame ``size`` (w, h)."""
+    xs, ys = map1[..., 0], map1[..., 1]
+    x0, x1 = max(int(xs.min()), 0), min(int(xs.max()) + 2, size[0])
+    y0, y1 = max(int(ys.min()), 0), min(int(ys.max()) + 2, size[1])
+    return slice(y0, max(y1, y0 + 1)), slice(x0, max(x1, x0 + 1))
+
+
 class MarkerFinder:
     """ArUco detection for one layout (the detector is built once)."""
 

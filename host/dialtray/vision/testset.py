@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from dialtray.vision.faces import BASE_TYPE, Face, dial_faces, game_of
@@ -21,7 +22,7 @@ from dialtray.vision.layout import Layout
 from dialtray.vision.reader import TrayReader
 from dialtray.vision.reading import BETWEEN, CLICK, UNKNOWN, DialRead
 from dialtray.vision.refs import FigureRefs
-from dialtray.vision.register import MarkerFinder, register
+from dialtray.vision.register import MarkerFinder, Registration, frame_box, register
 from dialtray.vision.render import DockSpec, Rendered, random_positions, render_tray
 from dialtray.vision.render_profiles import Params, capture, train
 
@@ -143,3 +144,103 @@ def steady_frames(layout: Layout, figures: dict[str, dict[str, Any]], frames: in
                              random_positions(faces[fid], rng, 0.1))
                  for d, fid in cast.items()}
         yield render_tray(layout, docks, params, seed), docks
+
+
+class LiveScene:
+    """One tray scene as a fixed webcam films it during a game: the same camera, light,
+    shadows, bases and figures frame after frame, each frame with its own sensor noise and
+    JPEG (a real sensor's noise changes every frame; ``steady_frames`` re-renders the same
+    noise). Rendered without noise once per dial state; ``photo`` adds the renderer's last two
+    steps afresh. Dials move only when ``turn`` says so."""
+
+    def __init__(self, layout: Layout, figures: dict[str, dict[str, Any]], seed: int,
+                 profile: Callable[..., Params] = train) -> None:
+        rng = np.random.default_rng(seed)
+        ids = sorted(figures)
+        self.layout, self.figures, self.seed = layout, figures, seed
+        self.faces = {f: dial_faces(figures[f]) for f in ids}
+        self.cast = {d: ids[int(rng.integers(len(ids)))] for d in sorted(layout.docks)}
+        self.params = profile(rng)
+        self.clean = replace(self.params, noise=0.0, jpeg=100)
+        self.pos = {d: {k: float(int(rng.integers(len(fs))))
+                        for k, fs in self.faces[f].items()} for d, f in self.cast.items()}
+        self.noise = np.random.default_rng(seed + 1)
+        self._clean_image: Any = None
+
+    def docks(self) -> dict[int, DockSpec]:
+        return {d: DockSpec(f, BASE_TYPE[game_of(self.figures[f])], self.faces[f],
+                            dict(self.pos[d])) for d, f in self.cast.items()}
+
+    def render(self) -> Any:
+        """The scene without sensor noise or JPEG, as its dials stand now."""
+        if self._clean_image is None:
+            self._clean_image = render_tray(self.layout, self.docks(), self.clean,
+                                            self.seed).image
+        return self._clean_image
+
+    def photo(self, clean: Any = None) -> Any:
+        """A frame: ``clean`` (default: the scene now) with this frame's own noise and JPEG
+        (at least the noise and JPEG loss of a webcam: sigma 2, quality 90)."""
+        base = self.render() if clean is None else clean
+        noise = max(self.params.noise, 2.0)
+        img = base.astype(np.float32) + self.noise.standard_normal(
+            base.shape, dtype=np.float32) * np.float32(noise)
+        out = np.clip(img, 0, 255).astype(np.uint8)
+        _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, min(self.params.jpeg, 90)])
+        return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
+
+    def turn(self, dock: int, dial: str, by: float = 1.0) -> None:
+        """Turn a dial ``by`` clicks (a fraction leaves it mid-turn)."""
+        n = len(self.faces[self.cast[dock]][dial])
+        p = (self.pos[dock][dial] + by) % n
+        self.pos[dock][dial] = float(round(p) % n) if abs(p - round(p)) < 1e-9 else p
+        self._clean_image = None
+
+    def window_box(self, reg: Registration, dock: int, dial: str) -> tuple[slice, slice]:
+        """The frame pixels a dock's dial window is read from."""
+        bt = self.layout.base_type(BASE_TYPE[game_of(self.figures[self.cast[dock]])])
+        mx, _ = reg.window_maps(self.layout.docks[dock], bt.windows[dial], bt.name)
+        return frame_box(mx, reg.image_size)
+
+    def turnable(self) -> list[tuple[int, str]]:
+        """(dock, dial) whose next click prints differently from the one shown."""
+        out = []
+        for d, f in self.cast.items():
+            for k, fs in self.faces[f].items():
+                c = int(self.pos[d][k])
+                if len(fs) > 1 and fs[c].key() != fs[(c + 1) % len(fs)].key():
+                    out.append((d, k))
+        return out
+
+
+# What can change a window while its dial stays put (the live loop must read it again)
+
+def covered(img: Any, box: tuple[slice, slice]) -> Any:
+    """A fingertip over a small part of the window's middle (skin colour)."""
+    out = img.copy()
+    ys, xs = box
+    cx, cy = (xs.start + xs.stop) // 2, (ys.start + ys.stop) // 2
+    cv2.ellipse(out, (cx, cy), (max((xs.stop - xs.start) // 14, 2),
+                                max((ys.stop - ys.start) // 8, 2)), 0, 0, 360,
+                (120, 150, 200), -1)
+    return out
+
+
+def shadowed(img: Any, box: tuple[slice, slice], strength: float = 0.2) -> Any:
+    """The window ``strength`` darker under a soft shadow (no edge in it: a hand's shadow, a
+    lamp dimmed)."""
+    ys, xs = box
+    mask = np.zeros(img.shape[:2], np.float32)
+    mask[ys, xs] = 1.0
+    mask = cv2.GaussianBlur(mask, (0, 0), 12.0)
+    mask = np.minimum(mask / mask[ys, xs].min(), 1.0)
+    out = img.astype(np.float32) * (1.0 - strength * mask[:, :, None])
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def nudged(img: Any, box: tuple[slice, slice]) -> Any:
+    """The base moved by one pixel (about 0.3 mm)."""
+    out = img.copy()
+    ys, xs = box
+    out[ys, xs.start + 1:xs.stop] = img[ys, xs.start:xs.stop - 1]
+    return out

@@ -1,0 +1,130 @@
+"""Which dial windows have not changed since they were last read, so that a live loop can
+return their kept reads instead of reading them again (most dials rest most of the time).
+
+A window read as a click keeps that read and the grey frame pixels it was read from. On a
+later frame of the same registration, confirmed by ``TrayReader.follow`` on that very frame
+(the markers have not moved, so the camera has not), the window's pixels are compared with
+the kept ones (those of the frame it was read from, not the last frame: a slow drift adds
+up). What counts as the print changing (a digit, a mark, a box edge moving) is the grey
+difference band-passed like the reader's own view, its energy pooled around each pixel; the
+window is still while its largest pooled energy is within ``PRINT_NOISE`` times what the
+frame's sensor noise alone gives. Light and soft shadows change no read and are not looked
+for. A window is read afresh at least every ``REFRESH_FRAMES`` frames all the same.
+
+The noise is measured where nothing changes: the corner markers the registration was just
+confirmed on (compared with their pixels when the registration was new; the median of the
+markers, so a hand over one does not move it), and no more than the median of the compared
+windows (a dial that turned is one window of many). The markers keep the estimate honest
+when most windows change at once: every speed dial set in the same throttle phase, figures
+swapped, a shadow over the whole tray.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from dialtray.vision.reading import CLICK, DialRead
+from dialtray.vision.register import Image, Registration
+
+REFRESH_FRAMES = 30  # a window kept this many frames in a row is read afresh all the same
+# The print band of the grey difference (finer than BAND_FINE px is mostly sensor noise,
+# slower than BAND_SLOW px is light), its energy pooled over AREA px around each pixel.
+BAND_FINE, BAND_SLOW, AREA = 1.0, 4.0, 3.0
+# The largest pooled energy of a still window, in units of the frame's noise energy. Chosen
+# with bench/calibrate_reuse.py on TRAIN, its hard end and STRESS (never HELD_BACK;
+# docs/vision.md records the figures).
+PRINT_NOISE = 8.0
+
+Key = tuple[int, str, str]  # dock, figure, dial
+Box = tuple[slice, slice]
+
+
+@dataclass(frozen=True)
+class Change:
+    """How a patch of the frame differs from the grey pixels kept of it."""
+
+    local: float  # the largest pooled print-band energy
+    typical: float  # its median over the patch: mostly the noise's
+
+    @staticmethod
+    def of(now: Image, then_grey: Image) -> Change:
+        grey = cv2.subtract(cv2.cvtColor(now, cv2.COLOR_BGR2GRAY), then_grey, dtype=cv2.CV_32F)
+        fine = cv2.GaussianBlur(grey, (0, 0), BAND_FINE)
+        band = fine - cv2.GaussianBlur(fine, (0, 0), BAND_SLOW)
+        energy = np.asarray(cv2.GaussianBlur(band * band, (0, 0), AREA), np.float32)
+        k = energy.size // 2
+        return Change(float(energy.max()), float(np.partition(energy.ravel(), k)[k]))
+
+
+@dataclass
+class _Kept:
+    grey: Image
+    read: DialRead
+    reused: int = 0
+
+
+def _grey(image: Image, box: Box) -> Image:
+    return np.asarray(cv2.cvtColor(image[box], cv2.COLOR_BGR2GRAY), np.uint8)
+
+
+def marker_boxes(reg: Registration) -> list[Box]:
+    """The frame pixels of each marker the registration rests on."""
+    w, h = reg.image_size
+    out = []
+    for pts in reg.corners.values():
+        lo, hi = pts.min(axis=0), pts.max(axis=0)
+        x0, y0 = max(int(lo[0]), 0), max(int(lo[1]), 0)
+        x1, y1 = min(int(hi[0]) + 1, w), min(int(hi[1]) + 1, h)
+        if x1 - x0 >= 4 and y1 - y0 >= 4:
+            out.append((slice(y0, y1), slice(x0, x1)))
+    return out
+
+
+class StillWindows:
+    """Kept reads of one registration, and the comparison of a frame with them."""
+
+    def __init__(self) -> None:
+        self._kept: dict[Key, _Kept] = {}
+        self._markers: list[tuple[Box, Image]] = []
+        self.level = 0.0  # the frame's noise energy
+        self.marker_level = 0.0
+        self.changes: dict[Key, Change] = {}  # the last frame's, for calibration
+
+    def compare(self, image: Image, reg: Registration, boxes: dict[Key, Box]) -> None:
+        """Compare ``image`` with every kept window (``boxes``: where each is) and measure
+        the frame's noise."""
+        if not self._markers:
+            self._markers = [(b, _grey(image, b)) for b in marker_boxes(reg)]
+        self.changes = {k: Change.of(image[b], self._kept[k].grey)
+                        for k, b in boxes.items() if k in self._kept}
+        marks = sorted(Change.of(image[b], g).typical for b, g in self._markers)
+        wins = sorted(c.typical for c in self.changes.values())
+        self.marker_level = float(np.median(marks)) if marks else float("inf")
+        self.level = min(self.marker_level, float(np.median(wins)) if wins else float("inf"))
+
+    def print_ratio(self, change: Change) -> float:
+        """A window's largest print-band energy in units of the frame's noise."""
+        return change.local / max(self.level, 1e-3)
+
+    def kept_read(self, key: Key) -> DialRead | None:
+        """The kept read of a window the last ``compare`` found still, else None."""
+        kept, change = self._kept.get(key), self.changes.get(key)
+        if kept is None or change is None or kept.read.status != CLICK \
+                or kept.reused >= REFRESH_FRAMES or not np.isfinite(self.level) \
+                or self.print_ratio(change) > PRINT_NOISE:
+            return None
+        kept.reused += 1
+        return kept.read
+
+    def keep(self, key: Key, image: Image, box: Box, read: DialRead, stagger: int) -> None:
+        """Keep a fresh read and its pixels (``stagger``: windows first refresh at different
+        frames, not all on the same one)."""
+        self._kept[key] = _Kept(_grey(image, box), read, stagger % (REFRESH_FRAMES // 2))
+
+    def forget_all_but(self, keys: set[Key]) -> None:
+        """A figure taken off its dock: nothing kept for it."""
+        for key in set(self._kept) - keys:
+            del self._kept[key]
