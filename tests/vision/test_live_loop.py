@@ -27,20 +27,27 @@ def _check(reads: dict[int, dict[str, Any]], scene: LiveScene, frame: int) -> No
                     f"frame {frame}: dock {d} {k} read {r.clicks}, is at {scene.pos[d][k]}")
 
 
+def _first_read(layout: Layout, figures: dict, refs: dict, seed: int
+                ) -> tuple[LiveScene, TrayReader, Any, list[tuple[int, str]]]:
+    """A scene's first frame read by a live loop (every read checked): the scene, the reader,
+    its registration and the (dock, dial) windows read as a click."""
+    scene = LiveScene(layout, figures, seed)
+    reader = TrayReader(layout, refs)
+    shot = scene.photo()
+    reg = reader.follow(shot)
+    reads = reader.read(shot, dict(scene.cast), reg)
+    _check(reads, scene, 0)
+    return scene, reader, reg, [(d, k) for d, rr in reads.items() for k, r in rr.items()
+                                if r.status == CLICK]
+
+
 @pytest.mark.parametrize("seed", [31, 32])
 def test_a_one_click_turn_is_read_on_the_frame_it_appears(layout: Layout, figures: dict,
                                                           refs: dict, seed: int) -> None:
     """Still frames reuse kept reads; a dial turned one click is read at once (its window is
     read afresh, the new click named), on every frame where one turns."""
-    scene = LiveScene(layout, figures, seed)
-    reader = TrayReader(layout, refs)
+    scene, reader, _, clicks = _first_read(layout, figures, refs, seed)
     assignment = dict(scene.cast)
-    clean = scene.render()
-    first = scene.photo(clean)
-    reg = reader.follow(first)
-    reads = reader.read(first, assignment, reg)
-    _check(reads, scene, 0)
-    clicks = {(d, k) for d, rr in reads.items() for k, r in rr.items() if r.status == CLICK}
     turns = [t for t in scene.turnable() if t in clicks]
     assert len(turns) >= 3, "the scene should have dials read as clicks to turn"
     reused = 0
@@ -65,14 +72,9 @@ def _after_still_frames(layout: Layout, figures: dict, refs: dict, change: Any
                         ) -> Iterator[tuple[LiveScene, TrayReader, tuple[int, str], Any]]:
     """One scene (seed 41): per window read as a click, two still frames, then a frame where
     ``change`` is made to that window alone; yields (scene, reader, window, reads of it)."""
-    scene = LiveScene(layout, figures, 41)
-    reader = TrayReader(layout, refs)
+    scene, reader, reg, targets = _first_read(layout, figures, refs, 41)
     assignment = dict(scene.cast)
     clean = scene.render()
-    shot = scene.photo(clean)
-    reg = reader.follow(shot)
-    reads = reader.read(shot, assignment, reg)
-    targets = [(d, k) for d, rr in reads.items() for k, r in rr.items() if r.status == CLICK]
     assert len(targets) >= 4
     for d, k in targets:
         for _ in range(2):  # still frames: reused
