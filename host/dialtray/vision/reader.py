@@ -29,7 +29,6 @@ from dialtray.vision.register import (
     Registration,
     check_image,
     follow,
-    frame_box,
     register,
 )
 from dialtray.vision.still import Box, Key, StillWindows
@@ -45,7 +44,6 @@ class TrayReader:
         self.finder = MarkerFinder(layout)
         self._classifiers: dict[str, dict[str, DialClassifier]] = {}
         self._hints: dict[Key, Alignment | None] = {}
-        self._boxes: dict[Key, Box] = {}
         self.still = StillWindows()
         self._hints_for: Registration | None = None
         self._followed: Registration | None = None
@@ -92,7 +90,6 @@ class TrayReader:
         reg = registration or self.register(image, what)
         if reg is not self._hints_for:  # alignments and kept reads belong to one registration
             self._hints.clear()
-            self._boxes.clear()
             self.still = StillWindows()
             self._hints_for = reg
         windows = [((dock, figure, d), c) for dock, figure in sorted(docks.items())
@@ -121,11 +118,7 @@ class TrayReader:
         return out
 
     def _box(self, reg: Registration, key: Key) -> Box:
-        """The frame pixels a window's crop is sampled from (computed once per
-        registration)."""
-        if key not in self._boxes:
-            dock, figure, d = key
-            bt = self.layout.base_type(self.refs[figure].base_type)
-            mx, _ = reg.window_maps(self.layout.docks[dock], bt.windows[d], bt.name)
-            self._boxes[key] = frame_box(mx, reg.image_size)
-        return self._boxes[key]
+        """The frame pixels a window's crop is sampled from."""
+        dock, figure, d = key
+        bt = self.layout.base_type(self.refs[figure].base_type)
+        return reg.window_box(self.layout.docks[dock], bt.windows[d], bt.name)

@@ -59,6 +59,8 @@ class Registration:
     camera: CameraModel | None = None
     corners: dict[int, Floats] = field(default_factory=dict)  # px, as found (distorted)
     _maps: dict[tuple[float, float, str, str], tuple[Any, Any]] = field(default_factory=dict)
+    _boxes: dict[tuple[float, float, str, str], tuple[slice, slice]] = field(
+        default_factory=dict)
 
     def window_maps(self, centre: tuple[float, float], window: Window,
                     key: str) -> tuple[Any, Any]:
@@ -67,6 +69,14 @@ class Registration:
         if k not in self._maps:
             self._maps[k] = _maps_for(self, centre, window)
         return self._maps[k]
+
+    def window_box(self, centre: tuple[float, float], window: Window,
+                   key: str) -> tuple[slice, slice]:
+        """The frame pixels (rows, columns) ``crop`` samples that window from, computed once."""
+        k = (centre[0], centre[1], key, window.name)
+        if k not in self._boxes:
+            self._boxes[k] = frame_box(self.window_maps(centre, window, key)[0], self.image_size)
+        return self._boxes[k]
 
     def crop(self, image: Image, centre: tuple[float, float], window: Window,
              key: str) -> Image:

@@ -94,7 +94,7 @@ class StillWindows:
         self._markers: list[tuple[Box, Image]] = []
         self.level = 0.0  # the frame's noise energy
         self.marker_level = 0.0
-        self.changes: dict[Key, Change] = {}  # the last frame's, for calibration
+        self.changes: dict[Key, Change] = {}  # the last compared frame's, per kept window
 
     def compare(self, image: Image, reg: Registration, boxes: dict[Key, Box]) -> None:
         """Compare ``image`` with every kept window (``boxes``: where each is) and measure
@@ -103,8 +103,8 @@ class StillWindows:
             self._markers = [(b, _grey(image, b)) for b in marker_boxes(reg)]
         self.changes = {k: Change.of(image[b], self._kept[k].grey)
                         for k, b in boxes.items() if k in self._kept}
-        marks = sorted(Change.of(image[b], g).typical for b, g in self._markers)
-        wins = sorted(c.typical for c in self.changes.values())
+        marks = [Change.of(image[b], g).typical for b, g in self._markers]
+        wins = [c.typical for c in self.changes.values()]
         self.marker_level = float(np.median(marks)) if marks else float("inf")
         self.level = min(self.marker_level, float(np.median(wins)) if wins else float("inf"))
 

@@ -22,7 +22,7 @@ from dialtray.vision.layout import Layout
 from dialtray.vision.reader import TrayReader
 from dialtray.vision.reading import BETWEEN, CLICK, UNKNOWN, DialRead
 from dialtray.vision.refs import FigureRefs
-from dialtray.vision.register import MarkerFinder, Registration, frame_box, register
+from dialtray.vision.register import MarkerFinder, Registration, register
 from dialtray.vision.render import DockSpec, Rendered, random_positions, render_tray
 from dialtray.vision.render_profiles import Params, capture, train
 
@@ -199,8 +199,7 @@ class LiveScene:
     def window_box(self, reg: Registration, dock: int, dial: str) -> tuple[slice, slice]:
         """The frame pixels a dock's dial window is read from."""
         bt = self.layout.base_type(BASE_TYPE[game_of(self.figures[self.cast[dock]])])
-        mx, _ = reg.window_maps(self.layout.docks[dock], bt.windows[dial], bt.name)
-        return frame_box(mx, reg.image_size)
+        return reg.window_box(self.layout.docks[dock], bt.windows[dial], bt.name)
 
     def turnable(self) -> list[tuple[int, str]]:
         """(dock, dial) whose next click prints differently from the one shown."""
