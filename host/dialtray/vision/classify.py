@@ -32,6 +32,8 @@ from dialtray.vision.layout import Layout, Window
 from dialtray.vision.reading import BETWEEN, CLICK, UNKNOWN, DialRead
 from dialtray.vision.regions import inside, window_regions
 from dialtray.vision.register import BORDER_MM, SPP, CropGeometry, Image
+from dialtray.vision.scoring import RegionScorer, rect_pixels
+from dialtray.vision.scoring import unit as _unit
 
 F32 = npt.NDArray[np.float32]
 
@@ -70,14 +72,6 @@ def normalise(bgr: Image) -> F32:
                    np.float32)
     hp = g - cv2.GaussianBlur(g, (0, 0), 4.0)
     return np.asarray(cv2.GaussianBlur(hp, (0, 0), SMOOTH), np.float32)
-
-
-def _unit(a: F32) -> F32:
-    """Zero mean, unit length, flat (so that a dot product is a correlation)."""
-    v = a.ravel()
-    v = v - np.float32(np.add.reduce(v) / v.size)
-    n = float(np.sqrt(v @ v))
-    return np.asarray(v / n if n > 1e-6 else v, np.float32)
 
 
 @dataclass
@@ -247,39 +241,13 @@ class DialClassifier:
                     [aligned[i][:, x0 + cut:x0 + width], aligned[j][:, x0:x0 + cut]], axis=1)
                 templates.append(t)
                 self.labels.append((BETWEEN, i, j))
-        # one matrix per region (cell or mark): templates x pixels, each row unit length
-        # Banks of the same templates blurred more: a photo blurrier than the capture is
-        # compared with templates as blurred as it (the bank that fits it best).
-        # In each region, what every click shows alike (box, plastic) is taken out: the
-        # correlation is of what differs.
+        # per region (cell or mark), every bank's templates as unit rows of what differs
+        # between clicks (scoring.py)
         self._whole = np.stack([_unit(t) for t in templates])  # each look, whole window
-        self.banks = []
-        self.common: list[list[F32]] = []
         clicks = [i for i, lb in enumerate(self.labels) if lb[0] == CLICK]
-        for sigma in BANK_BLUR:
-            ts = [t if sigma == 0 else np.asarray(cv2.GaussianBlur(t, (0, 0), sigma), np.float32)
-                  for t in templates]
-            mats, means = [], []
-            for (x0_, y0, x1, y1) in self.regions:
-                raw = np.stack([_unit(t[y0:y1, x0_:x1]) for t in ts])
-                mean = raw[clicks].mean(axis=0) if len(self.classes) > 1 else \
-                    np.zeros(raw.shape[1], np.float32)
-                mats.append(np.stack([_unit(r - mean) for r in raw]))
-                means.append(np.asarray(mean, np.float32))
-            self.banks.append(mats)
-            self.common.append(means)
-        # the banks stacked per region, for one matrix product per region at read time:
-        # m @ unit(u - mu) = (m @ u - m @ mu) / |u - mu|, and |u - mu|^2 = 1 - 2 u.mu + mu.mu
-        nb = len(BANK_BLUR)
-        self._stacked = [np.concatenate([self.banks[b][r] for b in range(nb)])
-                         for r in range(len(self.regions))]
-        self._offsets = [np.concatenate([self.banks[b][r] @ self.common[b][r]
-                                         for b in range(nb)]) for r in range(len(self.regions))]
-        self._means = [np.stack([self.common[b][r] for b in range(nb)])
-                       for r in range(len(self.regions))]
-        self._mean_sq = [np.sum(m * m, axis=1) for m in self._means]
-        # per bank and region: how alike each two templates are (what differs between them)
-        self._sim = [np.stack([m @ m.T for m in bank_mats]) for bank_mats in self.banks]
+        self.scorer = RegionScorer(templates, BANK_BLUR, rect_pixels(self.regions, tw), clicks,
+                                   shared=len(self.classes) > 1)
+        self.region_weight, self.region_px = self.scorer.weight, self.scorer.px
         self._pair_regions: dict[tuple[int, int], npt.NDArray[np.intp]] = {}
         label_ids: dict[tuple[str, int, int], int] = {}
         self.row_label = np.array([label_ids.setdefault(lb, len(label_ids))
@@ -333,22 +301,17 @@ class DialClassifier:
 
     def _classify(self, patch: F32, seen: dict[str, str], lo: int, hi: int) -> DialRead:
         """Score the aligned ``patch`` with banks ``lo``..``hi``-1 and decide."""
-        nt = len(self.labels)
-        per_region = []
-        for r, (x0, y0, x1, y1) in enumerate(self.regions):
-            u = _unit(patch[y0:y1, x0:x1])
-            norm = np.sqrt(np.maximum(1.0 - 2.0 * (self._means[r][lo:hi] @ u)
-                                      + self._mean_sq[r][lo:hi], 1e-12))
-            per_region.append((self._stacked[r][lo * nt:hi * nt] @ u
-                               - self._offsets[r][lo * nt:hi * nt]).reshape(hi - lo, nt)
-                              / norm[:, None])
-        all_scores = np.stack(per_region)  # regions x banks x templates
-        pick = int(np.argmax(np.einsum("r,rbt->bt", self.region_weight, all_scores).max(axis=1)))
+        all_scores = self.scorer.scores(patch, lo, hi)  # regions x banks x templates
+        weight = self.scorer.weight
+        pick = int(np.argmax(np.einsum("r,rbt->bt", weight, all_scores).max(axis=1)))
         bank = lo + pick
         if self.last_alignment is not None:
             self.last_alignment.bank = bank
-        cell_scores = all_scores[:, pick, :]
-        scores = self.region_weight @ cell_scores
+        return self._decide_scores(all_scores[:, pick, :], self.scorer, bank, seen)
+
+    def _decide_scores(self, cell_scores: F32, scorer: RegionScorer, bank: int,
+                       seen: dict[str, str]) -> DialRead:
+        scores = scorer.weight @ cell_scores
         per_label = np.full(len(self.label_list), -1.0, np.float32)
         np.maximum.at(per_label, self.row_label, scores)
         top = int(np.argmax(per_label))
@@ -359,13 +322,13 @@ class DialClassifier:
             close = np.union1d(close, [click])
         best = top
         z_min, rival_label, self._margin = self._margin_over(top, close, scores, cell_scores,
-                                                             bank)
+                                                             scorer, bank)
         if z_min < self._threshold(top):
             # The whole window's score also weighs what the two prints show alike, where only
             # noise differs: a close runner-up that wins, against every other close label, in
             # the regions where the prints differ is what the photo shows (at most one can).
             for c in sorted((int(c) for c in close if c != top), key=lambda c: -per_label[c]):
-                zc, rc, mc = self._margin_over(c, close, scores, cell_scores, bank)
+                zc, rc, mc = self._margin_over(c, close, scores, cell_scores, scorer, bank)
                 if zc >= self._threshold(c):
                     best, z_min, rival_label, self._margin = c, zc, rc, mc
                     break
@@ -378,7 +341,8 @@ class DialClassifier:
             CONFIDENCE_THRESHOLD
 
     def _margin_over(self, best: int, close: npt.NDArray[np.intp], scores: F32,
-                     cell_scores: F32, bank: int) -> tuple[float, int, str]:
+                     cell_scores: F32, scorer: RegionScorer, bank: int
+                     ) -> tuple[float, int, str]:
         """How sure ``best`` is against each other ``close`` label, region by region where
         their templates differ; the least sure (z), that rival and why. z = 1: the crop is
         as far from the rival as the best itself scores, 0: halfway, < 0: nearer the rival;
@@ -394,7 +358,7 @@ class DialClassifier:
             rows_o = self._label_rows[other]
             o = int(rows_o[np.argmax(scores[rows_o])])
             regions = self._differing_regions(best, int(other))
-            d = 1.0 - self._sim[bank][regions, row, o]
+            d = 1.0 - scorer.sim[bank][regions, row, o]
             mine = cell_scores[regions, row]
             num = float(np.sum(mine - cell_scores[regions, o]))
             # on the scale of what this photo shows of the best (a dark, blurred or noisy
@@ -405,7 +369,7 @@ class DialClassifier:
             # unexplained (1 - score^2 of a unit vector), per pixel, along the direction that
             # tells the two apart (|best - other|^2 = 2d)
             noise = float(np.sum(np.maximum(1.0 - mine * mine, 1e-3) * 2.0 * d
-                                 / self.region_px[regions]))
+                                 / scorer.px[regions]))
             in_noise = num / np.sqrt(noise) if noise > 0 else np.inf
             noisy = CONFIDENCE_THRESHOLD * in_noise / NOISE_MARGIN < z
             if noisy:

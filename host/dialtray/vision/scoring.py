@@ -1,0 +1,94 @@
+"""Scoring an aligned window against every template of a dial, region by region (``classify.py``
+decides from the scores).
+
+Each region (a stat cell, or a mark outside the cells) is compared on its own, and in each,
+what every click shows alike (box, plastic) is taken out: the correlation is of what differs.
+Banks of the same templates blurred more let a photo blurrier than the capture meet templates
+as blurred as it. ``RegionScorer`` holds, per region, every bank's templates as unit rows; one
+matrix product per region scores them all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+F32 = npt.NDArray[np.float32]
+Idx = npt.NDArray[np.intp]
+
+
+def unit(a: F32) -> F32:
+    """Zero mean, unit length, flat (so that a dot product is a correlation)."""
+    v = a.ravel()
+    v = v - np.float32(np.add.reduce(v) / v.size)
+    n = float(np.sqrt(v @ v))
+    return np.asarray(v / n if n > 1e-6 else v, np.float32)
+
+
+def blurred(t: F32, sigma: float) -> F32:
+    """``t`` as a bank's templates are: blurred ``sigma`` px more (0: as it is)."""
+    if sigma == 0:
+        return t
+    return np.asarray(cv2.GaussianBlur(t, (0, 0), sigma), np.float32)
+
+
+def rect_pixels(rects: Sequence[tuple[int, int, int, int]], width: int) -> list[Idx]:
+    """Each (x0, y0, x1, y1) rectangle as flat pixel indices, row by row (the order of
+    ``patch[y0:y1, x0:x1].ravel()``)."""
+    return [np.asarray((np.arange(y0, y1)[:, None] * width + np.arange(x0, x1)[None, :]).ravel(),
+                       np.intp) for x0, y0, x1, y1 in rects]
+
+
+class RegionScorer:
+    """Every bank's templates, per region, as unit rows of what differs between clicks."""
+
+    def __init__(self, templates: Sequence[F32], banks: Sequence[float], regions: Sequence[Idx],
+                 clicks: Sequence[int], shared: bool = True) -> None:
+        """``regions``: flat pixel indices; ``clicks``: the template rows that are clicks (their
+        mean is what every click shows alike, taken out when ``shared``)."""
+        self.regions = list(regions)
+        self.banks = list(banks)
+        self.nt = len(templates)
+        self.px = np.array([len(ix) for ix in self.regions], np.float32)
+        self.weight = self.px / self.px.sum()
+        per_bank: list[list[F32]] = []
+        commons: list[list[F32]] = []
+        for spec in self.banks:
+            ts = [blurred(t, spec).ravel() for t in templates]
+            mats, means = [], []
+            for ix in self.regions:
+                raw = np.stack([unit(t[ix]) for t in ts])
+                mean = raw[list(clicks)].mean(axis=0) if shared else \
+                    np.zeros(raw.shape[1], np.float32)
+                mats.append(np.stack([unit(r - mean) for r in raw]))
+                means.append(np.asarray(mean, np.float32))
+            per_bank.append(mats)
+            commons.append(means)
+        nb = len(self.banks)
+        # the banks stacked per region, for one matrix product per region at read time:
+        # m @ unit(u - mu) = (m @ u - m @ mu) / |u - mu|, and |u - mu|^2 = 1 - 2 u.mu + mu.mu
+        self._stacked = [np.concatenate([per_bank[b][r] for b in range(nb)])
+                         for r in range(len(self.regions))]
+        self._offsets = [np.concatenate([per_bank[b][r] @ commons[b][r] for b in range(nb)])
+                         for r in range(len(self.regions))]
+        self._means = [np.stack([commons[b][r] for b in range(nb)])
+                       for r in range(len(self.regions))]
+        self._mean_sq = [np.sum(m * m, axis=1) for m in self._means]
+        # per bank and region: how alike each two templates are (what differs between them)
+        self.sim = [np.stack([m @ m.T for m in mats]) for mats in per_bank]
+
+    def scores(self, patch: F32, lo: int = 0, hi: int | None = None) -> F32:
+        """Regions x banks ``lo``..``hi``-1 x templates: each region's correlation."""
+        hi = len(self.banks) if hi is None else hi
+        nt, flat, out = self.nt, patch.ravel(), []
+        for r, ix in enumerate(self.regions):
+            u = unit(flat[ix])
+            norm = np.sqrt(np.maximum(1.0 - 2.0 * (self._means[r][lo:hi] @ u)
+                                      + self._mean_sq[r][lo:hi], 1e-12))
+            out.append((self._stacked[r][lo * nt:hi * nt] @ u
+                        - self._offsets[r][lo * nt:hi * nt]).reshape(hi - lo, nt)
+                       / norm[:, None])
+        return np.stack(out)
