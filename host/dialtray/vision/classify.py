@@ -19,21 +19,23 @@ is ``unknown`` too.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import replace
 from typing import Any
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
+from dialtray.vision.align import Alignment, Target, align
 from dialtray.vision.colours import palette_hues, read_colours
 from dialtray.vision.faces import Face
 from dialtray.vision.layout import Layout, Window
 from dialtray.vision.reading import BETWEEN, CLICK, UNKNOWN, DialRead
 from dialtray.vision.regions import inside, window_regions
 from dialtray.vision.register import BORDER_MM, SPP, CropGeometry, Image
-from dialtray.vision.scoring import RegionScorer, rect_pixels
+from dialtray.vision.scoring import RegionScorer
 from dialtray.vision.scoring import unit as _unit
+from dialtray.vision.synth import Synthesis, SynthRead, grey, warped
 
 F32 = npt.NDArray[np.float32]
 
@@ -48,22 +50,29 @@ BETWEEN_THRESHOLD = 0.5
 # not explain, per pixel) must reach this; a margin below it is a coin the noise could have
 # tossed. Chosen on the validation draws of the held-back profile (docs/vision.md).
 NOISE_MARGIN = 6.5
+# A read the correlation leaves unsure is made again by synthesis (synth.py); its lead over
+# every other look, in units of the photo's noise, must reach SYNTH_MARGIN (a click) or
+# SYNTH_BETWEEN (mid-turn), or SYNTH_AGREED when the correlation's likeliest look is the same.
+# Chosen on STRESS (bench/calibrate_synthesis.py): the loosest that added no wrong read there.
+SYNTH_MARGIN = 3.0
+SYNTH_BETWEEN = 2.0
+SYNTH_AGREED = 2.0
+ALWAYS_RUNNER_UP = True
 BETWEEN_FRACTIONS = tuple(i / 20 for i in range(4, 17))  # 0.2 .. 0.8
 SINGLE_MIN_SCORE = 0.6  # a dial with one look: correlation with it that counts as seen
-BANK_BLUR = (0.0, 1.0, 1.8)  # px of extra blur of each template bank
+BANK_BLUR = (0.0, 1.0, 1.8, 2.4)  # px of extra blur of each template bank
 MIN_WINDOW_FIT = 0.5  # the aligned crop must look this much like the figure's window at all
-HINT_STOP = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 4, 1e-3)
-HINT_SLACK = 0.05  # a kept alignment still fits if it matches nearly as well as when found
-STILL_SLACK = 0.02  # ... and is used as it is, with no ECC step, if it matches this well
 SMOOTH = 1.4  # px: evens out the blur of a capture photo and a worse one
-ECC_STOP = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 12, 1e-3)
 
 # Sensor noise is additive, so in the log the dark pixels are the noisy ones: the offset
 # bounds their weight (8 weighed a shadowed pixel up to 25x a lit one). Chosen on the hard end
 # of the TRAIN profile (render_profiles.train_hard): 100 left fewest low-margin reads there.
 LOG_OFFSET = 100.0
 OWN_FLOOR = 0.05  # a region's own score below this is noise: no smaller scale than it
-ECC_MOTION = cv2.MOTION_EUCLIDEAN  # MOTION_AFFINE fitted the noise (more ambiguous reads)
+
+
+def _shift(offset: tuple[int, int]) -> npt.NDArray[np.float32]:
+    return np.array([[1, 0, offset[0]], [0, 1, offset[1]]], np.float32)
 
 
 def normalise(bgr: Image) -> F32:
@@ -72,87 +81,6 @@ def normalise(bgr: Image) -> F32:
                    np.float32)
     hp = g - cv2.GaussianBlur(g, (0, 0), 4.0)
     return np.asarray(cv2.GaussianBlur(hp, (0, 0), SMOOTH), np.float32)
-
-
-@dataclass
-class Alignment:
-    """Where a window's template sat in the last crop (kept between frames: a base that
-    has not moved needs no new search) and how well it matched then."""
-
-    warp: npt.NDArray[np.float32]
-    score: float
-    bank: int = -1  # the template bank (blur) the window's photo matched best, once known
-
-
-def _warp(n: F32, warp: npt.NDArray[np.float32], size: tuple[int, int]) -> F32:
-    return np.asarray(cv2.warpAffine(n, warp, size, flags=cv2.INTER_LINEAR |
-                                     cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE),
-                      np.float32)
-
-
-@dataclass(frozen=True)
-class Target:
-    """What a crop is aligned on: a template, its rim (pixel indices; ``None``: all of it)
-    and both as unit vectors, computed once."""
-
-    template: F32
-    rim: npt.NDArray[np.intp] | None = None
-    unit: F32 = field(init=False)
-    rim_unit: F32 = field(init=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "unit", _unit(self.template))
-        object.__setattr__(self, "rim_unit", self.unit if self.rim is None
-                           else _unit(self.template.ravel()[self.rim]))
-
-    def still(self, patch: F32) -> float:
-        """How well ``patch`` sits where the template is: on the rim only when there is one
-        (the same in every click, so the dial's turning does not change it)."""
-        if self.rim is None:
-            return float(_unit(patch) @ self.unit)
-        return float(_unit(patch.ravel()[self.rim]) @ self.rim_unit)
-
-
-def align(n: F32, target: F32 | Target, hint: Alignment | None = None
-          ) -> tuple[F32, tuple[int, int], float, Alignment | None]:
-    """``n`` (a read crop) aligned on ``template``: an integer search (``matchTemplate``) and
-    then ``findTransformECC`` for a rotation and sub-pixel shift (a base seated a few degrees
-    off turns its windows). With a ``hint`` (where the window was in the last frame) the
-    search is skipped: the hint itself when it still fits as well as when it was found (the
-    base has not moved: no ECC at all), else ECC from there, a few steps; if that does not
-    fit either, the full search runs. Returns the aligned patch, the integer offset, the
-    match (correlation with ``template``) and the alignment to hint the next frame with.
-    Whether a hint still fits is judged on the target's rim when it has one."""
-    tg = target if isinstance(target, Target) else Target(target)
-    template, tu = tg.template, tg.unit
-    th, tw = template.shape
-    if hint is not None:
-        patch = _warp(n, hint.warp, (tw, th))
-        still = tg.still(patch)
-        if still < hint.score - STILL_SLACK:  # moved a little? ECC from there, a few steps
-            try:
-                _, warp = cv2.findTransformECC(template, n, hint.warp.copy(), ECC_MOTION,
-                                               HINT_STOP, None, 1)  # type: ignore[call-overload]
-                patch = _warp(n, warp, (tw, th))
-                still = tg.still(patch)
-                hint = Alignment(np.asarray(warp, np.float32), hint.score, hint.bank)
-            except cv2.error:
-                still = -1.0  # lost it: search afresh
-        if still >= hint.score - HINT_SLACK:
-            w = hint.warp
-            return patch, (round(float(w[0, 2])), round(float(w[1, 2]))), \
-                float(_unit(patch) @ tu), Alignment(w, hint.score, hint.bank)
-    r = cv2.matchTemplate(n, template, cv2.TM_CCOEFF_NORMED)
-    _, score, _, (x, y) = cv2.minMaxLoc(r)
-    warp = np.array([[1, 0, x], [0, 1, y]], np.float32)
-    try:
-        _, warp = cv2.findTransformECC(template, n, warp, ECC_MOTION, ECC_STOP,
-                                       None, 1)  # type: ignore[call-overload]
-    except cv2.error:  # kept the integer alignment
-        return n[y:y + th, x:x + tw], (x, y), float(score), None
-    patch = _warp(n, warp, (tw, th))
-    return patch, (round(float(warp[0, 2])), round(float(warp[1, 2]))), \
-        float(_unit(patch) @ tu), Alignment(np.asarray(warp, np.float32), tg.still(patch))
 
 
 class DialClassifier:
@@ -171,14 +99,25 @@ class DialClassifier:
         anchor = norms[0][m:m + th, m:m + tw]
         aligned: list[F32] = []
         offsets: list[tuple[int, int]] = []
+        warps: list[npt.NDArray[np.float32]] = []
         for _ in range(2):  # align every reference to the anchor, then to their mean
-            aligned, offsets = [], []
+            aligned, offsets, warps = [], [], []
             for n in norms:
-                patch, off, _, _ = align(n, anchor)
+                patch, off, _, al = align(n, anchor)
                 aligned.append(patch)
                 offsets.append(off)
+                warps.append(al.warp if al is not None else _shift(off))
             anchor = np.mean(aligned, axis=0).astype(np.float32)
         self.mean_template = anchor
+        # the references in grey and linear light, aligned as the templates: what a read
+        # the correlation leaves unsure is synthesised from (synth.py, built when needed)
+        self._references = [warped(grey(c), w, (tw, th)) for c, w in zip(crops, warps,
+                                                                          strict=True)]
+        self._synthesis: Synthesis | None = None
+        self._found: tuple[F32, npt.NDArray[np.float32], dict[str, str]] | None = None
+        self._unsure_top: tuple[str, int, int] | None = None
+        # the last synthesis and whether the correlation's likeliest look was the same
+        self.last_synthesis: tuple[SynthRead, bool] | None = None
         # the rim around the window (the base's plastic): the same on every click, where a
         # kept alignment is checked (the dial's print changes from frame to frame)
         b = round(BORDER_MM * SPP)
@@ -245,7 +184,7 @@ class DialClassifier:
         # between clicks (scoring.py)
         self._whole = np.stack([_unit(t) for t in templates])  # each look, whole window
         clicks = [i for i, lb in enumerate(self.labels) if lb[0] == CLICK]
-        self.scorer = RegionScorer(templates, BANK_BLUR, rect_pixels(self.regions, tw), clicks,
+        self.scorer = RegionScorer(templates, BANK_BLUR, self.regions, clicks,
                                    shared=len(self.classes) > 1)
         self.region_weight, self.region_px = self.scorer.weight, self.scorer.px
         self._pair_regions: dict[tuple[int, int], npt.NDArray[np.intp]] = {}
@@ -271,6 +210,8 @@ class DialClassifier:
             # looks like a dial mid-turn or makes a read unsure: such a read is made again
             # from a fresh search (a live loop read settled dials as mid-turn without this)
             out = self._read(crop, None)
+        if out.status == UNKNOWN and self._found is not None:
+            out = self._by_synthesis(crop, out, *self._found)
         if out.status != CLICK:
             self.last_alignment = None
         return out
@@ -280,6 +221,9 @@ class DialClassifier:
         patch, (x, y), fit, self.last_alignment = align(n, self._target, hint)
         coarse = fit
         seen = read_colours(crop, (x, y), self.window, self.hues)
+        self._found = None  # where the window was found, for a synthesis when unsure
+        self._unsure_top = None
+        self.last_synthesis = None
         if fit < MIN_WINDOW_FIT:  # a dial mid-turn fits the mean less well: its best look?
             fit = max(fit, float(np.max(self._whole @ _unit(patch))))
         if fit < MIN_WINDOW_FIT:  # not this figure's window where the layout says it is
@@ -288,6 +232,8 @@ class DialClassifier:
                                    f"{fit:.2f}): base moved or covered, or the camera moved")
         if len(self.label_list) == 1:  # one look only (a token's single click): is it there?
             return self._decide(0, coarse, -1.0, SINGLE_MIN_SCORE, seen)
+        self._found = (n, self.last_alignment.warp if self.last_alignment is not None
+                       else _shift((x, y)), seen)
         # The bank (blur) found for this place in the last frame is scored alone first (a
         # window that has not moved is as blurred as it was); a read that is not sure with it
         # is scored with every bank, as a fresh read is (the best bank varies a little with
@@ -307,28 +253,31 @@ class DialClassifier:
         bank = lo + pick
         if self.last_alignment is not None:
             self.last_alignment.bank = bank
-        return self._decide_scores(all_scores[:, pick, :], self.scorer, bank, seen)
+        return self._decide_scores(patch, all_scores[:, pick, :], self.scorer, bank, seen)
 
-    def _decide_scores(self, cell_scores: F32, scorer: RegionScorer, bank: int,
+    def _decide_scores(self, patch: F32, cell_scores: F32, scorer: RegionScorer, bank: int,
                        seen: dict[str, str]) -> DialRead:
         scores = scorer.weight @ cell_scores
         per_label = np.full(len(self.label_list), -1.0, np.float32)
         np.maximum.at(per_label, self.row_label, scores)
         top = int(np.argmax(per_label))
         close = np.nonzero(per_label >= per_label[top] - RIVAL_WINDOW)[0]
+        if ALWAYS_RUNNER_UP and len(per_label) > 1:
+            close = np.union1d(close, np.argsort(per_label)[-2:])
         if self.label_list[top][0] == BETWEEN:  # mid-turn must beat the likeliest click,
             clicks = self._click_labels  # however far below: a settled dial read as
             click = int(clicks[np.argmax(per_label[clicks])])  # mid-turn is a false alarm
             close = np.union1d(close, [click])
         best = top
         z_min, rival_label, self._margin = self._margin_over(top, close, scores, cell_scores,
-                                                             scorer, bank)
+                                                             patch, scorer, bank)
         if z_min < self._threshold(top):
             # The whole window's score also weighs what the two prints show alike, where only
             # noise differs: a close runner-up that wins, against every other close label, in
             # the regions where the prints differ is what the photo shows (at most one can).
             for c in sorted((int(c) for c in close if c != top), key=lambda c: -per_label[c]):
-                zc, rc, mc = self._margin_over(c, close, scores, cell_scores, scorer, bank)
+                zc, rc, mc = self._margin_over(c, close, scores, cell_scores, patch, scorer,
+                                                bank)
                 if zc >= self._threshold(c):
                     best, z_min, rival_label, self._margin = c, zc, rc, mc
                     break
@@ -341,7 +290,7 @@ class DialClassifier:
             CONFIDENCE_THRESHOLD
 
     def _margin_over(self, best: int, close: npt.NDArray[np.intp], scores: F32,
-                     cell_scores: F32, scorer: RegionScorer, bank: int
+                     cell_scores: F32, patch: F32, scorer: RegionScorer, bank: int
                      ) -> tuple[float, int, str]:
         """How sure ``best`` is against each other ``close`` label, region by region where
         their templates differ; the least sure (z), that rival and why. z = 1: the crop is
@@ -380,14 +329,60 @@ class DialClassifier:
                        if noisy else f"{z:.2f} of the way from the second to the first")
         return z_min, rival_label, why
 
+    def synthesis(self) -> Synthesis:
+        if self._synthesis is None:
+            groups = [0] * len(self.faces)
+            for ci, members in enumerate(self.classes):
+                for i in members:
+                    groups[i] = self.group_of[ci]
+            width = round(self.window.size[0] * SPP)
+            self._synthesis = Synthesis(Synthesis.looks_of(self._references, groups, width,
+                                                           BETWEEN, CLICK),
+                                        self.mean_template, BETWEEN)
+        return self._synthesis
+
+    def _by_synthesis(self, crop: Image, unsure: DialRead, n: F32,
+                      warp: npt.NDArray[np.float32], seen: dict[str, str]) -> DialRead:
+        """A read the correlation left unsure, made again by synthesising each look
+        (``synth.py``): the reading if its lead reaches ``SYNTH_MARGIN``."""
+        syn = self.synthesis()
+        r = syn.read(crop, [warp, syn.rim_alignment(n, warp)])
+        if r is None:
+            return unsure
+        look = r.best
+        agreed = self._unsure_top is not None and self._unsure_top[0] == look.kind and (
+            look.kind == BETWEEN or self._unsure_top[1] == look.a)
+        self.last_synthesis = (r, agreed)
+        need = SYNTH_AGREED if agreed else SYNTH_BETWEEN if look.kind == BETWEEN else \
+            SYNTH_MARGIN
+        name = self._look_text(look.kind, look.a, look.b)
+        if r.z < need:
+            rival = self._look_text(r.rival.kind, r.rival.a, r.rival.b) if r.rival else "-"
+            return replace(unsure, reason=f"{unsure.reason}; by synthesis {name} leads "
+                           f"{rival} by {max(r.z, -99):.1f} times the photo's noise "
+                           f"(needs {need})")
+        if look.kind == BETWEEN:
+            conf = min(1.0, BETWEEN_THRESHOLD * r.z / need)
+            return DialRead(self.dial, BETWEEN, (look.a, look.b), colours_seen=seen,
+                            confidence=conf, score=unsure.score)
+        conf = min(1.0, CONFIDENCE_THRESHOLD * r.z / need)
+        members, why = self._by_colour(look.a, seen)
+        if not members:
+            return replace(unsure, reason=f"{unsure.reason}; by synthesis {name}, but {why}")
+        face = self.faces[members[0]]
+        return DialRead(self.dial, CLICK, members, dict(face.values), dict(face.colours), seen,
+                        conf, unsure.score)
+
+    def _look_text(self, kind: str, a: int, b: int) -> str:
+        if kind == BETWEEN:
+            return f"mid-turn {a}-{b}"
+        return "click " + "/".join(str(c) for c in self._group_clicks(a))
+
     def _group_clicks(self, group: int) -> tuple[int, ...]:
         return tuple(sorted(i for c in self.groups[group] for i in self.classes[c]))
 
     def _label_text(self, label: int) -> str:
-        kind, a, b = self.label_list[label]
-        if kind == BETWEEN:
-            return f"mid-turn {a}-{b}"
-        return "click " + "/".join(str(c) for c in self._group_clicks(a))
+        return self._look_text(*self.label_list[label])
 
     def _differing_regions(self, a: int, b: int) -> npt.NDArray[np.intp]:
         if (a, b) not in self._pair_regions:
@@ -440,6 +435,8 @@ class DialClassifier:
         conf = min(1.0, max(0.0, z)) if s1 >= min_score else 0.0
         kind, a, b = self.label_list[best]
         if conf < (BETWEEN_THRESHOLD if kind == BETWEEN else CONFIDENCE_THRESHOLD):
+            # the likeliest look of an ambiguous read: a synthesis that agrees needs less
+            self._unsure_top = self.label_list[best] if s1 >= min_score else None
             why = f"best match {s1:.2f} is below {min_score}" if s1 < min_score else \
                 f"ambiguous: {self._label_text(best)} ({s1:.2f}) or {self._rival} ({s2:.2f}): " \
                 f"{self._margin or 'no runner-up close'}; confidence {conf:.2f}"

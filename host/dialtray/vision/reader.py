@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from dialtray.vision.align import Alignment
 from dialtray.vision.camera import CameraModel
-from dialtray.vision.classify import Alignment, DialClassifier
+from dialtray.vision.classify import DialClassifier
 from dialtray.vision.errors import VisionError
 from dialtray.vision.layout import Layout
 from dialtray.vision.reading import DialRead

@@ -45,11 +45,13 @@ def rect_pixels(rects: Sequence[tuple[int, int, int, int]], width: int) -> list[
 class RegionScorer:
     """Every bank's templates, per region, as unit rows of what differs between clicks."""
 
-    def __init__(self, templates: Sequence[F32], banks: Sequence[float], regions: Sequence[Idx],
-                 clicks: Sequence[int], shared: bool = True) -> None:
-        """``regions``: flat pixel indices; ``clicks``: the template rows that are clicks (their
-        mean is what every click shows alike, taken out when ``shared``)."""
-        self.regions = list(regions)
+    def __init__(self, templates: Sequence[F32], banks: Sequence[float],
+                 rects: Sequence[tuple[int, int, int, int]], clicks: Sequence[int],
+                 shared: bool = True) -> None:
+        """``rects``: the regions (x0, y0, x1, y1) in template pixels; ``clicks``: the template
+        rows that are clicks (their mean is what every click shows alike, taken out when
+        ``shared``)."""
+        self.regions = rect_pixels(rects, templates[0].shape[1])
         self.banks = list(banks)
         self.nt = len(templates)
         self.px = np.array([len(ix) for ix in self.regions], np.float32)

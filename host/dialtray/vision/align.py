@@ -1,0 +1,107 @@
+"""Aligning a window crop on its template: where the window's print sits in the crop.
+
+``align`` finds it with an integer search (``cv2.matchTemplate``) and then
+``cv2.findTransformECC`` for a rotation and sub-pixel shift (a base seated a few degrees off
+turns its windows); a live loop passes the last frame's ``Alignment`` as a hint and skips the
+search while the window has not moved. The classifier (``classify.py``) and the synthesis
+(``synth.py``) read what it finds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from dialtray.vision.scoring import unit as _unit
+
+F32 = npt.NDArray[np.float32]
+
+HINT_STOP = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 4, 1e-3)
+HINT_SLACK = 0.05  # a kept alignment still fits if it matches nearly as well as when found
+STILL_SLACK = 0.02  # ... and is used as it is, with no ECC step, if it matches this well
+ECC_STOP = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 12, 1e-3)
+ECC_MOTION = cv2.MOTION_EUCLIDEAN  # MOTION_AFFINE fitted the noise (more ambiguous reads)
+
+
+@dataclass
+class Alignment:
+    """Where a window's template sat in the last crop (kept between frames: a base that
+    has not moved needs no new search) and how well it matched then."""
+
+    warp: npt.NDArray[np.float32]
+    score: float
+    bank: int = -1  # the template bank (blur) the window's photo matched best, once known
+
+
+def _warp(n: F32, warp: npt.NDArray[np.float32], size: tuple[int, int]) -> F32:
+    return np.asarray(cv2.warpAffine(n, warp, size, flags=cv2.INTER_LINEAR |
+                                     cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE),
+                      np.float32)
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a crop is aligned on: a template, its rim (pixel indices; ``None``: all of it)
+    and both as unit vectors, computed once."""
+
+    template: F32
+    rim: npt.NDArray[np.intp] | None = None
+    unit: F32 = field(init=False)
+    rim_unit: F32 = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "unit", _unit(self.template))
+        object.__setattr__(self, "rim_unit", self.unit if self.rim is None
+                           else _unit(self.template.ravel()[self.rim]))
+
+    def still(self, patch: F32) -> float:
+        """How well ``patch`` sits where the template is: on the rim only when there is one
+        (the same in every click, so the dial's turning does not change it)."""
+        if self.rim is None:
+            return float(_unit(patch) @ self.unit)
+        return float(_unit(patch.ravel()[self.rim]) @ self.rim_unit)
+
+
+def align(n: F32, target: F32 | Target, hint: Alignment | None = None
+          ) -> tuple[F32, tuple[int, int], float, Alignment | None]:
+    """``n`` (a read crop) aligned on ``template``: an integer search (``matchTemplate``) and
+    then ``findTransformECC`` for a rotation and sub-pixel shift (a base seated a few degrees
+    off turns its windows). With a ``hint`` (where the window was in the last frame) the
+    search is skipped: the hint itself when it still fits as well as when it was found (the
+    base has not moved: no ECC at all), else ECC from there, a few steps; if that does not
+    fit either, the full search runs. Returns the aligned patch, the integer offset, the
+    match (correlation with ``template``) and the alignment to hint the next frame with.
+    Whether a hint still fits is judged on the target's rim when it has one."""
+    tg = target if isinstance(target, Target) else Target(target)
+    template, tu = tg.template, tg.unit
+    th, tw = template.shape
+    if hint is not None:
+        patch = _warp(n, hint.warp, (tw, th))
+        still = tg.still(patch)
+        if still < hint.score - STILL_SLACK:  # moved a little? ECC from there, a few steps
+            try:
+                _, warp = cv2.findTransformECC(template, n, hint.warp.copy(), ECC_MOTION,
+                                               HINT_STOP, None, 1)  # type: ignore[call-overload]
+                patch = _warp(n, warp, (tw, th))
+                still = tg.still(patch)
+                hint = Alignment(np.asarray(warp, np.float32), hint.score, hint.bank)
+            except cv2.error:
+                still = -1.0  # lost it: search afresh
+        if still >= hint.score - HINT_SLACK:
+            w = hint.warp
+            return patch, (round(float(w[0, 2])), round(float(w[1, 2]))), \
+                float(_unit(patch) @ tu), Alignment(w, hint.score, hint.bank)
+    r = cv2.matchTemplate(n, template, cv2.TM_CCOEFF_NORMED)
+    _, score, _, (x, y) = cv2.minMaxLoc(r)
+    warp = np.array([[1, 0, x], [0, 1, y]], np.float32)
+    try:
+        _, warp = cv2.findTransformECC(template, n, warp, ECC_MOTION, ECC_STOP,
+                                       None, 1)  # type: ignore[call-overload]
+    except cv2.error:  # kept the integer alignment
+        return n[y:y + th, x:x + tw], (x, y), float(score), None
+    patch = _warp(n, warp, (tw, th))
+    return patch, (round(float(warp[0, 2])), round(float(warp[1, 2]))), \
+        float(_unit(patch) @ tu), Alignment(np.asarray(warp, np.float32), tg.still(patch))

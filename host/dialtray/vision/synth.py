@@ -1,0 +1,234 @@
+"""Reading a window by synthesis, for a read the correlation left unsure (``classify.py``).
+
+The correlation compares what is left of a photo after a log and a high-pass; on a dark,
+blurred, noisy photo (or one a figure leans over) that can leave too little to tell two clicks
+apart, although the photo still holds the answer: an observer who knew the photo's light, blur
+and geometry picks the right click of every settled dial of the held-back set by a wide margin
+(docs/vision.md). This module comes closer to that observer. For each look a dial can show (a
+click, or mid-turn between two), the photo that look would give is *synthesised* from the
+look's captured reference, in grey and linear light: the reference blurred (a few sigmas) and
+multiplied by a smooth light field (quadratic across the window) plus an offset, fitted to the
+photo by least squares. The look that leaves the least residual is the reading if it leads
+every other look by ``SYNTH_MARGIN`` units of the photo's noise:
+
+    z = (RSS_other - RSS_best) / (2 sigma |fit_best - fit_other|)
+
+(sigma from the best fit's residual), divided by the square root of how much more than white
+noise the residual can project onto the difference between the two fits (``_spread``: a
+blurred, JPEG-blocked photo's residual is smooth, and so is that difference). With pure white
+sensor noise z is the lead in standard deviations. The thresholds are chosen on the STRESS
+profile, never on HELD_BACK (``classify.SYNTH_MARGIN``).
+
+Each look is fitted at two alignments, and keeps its better one: the correlation's (the whole
+window: best for a settled dial) and one found on the window's rim alone (a dial mid-turn
+slides its print, and a whole-window alignment can follow the print instead of the window).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from dialtray.vision.register import BORDER_MM, SPP, Image
+
+F32 = npt.NDArray[np.float32]
+
+SYNTH_SIGMAS = (0.0, 1.0, 1.8, 2.6)  # px of extra blur of the references tried
+SYNTH_FRACTIONS = tuple(i / 10 for i in range(2, 9))  # mid-turn looks: 0.2 .. 0.8 of a click
+RIM_INSIDE = 2  # px of the window inside its rim that the rim alignment also looks at
+
+
+def grey(bgr: Image) -> F32:
+    return np.asarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), np.float32)
+
+
+def warped(img: F32, warp: npt.NDArray[np.float32], size: tuple[int, int]) -> F32:
+    """``img`` seen through an alignment (template px -> crop px)."""
+    return np.asarray(cv2.warpAffine(img, warp, size, flags=cv2.INTER_LINEAR |
+                                     cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE),
+                      np.float32)
+
+
+@dataclass(frozen=True)
+class Look:
+    """What the window can show: ``kind`` "click" (a grey ``group`` of clicks) or "between"
+    (clicks ``a`` and ``b``), and its reference picture."""
+
+    kind: str
+    a: int
+    b: int
+    picture: F32
+
+
+@dataclass(frozen=True)
+class SynthRead:
+    best: Look
+    rival: Look | None
+    z: float  # the lead over the closest other look, in units of the photo's noise
+    noise: float  # grey levels
+
+
+class Synthesis:
+    """A dial's looks, and how to read a window crop by synthesising each of them."""
+
+    def __init__(self, looks: Sequence[Look], mean_template: F32, between: str) -> None:
+        self.looks = list(looks)
+        self.between = between
+        th, tw = mean_template.shape
+        self.size = (tw, th)
+        self.mean_template = mean_template
+        b = round(BORDER_MM * SPP) + RIM_INSIDE
+        yy, xx = np.mgrid[0:th, 0:tw]
+        self.rim_mask = ((xx < b) | (xx >= tw - b) | (yy < b) | (yy >= th - b)).astype(np.float32)
+        x = ((xx - tw / 2) / tw).astype(np.float32).ravel()
+        y = ((yy - th / 2) / th).astype(np.float32).ravel()
+        # the light field: a cubic across the window (a quadratic left more of a shadow's
+        # edge unexplained: fewer reads made on STRESS at the same safety)
+        self.basis = np.stack([np.ones_like(x), x, y, x * x, x * y, y * y,
+                               x * x * x, x * x * y, x * y * y, y * y * y])  # k x N
+        k = len(self.basis)
+        self._pairs = [(i, j) for i in range(k) for j in range(i, k)]
+        self._products = np.stack([self.basis[i] * self.basis[j] for i, j in self._pairs])
+        self._banks: list[tuple[F32, npt.NDArray[np.float64]]] = []
+
+    @staticmethod
+    def looks_of(references: Sequence[F32], groups: Sequence[int], width: int,
+                 between: str, click: str) -> list[Look]:
+        """One look per grey group (clicks that print alike look alike in grey) and the
+        mid-turn looks between neighbouring clicks of different groups."""
+        looks, seen = [], set()
+        for i, g in enumerate(groups):
+            if g not in seen:
+                seen.add(g)
+                looks.append(Look(click, g, g, references[i]))
+        n, x0 = len(references), round(BORDER_MM * SPP)
+        for i in range(n if n > 1 else 0):
+            j = (i + 1) % n
+            if groups[i] == groups[j]:
+                continue
+            for frac in SYNTH_FRACTIONS:
+                cut = round(frac * width)
+                t = references[i].copy()
+                t[:, x0:x0 + width] = np.concatenate(
+                    [references[i][:, x0 + cut:x0 + width], references[j][:, x0:x0 + cut]], axis=1)
+                looks.append(Look(between, i, j, t))
+        return looks
+
+    def rim_alignment(self, normalised: F32, warp: npt.NDArray[np.float32]
+                      ) -> npt.NDArray[np.float32]:
+        """``warp``'s rotation, moved to where the window's rim matches best."""
+        r = cv2.matchTemplate(normalised, self.mean_template, cv2.TM_CCORR_NORMED,
+                              mask=self.rim_mask)
+        _, _, _, (x, y) = cv2.minMaxLoc(r)
+        out = warp.copy()
+        out[0, 2], out[1, 2] = x, y
+        return out
+
+    def read(self, crop: Image, warps: Sequence[npt.NDArray[np.float32]]) -> SynthRead | None:
+        """The look nearest the photo and its lead (``None``: fewer than two looks)."""
+        if len(self.looks) < 2:
+            return None
+        g = grey(crop)
+        photos = [warped(g, w, self.size).ravel() for w in warps]
+        nl, n = len(self.looks), self.basis.shape[1]
+        best_rss = np.full(nl, np.inf)
+        best_fit = np.zeros((nl, n), np.float32)
+        best_photo = np.zeros(nl, np.intp)
+        for ts, gram in self._blurred():
+            for i, photo in enumerate(photos):
+                rss, fit = self._fit(ts, gram, photo)
+                better = rss < best_rss
+                best_rss[better], best_fit[better], best_photo[better] = \
+                    rss[better], fit[better], i
+        order = np.argsort(best_rss)
+        b = int(order[0])
+        noise = float(np.sqrt(max(best_rss[b], 1e-6) / (n - self.basis.shape[0] - 1)))
+        # the lead over each other look in white-noise units, then, for the closest few,
+        # what the residual's smoothness leaves of it (it can only lower a lead)
+        leads = []
+        for o in (int(i) for i in order[1:]):
+            if self.looks[o].kind == self.between and self.looks[b].kind == self.between:
+                continue  # mid-turn is mid-turn: which pair it sits between is a hint only
+            d = best_fit[b] - best_fit[o]
+            sep = max(float(np.sqrt(d @ d)), 1e-6)
+            leads.append((float(best_rss[o] - best_rss[b]) / (2.0 * noise * sep), o))
+        if not leads:
+            return None
+        th, tw = self.mean_template.shape
+        resid = (photos[best_photo[b]] - best_fit[b]).reshape(th, tw)
+        cov = _autocorrelation(resid) / _overlap(th, tw)
+        z, rival = min((lead / np.sqrt(_spread(cov, (best_fit[b] - best_fit[o]).reshape(th, tw))),
+                        o) for lead, o in sorted(leads)[:SPREAD_RIVALS])
+        return SynthRead(self.looks[b], self.looks[rival], float(z), noise)
+
+    def _blurred(self) -> list[tuple[F32, npt.NDArray[np.float64]]]:
+        """Every look's picture blurred by each of ``SYNTH_SIGMAS``, flat, with its normal
+        matrices (made once, when the first read needs them)."""
+        if not self._banks:
+            pictures = np.stack([lk.picture for lk in self.looks])
+            for sigma in SYNTH_SIGMAS:
+                ts = pictures if sigma == 0 else np.stack(
+                    [cv2.GaussianBlur(p, (0, 0), sigma) for p in pictures])
+                ts = np.ascontiguousarray(ts.reshape(len(self.looks), -1))
+                self._banks.append((ts, self._gram(ts)))
+        return self._banks
+
+    def _gram(self, ts: F32) -> npt.NDArray[np.float64]:
+        """Each look's normal matrix for photo ~ (light field . look) + offset (the photo
+        does not enter it: one per blur, shared by both alignments). The light field's basis
+        products are shared by every look: a few matrix products."""
+        nl, k = len(ts), self.basis.shape[0]
+        gram = np.empty((nl, k + 1, k + 1), np.float64)
+        sq = (ts * ts) @ self._products.T  # nl x pairs
+        for col, (i, j) in enumerate(self._pairs):
+            gram[:, i, j] = gram[:, j, i] = sq[:, col]
+        tb = ts @ self.basis.T  # nl x k: against the offset's column
+        gram[:, :k, k] = gram[:, k, :k] = tb
+        gram[:, k, k] = ts.shape[1]
+        gram[:, range(k + 1), range(k + 1)] += 1e-6
+        return gram
+
+    def _fit(self, ts: F32, gram: npt.NDArray[np.float64], photo: F32
+             ) -> tuple[npt.NDArray[np.float64], F32]:
+        """Every look fitted to ``photo`` at once (one small solve per look): each look's
+        residual and fitted picture."""
+        k = self.basis.shape[0]
+        rhs = np.empty((len(ts), k + 1), np.float64)
+        rhs[:, :k] = ts @ (self.basis * photo).T
+        rhs[:, k] = float(photo.sum())
+        coef = np.linalg.solve(gram, rhs[:, :, None])[:, :, 0]
+        fit = np.asarray(ts * (coef[:, :k] @ self.basis) + coef[:, k:], np.float32)
+        resid = photo[None, :] - fit
+        return np.einsum("ij,ij->i", resid, resid), fit
+
+SPREAD_LAG = 4  # px: the lags over which the residual's covariance is summed (``_spread``)
+SPREAD_RIVALS = 8  # the closest looks (in white-noise units) whose lead is corrected for it
+
+
+def _spread(cov: F32, difference: F32) -> float:
+    """How much more the residual can project onto ``difference`` than white noise of the
+    same power could (at least 1). A blurred, JPEG-blocked photo leaves a smooth residual,
+    and the difference between two blurred looks is smooth too: many pixels move together,
+    and a lead of N white-noise units is worth fewer. var(e . d) = sum over lags of the
+    residual's covariance times the difference's autocorrelation."""
+    k = SPREAD_LAG
+    rv = _autocorrelation(difference)
+    white = float(cov[k, k] * rv[k, k])
+    return max(1.0, float(np.sum(cov * rv)) / white) if white > 1e-12 else 1.0
+
+
+def _autocorrelation(a: F32) -> F32:
+    """Sum of a[i] * a[i + lag] for every lag within +-SPREAD_LAG px (zero outside ``a``)."""
+    k = SPREAD_LAG
+    padded = cv2.copyMakeBorder(a, k, k, k, k, cv2.BORDER_CONSTANT, value=0)
+    return np.asarray(cv2.matchTemplate(padded, a, cv2.TM_CCORR), np.float32)
+
+
+def _overlap(h: int, w: int) -> F32:
+    """How many pixel pairs each lag has in an h x w window."""
+    lag = np.arange(-SPREAD_LAG, SPREAD_LAG + 1)
+    return np.outer(h - np.abs(lag), w - np.abs(lag)).astype(np.float32)
