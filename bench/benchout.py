@@ -28,7 +28,8 @@ def write_results(path: Path, results: dict[str, Any]) -> None:
     """Write results as indented JSON to path (creating bench/results/) and say where."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(results, indent=2) + "\n")
-    print(f"wrote {path.relative_to(ROOT)}")
+    path = path.resolve()
+    print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
 
 
 def report_figures(path: Path, results: dict[str, float]) -> None:

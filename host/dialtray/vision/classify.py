@@ -55,7 +55,7 @@ NOISE_MARGIN = 6.5
 # SYNTH_BETWEEN (mid-turn), or SYNTH_AGREED when the correlation's likeliest look is the same.
 # Chosen on STRESS (bench/calibrate_synthesis.py): the loosest that added no wrong read there.
 SYNTH_MARGIN = 3.0
-SYNTH_BETWEEN = 2.0
+SYNTH_BETWEEN = 3.0
 SYNTH_AGREED = 2.0
 ALWAYS_RUNNER_UP = True
 BETWEEN_FRACTIONS = tuple(i / 20 for i in range(4, 17))  # 0.2 .. 0.8

@@ -129,40 +129,75 @@ class Synthesis:
         return out
 
     def read(self, crop: Image, warps: Sequence[npt.NDArray[np.float32]]) -> SynthRead | None:
-        """The look nearest the photo and its lead (``None``: fewer than two looks)."""
+        """The look nearest the photo and its lead (``None``: fewer than two looks). When
+        some pixels are explained by no look (a figure leaning over the window), the looks
+        are fitted again without them."""
         if len(self.looks) < 2:
             return None
         g = grey(crop)
         photos = [warped(g, w, self.size).ravel() for w in warps]
+        fits = self._fit_all(photos, None)
+        keep = self._explained(photos, *fits) if OUTLIER > 0 else None
+        if keep is not None:
+            fits = self._fit_all(photos, keep)
+        return self._lead(photos, *fits, keep)
+
+    def _fit_all(self, photos: list[F32], weight: F32 | None
+                 ) -> tuple[npt.NDArray[np.float64], F32, npt.NDArray[np.intp]]:
+        """Each look at its best blur and alignment: residual, fitted picture, which photo."""
         nl, n = len(self.looks), self.basis.shape[1]
         best_rss = np.full(nl, np.inf)
         best_fit = np.zeros((nl, n), np.float32)
         best_photo = np.zeros(nl, np.intp)
         for ts, gram in self._blurred():
+            if weight is not None:
+                gram = self._gram(ts, weight)
             for i, photo in enumerate(photos):
-                rss, fit = self._fit(ts, gram, photo)
+                rss, fit = self._fit(ts, gram, photo, weight)
                 better = rss < best_rss
                 best_rss[better], best_fit[better], best_photo[better] = \
                     rss[better], fit[better], i
+        return best_rss, best_fit, best_photo
+
+    def _explained(self, photos: list[F32], rss: npt.NDArray[np.float64], fit: F32,
+                   photo: npt.NDArray[np.intp]) -> F32 | None:
+        """The pixels some look explains (1) and those none of the closest looks does (0,
+        with their neighbours: a figure's edge is blurred), or ``None`` when there are too
+        few or too many of the latter to be a figure over the window."""
+        close = np.argsort(rss)[:OUTLIER_LOOKS]
+        least = np.min(np.abs(np.stack([photos[photo[i]] - fit[i] for i in close])), axis=0)
+        sigma = 1.4826 * float(np.median(least))
+        out = (least > OUTLIER * max(sigma, 1e-3)).astype(np.uint8).reshape(
+            self.mean_template.shape)
+        out = cv2.dilate(out, np.ones((3, 3), np.uint8)).ravel()
+        if not MIN_HIDDEN <= float(out.mean()) <= MAX_HIDDEN:
+            return None
+        return (1 - out).astype(np.float32)
+
+    def _lead(self, photos: list[F32], best_rss: npt.NDArray[np.float64], best_fit: F32,
+              best_photo: npt.NDArray[np.intp], weight: F32 | None) -> SynthRead | None:
+        """The best look's lead over the others, in units of the photo's noise."""
+        w = np.ones(best_fit.shape[1], np.float32) if weight is None else weight
         order = np.argsort(best_rss)
         b = int(order[0])
-        noise = float(np.sqrt(max(best_rss[b], 1e-6) / (n - self.basis.shape[0] - 1)))
+        noise = float(np.sqrt(max(best_rss[b], 1e-6) / (w.sum() - self.basis.shape[0] - 1)))
         # the lead over each other look in white-noise units, then, for the closest few,
         # what the residual's smoothness leaves of it (it can only lower a lead)
         leads = []
         for o in (int(i) for i in order[1:]):
             if self.looks[o].kind == self.between and self.looks[b].kind == self.between:
                 continue  # mid-turn is mid-turn: which pair it sits between is a hint only
-            d = best_fit[b] - best_fit[o]
+            d = (best_fit[b] - best_fit[o]) * w
             sep = max(float(np.sqrt(d @ d)), 1e-6)
             leads.append((float(best_rss[o] - best_rss[b]) / (2.0 * noise * sep), o))
         if not leads:
             return None
         th, tw = self.mean_template.shape
-        resid = (photos[best_photo[b]] - best_fit[b]).reshape(th, tw)
+        resid = ((photos[best_photo[b]] - best_fit[b]) * w).reshape(th, tw)
         cov = _autocorrelation(resid) / _overlap(th, tw)
-        z, rival = min((lead / np.sqrt(_spread(cov, (best_fit[b] - best_fit[o]).reshape(th, tw))),
-                        o) for lead, o in sorted(leads)[:SPREAD_RIVALS])
+        z, rival = min((lead / np.sqrt(_spread(cov, ((best_fit[b] - best_fit[o]) * w)
+                                               .reshape(th, tw))), o)
+                       for lead, o in sorted(leads)[:SPREAD_RIVALS])
         return SynthRead(self.looks[b], self.looks[rival], float(z), noise)
 
     def _blurred(self) -> list[tuple[F32, npt.NDArray[np.float64]]]:
@@ -177,36 +212,46 @@ class Synthesis:
                 self._banks.append((ts, self._gram(ts)))
         return self._banks
 
-    def _gram(self, ts: F32) -> npt.NDArray[np.float64]:
-        """Each look's normal matrix for photo ~ (light field . look) + offset (the photo
-        does not enter it: one per blur, shared by both alignments). The light field's basis
-        products are shared by every look: a few matrix products."""
+    def _gram(self, ts: F32, weight: F32 | None = None) -> npt.NDArray[np.float64]:
+        """Each look's normal matrix for photo ~ (light field . look) + offset, with each
+        pixel weighed by ``weight`` (the photo does not enter it: one per blur, shared by
+        both alignments). The light field's basis products are shared by every look: a
+        few matrix products."""
         nl, k = len(ts), self.basis.shape[0]
+        tw = ts if weight is None else ts * weight
         gram = np.empty((nl, k + 1, k + 1), np.float64)
-        sq = (ts * ts) @ self._products.T  # nl x pairs
+        sq = (tw * ts) @ self._products.T  # nl x pairs
         for col, (i, j) in enumerate(self._pairs):
             gram[:, i, j] = gram[:, j, i] = sq[:, col]
-        tb = ts @ self.basis.T  # nl x k: against the offset's column
-        gram[:, :k, k] = gram[:, k, :k] = tb
-        gram[:, k, k] = ts.shape[1]
+        gram[:, :k, k] = gram[:, k, :k] = tw @ self.basis.T  # against the offset's column
+        gram[:, k, k] = ts.shape[1] if weight is None else float(weight.sum())
         gram[:, range(k + 1), range(k + 1)] += 1e-6
         return gram
 
-    def _fit(self, ts: F32, gram: npt.NDArray[np.float64], photo: F32
-             ) -> tuple[npt.NDArray[np.float64], F32]:
+    def _fit(self, ts: F32, gram: npt.NDArray[np.float64], photo: F32,
+             weight: F32 | None = None) -> tuple[npt.NDArray[np.float64], F32]:
         """Every look fitted to ``photo`` at once (one small solve per look): each look's
-        residual and fitted picture."""
+        (weighed) residual and fitted picture."""
         k = self.basis.shape[0]
+        pw = photo if weight is None else photo * weight
         rhs = np.empty((len(ts), k + 1), np.float64)
-        rhs[:, :k] = ts @ (self.basis * photo).T
-        rhs[:, k] = float(photo.sum())
+        rhs[:, :k] = ts @ (self.basis * pw).T
+        rhs[:, k] = float(pw.sum())
         coef = np.linalg.solve(gram, rhs[:, :, None])[:, :, 0]
         fit = np.asarray(ts * (coef[:, :k] @ self.basis) + coef[:, k:], np.float32)
         resid = photo[None, :] - fit
+        if weight is not None:
+            resid = resid * np.sqrt(weight)
         return np.einsum("ij,ij->i", resid, resid), fit
 
 SPREAD_LAG = 4  # px: the lags over which the residual's covariance is summed (``_spread``)
 SPREAD_RIVALS = 8  # the closest looks (in white-noise units) whose lead is corrected for it
+# Pixels none of the OUTLIER_LOOKS closest looks explains within OUTLIER times the typical
+# residual are left out (a figure over the window) when they are between MIN_HIDDEN and
+# MAX_HIDDEN of it (0: never).
+OUTLIER = 4.0
+OUTLIER_LOOKS = 6
+MIN_HIDDEN, MAX_HIDDEN = 0.01, 0.35
 
 
 def _spread(cov: F32, difference: F32) -> float:
