@@ -341,12 +341,22 @@ class DialClassifier:
                                         self.mean_template, BETWEEN)
         return self._synthesis
 
+    def synthesise(self, crop: Image, n: F32 | None = None,
+                   warp: npt.NDArray[np.float32] | None = None) -> SynthRead | None:
+        """The look a synthesis finds in ``crop`` (``synth.py``), at the whole window's
+        alignment (``warp``, found here when not given) and at one found on its rim."""
+        if n is None or warp is None:
+            n = normalise(crop)
+            _, offset, _, found = align(n, self._target)
+            warp = found.warp if found is not None else _shift(offset)
+        syn = self.synthesis()
+        return syn.read(crop, [warp, syn.rim_alignment(n, warp)])
+
     def _by_synthesis(self, crop: Image, unsure: DialRead, n: F32,
                       warp: npt.NDArray[np.float32], seen: dict[str, str]) -> DialRead:
         """A read the correlation left unsure, made again by synthesising each look
         (``synth.py``): the reading if its lead reaches ``SYNTH_MARGIN``."""
-        syn = self.synthesis()
-        r = syn.read(crop, [warp, syn.rim_alignment(n, warp)])
+        r = self.synthesise(crop, n, warp)
         if r is None:
             return unsure
         look = r.best

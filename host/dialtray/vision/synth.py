@@ -70,6 +70,7 @@ class SynthRead:
     rival: Look | None
     z: float  # the lead over the closest other look, in units of the photo's noise
     noise: float  # grey levels
+    hidden: float = 0.0  # share of the window left out: explained by no look (a figure over it)
 
 
 class Synthesis:
@@ -198,7 +199,8 @@ class Synthesis:
         z, rival = min((lead / np.sqrt(_spread(cov, ((best_fit[b] - best_fit[o]) * w)
                                                .reshape(th, tw))), o)
                        for lead, o in sorted(leads)[:SPREAD_RIVALS])
-        return SynthRead(self.looks[b], self.looks[rival], float(z), noise)
+        hidden = 0.0 if weight is None else 1.0 - float(weight.mean())
+        return SynthRead(self.looks[b], self.looks[rival], float(z), noise, hidden)
 
     def _blurred(self) -> list[tuple[F32, npt.NDArray[np.float64]]]:
         """Every look's picture blurred by each of ``SYNTH_SIGMAS``, flat, with its normal
