@@ -145,20 +145,29 @@ class Synthesis:
 
     def _fit_all(self, photos: list[F32], weight: F32 | None
                  ) -> tuple[npt.NDArray[np.float64], F32, npt.NDArray[np.intp]]:
-        """Each look at its best blur and alignment: residual, fitted picture, which photo."""
-        nl, n = len(self.looks), self.basis.shape[1]
+        """Each look at its best blur and alignment: residual, fitted picture, which photo.
+        The residuals come from the normal equations; only the winners' pictures are made."""
+        banks = self._blurred()
+        nl, k = len(self.looks), self.basis.shape[0]
         best_rss = np.full(nl, np.inf)
-        best_fit = np.zeros((nl, n), np.float32)
+        best_coef = np.zeros((nl, k + 1))
+        best_bank = np.zeros(nl, np.intp)
         best_photo = np.zeros(nl, np.intp)
-        for ts, gram in self._blurred():
+        for bi, (ts, gram) in enumerate(banks):
             if weight is not None:
                 gram = self._gram(ts, weight)
             for i, photo in enumerate(photos):
-                rss, fit = self._fit(ts, gram, photo, weight)
+                rss, coef = self._fit(ts, gram, photo, weight)
                 better = rss < best_rss
-                best_rss[better], best_fit[better], best_photo[better] = \
-                    rss[better], fit[better], i
-        return best_rss, best_fit, best_photo
+                best_rss[better], best_coef[better] = rss[better], coef[better]
+                best_bank[better], best_photo[better] = bi, i
+        fits = np.empty((nl, self.basis.shape[1]), np.float32)
+        for bi, (ts, _) in enumerate(banks):
+            rows = np.flatnonzero(best_bank == bi)
+            if len(rows):
+                c = best_coef[rows]
+                fits[rows] = ts[rows] * (c[:, :k] @ self.basis) + c[:, k:]
+        return best_rss, fits, best_photo
 
     def _explained(self, photos: list[F32], rss: npt.NDArray[np.float64], fit: F32,
                    photo: npt.NDArray[np.intp]) -> F32 | None:
@@ -231,20 +240,19 @@ class Synthesis:
         return gram
 
     def _fit(self, ts: F32, gram: npt.NDArray[np.float64], photo: F32,
-             weight: F32 | None = None) -> tuple[npt.NDArray[np.float64], F32]:
+             weight: F32 | None = None
+             ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
         """Every look fitted to ``photo`` at once (one small solve per look): each look's
-        (weighed) residual and fitted picture."""
+        (weighed) residual, |p|^2 - c . A'p at the least-squares solution c, and c."""
         k = self.basis.shape[0]
         pw = photo if weight is None else photo * weight
         rhs = np.empty((len(ts), k + 1), np.float64)
         rhs[:, :k] = ts @ (self.basis * pw).T
         rhs[:, k] = float(pw.sum())
-        coef = np.linalg.solve(gram, rhs[:, :, None])[:, :, 0]
-        fit = np.asarray(ts * (coef[:, :k] @ self.basis) + coef[:, k:], np.float32)
-        resid = photo[None, :] - fit
-        if weight is not None:
-            resid = resid * np.sqrt(weight)
-        return np.einsum("ij,ij->i", resid, resid), fit
+        coef = np.asarray(np.linalg.solve(gram, rhs[:, :, None])[:, :, 0], np.float64)
+        rss = float(pw @ photo) - np.einsum("ij,ij->i", coef, rhs)
+        return np.asarray(np.maximum(rss, 0.0), np.float64), coef
+
 
 SPREAD_LAG = 4  # px: the lags over which the residual's covariance is summed (``_spread``)
 SPREAD_RIVALS = 8  # the closest looks (in white-noise units) whose lead is corrected for it
