@@ -60,7 +60,7 @@ SYNTH_AGREED = 2.0
 ALWAYS_RUNNER_UP = True
 BETWEEN_FRACTIONS = tuple(i / 20 for i in range(4, 17))  # 0.2 .. 0.8
 SINGLE_MIN_SCORE = 0.6  # a dial with one look: correlation with it that counts as seen
-BANK_BLUR = (0.0, 1.0, 1.8, 2.4)  # px of extra blur of each template bank
+BANK_BLUR = (0.0, 1.0, 1.8)  # px of extra blur of each template bank
 MIN_WINDOW_FIT = 0.5  # the aligned crop must look this much like the figure's window at all
 SMOOTH = 1.4  # px: evens out the blur of a capture photo and a worse one
 
