@@ -1,6 +1,8 @@
 """Acceptance (issue 14): read the held-back set — photographs whose distortions lie outside
 everything the reader's thresholds were chosen on (TRAIN and STRESS, render_profiles) — and
-count exact, wrong and unknown reads. Seed 9201 was first read after the thresholds were set.
+count exact, wrong and unknown reads. Seed 9201 was first read after the correlation's thresholds
+were set, and read again (never tuned on) while the synthesis was built; docs/vision.md gives
+the fresh figures.
 
 Sized to run in about half a minute (40 trays x 8 docks, ~500 dials); bench/bench_vision.py
 reads a bigger set and breaks it down by distortion type.
@@ -36,9 +38,10 @@ def test_no_wrong_read_above_the_confidence_threshold(held_back_score: testset.S
 
 
 @pytest.mark.xfail(strict=True, reason="NOT MET: each held-back distortion alone reads "
-                                       "100 %, all of them together ~98 % (98.1 % of 7 087 "
-                                       "fresh dials; the rest `unknown`, most of them "
-                                       "illegible to the eye too; issue 14 asks 99.9 %)")
+                                       "100 %, all of them together ~99.3 % (99.34 % of "
+                                       "7 074 fresh dials, the rest `unknown`; an observer "
+                                       "knowing the scene reads them all: issue 14 asks "
+                                       "99.9 %)")
 def test_at_least_999_per_mille_read_exactly(held_back_score: testset.Score) -> None:
     s = held_back_score
     assert s.exact / s.total >= 0.999, f"{s.exact}/{s.total} exact, {s.unknown} unknown"
