@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from dialtray.vision.layout import Layout
 from dialtray.vision.reader import TrayReader
-from dialtray.vision.reading import CLICK
+from dialtray.vision.reading import CLICK, UNKNOWN
+from dialtray.vision.still import UNSURE_FRAMES
 from dialtray.vision.testset import LiveScene, covered, nudged, shadowed
 
 
@@ -151,3 +152,31 @@ def test_no_kept_read_without_the_markers_confirmed_on_that_frame(layout: Layout
     shot = scene.photo()
     reader.read(shot, cast, reader.follow(shot))
     assert reader.reused
+
+
+def test_a_still_window_left_unsure_is_read_again_every_few_frames(layout: Layout,
+                                                                   figures: dict,
+                                                                   refs: dict) -> None:
+    """A hand held over half a window: the reader cannot name the dial. While the hand stays
+    put the unsure read is kept for a few frames (each unsure read may run the synthesis),
+    then read afresh (a new frame's noise may name it); the hand lifted, the window is read
+    at once and names the click."""
+    scene, reader, reg, targets = _first_read(layout, figures, refs, 41)
+    assignment = dict(scene.cast)
+    d, k = targets[0]
+    ys, xs = scene.window_box(reg, d, k)
+    clean = scene.render()
+    hand = clean.copy()
+    hand[ys.start:ys.stop, xs.start:(xs.start + xs.stop) // 2 + 2] = (110, 140, 190)
+    fresh = []
+    for frame in range(1, 3 * UNSURE_FRAMES + 2):
+        shot = scene.photo(hand)
+        r = reader.read(shot, assignment, reader.follow(shot))[d][k]
+        assert r.status == UNKNOWN, (frame, r)
+        if (d, k) not in reader.reused:
+            fresh.append(frame)
+    assert fresh == list(range(1, 3 * UNSURE_FRAMES + 2, UNSURE_FRAMES)), fresh
+    shot = scene.photo(clean)
+    r = reader.read(shot, assignment, reader.follow(shot))[d][k]
+    assert (d, k) not in reader.reused
+    assert r.status == CLICK and int(scene.pos[d][k]) in r.clicks, r

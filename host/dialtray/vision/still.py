@@ -1,7 +1,8 @@
 """Which dial windows have not changed since they were last read, so that a live loop can
 return their kept reads instead of reading them again (most dials rest most of the time).
 
-A window read as a click keeps that read and the grey frame pixels it was read from. On a
+A window read as a click keeps that read and the grey frame pixels it was read from (a window
+the reader could not name keeps its unsure read too, for a few frames only). On a
 later frame of the same registration, confirmed by ``TrayReader.follow`` on that very frame
 (the markers have not moved, so the camera has not), the window's pixels are compared with
 the kept ones (those of the frame it was read from, not the last frame: a slow drift adds
@@ -26,10 +27,14 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from dialtray.vision.reading import CLICK, DialRead
+from dialtray.vision.reading import CLICK, UNKNOWN, DialRead
 from dialtray.vision.register import Image, Registration
 
 REFRESH_FRAMES = 30  # a window kept this many frames in a row is read afresh all the same
+# A still window the reader could not name is read afresh every UNSURE_FRAMES frames: each
+# frame's noise is new, so another look may name it, but an unsure read can cost the synthesis
+# (4-8 ms) and a dim corner of the tray may stay unsure for a whole game.
+UNSURE_FRAMES = 4
 # The print band of the grey difference (finer than BAND_FINE px is mostly sensor noise,
 # slower than BAND_SLOW px is light), its energy pooled over AREA px around each pixel.
 BAND_FINE, BAND_SLOW, AREA = 1.0, 4.0, 3.0
@@ -115,9 +120,8 @@ class StillWindows:
     def kept_read(self, key: Key) -> DialRead | None:
         """The kept read of a window the last ``compare`` found still, else None."""
         kept, change = self._kept.get(key), self.changes.get(key)
-        if kept is None or change is None or kept.read.status != CLICK \
-                or kept.reused >= REFRESH_FRAMES or not np.isfinite(self.level) \
-                or self.print_ratio(change) > PRINT_NOISE:
+        if kept is None or change is None or kept.reused >= _kept_for(kept.read) \
+                or not np.isfinite(self.level) or self.print_ratio(change) > PRINT_NOISE:
             return None
         kept.reused += 1
         return kept.read
@@ -125,9 +129,17 @@ class StillWindows:
     def keep(self, key: Key, image: Image, box: Box, read: DialRead, stagger: int) -> None:
         """Keep a fresh read and its pixels (``stagger``: windows first refresh at different
         frames, not all on the same one)."""
-        self._kept[key] = _Kept(_grey(image, box), read, stagger % (REFRESH_FRAMES // 2))
+        first = stagger % (REFRESH_FRAMES // 2) if read.status == CLICK else 0
+        self._kept[key] = _Kept(_grey(image, box), read, first)
 
     def forget_all_but(self, keys: set[Key]) -> None:
         """A figure taken off its dock: nothing kept for it."""
         for key in set(self._kept) - keys:
             del self._kept[key]
+
+
+def _kept_for(read: DialRead) -> int:
+    """How many frames a still window's read may be returned: a click's for long, an unsure
+    one's for a few, a mid-turn one's never (the dial is moving)."""
+    return REFRESH_FRAMES if read.status == CLICK else UNSURE_FRAMES - 1 \
+        if read.status == UNKNOWN else 0
