@@ -28,7 +28,6 @@ import cv2
 from benchout import print_table, write_results
 from dialtray.vision import classify, synth, testset
 from dialtray.vision import render_profiles as rp
-from dialtray.vision.errors import VisionError
 from dialtray.vision.layout import load_layout
 from dialtray.vision.reader import TrayReader
 from dialtray.vision.reading import BETWEEN, UNKNOWN
@@ -64,27 +63,18 @@ def main() -> None:
     rows: list[dict[str, Any]] = []
     for seed in (int(s) for s in args.seeds.split(",")):
         for shot, docks in testset.tray_sets(layout, figures, rp.stress, args.frames, seed):
-            try:
-                reg = reader.register(shot.image)
-            except VisionError:
-                continue  # markers lost: no read at all
-            for dock, spec in docks.items():
-                bt = layout.base_type(refs[spec.figure].base_type)
-                for dial, pos in spec.positions.items():
-                    c = reader.classifiers(spec.figure)[dial]
-                    read = c.read(reg.crop(shot.image, layout.docks[dock], bt.windows[dial],
-                                           bt.name))
-                    faces = spec.faces[dial]
-                    if c.last_synthesis is None:
-                        plain.add(read, pos, len(faces), faces, "")
-                        continue
-                    one = testset.Score()
-                    one.add(read, pos, len(faces), faces, "")
-                    syn, agreed = c.last_synthesis
-                    rows.append({"z": syn.z, "between": syn.best.kind == BETWEEN,
-                                 "agreed": agreed, "made": read.status != UNKNOWN,
-                                 "right": one.exact == 1, "figure": spec.figure, "dial": dial,
-                                 "truth": pos, "seed": seed})
+            for _, spec, dial, pos, c, read in testset.window_reads(reader, shot, docks):
+                faces = spec.faces[dial]
+                if c.last_synthesis is None:
+                    plain.add(read, pos, len(faces), faces, "")
+                    continue
+                one = testset.Score()
+                one.add(read, pos, len(faces), faces, "")
+                syn, agreed = c.last_synthesis
+                rows.append({"z": syn.z, "between": syn.best.kind == BETWEEN,
+                             "agreed": agreed, "made": read.status != UNKNOWN,
+                             "right": one.exact == 1, "figure": spec.figure, "dial": dial,
+                             "truth": pos, "seed": seed})
         print(f"seed {seed}: {plain.total + len(rows)} dials so far", flush=True)
     total = plain.total + len(rows)
     grid = []

@@ -100,23 +100,14 @@ def stress_slice(layout: Layout, figures: dict[str, Any], refs: dict[str, Figure
     reader = TrayReader(layout, refs, reuse=False)
     out = []
     for shot, docks in testset.tray_sets(layout, figures, rp.stress, 30, seed=8821):
-        try:
-            reg = reader.register(shot.image)
-        except Exception:  # markers lost in the harshest photos: nothing is read there
-            continue
-        for dock, spec in docks.items():
-            bt = layout.base_type(refs[spec.figure].base_type)
-            for dial, pos in spec.positions.items():
-                c = reader.classifiers(spec.figure)[dial]
-                read = c.read(reg.crop(shot.image, layout.docks[dock], bt.windows[dial],
-                                       bt.name))
-                if c.last_synthesis is None:
-                    continue
-                score = testset.Score()
-                faces = spec.faces[dial]
-                score.add(read, pos, len(faces), faces, "")
-                out.append((read.status != UNKNOWN, score.exact == 1,
-                            f"dock {dock} {spec.figure} {dial} truth {pos:.2f}: {read}"))
+        for dock, spec, dial, pos, c, read in testset.window_reads(reader, shot, docks):
+            if c.last_synthesis is None:
+                continue
+            score = testset.Score()
+            faces = spec.faces[dial]
+            score.add(read, pos, len(faces), faces, "")
+            out.append((read.status != UNKNOWN, score.exact == 1,
+                        f"dock {dock} {spec.figure} {dial} truth {pos:.2f}: {read}"))
     return out
 
 

@@ -36,7 +36,8 @@ class Alignment:
     bank: int = -1  # the template bank (blur) the window's photo matched best, once known
 
 
-def _warp(n: F32, warp: npt.NDArray[np.float32], size: tuple[int, int]) -> F32:
+def warped(n: F32, warp: npt.NDArray[np.float32], size: tuple[int, int]) -> F32:
+    """``n`` seen through an alignment (template px -> crop px): the aligned patch."""
     return np.asarray(cv2.warpAffine(n, warp, size, flags=cv2.INTER_LINEAR |
                                      cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE),
                       np.float32)
@@ -79,13 +80,13 @@ def align(n: F32, target: F32 | Target, hint: Alignment | None = None
     template, tu = tg.template, tg.unit
     th, tw = template.shape
     if hint is not None:
-        patch = _warp(n, hint.warp, (tw, th))
+        patch = warped(n, hint.warp, (tw, th))
         still = tg.still(patch)
         if still < hint.score - STILL_SLACK:  # moved a little? ECC from there, a few steps
             try:
                 _, warp = cv2.findTransformECC(template, n, hint.warp.copy(), ECC_MOTION,
                                                HINT_STOP, None, 1)  # type: ignore[call-overload]
-                patch = _warp(n, warp, (tw, th))
+                patch = warped(n, warp, (tw, th))
                 still = tg.still(patch)
                 hint = Alignment(np.asarray(warp, np.float32), hint.score, hint.bank)
             except cv2.error:
@@ -102,6 +103,6 @@ def align(n: F32, target: F32 | Target, hint: Alignment | None = None
                                        None, 1)  # type: ignore[call-overload]
     except cv2.error:  # kept the integer alignment
         return n[y:y + th, x:x + tw], (x, y), float(score), None
-    patch = _warp(n, warp, (tw, th))
+    patch = warped(n, warp, (tw, th))
     return patch, (round(float(warp[0, 2])), round(float(warp[1, 2]))), \
         float(_unit(patch) @ tu), Alignment(np.asarray(warp, np.float32), tg.still(patch))

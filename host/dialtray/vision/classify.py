@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from dialtray.vision.align import Alignment, Target, align
+from dialtray.vision.align import Alignment, Target, align, warped
 from dialtray.vision.colours import palette_hues, read_colours
 from dialtray.vision.faces import Face
 from dialtray.vision.layout import Layout, Window
@@ -35,7 +35,7 @@ from dialtray.vision.regions import inside, window_regions
 from dialtray.vision.register import BORDER_MM, SPP, CropGeometry, Image
 from dialtray.vision.scoring import RegionScorer
 from dialtray.vision.scoring import unit as _unit
-from dialtray.vision.synth import Synthesis, SynthRead, grey, warped
+from dialtray.vision.synth import Synthesis, SynthRead, grey
 
 F32 = npt.NDArray[np.float32]
 

@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from dialtray.vision.align import warped
 from dialtray.vision.register import BORDER_MM, SPP, Image
 
 F32 = npt.NDArray[np.float32]
@@ -44,13 +45,6 @@ RIM_INSIDE = 2  # px of the window inside its rim that the rim alignment also lo
 
 def grey(bgr: Image) -> F32:
     return np.asarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), np.float32)
-
-
-def warped(img: F32, warp: npt.NDArray[np.float32], size: tuple[int, int]) -> F32:
-    """``img`` seen through an alignment (template px -> crop px)."""
-    return np.asarray(cv2.warpAffine(img, warp, size, flags=cv2.INTER_LINEAR |
-                                     cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE),
-                      np.float32)
 
 
 @dataclass(frozen=True)

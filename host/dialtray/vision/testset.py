@@ -17,6 +17,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from dialtray.vision.classify import DialClassifier
+from dialtray.vision.errors import VisionError
 from dialtray.vision.faces import BASE_TYPE, Face, dial_faces, game_of
 from dialtray.vision.layout import Layout
 from dialtray.vision.reader import TrayReader
@@ -128,6 +130,23 @@ def score_frame(reader: TrayReader, shot: Rendered, docks: dict[int, DockSpec], 
             faces = spec.faces[dial]
             score.add(reads[dock][dial], pos, len(faces), faces,
                       f"{what} dock {dock} {spec.figure} {dial}")
+
+
+def window_reads(reader: TrayReader, shot: Rendered, docks: dict[int, DockSpec]
+                 ) -> Iterator[tuple[int, DockSpec, str, float, DialClassifier, DialRead]]:
+    """Each window of a photograph read on its own, by its classifier (whose state, e.g.
+    ``last_synthesis``, belongs to that read): (dock, spec, dial, true position, classifier,
+    read). Nothing for a photograph whose markers are lost."""
+    try:
+        reg = reader.register(shot.image)
+    except VisionError:
+        return
+    for dock, spec in docks.items():
+        bt = reader.layout.base_type(reader.refs[spec.figure].base_type)
+        for dial, pos in spec.positions.items():
+            c = reader.classifiers(spec.figure)[dial]
+            yield dock, spec, dial, pos, c, c.read(
+                reg.crop(shot.image, reader.layout.docks[dock], bt.windows[dial], bt.name))
 
 
 def steady_frames(layout: Layout, figures: dict[str, dict[str, Any]], frames: int, seed: int
