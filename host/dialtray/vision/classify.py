@@ -335,10 +335,9 @@ class DialClassifier:
             for ci, members in enumerate(self.classes):
                 for i in members:
                     groups[i] = self.group_of[ci]
-            width = round(self.window.size[0] * SPP)
-            self._synthesis = Synthesis(Synthesis.looks_of(self._references, groups, width,
-                                                           BETWEEN, CLICK),
-                                        self.mean_template, BETWEEN)
+            self._synthesis = Synthesis(self._references, groups,
+                                        round(self.window.size[0] * SPP), self.mean_template,
+                                        BETWEEN, CLICK)
         return self._synthesis
 
     def synthesise(self, crop: Image, n: F32 | None = None,

@@ -40,6 +40,7 @@ F32 = npt.NDArray[np.float32]
 
 SYNTH_SIGMAS = (0.0, 1.0, 1.8, 2.6)  # px of extra blur of the references tried
 SYNTH_FRACTIONS = tuple(i / 10 for i in range(2, 9))  # mid-turn looks: 0.2 .. 0.8 of a click
+REFINE = 0.05  # of a click: the likeliest mid-turn look is also tried this far either way
 RIM_INSIDE = 2  # px of the window inside its rim that the rim alignment also looks at
 
 
@@ -56,6 +57,7 @@ class Look:
     a: int
     b: int
     picture: F32
+    cut: int = 0  # mid-turn: how many px of the window already show click ``b``
 
 
 @dataclass(frozen=True)
@@ -70,9 +72,13 @@ class SynthRead:
 class Synthesis:
     """A dial's looks, and how to read a window crop by synthesising each of them."""
 
-    def __init__(self, looks: Sequence[Look], mean_template: F32, between: str) -> None:
-        self.looks = list(looks)
+    def __init__(self, references: Sequence[F32], groups: Sequence[int], width: int,
+                 mean_template: F32, between: str, click: str) -> None:
+        """``references``: each click's picture (grey, aligned as the templates);
+        ``groups``: each click's grey group; ``width``: the window's, px."""
+        self.references, self.width = list(references), width
         self.between = between
+        self.looks = self._looks(groups, click)
         th, tw = mean_template.shape
         self.size = (tw, th)
         self.mean_template = mean_template
@@ -90,28 +96,29 @@ class Synthesis:
         self._products = np.stack([self.basis[i] * self.basis[j] for i, j in self._pairs])
         self._banks: list[tuple[F32, npt.NDArray[np.float64]]] = []
 
-    @staticmethod
-    def looks_of(references: Sequence[F32], groups: Sequence[int], width: int,
-                 between: str, click: str) -> list[Look]:
+    def _looks(self, groups: Sequence[int], click: str) -> list[Look]:
         """One look per grey group (clicks that print alike look alike in grey) and the
         mid-turn looks between neighbouring clicks of different groups."""
         looks, seen = [], set()
         for i, g in enumerate(groups):
             if g not in seen:
                 seen.add(g)
-                looks.append(Look(click, g, g, references[i]))
-        n, x0 = len(references), round(BORDER_MM * SPP)
+                looks.append(Look(click, g, g, self.references[i]))
+        n = len(self.references)
         for i in range(n if n > 1 else 0):
             j = (i + 1) % n
-            if groups[i] == groups[j]:
-                continue
-            for frac in SYNTH_FRACTIONS:
-                cut = round(frac * width)
-                t = references[i].copy()
-                t[:, x0:x0 + width] = np.concatenate(
-                    [references[i][:, x0 + cut:x0 + width], references[j][:, x0:x0 + cut]], axis=1)
-                looks.append(Look(between, i, j, t))
+            if groups[i] != groups[j]:
+                looks += [self._mid_turn(i, j, round(f * self.width)) for f in SYNTH_FRACTIONS]
         return looks
+
+    def _mid_turn(self, i: int, j: int, cut: int) -> Look:
+        """The window with the dial ``cut`` px past click ``i`` towards ``j``: the end of
+        ``i``'s print, then the start of ``j``'s (the strip slides past the window)."""
+        x0, w, refs = round(BORDER_MM * SPP), self.width, self.references
+        t = refs[i].copy()
+        t[:, x0:x0 + w] = np.concatenate([refs[i][:, x0 + cut:x0 + w], refs[j][:, x0:x0 + cut]],
+                                         axis=1)
+        return Look(self.between, i, j, t, cut)
 
     def rim_alignment(self, normalised: F32, warp: npt.NDArray[np.float32]
                       ) -> npt.NDArray[np.float32]:
@@ -126,23 +133,42 @@ class Synthesis:
     def read(self, crop: Image, warps: Sequence[npt.NDArray[np.float32]]) -> SynthRead | None:
         """The look nearest the photo and its lead (``None``: fewer than two looks). When
         some pixels are explained by no look (a figure leaning over the window), the looks
-        are fitted again without them."""
+        are fitted again without them. The likeliest mid-turn look is first tried a pixel at
+        a time around where it cuts (the looks are 0.1 of a click apart, and a cut a few
+        pixels off leaves the join between the two prints unexplained, or worse, left out as
+        if a figure hid it)."""
         if len(self.looks) < 2:
             return None
         g = grey(crop)
         photos = [warped(g, w, self.size).ravel() for w in warps]
-        fits = self._fit_all(photos, None)
+        looks, banks = self.looks, self._blurred()
+        fits = self._fit_all(photos, None, banks)
+        mids = [i for i, lk in enumerate(looks) if lk.kind == self.between]
+        if mids:
+            m = looks[min(mids, key=lambda i: fits[0][i])]
+            step = max(1, round(REFINE * self.width))
+            extra = [self._mid_turn(m.a, m.b, c) for c in range(m.cut - step, m.cut + step + 1)
+                     if c != m.cut and 0 < c < self.width]
+            if extra:
+                more = self._bank_of(extra)
+                add = self._fit_all(photos, None, more)
+                looks = looks + extra
+                banks = [(np.concatenate([t, te]), np.concatenate([g, ge]))
+                         for (t, g), (te, ge) in zip(banks, more, strict=True)]
+                fits = (np.concatenate([fits[0], add[0]]), np.concatenate([fits[1], add[1]]),
+                        np.concatenate([fits[2], add[2]]))
         keep = self._explained(photos, *fits) if OUTLIER > 0 else None
         if keep is not None:
-            fits = self._fit_all(photos, keep)
-        return self._lead(photos, *fits, keep)
+            fits = self._fit_all(photos, keep, banks)
+        return self._lead(looks, photos, *fits, keep)
 
-    def _fit_all(self, photos: list[F32], weight: F32 | None
+    def _fit_all(self, photos: list[F32], weight: F32 | None,
+                 banks: list[tuple[F32, npt.NDArray[np.float64]]]
                  ) -> tuple[npt.NDArray[np.float64], F32, npt.NDArray[np.intp]]:
-        """Each look at its best blur and alignment: residual, fitted picture, which photo.
-        The residuals come from the normal equations; only the winners' pictures are made."""
-        banks = self._blurred()
-        nl, k = len(self.looks), self.basis.shape[0]
+        """Each look of ``banks`` at its best blur and alignment: residual, fitted picture,
+        which photo. The residuals come from the normal equations; only the winners' pictures
+        are made."""
+        nl, k = len(banks[0][0]), self.basis.shape[0]
         best_rss = np.full(nl, np.inf)
         best_coef = np.zeros((nl, k + 1))
         best_bank = np.zeros(nl, np.intp)
@@ -178,8 +204,9 @@ class Synthesis:
             return None
         return (1 - out).astype(np.float32)
 
-    def _lead(self, photos: list[F32], best_rss: npt.NDArray[np.float64], best_fit: F32,
-              best_photo: npt.NDArray[np.intp], weight: F32 | None) -> SynthRead | None:
+    def _lead(self, looks: list[Look], photos: list[F32], best_rss: npt.NDArray[np.float64],
+              best_fit: F32, best_photo: npt.NDArray[np.intp], weight: F32 | None
+              ) -> SynthRead | None:
         """The best look's lead over the others, in units of the photo's noise."""
         w = np.ones(best_fit.shape[1], np.float32) if weight is None else weight
         order = np.argsort(best_rss)
@@ -189,7 +216,7 @@ class Synthesis:
         # what the residual's smoothness leaves of it (it can only lower a lead)
         leads = []
         for o in (int(i) for i in order[1:]):
-            if self.looks[o].kind == self.between and self.looks[b].kind == self.between:
+            if looks[o].kind == self.between and looks[b].kind == self.between:
                 continue  # mid-turn is mid-turn: which pair it sits between is a hint only
             d = (best_fit[b] - best_fit[o]) * w
             sep = max(float(np.sqrt(d @ d)), 1e-6)
@@ -203,19 +230,24 @@ class Synthesis:
                                                .reshape(th, tw))), o)
                        for lead, o in sorted(leads)[:SPREAD_RIVALS])
         hidden = 0.0 if weight is None else 1.0 - float(weight.mean())
-        return SynthRead(self.looks[b], self.looks[rival], float(z), noise, hidden)
+        return SynthRead(looks[b], looks[rival], float(z), noise, hidden)
 
     def _blurred(self) -> list[tuple[F32, npt.NDArray[np.float64]]]:
         """Every look's picture blurred by each of ``SYNTH_SIGMAS``, flat, with its normal
         matrices (made once, when the first read needs them)."""
         if not self._banks:
-            pictures = np.stack([lk.picture for lk in self.looks])
-            for sigma in SYNTH_SIGMAS:
-                ts = pictures if sigma == 0 else np.stack(
-                    [cv2.GaussianBlur(p, (0, 0), sigma) for p in pictures])
-                ts = np.ascontiguousarray(ts.reshape(len(self.looks), -1))
-                self._banks.append((ts, self._gram(ts)))
+            self._banks = self._bank_of(self.looks)
         return self._banks
+
+    def _bank_of(self, looks: Sequence[Look]) -> list[tuple[F32, npt.NDArray[np.float64]]]:
+        pictures = np.stack([lk.picture for lk in looks])
+        out = []
+        for sigma in SYNTH_SIGMAS:
+            ts = pictures if sigma == 0 else np.stack(
+                [cv2.GaussianBlur(p, (0, 0), sigma) for p in pictures])
+            ts = np.ascontiguousarray(ts.reshape(len(looks), -1))
+            out.append((ts, self._gram(ts)))
+        return out
 
     def _gram(self, ts: F32, weight: F32 | None = None) -> npt.NDArray[np.float64]:
         """Each look's normal matrix for photo ~ (light field . look) + offset, with each
