@@ -33,7 +33,7 @@ from dialtray.vision.register import Image, Registration
 REFRESH_FRAMES = 30  # a window kept this many frames in a row is read afresh all the same
 # A still window the reader could not name is read afresh every UNSURE_FRAMES frames: each
 # frame's noise is new, so another look may name it, but an unsure read can cost the synthesis
-# (4-8 ms) and a dim corner of the tray may stay unsure for a whole game.
+# (5-10 ms) and a dim corner of the tray may stay unsure for a whole game.
 UNSURE_FRAMES = 4
 # The print band of the grey difference (finer than BAND_FINE px is mostly sensor noise,
 # slower than BAND_SLOW px is light), its energy pooled over AREA px around each pixel.
