@@ -57,7 +57,6 @@ NOISE_MARGIN = 6.5
 SYNTH_MARGIN = 3.0
 SYNTH_BETWEEN = 3.0
 SYNTH_AGREED = 2.0
-ALWAYS_RUNNER_UP = True
 BETWEEN_FRACTIONS = tuple(i / 20 for i in range(4, 17))  # 0.2 .. 0.8
 SINGLE_MIN_SCORE = 0.6  # a dial with one look: correlation with it that counts as seen
 BANK_BLUR = (0.0, 1.0, 1.8)  # px of extra blur of each template bank
@@ -262,8 +261,9 @@ class DialClassifier:
         np.maximum.at(per_label, self.row_label, scores)
         top = int(np.argmax(per_label))
         close = np.nonzero(per_label >= per_label[top] - RIVAL_WINDOW)[0]
-        if ALWAYS_RUNNER_UP and len(per_label) > 1:
-            close = np.union1d(close, np.argsort(per_label)[-2:])
+        # the runner-up is weighed however far behind: with none close, a blurred blob
+        # matching one click a little read at confidence 1.0 (STRESS: truth 2, read 8)
+        close = np.union1d(close, np.argsort(per_label)[-2:])
         if self.label_list[top][0] == BETWEEN:  # mid-turn must beat the likeliest click,
             clicks = self._click_labels  # however far below: a settled dial read as
             click = int(clicks[np.argmax(per_label[clicks])])  # mid-turn is a false alarm

@@ -7,7 +7,7 @@ and geometry picks the right click of every settled dial of the held-back set by
 (docs/vision.md). This module comes closer to that observer. For each look a dial can show (a
 click, or mid-turn between two), the photo that look would give is *synthesised* from the
 look's captured reference, in grey and linear light: the reference blurred (a few sigmas) and
-multiplied by a smooth light field (quadratic across the window) plus an offset, fitted to the
+multiplied by a smooth light field (a cubic across the window) plus an offset, fitted to the
 photo by least squares. The look that leaves the least residual is the reading if it leads
 every other look by ``SYNTH_MARGIN`` units of the photo's noise:
 
@@ -22,6 +22,8 @@ profile, never on HELD_BACK (``classify.SYNTH_MARGIN``).
 Each look is fitted at two alignments, and keeps its better one: the correlation's (the whole
 window: best for a settled dial) and one found on the window's rim alone (a dial mid-turn
 slides its print, and a whole-window alignment can follow the print instead of the window).
+The likeliest mid-turn look is tried a pixel at a time around its cut; pixels no close look
+explains (a figure's wing over the window) are left out and the looks fitted again.
 """
 
 from __future__ import annotations
