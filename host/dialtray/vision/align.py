@@ -36,6 +36,11 @@ class Alignment:
     bank: int = -1  # the template bank (blur) the window's photo matched best, once known
 
 
+def shift(offset: tuple[int, int]) -> npt.NDArray[np.float32]:
+    """The alignment of a plain integer offset (no rotation)."""
+    return np.array([[1, 0, offset[0]], [0, 1, offset[1]]], np.float32)
+
+
 def warped(n: F32, warp: npt.NDArray[np.float32], size: tuple[int, int]) -> F32:
     """``n`` seen through an alignment (template px -> crop px): the aligned patch."""
     return np.asarray(cv2.warpAffine(n, warp, size, flags=cv2.INTER_LINEAR |
@@ -97,7 +102,7 @@ def align(n: F32, target: F32 | Target, hint: Alignment | None = None
                 float(_unit(patch) @ tu), Alignment(w, hint.score, hint.bank)
     r = cv2.matchTemplate(n, template, cv2.TM_CCOEFF_NORMED)
     _, score, _, (x, y) = cv2.minMaxLoc(r)
-    warp = np.array([[1, 0, x], [0, 1, y]], np.float32)
+    warp = shift((x, y))
     try:
         _, warp = cv2.findTransformECC(template, n, warp, ECC_MOTION, ECC_STOP,
                                        None, 1)  # type: ignore[call-overload]

@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from dialtray.vision.align import Alignment, Target, align, warped
+from dialtray.vision.align import Alignment, Target, align, shift, warped
 from dialtray.vision.colours import palette_hues, read_colours
 from dialtray.vision.faces import Face
 from dialtray.vision.layout import Layout, Window
@@ -70,10 +70,6 @@ LOG_OFFSET = 100.0
 OWN_FLOOR = 0.05  # a region's own score below this is noise: no smaller scale than it
 
 
-def _shift(offset: tuple[int, int]) -> npt.NDArray[np.float32]:
-    return np.array([[1, 0, offset[0]], [0, 1, offset[1]]], np.float32)
-
-
 def normalise(bgr: Image) -> F32:
     """Grey, log, high-pass, slight blur: what the correlation compares."""
     g = np.asarray(cv2.log(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32) + LOG_OFFSET),
@@ -105,7 +101,7 @@ class DialClassifier:
                 patch, off, _, al = align(n, anchor)
                 aligned.append(patch)
                 offsets.append(off)
-                warps.append(al.warp if al is not None else _shift(off))
+                warps.append(al.warp if al is not None else shift(off))
             anchor = np.mean(aligned, axis=0).astype(np.float32)
         self.mean_template = anchor
         # the references in grey and linear light, aligned as the templates: what a read
@@ -156,10 +152,6 @@ class DialClassifier:
         self.region_shows = [(nm, *[k for k, m in window.marks.items()
                                     if i < len(cells) and inside(m, cells[i])])
                              for i, nm in enumerate(self.region_names)]
-        # a region's say in the score is its size
-        area = np.array([(x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in self.regions], np.float32)
-        self.region_weight = area / area.sum()
-        self.region_px = area
         templates: list[F32] = []
         self.labels: list[tuple[str, int, int]] = []  # (kind, a, b) per template
         for ci, members in enumerate(self.classes):
@@ -184,8 +176,7 @@ class DialClassifier:
         self._whole = np.stack([_unit(t) for t in templates])  # each look, whole window
         clicks = [i for i, lb in enumerate(self.labels) if lb[0] == CLICK]
         self.scorer = RegionScorer(templates, BANK_BLUR, self.regions, clicks,
-                                   shared=len(self.classes) > 1)
-        self.region_weight, self.region_px = self.scorer.weight, self.scorer.px
+                                   shared=len(self.classes) > 1)  # a region's say: its size
         self._pair_regions: dict[tuple[int, int], npt.NDArray[np.intp]] = {}
         label_ids: dict[tuple[str, int, int], int] = {}
         self.row_label = np.array([label_ids.setdefault(lb, len(label_ids))
@@ -232,7 +223,7 @@ class DialClassifier:
         if len(self.label_list) == 1:  # one look only (a token's single click): is it there?
             return self._decide(0, coarse, -1.0, SINGLE_MIN_SCORE, seen)
         self._found = (n, self.last_alignment.warp if self.last_alignment is not None
-                       else _shift((x, y)), seen)
+                       else shift((x, y)), seen)
         # The bank (blur) found for this place in the last frame is scored alone first (a
         # window that has not moved is as blurred as it was); a read that is not sure with it
         # is scored with every bank, as a fresh read is (the best bank varies a little with
@@ -252,11 +243,8 @@ class DialClassifier:
         bank = lo + pick
         if self.last_alignment is not None:
             self.last_alignment.bank = bank
-        return self._decide_scores(patch, all_scores[:, pick, :], self.scorer, bank, seen)
-
-    def _decide_scores(self, patch: F32, cell_scores: F32, scorer: RegionScorer, bank: int,
-                       seen: dict[str, str]) -> DialRead:
-        scores = scorer.weight @ cell_scores
+        cell_scores = all_scores[:, pick, :]
+        scores = weight @ cell_scores
         per_label = np.full(len(self.label_list), -1.0, np.float32)
         np.maximum.at(per_label, self.row_label, scores)
         top = int(np.argmax(per_label))
@@ -270,14 +258,13 @@ class DialClassifier:
             close = np.union1d(close, [click])
         best = top
         z_min, rival_label, self._margin = self._margin_over(top, close, scores, cell_scores,
-                                                             patch, scorer, bank)
+                                                             bank)
         if z_min < self._threshold(top):
             # The whole window's score also weighs what the two prints show alike, where only
             # noise differs: a close runner-up that wins, against every other close label, in
             # the regions where the prints differ is what the photo shows (at most one can).
             for c in sorted((int(c) for c in close if c != top), key=lambda c: -per_label[c]):
-                zc, rc, mc = self._margin_over(c, close, scores, cell_scores, patch, scorer,
-                                                bank)
+                zc, rc, mc = self._margin_over(c, close, scores, cell_scores, bank)
                 if zc >= self._threshold(c):
                     best, z_min, rival_label, self._margin = c, zc, rc, mc
                     break
@@ -290,8 +277,7 @@ class DialClassifier:
             CONFIDENCE_THRESHOLD
 
     def _margin_over(self, best: int, close: npt.NDArray[np.intp], scores: F32,
-                     cell_scores: F32, patch: F32, scorer: RegionScorer, bank: int
-                     ) -> tuple[float, int, str]:
+                     cell_scores: F32, bank: int) -> tuple[float, int, str]:
         """How sure ``best`` is against each other ``close`` label, region by region where
         their templates differ; the least sure (z), that rival and why. z = 1: the crop is
         as far from the rival as the best itself scores, 0: halfway, < 0: nearer the rival;
@@ -307,7 +293,7 @@ class DialClassifier:
             rows_o = self._label_rows[other]
             o = int(rows_o[np.argmax(scores[rows_o])])
             regions = self._differing_regions(best, int(other))
-            d = 1.0 - scorer.sim[bank][regions, row, o]
+            d = 1.0 - self.scorer.sim[bank][regions, row, o]
             mine = cell_scores[regions, row]
             num = float(np.sum(mine - cell_scores[regions, o]))
             # on the scale of what this photo shows of the best (a dark, blurred or noisy
@@ -318,7 +304,7 @@ class DialClassifier:
             # unexplained (1 - score^2 of a unit vector), per pixel, along the direction that
             # tells the two apart (|best - other|^2 = 2d)
             noise = float(np.sum(np.maximum(1.0 - mine * mine, 1e-3) * 2.0 * d
-                                 / scorer.px[regions]))
+                                 / self.scorer.px[regions]))
             in_noise = num / np.sqrt(noise) if noise > 0 else np.inf
             noisy = CONFIDENCE_THRESHOLD * in_noise / NOISE_MARGIN < z
             if noisy:
@@ -336,8 +322,7 @@ class DialClassifier:
                 for i in members:
                     groups[i] = self.group_of[ci]
             self._synthesis = Synthesis(self._references, groups,
-                                        round(self.window.size[0] * SPP), self.mean_template,
-                                        BETWEEN, CLICK)
+                                        round(self.window.size[0] * SPP), self.mean_template)
         return self._synthesis
 
     def synthesise(self, crop: Image, n: F32 | None = None,
@@ -347,7 +332,7 @@ class DialClassifier:
         if n is None or warp is None:
             n = normalise(crop)
             _, offset, _, found = align(n, self._target)
-            warp = found.warp if found is not None else _shift(offset)
+            warp = found.warp if found is not None else shift(offset)
         syn = self.synthesis()
         rim = syn.rim_alignment(n, warp)
         same = np.allclose(rim[:, 2], warp[:, 2], atol=0.25)  # the rim agrees: one photo

@@ -17,7 +17,6 @@ import numpy as np
 import numpy.typing as npt
 
 F32 = npt.NDArray[np.float32]
-Idx = npt.NDArray[np.intp]
 
 
 def unit(a: F32) -> F32:
@@ -35,13 +34,6 @@ def blurred(t: F32, sigma: float) -> F32:
     return np.asarray(cv2.GaussianBlur(t, (0, 0), sigma), np.float32)
 
 
-def rect_pixels(rects: Sequence[tuple[int, int, int, int]], width: int) -> list[Idx]:
-    """Each (x0, y0, x1, y1) rectangle as flat pixel indices, row by row (the order of
-    ``patch[y0:y1, x0:x1].ravel()``)."""
-    return [np.asarray((np.arange(y0, y1)[:, None] * width + np.arange(x0, x1)[None, :]).ravel(),
-                       np.intp) for x0, y0, x1, y1 in rects]
-
-
 class RegionScorer:
     """Every bank's templates, per region, as unit rows of what differs between clicks."""
 
@@ -51,15 +43,15 @@ class RegionScorer:
         """``rects``: the regions (x0, y0, x1, y1) in template pixels; ``clicks``: the template
         rows that are clicks (their mean is what every click shows alike, taken out when
         ``shared``)."""
-        self.regions = rect_pixels(rects, templates[0].shape[1])
+        self.regions = [(slice(y0, y1), slice(x0, x1)) for x0, y0, x1, y1 in rects]
         self.banks = list(banks)
         self.nt = len(templates)
-        self.px = np.array([len(ix) for ix in self.regions], np.float32)
+        self.px = np.array([(x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in rects], np.float32)
         self.weight = self.px / self.px.sum()
         per_bank: list[list[F32]] = []
         commons: list[list[F32]] = []
         for spec in self.banks:
-            ts = [blurred(t, spec).ravel() for t in templates]
+            ts = [blurred(t, spec) for t in templates]
             mats, means = [], []
             for ix in self.regions:
                 raw = np.stack([unit(t[ix]) for t in ts])
@@ -85,9 +77,9 @@ class RegionScorer:
     def scores(self, patch: F32, lo: int = 0, hi: int | None = None) -> F32:
         """Regions x banks ``lo``..``hi``-1 x templates: each region's correlation."""
         hi = len(self.banks) if hi is None else hi
-        nt, flat, out = self.nt, patch.ravel(), []
+        nt, out = self.nt, []
         for r, ix in enumerate(self.regions):
-            u = unit(flat[ix])
+            u = unit(patch[ix])
             norm = np.sqrt(np.maximum(1.0 - 2.0 * (self._means[r][lo:hi] @ u)
                                       + self._mean_sq[r][lo:hi], 1e-12))
             out.append((self._stacked[r][lo * nt:hi * nt] @ u

@@ -36,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dialtray.vision.align import warped
+from dialtray.vision.reading import BETWEEN, CLICK
 from dialtray.vision.register import BORDER_MM, SPP, Image
 
 F32 = npt.NDArray[np.float32]
@@ -75,12 +76,11 @@ class Synthesis:
     """A dial's looks, and how to read a window crop by synthesising each of them."""
 
     def __init__(self, references: Sequence[F32], groups: Sequence[int], width: int,
-                 mean_template: F32, between: str, click: str) -> None:
+                 mean_template: F32) -> None:
         """``references``: each click's picture (grey, aligned as the templates);
         ``groups``: each click's grey group; ``width``: the window's, px."""
         self.references, self.width = list(references), width
-        self.between = between
-        self.looks = self._looks(groups, click)
+        self.looks = self._looks(groups)
         th, tw = mean_template.shape
         self.size = (tw, th)
         self.mean_template = mean_template
@@ -98,14 +98,14 @@ class Synthesis:
         self._products = np.stack([self.basis[i] * self.basis[j] for i, j in self._pairs])
         self._banks: list[tuple[F32, npt.NDArray[np.float64]]] = []
 
-    def _looks(self, groups: Sequence[int], click: str) -> list[Look]:
+    def _looks(self, groups: Sequence[int]) -> list[Look]:
         """One look per grey group (clicks that print alike look alike in grey) and the
         mid-turn looks between neighbouring clicks of different groups."""
         looks, seen = [], set()
         for i, g in enumerate(groups):
             if g not in seen:
                 seen.add(g)
-                looks.append(Look(click, g, g, self.references[i]))
+                looks.append(Look(CLICK, g, g, self.references[i]))
         n = len(self.references)
         for i in range(n if n > 1 else 0):
             j = (i + 1) % n
@@ -120,7 +120,7 @@ class Synthesis:
         t = refs[i].copy()
         t[:, x0:x0 + w] = np.concatenate([refs[i][:, x0 + cut:x0 + w], refs[j][:, x0:x0 + cut]],
                                          axis=1)
-        return Look(self.between, i, j, t, cut)
+        return Look(BETWEEN, i, j, t, cut)
 
     def rim_alignment(self, normalised: F32, warp: npt.NDArray[np.float32]
                       ) -> npt.NDArray[np.float32]:
@@ -145,7 +145,7 @@ class Synthesis:
         photos = [warped(g, w, self.size).ravel() for w in warps]
         looks, banks = self.looks, self._blurred()
         fits = self._fit_all(photos, None, banks)
-        mids = [i for i, lk in enumerate(looks) if lk.kind == self.between]
+        mids = [i for i, lk in enumerate(looks) if lk.kind == BETWEEN]
         if mids:
             m = looks[min(mids, key=lambda i: fits[0][i])]
             step = max(1, round(REFINE * self.width))
@@ -218,7 +218,7 @@ class Synthesis:
         # what the residual's smoothness leaves of it (it can only lower a lead)
         leads = []
         for o in (int(i) for i in order[1:]):
-            if looks[o].kind == self.between and looks[b].kind == self.between:
+            if looks[o].kind == BETWEEN and looks[b].kind == BETWEEN:
                 continue  # mid-turn is mid-turn: which pair it sits between is a hint only
             d = (best_fit[b] - best_fit[o]) * w
             sep = max(float(np.sqrt(d @ d)), 1e-6)
