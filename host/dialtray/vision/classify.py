@@ -54,9 +54,9 @@ NOISE_MARGIN = 6.5
 # every other look, in units of the photo's noise, must reach SYNTH_MARGIN (a click) or
 # SYNTH_BETWEEN (mid-turn), or SYNTH_AGREED when the correlation's likeliest look is the same.
 # Chosen on STRESS (bench/calibrate_synthesis.py): the loosest that added no wrong read there.
-SYNTH_MARGIN = 3.0
+SYNTH_MARGIN = 2.5
 SYNTH_BETWEEN = 3.0
-SYNTH_AGREED = 2.0
+SYNTH_AGREED = 1.5
 BETWEEN_FRACTIONS = tuple(i / 20 for i in range(4, 17))  # 0.2 .. 0.8
 SINGLE_MIN_SCORE = 0.6  # a dial with one look: correlation with it that counts as seen
 BANK_BLUR = (0.0, 1.0, 1.8)  # px of extra blur of each template bank

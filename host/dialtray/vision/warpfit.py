@@ -1,0 +1,83 @@
+"""A look fitted to a photo with a small affine warp of its own (``synth.py``'s closest looks).
+
+The window crop comes from the tray's homography, found from the markers at the tray's
+corners; a lens that is not calibrated (pincushion, barrel) bends the tray a little between
+them, so a window can come out a few per cent larger or sheared against its reference, and a
+base seated off can tilt it. Shifted and turned (the alignment) but not stretched, the
+reference's digits then sit a pixel off at the window's edges: a residual ring round every
+stroke, larger than the photo's noise, and a wrong look that happens to fill it fits as well as
+the right one. Here each of the closest looks gets its own warp: six affine parameters, fitted
+jointly with the light field by Gauss-Newton (the warp linearised by the picture's gradient).
+Every look gets the same freedom, so the comparison stays fair; a warp is bounded (``LIMIT``,
+``SHIFT``), as a base or a lens can only stretch a window so far.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+F32 = npt.NDArray[np.float32]
+F64 = npt.NDArray[np.float64]
+
+ITERATIONS = 5
+LIMIT = 0.08  # at most this much stretch or shear (a share of the window)
+SHIFT = 1.5  # px: at most this far from the alignment the look was fitted at
+
+
+class WarpFitter:
+    """Fits pictures of one window size: the pixel grid and the light field's basis, once."""
+
+    def __init__(self, shape: tuple[int, int], basis: F32) -> None:
+        h, w = shape
+        self.shape, self.basis = shape, basis.astype(np.float64)
+        yy, xx = np.mgrid[0:h, 0:w]
+        self.xc = (xx - (w - 1) / 2).ravel().astype(np.float64)
+        self.yc = (yy - (h - 1) / 2).ravel().astype(np.float64)
+
+    def _warp(self, picture: F32, p: F64) -> F32:
+        """``picture`` seen at x + D (x - c) + t, with p = (D row by row, t)."""
+        h, w = self.shape
+        d = np.array([[1 + p[0], p[1]], [p[2], 1 + p[3]]])
+        c = np.array([(w - 1) / 2, (h - 1) / 2])
+        m = np.column_stack([d, c + p[4:6] - d @ c]).astype(np.float32)
+        return np.asarray(cv2.warpAffine(picture, m, (w, h), flags=cv2.INTER_LINEAR |
+                                         cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE),
+                          np.float32)
+
+    def fit(self, picture: F32, photo: F32, weight: F32 | None = None
+            ) -> tuple[float, F32, F64]:
+        """``picture`` (h x w) warped and lit to fit ``photo`` (flat): its (weighed) residual,
+        the fitted picture (flat) and the warp's parameters."""
+        k = self.basis.shape[0]
+        rows = slice(None) if weight is None else np.flatnonzero(weight > 0)
+        y = photo.astype(np.float64)[rows]
+        basis = self.basis[:, rows]
+        xc, yc = self.xc[rows], self.yc[rows]
+        p = np.zeros(6)
+        light: F64 | None = None
+        for _ in range(ITERATIONS):
+            pw = self._warp(picture, p)
+            gy, gx = np.gradient(pw.astype(np.float64))
+            pw_r, gx_r, gy_r = pw.ravel()[rows], gx.ravel()[rows], gy.ravel()[rows]
+            lit = [basis[i] * pw_r for i in range(k)] + [np.ones_like(y)]
+            if light is None:  # the light field first, with no warp
+                coef = np.linalg.lstsq(np.stack(lit, 1), y, rcond=None)[0]
+                light = coef[:k] @ basis
+            cols = [*lit, light * gx_r * xc, light * gx_r * yc, light * gy_r * xc,
+                    light * gy_r * yc, light * gx_r, light * gy_r]
+            coef = np.linalg.lstsq(np.stack(cols, 1), y, rcond=None)[0]
+            step = coef[k + 1:]
+            p = p + step
+            p[:4] = np.clip(p[:4], -LIMIT, LIMIT)
+            p[4:] = np.clip(p[4:], -SHIFT, SHIFT)
+            light = coef[:k] @ basis
+            if np.max(np.abs(step[4:])) < 0.01 and np.max(np.abs(step[:4])) < 1e-4:
+                break
+        pw = self._warp(picture, p).ravel()
+        design = np.stack([self.basis[i] * pw for i in range(k)] + [np.ones(pw.size)], 1)
+        coef = np.linalg.lstsq(design[rows], y, rcond=None)[0]
+        fitted = (design @ coef).astype(np.float32)
+        rss = float(np.sum((y - fitted[rows]) ** 2))
+        return rss, fitted, p
