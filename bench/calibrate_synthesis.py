@@ -27,7 +27,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import cv2
 from benchout import print_table, write_results
-from dialtray.vision import classify, synth, testset, warpfit
+from dialtray.vision import classify, prints, synth, testset, warpfit
 from dialtray.vision import render_profiles as rp
 from dialtray.vision.layout import load_layout
 from dialtray.vision.reader import TrayReader
@@ -45,15 +45,15 @@ def main() -> None:
     ap.add_argument("--frames", type=int, default=200, help="trays per seed (8 docks)")
     ap.add_argument("--seeds", default="8801,8802,8803")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                    help="try another value of a synth.py or warpfit.py constant (a Python "
-                         "literal, e.g. OUTLIER=5.0 or WARP_LOOKS=12)")
+                    help="try another value of a synth.py, warpfit.py or prints.py constant (a "
+                         "Python literal, e.g. OUTLIER=5.0 or WARP_LOOKS=12)")
     ap.add_argument("--out", type=Path, default=RESULTS)
     args = ap.parse_args()
     for item in args.set:
         name, _, value = item.partition("=")
-        module = next((m for m in (synth, warpfit) if hasattr(m, name)), None)
+        module = next((m for m in (synth, warpfit, prints) if hasattr(m, name)), None)
         if module is None:
-            ap.error(f"--set {item}: neither synth.py nor warpfit.py has a constant {name}")
+            ap.error(f"--set {item}: no constant {name} in synth.py, warpfit.py or prints.py")
         setattr(module, name, ast.literal_eval(value))
     cv2.setNumThreads(1)
     chosen = (classify.SYNTH_MARGIN, classify.SYNTH_BETWEEN, classify.SYNTH_AGREED)

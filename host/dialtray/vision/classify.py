@@ -30,6 +30,7 @@ from dialtray.vision.align import Alignment, Target, align, shift, warped
 from dialtray.vision.colours import palette_hues, read_colours
 from dialtray.vision.faces import Face
 from dialtray.vision.layout import Layout, Window
+from dialtray.vision.prints import consistent
 from dialtray.vision.reading import BETWEEN, CLICK, UNKNOWN, DialRead
 from dialtray.vision.regions import inside, window_regions
 from dialtray.vision.register import BORDER_MM, SPP, CropGeometry, Image
@@ -106,8 +107,8 @@ class DialClassifier:
         self.mean_template = anchor
         # the references in grey and linear light, aligned as the templates: what a read
         # the correlation leaves unsure is synthesised from (synth.py, built when needed)
-        self._references = [warped(grey(c), w, (tw, th)) for c, w in zip(crops, warps,
-                                                                          strict=True)]
+        self._references = consistent([warped(grey(c), w, (tw, th))
+                                       for c, w in zip(crops, warps, strict=True)], faces, window)
         self._synthesis: Synthesis | None = None
         self._found: tuple[F32, npt.NDArray[np.float32], dict[str, str]] | None = None
         self._unsure_top: tuple[str, int, int] | None = None

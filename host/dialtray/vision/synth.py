@@ -29,7 +29,7 @@ explains (a figure's wing over the window) are left out and the looks fitted aga
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -161,13 +161,20 @@ class Synthesis:
                          for (t, g), (te, ge) in zip(banks, more, strict=True)]
                 fits = tuple(np.concatenate([a, b]) for a, b in  # type: ignore[assignment]
                              zip(fits, add, strict=True))
+        whole = looks[int(np.argmin(fits[0]))]  # the best look with every pixel counted
         keep = self._explained(photos, *fits[:3]) if OUTLIER > 0 else None
         if keep is not None:
             fits = self._fit_all(photos, keep, banks)
         rss, fit, photo, bank = fits
         if WARP_LOOKS > 0:
             rss = self._warp_closest(banks, photos, rss, fit, photo, bank, keep)
-        return self._lead(looks, photos, rss, fit, photo, keep)
+        out = self._lead(looks, photos, rss, fit, photo, keep)
+        if out is not None and keep is not None and not _same(out.best, whole):
+            # leaving pixels out changed the reading: they were the ones that told the
+            # looks apart (a look that fits poorly everywhere, like a mid-turn composite,
+            # can leave its own digits "unexplained"), so no lead is claimed
+            out = replace(out, z=min(out.z, 0.0))
+        return out
 
     def _warp_closest(self, banks: list[tuple[F32, npt.NDArray[np.float64]]],
                       photos: list[F32], rss: npt.NDArray[np.float64], fit: F32,
@@ -176,21 +183,27 @@ class Synthesis:
         """The ``WARP_LOOKS`` closest looks each fitted again with a small affine warp of its
         own (``warpfit.py``), ``fit`` updated in place. A look not warped is credited with
         the most any warped look gained (it might have gained as much), so no lead is
-        taken over a look that was not given the same chance."""
+        taken over a look that was not given the same chance; one that could then be the
+        best is warped too."""
         if self._warper is None:
             self._warper = WarpFitter(self.mean_template.shape, self.basis)
         th, tw = self.mean_template.shape
         out = rss.copy()
-        close = np.argsort(rss)[:WARP_LOOKS]
-        for i in close:
-            picture = banks[bank[i]][0][i].reshape(th, tw)
-            r, f, _ = self._warper.fit(picture, photos[photo[i]], weight)
-            if r < rss[i]:
-                out[i], fit[i] = r, f
-        gained = float(np.max(rss[close] - out[close]))
-        rest = np.ones(len(rss), bool)
-        rest[close] = False
-        out[rest] = np.maximum(rss[rest] - gained, 0.0)
+        warped_looks = np.zeros(len(rss), bool)
+        todo = np.argsort(rss)[:WARP_LOOKS]
+        while len(todo):
+            for i in todo:
+                picture = banks[bank[i]][0][i].reshape(th, tw)
+                r, f, _ = self._warper.fit(picture, photos[photo[i]], weight)
+                if r < rss[i]:
+                    out[i], fit[i] = r, f
+            warped_looks[todo] = True
+            gained = float(np.max(rss[warped_looks] - out[warped_looks]))
+            rest = ~warped_looks
+            out[rest] = np.maximum(rss[rest] - gained, 0.0)
+            # a look that, credited so, could be the best is given its own warp too: the
+            # reading is always a look that was fitted, never one merely credited
+            todo = np.flatnonzero(rest & (out <= out[warped_looks].min()))
         return out
 
     def _fit_all(self, photos: list[F32], weight: F32 | None,
@@ -321,6 +334,11 @@ OUTLIER = 4.0
 OUTLIER_LOOKS = 6
 MIN_HIDDEN, MAX_HIDDEN = 0.01, 0.35
 WARP_LOOKS = 8  # the closest looks fitted again with a small warp of their own (0: none)
+
+
+def _same(a: Look, b: Look) -> bool:
+    """The same reading: the same click group, or both mid-turn."""
+    return a.kind == b.kind and (a.kind == BETWEEN or a.a == b.a)
 
 
 def _spread(cov: F32, difference: F32) -> float:

@@ -23,7 +23,8 @@ F64 = npt.NDArray[np.float64]
 
 ITERATIONS = 5
 LIMIT = 0.08  # at most this much stretch or shear (a share of the window)
-SHIFT = 1.5  # px: at most this far from the alignment the look was fitted at
+SHIFT = 0.2  # px: at most this far from the alignment the look was fitted at (more let a
+# settled look mimic a dial a little turned: fewer mid-turn reads made on STRESS)
 
 
 class WarpFitter:
