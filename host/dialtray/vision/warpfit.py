@@ -21,7 +21,7 @@ import numpy.typing as npt
 F32 = npt.NDArray[np.float32]
 F64 = npt.NDArray[np.float64]
 
-ITERATIONS = 5
+ITERATIONS = 3
 LIMIT = 0.08  # at most this much stretch or shear (a share of the window)
 SHIFT = 0.2  # px: at most this far from the alignment the look was fitted at (more let a
 # settled look mimic a dial a little turned: fewer mid-turn reads made on STRESS)
@@ -32,7 +32,8 @@ class WarpFitter:
 
     def __init__(self, shape: tuple[int, int], basis: F32) -> None:
         h, w = shape
-        self.shape, self.basis = shape, basis.astype(np.float64)
+        self.shape = shape
+        self.basis_t = np.ascontiguousarray(basis.T, np.float64)  # N x k
         yy, xx = np.mgrid[0:h, 0:w]
         self.xc = (xx - (w - 1) / 2).ravel().astype(np.float64)
         self.yc = (yy - (h - 1) / 2).ravel().astype(np.float64)
@@ -50,35 +51,43 @@ class WarpFitter:
     def fit(self, picture: F32, photo: F32, weight: F32 | None = None
             ) -> tuple[float, F32, F64]:
         """``picture`` (h x w) warped and lit to fit ``photo`` (flat): its (weighed) residual,
-        the fitted picture (flat) and the warp's parameters."""
-        k = self.basis.shape[0]
-        rows = slice(None) if weight is None else np.flatnonzero(weight > 0)
+        the fitted picture (flat) and the warp's parameters. Each step is one small solve of
+        the normal equations (light field, offset and warp together)."""
+        n, k = self.basis_t.shape
+        rows = np.arange(n) if weight is None else np.flatnonzero(weight > 0)
         y = photo.astype(np.float64)[rows]
-        basis = self.basis[:, rows]
-        xc, yc = self.xc[rows], self.yc[rows]
+        basis_t, xc, yc = self.basis_t[rows], self.xc[rows], self.yc[rows]
+        design = np.empty((len(rows), k + 7))
+        design[:, k] = 1.0  # the offset
         p = np.zeros(6)
         light: F64 | None = None
         for _ in range(ITERATIONS):
             pw = self._warp(picture, p)
             gy, gx = np.gradient(pw.astype(np.float64))
-            pw_r, gx_r, gy_r = pw.ravel()[rows], gx.ravel()[rows], gy.ravel()[rows]
-            lit = [basis[i] * pw_r for i in range(k)] + [np.ones_like(y)]
+            design[:, :k] = basis_t * pw.ravel()[rows, None]
             if light is None:  # the light field first, with no warp
-                coef = np.linalg.lstsq(np.stack(lit, 1), y, rcond=None)[0]
-                light = coef[:k] @ basis
-            cols = [*lit, light * gx_r * xc, light * gx_r * yc, light * gy_r * xc,
-                    light * gy_r * yc, light * gx_r, light * gy_r]
-            coef = np.linalg.lstsq(np.stack(cols, 1), y, rcond=None)[0]
+                light = basis_t @ _solve(design[:, :k + 1], y)[:k]
+            lgx, lgy = light * gx.ravel()[rows], light * gy.ravel()[rows]
+            design[:, k + 1:] = np.column_stack([lgx * xc, lgx * yc, lgy * xc, lgy * yc,
+                                                 lgx, lgy])
+            coef = _solve(design, y)
             step = coef[k + 1:]
             p = p + step
             p[:4] = np.clip(p[:4], -LIMIT, LIMIT)
             p[4:] = np.clip(p[4:], -SHIFT, SHIFT)
-            light = coef[:k] @ basis
+            light = basis_t @ coef[:k]
             if np.max(np.abs(step[4:])) < 0.01 and np.max(np.abs(step[:4])) < 1e-4:
                 break
-        pw = self._warp(picture, p).ravel()
-        design = np.stack([self.basis[i] * pw for i in range(k)] + [np.ones(pw.size)], 1)
-        coef = np.linalg.lstsq(design[rows], y, rcond=None)[0]
-        fitted = (design @ coef).astype(np.float32)
+        pw = self._warp(picture, p).ravel().astype(np.float64)
+        lit = np.column_stack([self.basis_t * pw[:, None], np.ones(n)])
+        coef = _solve(lit[rows], y)
+        fitted = (lit @ coef).astype(np.float32)
         rss = float(np.sum((y - fitted[rows]) ** 2))
         return rss, fitted, p
+
+
+def _solve(design: F64, y: F64) -> F64:
+    """Least squares by the normal equations (a few dozen unknowns, thousands of pixels)."""
+    a = design.T @ design
+    a[np.diag_indices_from(a)] += 1e-9 * (1.0 + np.trace(a) / len(a))
+    return np.asarray(np.linalg.solve(a, design.T @ y), np.float64)
