@@ -56,7 +56,7 @@ NOISE_MARGIN = 6.5
 # SYNTH_BETWEEN (mid-turn), or SYNTH_AGREED when the correlation's likeliest look is the same.
 # Chosen on STRESS (bench/calibrate_synthesis.py): the loosest that added no wrong read there.
 SYNTH_MARGIN = 2.5
-SYNTH_BETWEEN = 3.0
+SYNTH_BETWEEN = 1.5
 SYNTH_AGREED = 1.5
 BETWEEN_FRACTIONS = tuple(i / 20 for i in range(4, 17))  # 0.2 .. 0.8
 SINGLE_MIN_SCORE = 0.6  # a dial with one look: correlation with it that counts as seen

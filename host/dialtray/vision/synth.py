@@ -148,6 +148,7 @@ class Synthesis:
         looks, banks = self.looks, self._blurred()
         fits = self._fit_all(photos, None, banks)
         mids = [i for i, lk in enumerate(looks) if lk.kind == BETWEEN]
+        base: F32 | None = None  # pixels every look is compared on (None: all)
         if mids:
             m = looks[min(mids, key=lambda i: fits[0][i])]
             step = max(1, round(REFINE * self.width))
@@ -161,20 +162,42 @@ class Synthesis:
                          for (t, g), (te, ge) in zip(banks, more, strict=True)]
                 fits = tuple(np.concatenate([a, b]) for a, b in  # type: ignore[assignment]
                              zip(fits, add, strict=True))
+            close = [looks[i] for i in np.argsort(fits[0])[:JOIN_CLOSE]]
+            if JOIN > 0 and any(lk.kind == BETWEEN for lk in close):
+                # a dial that may be mid-turn: compared without the join's columns (a settled
+                # dial is compared on all of them: they can hold a digit's stroke)
+                base = self._join_mask(m.cut - step, m.cut + step)
+                fits = self._fit_all(photos, base, banks)
         whole = looks[int(np.argmin(fits[0]))]  # the best look with every pixel counted
         keep = self._explained(photos, *fits[:3]) if OUTLIER > 0 else None
         if keep is not None:
+            keep = keep if base is None else keep * base
             fits = self._fit_all(photos, keep, banks)
+        else:
+            keep = base
         rss, fit, photo, bank = fits
         if WARP_LOOKS > 0:
             rss = self._warp_closest(banks, photos, rss, fit, photo, bank, keep)
         out = self._lead(looks, photos, rss, fit, photo, keep)
-        if out is not None and keep is not None and not _same(out.best, whole):
+        if out is not None and keep is not base and not _same(out.best, whole):
             # leaving pixels out changed the reading: they were the ones that told the
             # looks apart (a look that fits poorly everywhere, like a mid-turn composite,
             # can leave its own digits "unexplained"), so no lead is claimed
             out = replace(out, z=min(out.z, 0.0))
         return out
+
+    def _join_mask(self, first: int, last: int) -> F32:
+        """Every pixel but the columns where a mid-turn look cut ``first``..``last`` px joins
+        its two references (and ``JOIN`` either side): each reference's columns at the
+        window's edge carry the rim's blur, which no photo of a dial mid-turn shows there.
+        Left out for every look alike, so the comparison stays fair."""
+        th, tw = self.mean_template.shape
+        x0 = round(BORDER_MM * SPP)
+        out = np.ones((th, tw), np.float32)
+        lo = max(x0, x0 + self.width - last - JOIN)
+        hi = min(x0 + self.width, x0 + self.width - first + JOIN)
+        out[:, lo:hi] = 0.0
+        return out.ravel()
 
     def _warp_closest(self, banks: list[tuple[F32, npt.NDArray[np.float64]]],
                       photos: list[F32], rss: npt.NDArray[np.float64], fit: F32,
@@ -333,6 +356,8 @@ SPREAD_RIVALS = 8  # the closest looks (in white-noise units) whose lead is corr
 OUTLIER = 4.0
 OUTLIER_LOOKS = 6
 MIN_HIDDEN, MAX_HIDDEN = 0.01, 0.35
+JOIN = 2  # px either side of a mid-turn join left out of the comparison (0: none)
+JOIN_CLOSE = 2  # ... when a mid-turn look is one of this many closest looks
 WARP_LOOKS = 8  # the closest looks fitted again with a small warp of their own (0: none)
 
 
