@@ -57,6 +57,12 @@ def test_hub_page_live_tables_standings_and_a_ruling(
         call.wait_for(timeout=10000)
         assert call.locator(".call-state").inner_text().strip() == "[movement; ⚑ too-many]"
         # (the judge sees the calling table's phase and flags in the queue)
+        # the queue is updated in place: a state push does not replace the button a judge is
+        # pressing (rebuilt, a press and release could land on two buttons: no click)
+        button = call.locator("button").element_handle()
+        at = pg.evaluate("document.body.dataset.at")
+        pg.wait_for_function("at => document.body.dataset.at !== at", arg=at, timeout=10000)
+        assert button.evaluate("b => b.isConnected"), "a state push replaced the Rule button"
         call.locator("button").click()
         wait_for(lambda: len(t.link.stats.rulings) == 1, 20, "the ruling reaches the table")
         assert t.link.stats.rulings[0]["why"] == "judge: play on"

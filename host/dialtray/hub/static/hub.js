@@ -24,20 +24,7 @@ setInterval(tick, 1000);
 function render(s) {
   clock = s.round ? { round: s.round.round, ends: Date.now() / 1000 + s.round.left_s } : null;
   tick();
-  const calls = $("calls");
-  calls.replaceChildren();
-  const open = s.calls.filter((c) => c.status === "open");
-  $("no-calls").hidden = open.length > 0;
-  for (const c of open) {
-    const li = el("li", `table ${c.table}, game ${c.game ?? "?"}: ${c.note} `,
-                  { "data-call": c.id });
-    const st = (s.tables.find((t) => t.id === c.table) || {}).state;  // the table as it is now
-    if (st) li.append(el("span", `[${st.phase || "—"}${st.flags && st.flags.length ? "; ⚑ " + st.flags.join(", ") : ""}] `, { class: "call-state" }));
-    const b = el("button", "Rule: play on", { "data-rule": c.id });
-    b.onclick = () => rule(c.id, b);
-    li.append(b);
-    calls.append(li);
-  }
+  renderCalls(s);
   const board = $("tables");
   board.replaceChildren();
   for (const t of s.tables) {
@@ -63,6 +50,32 @@ function render(s) {
   });
   const q = $("quarantine");
   q.replaceChildren(...s.quarantine.map((x) => el("li", x.reason)));
+}
+
+// The judge's queue is updated in place, each call's row kept by its id: rebuilt on every
+// state push (several a second while tables play), a "Rule" button could be replaced between
+// the press and the release of a click, and the click was lost.
+function renderCalls(s) {
+  const calls = $("calls");
+  const open = s.calls.filter((c) => c.status === "open");
+  $("no-calls").hidden = open.length > 0;
+  const ids = new Set(open.map((c) => String(c.id)));
+  for (const li of [...calls.children]) if (!ids.has(li.dataset.call)) li.remove();
+  for (const c of open) {
+    const st = (s.tables.find((t) => t.id === c.table) || {}).state;  // the table as it is now
+    const now = st ? `[${st.phase || "—"}${st.flags && st.flags.length ? "; ⚑ " + st.flags.join(", ") : ""}] ` : "";
+    let li = [...calls.children].find((x) => x.dataset.call === String(c.id));
+    if (!li) {
+      li = el("li", `table ${c.table}, game ${c.game ?? "?"}: ${c.note} `, { "data-call": c.id });
+      const b = el("button", "Rule: play on", { "data-rule": c.id });
+      b.onclick = () => rule(c.id, b);
+      li.append(el("span", now, { class: "call-state" }), b);
+      calls.append(li);
+    } else {
+      const span = li.querySelector(".call-state");
+      if (span.textContent !== now) span.textContent = now;
+    }
+  }
 }
 
 async function rule(call, button) {
