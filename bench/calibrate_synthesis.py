@@ -54,7 +54,11 @@ def main() -> None:
         module = next((m for m in (synth, warpfit, prints) if hasattr(m, name)), None)
         if module is None:
             ap.error(f"--set {item}: no constant {name} in synth.py, warpfit.py or prints.py")
-        setattr(module, name, ast.literal_eval(value))
+        try:
+            setattr(module, name, ast.literal_eval(value))
+        except (ValueError, SyntaxError):
+            ap.error(f"--set {item}: {value!r} is not a Python literal (e.g. 5.0, (1, 2), "
+                     f"'text')")
     cv2.setNumThreads(1)
     chosen = (classify.SYNTH_MARGIN, classify.SYNTH_BETWEEN, classify.SYNTH_AGREED)
     classify.SYNTH_MARGIN = classify.SYNTH_BETWEEN = classify.SYNTH_AGREED = 1e-9

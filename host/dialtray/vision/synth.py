@@ -22,8 +22,11 @@ profile, never on HELD_BACK (``classify.SYNTH_MARGIN``).
 Each look is fitted at two alignments, and keeps its better one: the correlation's (the whole
 window: best for a settled dial) and one found on the window's rim alone (a dial mid-turn
 slides its print, and a whole-window alignment can follow the print instead of the window).
-The likeliest mid-turn look is tried a pixel at a time around its cut; pixels no close look
-explains (a figure's wing over the window) are left out and the looks fitted again.
+The likeliest mid-turn look is tried a pixel at a time around its cut (and when a mid-turn
+look is among the closest, the columns where its two references join are left out for every
+look); pixels no close look explains (a figure's wing over the window) are left out and the
+looks fitted again; then the closest looks are each fitted with a small affine warp of their
+own (``warpfit.py``). The references are the dial's consistent ones (``prints.py``).
 """
 
 from __future__ import annotations
@@ -70,7 +73,8 @@ class SynthRead:
     rival: Look | None
     z: float  # the lead over the closest other look, in units of the photo's noise
     noise: float  # grey levels
-    hidden: float = 0.0  # share of the window left out: explained by no look (a figure over it)
+    hidden: float = 0.0  # share of the window left out: explained by no look (a figure over
+    # it) or where a mid-turn look joins its two references
 
 
 class Synthesis:
@@ -168,7 +172,7 @@ class Synthesis:
                 # dial is compared on all of them: they can hold a digit's stroke)
                 base = self._join_mask(m.cut - step, m.cut + step)
                 fits = self._fit_all(photos, base, banks)
-        whole = looks[int(np.argmin(fits[0]))]  # the best look with every pixel counted
+        whole = looks[int(np.argmin(fits[0]))]  # the best look before unexplained pixels go
         keep = self._explained(photos, *fits[:3]) if OUTLIER > 0 else None
         if keep is not None:
             keep = keep if base is None else keep * base
