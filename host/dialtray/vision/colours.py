@@ -3,8 +3,8 @@
 A cell's background is its colour block (or the plain dial colour, ``none``). The crop is first
 white-balanced on its own bright pixels (the plain cells), so a warm lamp or a blue evening
 does not turn cream into a colour; then each cell's background (its pixels that are not ink)
-is named by the nearest palette hue of the layout (``colours_bgr``), or ``none`` when it is
-barely saturated.
+is named by the palette hue of the layout (``colours_bgr``) most of its coloured pixels are
+nearest to, or ``none`` when it is barely saturated.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from dialtray.vision.register import BORDER_MM, SPP, Image
 MIN_SATURATION = 70  # of 255: below, a cell is the plain dial colour
 MAX_HUE_DIFF = 12  # of OpenCV's 180: further from every palette hue, the colour is unknown
 MIN_SHARE = 0.7  # of a cell's background: this much saturated = a colour block, 1 - it: none
+MIN_VOTE = 0.6  # of a block's coloured pixels: this many must name its colour
 WHITE_MAX_SATURATION = 110  # raw saturation below which a pixel may set the white point
 
 
@@ -32,15 +33,6 @@ def palette_hues(layout: Layout) -> dict[str, int]:
         hsv = cv2.cvtColor(np.array([[bgr]], np.uint8), cv2.COLOR_BGR2HSV)[0, 0]
         out[name] = int(hsv[0])
     return out
-
-
-def _hue_diff(a: int, b: int) -> int:
-    d = abs(a - b) % 180
-    return min(d, 180 - d)
-
-
-_SIN = np.sin(np.arange(180) * (np.pi / 90.0))
-_COS = np.cos(np.arange(180) * (np.pi / 90.0))
 
 
 @lru_cache(maxsize=64)
@@ -95,9 +87,13 @@ def read_colours(crop: Image, offset: tuple[int, int], window: Window,
     col = bg & (px[:, 1] >= MIN_SATURATION)
     n_bg = np.bincount(lab[bg], minlength=n)
     n_col = np.bincount(lab[col], minlength=n)
-    hue_px = px[col, 0]
-    sin = np.bincount(lab[col], weights=_SIN[hue_px], minlength=n)
-    cos = np.bincount(lab[col], weights=_COS[hue_px], minlength=n)
+    # each coloured pixel votes for the palette colour nearest its hue (none if no colour is
+    # within MAX_HUE_DIFF): a figure of another colour over part of a block is outvoted,
+    # where an average of the hues would drift between the two (red and green made orange)
+    names = list(hues)
+    votes = _votes(px[col, 0], tuple(hues[k] for k in names))
+    tally = np.bincount(lab[col] * (len(names) + 1) + votes,
+                        minlength=n * (len(names) + 1)).reshape(n, len(names) + 1)
     out: dict[str, str] = {}
     for i, cell in enumerate(window.cells):
         share = float(n_col[i]) / max(int(n_bg[i]), 1)
@@ -105,14 +101,25 @@ def read_colours(crop: Image, offset: tuple[int, int], window: Window,
             out[cell.stat] = "unknown"
         elif share <= 1.0 - MIN_SHARE:
             out[cell.stat] = "none"
-        elif share < MIN_SHARE:
+        elif share < MIN_SHARE or not names:
             out[cell.stat] = "unknown"
         else:
-            hue = round(float(np.arctan2(sin[i], cos[i])) * 90.0 / np.pi) % 180
-            best = min(hues, key=lambda k: _hue_diff(hue, hues[k]), default=None)
-            ok = best is not None and _hue_diff(hue, hues[best]) <= MAX_HUE_DIFF
-            out[cell.stat] = best if ok and best is not None else "unknown"
+            best = int(np.argmax(tally[i, :-1]))
+            ok = tally[i, best] >= MIN_VOTE * max(int(n_col[i]), 1)
+            out[cell.stat] = names[best] if ok else "unknown"
     return out
+
+
+def _votes(hue: npt.NDArray[np.uint8], palette: tuple[int, ...]) -> npt.NDArray[np.intp]:
+    """Per pixel, the index of the palette hue nearest its hue, or len(palette) when none is
+    within MAX_HUE_DIFF."""
+    if not palette:
+        return np.zeros(len(hue), np.intp)
+    d = np.abs(hue.astype(np.intp)[:, None] - np.array(palette, np.intp)[None, :]) % 180
+    d = np.minimum(d, 180 - d)
+    best = np.argmin(d, axis=1)
+    best[d[np.arange(len(hue)), best] > MAX_HUE_DIFF] = len(palette)
+    return np.asarray(best, np.intp)
 
 
 def _white_gain(win: Image) -> npt.NDArray[np.float32]:

@@ -1,0 +1,51 @@
+"""Colour blocks (vision/colours.py): each coloured pixel of a cell votes for the palette
+colour nearest its hue. An average of the hues drifted between the block's colour and a
+figure's leaning over it (a red block under a green wing read orange on the held-back set; an
+orange one here read yellow): a third colour, which could name a click that is not there."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from dialtray.vision.layout import Layout
+from dialtray.vision.reader import TrayReader
+from dialtray.vision.refs import FigureRefs
+from dialtray.vision.register import BORDER_MM, SPP
+
+
+def _cell_box(c, stat: str) -> tuple[int, int, int, int]:
+    """The cell's rect in crop px (the reference crops start their template at the margin)."""
+    x, y, w, h = next(cl.rect for cl in c.window.cells if cl.stat == stat)
+    m = c.geometry.margin
+    return (m + round((BORDER_MM + x) * SPP), m + round((BORDER_MM + y) * SPP),
+            round(w * SPP), round(h * SPP))
+
+
+def test_a_figure_over_part_of_a_block_never_makes_a_colour_between(
+        layout: Layout, refs: dict[str, FigureRefs]) -> None:
+    """A bright green wing over a third, then half, of an orange block: the block reads
+    orange, or the wing's green, or unknown (a clash or no majority: the read is unknown),
+    never yellow, the hue between them."""
+    figure = "sample-militia-fighter"
+    c = TrayReader(layout, refs).classifiers(figure)["combat"]
+    crop = refs[figure].crops["combat"][3]  # click 3: piloting on an orange block
+    assert c.read(crop).colours_seen["piloting"] == "orange"
+    x, y, w, h = _cell_box(c, "piloting")
+    for part in (3, 2):
+        covered = crop.copy()
+        cv2.rectangle(covered, (x + w - w // part, y), (x + w, y + h), (60, 250, 40), -1)
+        share = np.mean(np.all(covered[y:y + h, x:x + w] == (60, 250, 40), axis=2))
+        assert 0.9 / part <= share <= 1.2 / part, share
+        seen = c.read(covered).colours_seen
+        assert seen["piloting"] in ("orange", "green", "unknown"), (part, seen)
+
+
+def test_a_figure_over_part_of_a_plain_cell_leaves_it_plain(
+        layout: Layout, refs: dict[str, FigureRefs]) -> None:
+    """A small wing over a plain cell: a minority of its background, the cell stays none."""
+    figure = "sample-militia-fighter"
+    c = TrayReader(layout, refs).classifiers(figure)["combat"]
+    crop = refs[figure].crops["combat"][0].copy()
+    x, y, w, h = _cell_box(c, "piloting")
+    cv2.rectangle(crop, (x + w - w // 6, y), (x + w, y + h), (60, 250, 40), -1)
+    assert c.read(crop).colours_seen["piloting"] == "none"
