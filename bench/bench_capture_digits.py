@@ -143,7 +143,7 @@ def main() -> None:
                     help="colour blocks behind most combat cells (colour_blocks)")
     args = ap.parse_args()
     layout = load_layout()
-    figures = {**testset.sample_figures("airaction"), **testset.sample_figures("aces")}
+    figures = testset.all_sample_figures()
     t0 = time.perf_counter()
     cells: list[dict[str, Any]] = []
     for k in range(args.styles):

@@ -60,7 +60,7 @@ def main() -> None:
     args = ap.parse_args()
     cv2.setNumThreads(1)
     layout = load_layout()
-    figures = {**testset.sample_figures("airaction"), **testset.sample_figures("aces")}
+    figures = testset.all_sample_figures()
     t0 = time.perf_counter()
     refs = {fid: testset.capture_refs(layout, fid, doc) for fid, doc in figures.items()}
     capture_s = time.perf_counter() - t0

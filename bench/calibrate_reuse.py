@@ -49,7 +49,7 @@ def main() -> None:
     ap.add_argument("--scenes", type=int, default=12, help="scenes per profile")
     args = ap.parse_args()
     layout = load_layout()
-    figures = {**testset.sample_figures("airaction"), **testset.sample_figures("aces")}
+    figures = testset.all_sample_figures()
     refs = {fid: testset.capture_refs(layout, fid, doc) for fid, doc in figures.items()}
     threshold = still_mod.PRINT_NOISE
     still: list[float] = []

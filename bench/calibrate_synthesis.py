@@ -63,7 +63,7 @@ def main() -> None:
     chosen = (classify.SYNTH_MARGIN, classify.SYNTH_BETWEEN, classify.SYNTH_AGREED)
     classify.SYNTH_MARGIN = classify.SYNTH_BETWEEN = classify.SYNTH_AGREED = 1e-9
     layout = load_layout()
-    figures = {**testset.sample_figures("airaction"), **testset.sample_figures("aces")}
+    figures = testset.all_sample_figures()
     refs = {fid: testset.capture_refs(layout, fid, doc) for fid, doc in figures.items()}
     reader = TrayReader(layout, refs, reuse=False)
     plain = testset.Score()  # reads the synthesis did not touch

@@ -42,7 +42,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=9613)
     args = ap.parse_args()
     layout = load_layout()
-    figures = {**testset.sample_figures("airaction"), **testset.sample_figures("aces")}
+    figures = testset.all_sample_figures()
     margins: list[float] = []
     for f, (shot, docks) in enumerate(testset.tray_sets(layout, figures, rp.held_back,
                                                         args.frames, seed=args.seed)):

@@ -29,7 +29,7 @@ def layout() -> Layout:
 
 @pytest.fixture(scope="session")
 def figures() -> dict[str, dict[str, Any]]:
-    everything = {**testset.sample_figures("airaction"), **testset.sample_figures("aces")}
+    everything = testset.all_sample_figures()
     return {f: everything[f] for f in FIGURES}
 
 

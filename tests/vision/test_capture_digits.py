@@ -159,7 +159,7 @@ def test_no_prefill_is_wrong_on_the_training_profile(layout: Layout, figures: di
     and where the thresholds were chosen. No read is wrong; most are still made (measured:
     168 of the 198 cells whose value had been shown before, of 308 cells after click 0)."""
     tally = Tally()
-    everything = {**testset.sample_figures("airaction"), **testset.sample_figures("aces")}
+    everything = testset.all_sample_figures()
     cast = ["sample-militia-fighter", "sample-pirate-fighter", "sample-charlie-steele",
             "sample-louis-thibodeaux", "sample-show-stopper"]
     for k, fid in enumerate(cast):

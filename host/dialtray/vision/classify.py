@@ -32,7 +32,7 @@ from dialtray.vision.faces import Face
 from dialtray.vision.layout import Layout, Window
 from dialtray.vision.prints import consistent
 from dialtray.vision.reading import BETWEEN, CLICK, UNKNOWN, DialRead
-from dialtray.vision.regions import inside, window_regions
+from dialtray.vision.regions import region_names, region_shows, window_regions
 from dialtray.vision.register import BORDER_MM, SPP, CropGeometry, Image
 from dialtray.vision.scoring import RegionScorer
 from dialtray.vision.scoring import unit as _unit
@@ -146,13 +146,8 @@ class DialClassifier:
             self.groups[gkeys[gk]] += (len(self.group_of),)
             self.group_of.append(gkeys[gk])
         self.regions = window_regions(window)
-        cells = [c.rect for c in window.cells]
-        self.region_names = [c.stat for c in window.cells] + [
-            k for k, m in window.marks.items() if not any(inside(m, c) for c in cells)]
-        # what each region shows: its stat or mark, and the marks drawn inside a cell
-        self.region_shows = [(nm, *[k for k, m in window.marks.items()
-                                    if i < len(cells) and inside(m, cells[i])])
-                             for i, nm in enumerate(self.region_names)]
+        self.region_names = region_names(window)
+        self.region_shows = region_shows(window)  # its stat or mark, and marks in a cell
         templates: list[F32] = []
         self.labels: list[tuple[str, int, int]] = []  # (kind, a, b) per template
         for ci, members in enumerate(self.classes):

@@ -38,7 +38,7 @@ import numpy.typing as npt
 
 from dialtray.vision.faces import Face
 from dialtray.vision.layout import Window
-from dialtray.vision.regions import inside, window_regions
+from dialtray.vision.regions import region_names, window_regions
 from dialtray.vision.register import CropGeometry, Image
 
 F32 = npt.NDArray[np.float32]
@@ -88,14 +88,6 @@ class CellRead:
         rival = f"; next {self.rival} at {self.rival_score:.2f}" if self.rival is not None \
             else ""
         return f"{self.score:.2f}{rival}"
-
-
-def region_names(window: Window) -> list[str]:
-    """The names of ``regions.window_regions``' regions, in its order: the stat cells, then
-    the marks that lie outside every cell."""
-    cells = [c.rect for c in window.cells]
-    return [c.stat for c in window.cells] + [
-        k for k, m in window.marks.items() if not any(inside(m, c) for c in cells)]
 
 
 class PrintReader:

@@ -8,7 +8,7 @@ and on a dark, noisy photo it costs most of the lead (on the held-back set the d
 between two fitted looks pointed only 0.5-0.8 of the way along the true one).
 
 Every click prints the same strip design, so here the parts of the window two clicks show
-alike are made alike: each reference is brought to the dial's mean light (a smooth field
+alike are made alike: each reference is brought to the dial's mean light (a planar field
 fitted against the mean of all references), and then each cell and mark takes the mean of
 the clicks that print the same there (value, colour and marks), and everything outside the
 cells (the rim, the cell borders between them) the mean of all clicks. Two looks then differ
@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from dialtray.vision.faces import Face
 from dialtray.vision.layout import Window
-from dialtray.vision.regions import inside, region_rects
+from dialtray.vision.regions import region_rects, region_shows
 from dialtray.vision.register import BORDER_MM, SPP
 
 F32 = npt.NDArray[np.float32]
@@ -35,22 +35,18 @@ MIN_LIGHT = 0.2  # a reference is never brightened more than 1 / this
 
 
 def _light_basis(shape: tuple[int, int]) -> npt.NDArray[np.float64]:
+    """A planar light field (a richer one took a colour block some clicks have for light)."""
     h, w = shape
     yy, xx = np.mgrid[0:h, 0:w]
     x, y = ((xx - w / 2) / w).ravel(), ((yy - h / 2) / h).ravel()
-    return np.stack([np.ones_like(x), x, y, np.zeros_like(x)])
+    return np.stack([np.ones_like(x), x, y])
 
 
-def _to_mean_light(ref: F32, mean: F32, basis: npt.NDArray[np.float64],
-                   shared: npt.NDArray[np.bool_]) -> F32:
-    """``ref`` in ``mean``'s light: ref ~ light * mean + offset, fitted where every click
-    prints alike (``shared``: outside the cells; a colour block that only some clicks have
-    would otherwise be taken for light), solved for the mean's view."""
-    design = (basis * mean.ravel()).T
-    design[:, -1] = 1.0  # the offset
-    coef = np.linalg.lstsq(design[shared], ref.ravel()[shared].astype(np.float64),
-                           rcond=None)[0]
-    light = np.maximum(coef[:-1] @ basis[:-1], MIN_LIGHT)
+def _to_mean_light(ref: F32, mean: F32, basis: npt.NDArray[np.float64]) -> F32:
+    """``ref`` in ``mean``'s light: ref ~ light * mean + offset, solved for the mean's view."""
+    design = np.column_stack([(basis * mean.ravel()).T, np.ones(mean.size)])
+    coef = np.linalg.lstsq(design, ref.ravel().astype(np.float64), rcond=None)[0]
+    light = np.maximum(coef[:-1] @ basis, MIN_LIGHT)
     return np.asarray(((ref.ravel() - coef[-1]) / light).reshape(ref.shape), np.float32)
 
 
@@ -67,18 +63,11 @@ def consistent(references: Sequence[F32], faces: Sequence[Face], window: Window)
         return list(references)
     mean = np.mean(references, axis=0).astype(np.float32)
     basis = _light_basis(mean.shape)
-    rects = [_px(r) for r in region_rects(window)]
-    shared = np.ones(mean.shape, bool)
-    for x0, y0, x1, y1 in rects:
-        shared[y0:y1, x0:x1] = False
-    lit = [_to_mean_light(r, mean, basis, np.ones(mean.size, bool)) for r in references]
+    lit = [_to_mean_light(r, mean, basis) for r in references]
     common = np.mean(lit, axis=0).astype(np.float32)
     out = [common.copy() for _ in lit]
-    cells = {c.rect: c.stat for c in window.cells}
-    for rect, (x0, y0, x1, y1) in zip(region_rects(window), rects, strict=True):
-        shown = [cells[rect]] if rect in cells else [
-            k for k, m in window.marks.items() if m == rect]
-        shown += [k for k, m in window.marks.items() if rect in cells and inside(m, rect)]
+    for rect, shown in zip(region_rects(window), region_shows(window), strict=True):
+        x0, y0, x1, y1 = _px(rect)
         by_print: dict[tuple[Any, ...], list[int]] = {}
         for i, f in enumerate(faces):
             key = tuple((f.values.get(k), f.colours.get(k), f.marks.get(k)) for k in shown)

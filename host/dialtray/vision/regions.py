@@ -19,6 +19,22 @@ def region_rects(window: Window) -> list[tuple[float, float, float, float]]:
     return cells + [m for m in window.marks.values() if not any(inside(m, c) for c in cells)]
 
 
+def region_names(window: Window) -> list[str]:
+    """The names of the regions, in ``region_rects``' order: the stat cells, then the marks
+    that lie outside every cell."""
+    cells = [c.rect for c in window.cells]
+    return [c.stat for c in window.cells] + [
+        k for k, m in window.marks.items() if not any(inside(m, c) for c in cells)]
+
+
+def region_shows(window: Window) -> list[tuple[str, ...]]:
+    """What each region shows, in ``region_rects``' order: its stat or mark, and the marks
+    drawn inside a cell (two clicks print a region alike when all of these are alike)."""
+    cells = [c.rect for c in window.cells]
+    return [(nm, *[k for k, m in window.marks.items() if i < len(cells) and inside(m, cells[i])])
+            for i, nm in enumerate(region_names(window))]
+
+
 def window_regions(window: Window) -> list[tuple[int, int, int, int]]:
     """Each stat cell and mark of the window as (x0, y0, x1, y1) template px, inset so that
     the edges of the cell's box (the same on every click) stay out: the digit dominates."""

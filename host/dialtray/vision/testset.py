@@ -41,6 +41,11 @@ def sample_figures(game: str) -> dict[str, dict[str, Any]]:
     return out
 
 
+def all_sample_figures() -> dict[str, dict[str, Any]]:
+    """The shipped figure documents of both games, by id."""
+    return {**sample_figures("airaction"), **sample_figures("aces")}
+
+
 def capture_photos(layout: Layout, figure: str, faces: dict[str, list[Face]], base_type: str,
                    dock: int, seed: int) -> Iterator[tuple[int, Rendered]]:
     """One photograph per click (every dial stepped together), as a person would take them."""
