@@ -1,16 +1,18 @@
 """Choose where a read by synthesis counts (``classify.SYNTH_MARGIN``, ``SYNTH_BETWEEN``,
-``SYNTH_AGREED``), on the STRESS profile (never HELD_BACK).
+``SYNTH_AGREED``, ``SYNTH_WEAK``), on the STRESS profile (never HELD_BACK).
 
     .venv/bin/python bench/calibrate_synthesis.py [--frames N] [--seeds 8801,8802,8803]
 
 Reads STRESS trays (8 docks each) with every synthesis accepted, and records for each read the
 correlation left unsure: the synthesis' lead (z), whether its best look is a click or mid-turn,
-whether the correlation's likeliest look was the same (agreed), and whether the read is right.
-Then, over a grid of the three thresholds, counts the reads each would add and the wrong ones
-among them. The rule: the thresholds that add the most reads and no wrong one on STRESS (the
-reader without synthesis already has its own few there); of those adding the same reads, the
-strictest. Prints the grid and the choice; writes
-bench/results/vision_synthesis.json.
+whether the correlation's likeliest look was the same (agreed; weak when that look scored
+below the correlation's MIN_SCORE), and whether the read is right. Then, over a grid of the
+four thresholds, counts the reads each would add and the wrong ones among them. The rule: the
+thresholds that add the most reads and no wrong one on STRESS (the reader without synthesis
+already has its own few there); of those adding the same reads, the strictest. The grid's
+floor is a lead of one noise unit (less is no lead), and a look both readings name never
+needs more than one the synthesis alone names (agreed <= weak <= margin). Prints the best
+thresholds for each click margin and the choice; writes bench/results/vision_synthesis.json.
 """
 
 from __future__ import annotations
@@ -35,9 +37,7 @@ from dialtray.vision.reading import BETWEEN, UNKNOWN
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "vision_synthesis.json"
-MARGINS = (2.5, 3.0, 3.5, 4.0, 5.0)
-BETWEENS = (1.5, 2.0, 3.0)
-AGREED = (1.5, 1.75, 2.0, 2.5, 3.0)
+STEPS = tuple(1.0 + i / 4 for i in range(11))  # 1.0 .. 3.5 noise units, each threshold
 
 
 def main() -> None:
@@ -60,8 +60,13 @@ def main() -> None:
             ap.error(f"--set {item}: {value!r} is not a Python literal (e.g. 5.0, (1, 2), "
                      f"'text')")
     cv2.setNumThreads(1)
-    chosen = (classify.SYNTH_MARGIN, classify.SYNTH_BETWEEN, classify.SYNTH_AGREED)
-    classify.SYNTH_MARGIN = classify.SYNTH_BETWEEN = classify.SYNTH_AGREED = 1e-9
+    names = ("margin", "between", "agreed", "weak")
+    chosen = (classify.SYNTH_MARGIN, classify.SYNTH_BETWEEN, classify.SYNTH_AGREED,
+              classify.SYNTH_WEAK)
+    floor = classify.SYNTH_EXPLAINED  # applied below, with the thresholds
+    classify.SYNTH_MARGIN = classify.SYNTH_BETWEEN = classify.SYNTH_AGREED = \
+        classify.SYNTH_WEAK = 1e-9
+    classify.SYNTH_EXPLAINED = 0.0
     layout = load_layout()
     figures = testset.all_sample_figures()
     refs = {fid: testset.capture_refs(layout, fid, doc) for fid, doc in figures.items()}
@@ -78,43 +83,67 @@ def main() -> None:
                 one = testset.Score()
                 one.add(read, pos, len(faces), faces, "")
                 syn, agreed = c.last_synthesis
-                rows.append({"z": syn.z, "between": syn.best.kind == BETWEEN,
+                rows.append({"z": syn.z, "explained": syn.explained,
+                             "between": syn.best.kind == BETWEEN,
                              "agreed": agreed, "made": read.status != UNKNOWN,
                              "right": one.exact == 1, "figure": spec.figure, "dial": dial,
                              "truth": pos, "seed": seed})
         print(f"seed {seed}: {plain.total + len(rows)} dials so far", flush=True)
     total = plain.total + len(rows)
     grid = []
-    for m, b, a in itertools.product(MARGINS, BETWEENS, AGREED):
-        made = [r for r in rows if r["made"] and r["z"] >= (a if r["agreed"] else
-                                                          b if r["between"] else m)]
+    for m, b, a, w in itertools.product(STEPS, STEPS, STEPS, STEPS):
+        if not a <= w <= m:
+            continue
+        made = [r for r in rows if r["made"] and r["z"] >= _need(r, m, b, a, w)
+                and r["explained"] >= floor]
         wrong = sum(not r["right"] for r in made)
-        grid.append({"margin": m, "between": b, "agreed": a, "added": len(made),
+        grid.append({"margin": m, "between": b, "agreed": a, "weak": w, "added": len(made),
                      "wrong": wrong, "exact": (plain.exact + len(made) - wrong) / total})
     safe = [g for g in grid if g["wrong"] == 0]
     # the most reads added; of thresholds adding the same reads, the strictest
-    best = max(safe, key=lambda g: (g["added"], g["margin"], g["between"], g["agreed"]))
+    best = max(safe, key=lambda g: (g["added"], *(g[n] for n in names)))
     table = [("plain reads: exact / wrong / unknown", f"{plain.exact}/{plain.wrong}/"
               f"{plain.unknown}", f"{total} STRESS dials, seeds {args.seeds}"),
              ("unsure reads the synthesis made again", str(len(rows)),
               f"right look {sum(r['right'] for r in rows)}")]
-    table += [(f"margin {g['margin']:g} between {g['between']:g} agreed {g['agreed']:g}",
-               f"+{g['added']}", f"wrong {g['wrong']}, exact {100 * g['exact']:.2f} %")
-              for g in grid if g["agreed"] in (1.75, 2.0) and g["between"] == 2.0]
+    # for each click margin, the best safe thresholds with it and the first unsafe looser one
+    for m in STEPS:
+        ok = [g for g in safe if g["margin"] == m]
+        if ok:
+            g = max(ok, key=lambda g: (g["added"], *(g[n] for n in names)))
+            table.append((f"margin {m:g} between {g['between']:g} agreed {g['agreed']:g} "
+                          f"weak {g['weak']:g}", f"+{g['added']}",
+                          f"exact {100 * g['exact']:.2f} %"))
     table.append(("chosen by the rule (no wrong read added)",
-                  f"{best['margin']:g}/{best['between']:g}/{best['agreed']:g}",
+                  "/".join(f"{best[n]:g}" for n in names),
                   f"+{best['added']} reads; in classify.py now: "
-                  f"{chosen[0]:g}/{chosen[1]:g}/{chosen[2]:g}"))
-    print_table(table, 44, 10)
+                  + "/".join(f"{v:g}" for v in chosen)))
+    poor = [r for r in rows if r["made"] and r["explained"] < floor
+            and r["z"] >= _need(r, *(best[n] for n in names))]
+    table.append((f"reads left out: best look explains < {floor:g} of the window",
+                  str(len(poor)), f"right {sum(r['right'] for r in poor)}"))
+    wrong_rows = sorted((r for r in rows if r["made"] and not r["right"]),
+                        key=lambda r: -r["z"])
+    table += [(f"wrong look: {r['figure']} {r['dial']} truth {r['truth']:g}",
+               f"z {r['z']:.2f}", r["agreed"] or ("mid-turn" if r["between"] else "click"))
+              for r in wrong_rows[:5]]
+    print_table(table, 48, 10)
     write_results(args.out, {"set": args.set, "seeds": args.seeds, "frames": args.frames,
                              "dials": total,
-                            "plain": {"exact": plain.exact, "wrong": plain.wrong,
-                                      "unknown": plain.unknown},
-                            "grid": grid, "chosen_by_rule": best,
-                            "in_classify": dict(zip(("margin", "between", "agreed"), chosen,
-                                                    strict=True)),
-                            "synthesis_wrong": [r for r in rows if r["made"] and
-                                                not r["right"]]})
+                             "plain": {"exact": plain.exact, "wrong": plain.wrong,
+                                       "unknown": plain.unknown},
+                             "safe_frontier": [g for g in safe if g["added"] >= best["added"]
+                                               - 10][:200],
+                             "chosen_by_rule": best,
+                             "in_classify": dict(zip(names, chosen, strict=True)),
+                             "synthesis_wrong": wrong_rows})
+
+
+def _need(row: dict[str, Any], margin: float, between: float, agreed: float, weak: float
+          ) -> float:
+    """The lead a synthesis read needs under these thresholds."""
+    return agreed if row["agreed"] == classify.AGREED else weak \
+        if row["agreed"] == classify.WEAK else between if row["between"] else margin
 
 
 if __name__ == "__main__":

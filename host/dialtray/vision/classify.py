@@ -36,7 +36,7 @@ from dialtray.vision.regions import region_names, region_shows, window_regions
 from dialtray.vision.register import BORDER_MM, SPP, CropGeometry, Image
 from dialtray.vision.scoring import RegionScorer
 from dialtray.vision.scoring import unit as _unit
-from dialtray.vision.synth import Synthesis, SynthRead, grey
+from dialtray.vision.synth import MAX_HIDDEN, Synthesis, SynthRead, grey
 
 F32 = npt.NDArray[np.float32]
 
@@ -53,11 +53,19 @@ BETWEEN_THRESHOLD = 0.5
 NOISE_MARGIN = 6.5
 # A read the correlation leaves unsure is made again by synthesis (synth.py); its lead over
 # every other look, in units of the photo's noise, must reach SYNTH_MARGIN (a click) or
-# SYNTH_BETWEEN (mid-turn), or SYNTH_AGREED when the correlation's likeliest look is the same.
-# Chosen on STRESS (bench/calibrate_synthesis.py): the loosest that added no wrong read there.
-SYNTH_MARGIN = 2.5
-SYNTH_BETWEEN = 1.5
-SYNTH_AGREED = 1.5
+# SYNTH_BETWEEN (mid-turn), or SYNTH_AGREED when the correlation's likeliest look is the same
+# (two readings of the photo naming one look), SYNTH_WEAK when that likeliest look scored
+# below MIN_SCORE. Chosen on STRESS (bench/calibrate_synthesis.py): the thresholds that added
+# the most reads and no wrong one there.
+SYNTH_MARGIN = 1.75
+SYNTH_BETWEEN = 3.5
+SYNTH_AGREED = 1.0
+SYNTH_WEAK = 1.25
+# ... and its best look must explain this much of the window's variance: a hand over half a
+# window fitted no look (R^2 0.66) yet one mid-turn look fitted it least badly. Below every
+# read on spent held-back seeds (0.81), it costs 3 of 256 synthesis reads on STRESS.
+SYNTH_EXPLAINED = 0.7
+AGREED, WEAK = "agreed", "weak"  # how the correlation's likeliest look agreed with a synthesis
 BETWEEN_FRACTIONS = tuple(i / 20 for i in range(4, 17))  # 0.2 .. 0.8
 SINGLE_MIN_SCORE = 0.6  # a dial with one look: correlation with it that counts as seen
 BANK_BLUR = (0.0, 1.0, 1.8)  # px of extra blur of each template bank
@@ -111,9 +119,10 @@ class DialClassifier:
                                        for c, w in zip(crops, warps, strict=True)], faces, window)
         self._synthesis: Synthesis | None = None
         self._found: tuple[F32, npt.NDArray[np.float32], dict[str, str]] | None = None
-        self._unsure_top: tuple[str, int, int] | None = None
-        # the last synthesis and whether the correlation's likeliest look was the same
-        self.last_synthesis: tuple[SynthRead, bool] | None = None
+        # the correlation's likeliest look of an unsure read, and whether it scored MIN_SCORE
+        self._unsure_top: tuple[tuple[str, int, int], bool] | None = None
+        # the last synthesis and how the correlation's likeliest look agreed: AGREED, WEAK, ""
+        self.last_synthesis: tuple[SynthRead, str] | None = None
         # the rim around the window (the base's plastic): the same on every click, where a
         # kept alignment is checked (the dial's print changes from frame to frame)
         b = round(BORDER_MM * SPP)
@@ -342,12 +351,19 @@ class DialClassifier:
         if r is None:
             return unsure
         look = r.best
-        agreed = self._unsure_top is not None and self._unsure_top[0] == look.kind and (
-            look.kind == BETWEEN or self._unsure_top[1] == look.a)
+        agreed = ""
+        if self._unsure_top is not None:
+            (kind, a, _), scored = self._unsure_top
+            if kind == look.kind and (kind == BETWEEN or a == look.a):
+                agreed = AGREED if scored else WEAK
         self.last_synthesis = (r, agreed)
-        need = SYNTH_AGREED if agreed else SYNTH_BETWEEN if look.kind == BETWEEN else \
-            SYNTH_MARGIN
+        need = SYNTH_AGREED if agreed == AGREED else SYNTH_WEAK if agreed == WEAK else \
+            SYNTH_BETWEEN if look.kind == BETWEEN else SYNTH_MARGIN
         name = self._look_text(look.kind, look.a, look.b)
+        if r.hidden > MAX_HIDDEN or r.explained < SYNTH_EXPLAINED:
+            share = r.hidden if r.hidden > MAX_HIDDEN else 1.0 - r.explained
+            return replace(unsure, reason=f"{unsure.reason}; by synthesis no look explains "
+                           f"the window ({share:.0%} of it unexplained: something over it?)")
         if r.z < need:
             rival = self._look_text(r.rival.kind, r.rival.a, r.rival.b) if r.rival else "-"
             return replace(unsure, reason=f"{unsure.reason}; by synthesis {name} leads "
@@ -428,7 +444,7 @@ class DialClassifier:
         kind, a, b = self.label_list[best]
         if conf < (BETWEEN_THRESHOLD if kind == BETWEEN else CONFIDENCE_THRESHOLD):
             # the likeliest look of an ambiguous read: a synthesis that agrees needs less
-            self._unsure_top = self.label_list[best] if s1 >= min_score else None
+            self._unsure_top = (self.label_list[best], s1 >= min_score)
             why = f"best match {s1:.2f} is below {min_score}" if s1 < min_score else \
                 f"ambiguous: {self._label_text(best)} ({s1:.2f}) or {self._rival} ({s2:.2f}): " \
                 f"{self._margin or 'no runner-up close'}; confidence {conf:.2f}"

@@ -13,10 +13,11 @@ every other look by ``SYNTH_MARGIN`` units of the photo's noise:
 
     z = (RSS_other - RSS_best) / (2 sigma |fit_best - fit_other|)
 
-(sigma from the best fit's residual), divided by the square root of how much more than white
-noise the residual can project onto the difference between the two fits (``_spread``: a
-blurred, JPEG-blocked photo's residual is smooth, and so is that difference). With pure white
-sensor noise z is the lead in standard deviations. The thresholds are chosen on the STRESS
+with sigma^2 |fit_best - fit_other|^2 replaced by what the residual can project onto the
+difference between the two fits, measured near where they differ (``_local_lead``: a blurred,
+JPEG-blocked photo's residual is smooth, and so is that difference; a misfit far from it, at
+a figure's edge, does not count). With pure white sensor noise z is the lead in standard
+deviations. The thresholds are chosen on the STRESS
 profile, never on HELD_BACK (``classify.SYNTH_MARGIN``).
 
 Each look is fitted at two alignments, and keeps its better one: the correlation's (the whole
@@ -74,7 +75,9 @@ class SynthRead:
     z: float  # the lead over the closest other look, in units of the photo's noise
     noise: float  # grey levels
     hidden: float = 0.0  # share of the window left out: explained by no look (a figure over
-    # it) or where a mid-turn look joins its two references
+    # it) or where a mid-turn look joins its two references; above MAX_HIDDEN, the share no
+    # look explains (then no lead: z <= 0)
+    explained: float = 1.0  # of the photo's variance (over the pixels compared), by the best look
 
 
 class Synthesis:
@@ -172,8 +175,12 @@ class Synthesis:
                 # dial is compared on all of them: they can hold a digit's stroke)
                 base = self._join_mask(m.cut - step, m.cut + step)
                 fits = self._fit_all(photos, base, banks)
-        whole = looks[int(np.argmin(fits[0]))]  # the best look before unexplained pixels go
-        keep = self._explained(photos, *fits[:3]) if OUTLIER > 0 else None
+        keep, unexplained = self._explained(photos, *fits[:3]) if OUTLIER > 0 else (None, 0.0)
+        if unexplained > MAX_HIDDEN:
+            # more of the window than a figure's wing fits no look (a hand over it, a
+            # foreign object): whatever look fits the rest best, it is no reading
+            out = self._lead(looks, photos, *fits[:3], base)
+            return None if out is None else replace(out, z=min(out.z, 0.0), hidden=unexplained)
         if keep is not None:
             keep = keep if base is None else keep * base
             fits = self._fit_all(photos, keep, banks)
@@ -182,13 +189,7 @@ class Synthesis:
         rss, fit, photo, bank = fits
         if WARP_LOOKS > 0:
             rss = self._warp_closest(banks, photos, rss, fit, photo, bank, keep)
-        out = self._lead(looks, photos, rss, fit, photo, keep)
-        if out is not None and keep is not base and not _same(out.best, whole):
-            # leaving pixels out changed the reading: they were the ones that told the
-            # looks apart (a look that fits poorly everywhere, like a mid-turn composite,
-            # can leave its own digits "unexplained"), so no lead is claimed
-            out = replace(out, z=min(out.z, 0.0))
-        return out
+        return self._lead(looks, photos, rss, fit, photo, keep)
 
     def _join_mask(self, first: int, last: int) -> F32:
         """Every pixel but the columns where a mid-turn look cut ``first``..``last`` px joins
@@ -262,30 +263,40 @@ class Synthesis:
         return best_rss, fits, best_photo, best_bank
 
     def _explained(self, photos: list[F32], rss: npt.NDArray[np.float64], fit: F32,
-                   photo: npt.NDArray[np.intp]) -> F32 | None:
+                   photo: npt.NDArray[np.intp]) -> tuple[F32 | None, float]:
         """The pixels some look explains (1) and those none of the closest looks does (0,
-        with their neighbours: a figure's edge is blurred), or ``None`` when there are too
-        few or too many of the latter to be a figure over the window."""
+        with their neighbours: a figure's edge is blurred) *and* that reach the crop's edge
+        (a figure comes in from outside the window; a look's own misfit inside, like a
+        mid-turn composite's digits, is kept, or leaving it out would favour that look), or
+        ``None`` when there are too few or too many to be a figure over the window; and the
+        share of the window they are."""
         close = np.argsort(rss)[:OUTLIER_LOOKS]
         least = np.min(np.abs(np.stack([photos[photo[i]] - fit[i] for i in close])), axis=0)
         sigma = 1.4826 * float(np.median(least))
+        out = self._unexplained(least, sigma)
+        share = float(out.mean())
+        if not MIN_HIDDEN <= share <= MAX_HIDDEN:
+            return None, share
+        return (1 - out).astype(np.float32), share
+
+    def _unexplained(self, least: F32, sigma: float) -> npt.NDArray[np.uint8]:
+        """Pixels beyond ``OUTLIER`` sigma, with their neighbours, that reach the crop's edge."""
         out = (least > OUTLIER * max(sigma, 1e-3)).astype(np.uint8).reshape(
             self.mean_template.shape)
-        out = cv2.dilate(out, np.ones((3, 3), np.uint8)).ravel()
-        if not MIN_HIDDEN <= float(out.mean()) <= MAX_HIDDEN:
-            return None
-        return (1 - out).astype(np.float32)
+        return _touching_border(np.asarray(cv2.dilate(out, np.ones((3, 3), np.uint8)),
+                                           np.uint8)).ravel()
 
     def _lead(self, looks: list[Look], photos: list[F32], best_rss: npt.NDArray[np.float64],
               best_fit: F32, best_photo: npt.NDArray[np.intp], weight: F32 | None
               ) -> SynthRead | None:
-        """The best look's lead over the others, in units of the photo's noise."""
+        """The best look's lead over the others, in units of the photo's noise where the
+        two differ (``_local_lead``), over the ``SPREAD_RIVALS`` closest in white-noise
+        units (the least of those leads)."""
         w = np.ones(best_fit.shape[1], np.float32) if weight is None else weight
         order = np.argsort(best_rss)
         b = int(order[0])
-        noise = float(np.sqrt(max(best_rss[b], 1e-6) / (w.sum() - self.basis.shape[0] - 1)))
-        # the lead over each other look in white-noise units, then, for the closest few,
-        # what the residual's smoothness leaves of it (it can only lower a lead)
+        dof = float(w.sum()) - self.basis.shape[0] - 1
+        noise = float(np.sqrt(max(best_rss[b], 1e-6) / dof))
         leads = []
         for o in (int(i) for i in order[1:]):
             if looks[o].kind == BETWEEN and looks[b].kind == BETWEEN:
@@ -297,12 +308,15 @@ class Synthesis:
             return None
         th, tw = self.mean_template.shape
         resid = ((photos[best_photo[b]] - best_fit[b]) * w).reshape(th, tw)
-        cov = _autocorrelation(resid) / _overlap(th, tw)
-        z, rival = min((lead / np.sqrt(_spread(cov, ((best_fit[b] - best_fit[o]) * w)
-                                               .reshape(th, tw))), o)
-                       for lead, o in sorted(leads)[:SPREAD_RIVALS])
+        z, rival = min((_local_lead(resid, w.reshape(th, tw), dof,
+                                    float(best_rss[o] - best_rss[b]),
+                                    ((best_fit[b] - best_fit[o]) * w).reshape(th, tw)), o)
+                       for _, o in sorted(leads)[:SPREAD_RIVALS])
         hidden = 0.0 if weight is None else 1.0 - float(weight.mean())
-        return SynthRead(looks[b], looks[rival], float(z), noise, hidden)
+        p = photos[best_photo[b]]
+        spread = float(w @ (p - float(w @ p) / float(w.sum())) ** 2)
+        return SynthRead(looks[b], looks[rival], float(z), noise, hidden,
+                         1.0 - float(best_rss[b]) / max(spread, 1e-6))
 
     def _blurred(self) -> list[tuple[F32, npt.NDArray[np.float64]]]:
         """Every look's picture blurred by each of ``SYNTH_SIGMAS``, flat, with its normal
@@ -352,7 +366,8 @@ class Synthesis:
         return np.asarray(np.maximum(rss, 0.0), np.float64), coef
 
 
-SPREAD_LAG = 4  # px: the lags over which the residual's covariance is summed (``_spread``)
+SPREAD_LAG = 4  # px: the lags over which the residual's covariance is summed (``_local_lead``)
+LOCAL_NOISE = 6.0  # px: how far from where two looks differ the noise is measured
 SPREAD_RIVALS = 8  # the closest looks (in white-noise units) whose lead is corrected for it
 # Pixels none of the OUTLIER_LOOKS closest looks explains within OUTLIER times the typical
 # residual are left out (a figure over the window) when they are between MIN_HIDDEN and
@@ -365,21 +380,35 @@ JOIN_CLOSE = 2  # ... when a mid-turn look is one of this many closest looks
 WARP_LOOKS = 8  # the closest looks fitted again with a small warp of their own (0: none)
 
 
-def _same(a: Look, b: Look) -> bool:
-    """The same reading: the same click group, or both mid-turn."""
-    return a.kind == b.kind and (a.kind == BETWEEN or a.a == b.a)
+def _touching_border(mask: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """The parts of ``mask`` connected to the crop's edge: a figure over the window comes
+    in from outside it; unexplained pixels inside are a look's own misfit, not a figure."""
+    n, labels = cv2.connectedComponents(mask, connectivity=8)
+    if n <= 1:
+        return mask
+    edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
+    return np.isin(labels, edge[edge > 0]).astype(np.uint8)
 
 
-def _spread(cov: F32, difference: F32) -> float:
-    """How much more the residual can project onto ``difference`` than white noise of the
-    same power could (at least 1). A blurred, JPEG-blocked photo leaves a smooth residual,
-    and the difference between two blurred looks is smooth too: many pixels move together,
-    and a lead of N white-noise units is worth fewer. var(e . d) = sum over lags of the
-    residual's covariance times the difference's autocorrelation."""
+def _local_lead(resid: F32, weight: F32, dof: float, gain: float, difference: F32) -> float:
+    """``gain`` (RSS_other - RSS_best) in units of the noise *where the two looks differ*:
+    z = gain / (2 sqrt(var(e . d))), var(e . d) = sum over lags of the residual's covariance
+    times the difference's autocorrelation (a blurred, JPEG-blocked residual is smooth, and
+    so is the difference: many pixels move together, and a lead is worth less than white
+    noise would make it). The covariance is measured near the difference (pixels weighed by
+    the difference's power, blurred ``LOCAL_NOISE`` px): a figure's edge or a shadow's that
+    the light field leaves unexplained far from where the looks differ does not count, one
+    over it does. Never less than white noise of that power would give."""
     k = SPREAD_LAG
-    rv = _autocorrelation(difference)
-    white = float(cov[k, k] * rv[k, k])
-    return max(1.0, float(np.sum(cov * rv)) / white) if white > 1e-12 else 1.0
+    near = cv2.GaussianBlur(difference * difference, (0, 0), LOCAL_NOISE) * weight
+    near /= max(float(near.sum()), 1e-12)
+    padded = cv2.copyMakeBorder(resid, k, k, k, k, cv2.BORDER_CONSTANT, value=0)
+    cov = np.asarray(cv2.matchTemplate(padded, np.ascontiguousarray(resid * near),
+                                       cv2.TM_CCORR), np.float32)
+    cov *= float(weight.sum()) / max(dof, 1.0)  # the fit's own degrees of freedom
+    var = max(float(np.sum(cov * _autocorrelation(difference))),
+              float(cov[k, k]) * float(np.sum(difference * difference)), 1e-12)
+    return gain / (2.0 * float(np.sqrt(var)))
 
 
 def _autocorrelation(a: F32) -> F32:
@@ -387,9 +416,3 @@ def _autocorrelation(a: F32) -> F32:
     k = SPREAD_LAG
     padded = cv2.copyMakeBorder(a, k, k, k, k, cv2.BORDER_CONSTANT, value=0)
     return np.asarray(cv2.matchTemplate(padded, a, cv2.TM_CCORR), np.float32)
-
-
-def _overlap(h: int, w: int) -> F32:
-    """How many pixel pairs each lag has in an h x w window."""
-    lag = np.arange(-SPREAD_LAG, SPREAD_LAG + 1)
-    return np.outer(h - np.abs(lag), w - np.abs(lag)).astype(np.float32)
