@@ -340,8 +340,11 @@ class DialClassifier:
             warp = found.warp if found is not None else shift(offset)
         syn = self.synthesis()
         rim = syn.rim_alignment(n, warp)
-        same = np.allclose(rim[:, 2], warp[:, 2], atol=0.25)  # the rim agrees: one photo
-        return syn.read(crop, [warp] if same else [warp, rim])
+        warps = [warp]
+        for w in (rim, syn.rim_refined(n, rim)):
+            if w is not None and not any(np.allclose(w, o, atol=0.25) for o in warps):
+                warps.append(w)  # a pose the others do not already give
+        return syn.read(crop, warps)
 
     def _by_synthesis(self, crop: Image, unsure: DialRead, n: F32,
                       warp: npt.NDArray[np.float32], seen: dict[str, str]) -> DialRead:

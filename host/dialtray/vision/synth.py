@@ -49,6 +49,8 @@ F32 = npt.NDArray[np.float32]
 SYNTH_SIGMAS = (0.0, 1.0, 1.8, 2.6)  # px of extra blur of the references tried
 SYNTH_FRACTIONS = tuple(i / 10 for i in range(2, 9))  # mid-turn looks: 0.2 .. 0.8 of a click
 REFINE = 0.05  # of a click: the likeliest mid-turn look is also tried this far either way
+RIM_ECC = True  # a third alignment: the rim's refined by ECC on the rim alone
+RIM_ECC_STOP = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 20, 1e-4)
 RIM_INSIDE = 2  # px of the window inside its rim that the rim alignment also looks at
 
 
@@ -95,6 +97,7 @@ class Synthesis:
         b = round(BORDER_MM * SPP) + RIM_INSIDE
         yy, xx = np.mgrid[0:th, 0:tw]
         self.rim_mask = ((xx < b) | (xx >= tw - b) | (yy < b) | (yy >= th - b)).astype(np.float32)
+        self._rim_u8 = (self.rim_mask * 255).astype(np.uint8)
         x = ((xx - tw / 2) / tw).astype(np.float32).ravel()
         y = ((yy - th / 2) / th).astype(np.float32).ravel()
         # the light field: a cubic across the window (a quadratic left more of a shadow's
@@ -140,6 +143,21 @@ class Synthesis:
         out = warp.copy()
         out[0, 2], out[1, 2] = x, y
         return out
+
+    def rim_refined(self, normalised: F32, rim: npt.NDArray[np.float32]
+                    ) -> npt.NDArray[np.float32] | None:
+        """``rim`` turned and moved a fraction of a pixel by ECC on the rim alone (a dial
+        caught mid-turn: neither the whole window nor an integer step on the rim finds the
+        window's own pose), or ``None`` when ECC does not converge (or ``RIM_ECC`` is off)."""
+        if not RIM_ECC:
+            return None
+        try:
+            _, out = cv2.findTransformECCWithMask(  # type: ignore[call-overload]
+                self.mean_template, normalised, self._rim_u8, None, rim.copy(),
+                cv2.MOTION_EUCLIDEAN, RIM_ECC_STOP, 1)
+        except cv2.error:
+            return None
+        return np.asarray(out, np.float32)
 
     def read(self, crop: Image, warps: Sequence[npt.NDArray[np.float32]]) -> SynthRead | None:
         """The look nearest the photo and its lead (``None``: fewer than two looks). When
