@@ -49,3 +49,28 @@ def test_a_figure_over_part_of_a_plain_cell_leaves_it_plain(
     x, y, w, h = _cell_box(c, "piloting")
     cv2.rectangle(crop, (x + w - w // 6, y), (x + w, y + h), (60, 250, 40), -1)
     assert c.read(crop).colours_seen["piloting"] == "none"
+
+
+def test_the_pixels_a_figure_covers_can_be_left_out_of_a_cells_colour(
+        layout: Layout, refs: dict[str, FigureRefs]) -> None:
+    """A wing of a palette colour over a third of a plain cell makes its colour unknown; read
+    again without the pixels the synthesis found the figure on (``ignore``), the cell is
+    plain, and a cell mostly under the figure stays unknown (too little left to name)."""
+    from dialtray.vision.colours import read_colours
+
+    figure = "sample-militia-fighter"
+    c = TrayReader(layout, refs).classifiers(figure)["combat"]
+    crop = refs[figure].crops["combat"][0].copy()
+    x, y, w, h = _cell_box(c, "piloting")
+    m = c.geometry.margin
+    cv2.rectangle(crop, (x + w - w // 3, y - 8), (x + w + 4, y + h), (40, 215, 235), -1)
+    offset = (m, m)  # the reference crops start their template at the margin
+    assert read_colours(crop, offset, c.window, c.hues)["piloting"] == "unknown"
+    th, tw = c.mean_template.shape
+    over = np.zeros((th, tw), bool)
+    over[y - m - 8:y - m + h, x - m + w - w // 3 - 1:] = True  # the figure, as synth finds it
+    seen = read_colours(crop, offset, c.window, c.hues, over)
+    assert seen["piloting"] == "none", seen
+    mostly = np.zeros((th, tw), bool)
+    mostly[y - m - 8:y - m + h, x - m + w // 5:] = True
+    assert read_colours(crop, offset, c.window, c.hues, mostly)["piloting"] == "unknown"

@@ -169,3 +169,20 @@ def test_only_unexplained_pixels_reaching_the_crop_edge_are_left_out() -> None:
     mask[10:13, 12:15] = 1  # a digit's misfit inside
     out = synth._touching_border(mask)
     assert out[0:5, 10:20].all() and not out[10:13, 12:15].any()
+
+
+def test_a_dial_mid_turn_that_pulls_the_alignment_off_its_window_is_still_read(
+        layout: Layout) -> None:
+    """On a spent held-back photo (seed 9751, tray 52) a dial caught mid-turn pulled ECC round
+    by 43 degrees and off the window: the window then seemed "not where the tray layout puts
+    it". A refinement that fits worse than the integer search it started from is dropped
+    (align.py), and the window reads mid-turn; and the whole tray reads nothing wrong."""
+    figures = testset.all_sample_figures()
+    refs = {fid: testset.capture_refs(layout, fid, doc) for fid, doc in figures.items()}
+    (shot, docks), = testset.tray_sets(layout, figures, rp.held_back, 53, 9751, first=52)
+    assert docks[0].figure == "sample-show-stopper" and docks[0].positions["combat"] % 1 > 0.3
+    reads = TrayReader(layout, refs).read(shot.image, {d: s.figure for d, s in docks.items()})
+    assert reads[0]["combat"].status == BETWEEN, reads[0]["combat"]
+    score = testset.Score()
+    testset.score_frame(TrayReader(layout, refs), shot, docks, score)
+    assert score.wrong == 0, score.wrong_cases

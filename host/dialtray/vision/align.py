@@ -109,5 +109,9 @@ def align(n: F32, target: F32 | Target, hint: Alignment | None = None
     except cv2.error:  # kept the integer alignment
         return n[y:y + th, x:x + tw], (x, y), float(score), None
     patch = warped(n, warp, (tw, th))
-    return patch, (round(float(warp[0, 2])), round(float(warp[1, 2]))), \
-        float(_unit(patch) @ tu), Alignment(np.asarray(warp, np.float32), tg.still(patch))
+    fit = float(_unit(patch) @ tu)
+    if fit < score:  # ECC wandered off (a dial mid-turn can pull it round, even off the
+        # window): a refinement that fits worse than where it started is no refinement
+        return n[y:y + th, x:x + tw], (x, y), float(score), None
+    return patch, (round(float(warp[0, 2])), round(float(warp[1, 2]))), fit, \
+        Alignment(np.asarray(warp, np.float32), tg.still(patch))

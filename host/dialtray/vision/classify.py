@@ -378,6 +378,12 @@ class DialClassifier:
                             confidence=conf, score=unsure.score)
         conf = min(1.0, CONFIDENCE_THRESHOLD * r.z / need)
         members, why = self._by_colour(look.a, seen)
+        if not members and r.over is not None:
+            # a figure over a cell can hide or tint the colour block that tells two clicks
+            # apart: read the blocks again without the pixels the synthesis found it on
+            seen = read_colours(crop, (round(float(warp[0, 2])), round(float(warp[1, 2]))),
+                                self.window, self.hues, r.over)
+            members, why = self._by_colour(look.a, seen)
         if not members:
             return replace(unsure, reason=f"{unsure.reason}; by synthesis {name}, but {why}")
         face = self.faces[members[0]]

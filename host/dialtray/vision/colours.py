@@ -22,6 +22,7 @@ MIN_SATURATION = 70  # of 255: below, a cell is the plain dial colour
 MAX_HUE_DIFF = 12  # of OpenCV's 180: further from every palette hue, the colour is unknown
 MIN_SHARE = 0.7  # of a cell's background: this much saturated = a colour block, 1 - it: none
 MIN_VOTE = 0.6  # of a block's coloured pixels: this many must name its colour
+MIN_VISIBLE = 0.5  # of a cell's samples: fewer beside a figure over it, its colour is unknown
 WHITE_MAX_SATURATION = 110  # raw saturation below which a pixel may set the white point
 
 
@@ -56,9 +57,11 @@ _LEVELS = np.arange(256, dtype=np.float32).reshape(1, 256, 1)
 
 
 def read_colours(crop: Image, offset: tuple[int, int], window: Window,
-                 hues: dict[str, int]) -> dict[str, str]:
+                 hues: dict[str, int], ignore: npt.NDArray[np.bool_] | None = None
+                 ) -> dict[str, str]:
     """Physical colour per stat cell (``none``, a palette name, or ``unknown``) of an aligned
-    crop whose template starts at ``offset`` (px)."""
+    crop whose template starts at ``offset`` (px); ``ignore``: template pixels not to count
+    (where the synthesis found a figure over the window: its colour is not the block's)."""
     w = round((window.size[0] + 2 * BORDER_MM) * SPP)
     h = round((window.size[1] + 2 * BORDER_MM) * SPP)
     x0, y0 = offset
@@ -77,6 +80,12 @@ def read_colours(crop: Image, offset: tuple[int, int], window: Window,
     hsv = cv2.cvtColor(cv2.LUT(win, lut), cv2.COLOR_BGR2HSV)
     where, lab = _cell_labels(tuple(window.size), tuple(tuple(c.rect) for c in window.cells))
     n = len(window.cells)
+    hidden = np.zeros(n, bool)
+    if ignore is not None:
+        seen = ~ignore[::2, ::2].ravel()[where]
+        # a cell mostly under the figure is not read from the little left of it
+        hidden = np.bincount(lab[seen], minlength=n) < MIN_VISIBLE * np.bincount(lab, minlength=n)
+        where, lab = where[seen], lab[seen]
     px = hsv.reshape(-1, 3).take(where, axis=0)
     v = px[:, 2].astype(np.float64)
     count = np.bincount(lab, minlength=n)
@@ -97,7 +106,7 @@ def read_colours(crop: Image, offset: tuple[int, int], window: Window,
     out: dict[str, str] = {}
     for i, cell in enumerate(window.cells):
         share = float(n_col[i]) / max(int(n_bg[i]), 1)
-        if n_bg[i] == 0:
+        if n_bg[i] == 0 or hidden[i]:
             out[cell.stat] = "unknown"
         elif share <= 1.0 - MIN_SHARE:
             out[cell.stat] = "none"

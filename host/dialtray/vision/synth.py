@@ -80,6 +80,7 @@ class SynthRead:
     # it) or where a mid-turn look joins its two references; above MAX_HIDDEN, the share no
     # look explains (then no lead: z <= 0)
     explained: float = 1.0  # of the photo's variance (over the pixels compared), by the best look
+    over: npt.NDArray[np.bool_] | None = None  # where a figure is over the window (template px)
 
 
 class Synthesis:
@@ -199,6 +200,7 @@ class Synthesis:
             # foreign object): whatever look fits the rest best, it is no reading
             out = self._lead(looks, photos, *fits[:3], base)
             return None if out is None else replace(out, z=min(out.z, 0.0), hidden=unexplained)
+        over = None if keep is None else (keep < 0.5).reshape(self.mean_template.shape)
         if keep is not None:
             keep = keep if base is None else keep * base
             fits = self._fit_all(photos, keep, banks)
@@ -207,7 +209,10 @@ class Synthesis:
         rss, fit, photo, bank = fits
         if WARP_LOOKS > 0:
             rss = self._warp_closest(banks, photos, rss, fit, photo, bank, keep)
-        return self._lead(looks, photos, rss, fit, photo, keep)
+        out = self._lead(looks, photos, rss, fit, photo, keep)
+        if out is not None and over is not None:
+            out = replace(out, over=over)
+        return out
 
     def _join_mask(self, first: int, last: int) -> F32:
         """Every pixel but the columns where a mid-turn look cut ``first``..``last`` px joins

@@ -111,8 +111,11 @@ class Score:
 
 def tray_sets(layout: Layout, figures: dict[str, dict[str, Any]], profile: Callable[..., Params],
               frames: int, seed: int, between: float = 0.1,
-              only: str | None = None) -> Iterator[tuple[Rendered, dict[int, DockSpec]]]:
-    """``frames`` photographs of 8 docks each, figures drawn at random from ``figures``."""
+              only: str | None = None, first: int = 0
+              ) -> Iterator[tuple[Rendered, dict[int, DockSpec]]]:
+    """``frames`` photographs of 8 docks each, figures drawn at random from ``figures``; the
+    ``first`` ones drawn but not rendered nor yielded (one photo of a set, made as the whole
+    set makes it)."""
     rng = np.random.default_rng(seed)
     ids = sorted(figures)
     faces = {fid: dial_faces(figures[fid]) for fid in ids}
@@ -124,7 +127,8 @@ def tray_sets(layout: Layout, figures: dict[str, dict[str, Any]], profile: Calla
             docks[dock] = DockSpec(fid, BASE_TYPE[game], faces[fid],
                                    random_positions(faces[fid], rng, between))
         params = profile(rng, only) if only is not None else profile(rng)
-        yield render_tray(layout, docks, params, seed * 100_000 + f), docks
+        if f >= first:
+            yield render_tray(layout, docks, params, seed * 100_000 + f), docks
 
 
 def score_frame(reader: TrayReader, shot: Rendered, docks: dict[int, DockSpec], score: Score,
