@@ -55,15 +55,16 @@ NOISE_MARGIN = 6.5
 # every other look, in units of the photo's noise, must reach SYNTH_MARGIN (a click) or
 # SYNTH_BETWEEN (mid-turn), or SYNTH_AGREED when the correlation's likeliest look is the same
 # (two readings of the photo naming one look), SYNTH_WEAK when that likeliest look scored
-# below MIN_SCORE. Chosen on STRESS (bench/calibrate_synthesis.py): the thresholds that added
-# the most reads and no wrong one there.
-SYNTH_MARGIN = 1.75
-SYNTH_BETWEEN = 3.5
-SYNTH_AGREED = 1.0
-SYNTH_WEAK = 1.25
+# below MIN_SCORE. Chosen on STRESS (bench/calibrate_synthesis.py, 12 seeds): the thresholds
+# that added the most reads and no wrong one there, each clearing the largest lead a wrong
+# look of its kind reached by a quarter of a noise unit.
+SYNTH_MARGIN = 2.5
+SYNTH_BETWEEN = 1.5
+SYNTH_AGREED = 1.5
+SYNTH_WEAK = 1.5
 # ... and its best look must explain this much of the window's variance: a hand over half a
 # window fitted no look (R^2 0.66) yet one mid-turn look fitted it least badly. Below every
-# read on spent held-back seeds (0.81), it costs 3 of 256 synthesis reads on STRESS.
+# read on spent held-back seeds (0.81), it costs 4 of 791 synthesis reads on STRESS.
 SYNTH_EXPLAINED = 0.7
 AGREED, WEAK = "agreed", "weak"  # how the correlation's likeliest look agreed with a synthesis
 BETWEEN_FRACTIONS = tuple(i / 20 for i in range(4, 17))  # 0.2 .. 0.8

@@ -14,10 +14,9 @@ every other look by ``SYNTH_MARGIN`` units of the photo's noise:
     z = (RSS_other - RSS_best) / (2 sigma |fit_best - fit_other|)
 
 with sigma^2 |fit_best - fit_other|^2 replaced by what the residual can project onto the
-difference between the two fits, measured near where they differ (``_local_lead``: a blurred,
-JPEG-blocked photo's residual is smooth, and so is that difference; a misfit far from it, at
-a figure's edge, does not count). With pure white sensor noise z is the lead in standard
-deviations. The thresholds are chosen on the STRESS
+difference between the two fits (``_noise_lead``: a blurred, JPEG-blocked photo's residual
+is smooth, and so is that difference). With pure white sensor noise z is the lead in
+standard deviations. The thresholds are chosen on the STRESS
 profile, never on HELD_BACK (``classify.SYNTH_MARGIN``).
 
 Each look is fitted at two alignments, and keeps its better one: the correlation's (the whole
@@ -312,8 +311,8 @@ class Synthesis:
     def _lead(self, looks: list[Look], photos: list[F32], best_rss: npt.NDArray[np.float64],
               best_fit: F32, best_photo: npt.NDArray[np.intp], weight: F32 | None
               ) -> SynthRead | None:
-        """The best look's lead over the others, in units of the photo's noise where the
-        two differ (``_local_lead``), over the ``SPREAD_RIVALS`` closest in white-noise
+        """The best look's lead over the others, in units of the photo's noise along their
+        difference (``_noise_lead``), over the ``SPREAD_RIVALS`` closest in white-noise
         units (the least of those leads)."""
         w = np.ones(best_fit.shape[1], np.float32) if weight is None else weight
         order = np.argsort(best_rss)
@@ -331,8 +330,7 @@ class Synthesis:
             return None
         th, tw = self.mean_template.shape
         resid = ((photos[best_photo[b]] - best_fit[b]) * w).reshape(th, tw)
-        z, rival = min((_local_lead(resid, w.reshape(th, tw), dof,
-                                    float(best_rss[o] - best_rss[b]),
+        z, rival = min((_noise_lead(resid, dof, float(best_rss[o] - best_rss[b]),
                                     ((best_fit[b] - best_fit[o]) * w).reshape(th, tw)), o)
                        for _, o in sorted(leads)[:SPREAD_RIVALS])
         hidden = 0.0 if weight is None else 1.0 - float(weight.mean())
@@ -389,8 +387,7 @@ class Synthesis:
         return np.asarray(np.maximum(rss, 0.0), np.float64), coef
 
 
-SPREAD_LAG = 4  # px: the lags over which the residual's covariance is summed (``_local_lead``)
-LOCAL_NOISE = 6.0  # px: how far from where two looks differ the noise is measured
+SPREAD_LAG = 4  # px: the lags over which the residual's covariance is summed (``_noise_lead``)
 SPREAD_RIVALS = 8  # the closest looks (in white-noise units) whose lead is corrected for it
 # Pixels none of the OUTLIER_LOOKS closest looks explains within OUTLIER times the typical
 # residual are left out (a figure over the window) when they are between MIN_HIDDEN and
@@ -413,22 +410,18 @@ def _touching_border(mask: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     return np.isin(labels, edge[edge > 0]).astype(np.uint8)
 
 
-def _local_lead(resid: F32, weight: F32, dof: float, gain: float, difference: F32) -> float:
-    """``gain`` (RSS_other - RSS_best) in units of the noise *where the two looks differ*:
-    z = gain / (2 sqrt(var(e . d))), var(e . d) = sum over lags of the residual's covariance
-    times the difference's autocorrelation (a blurred, JPEG-blocked residual is smooth, and
-    so is the difference: many pixels move together, and a lead is worth less than white
-    noise would make it). The covariance is measured near the difference (pixels weighed by
-    the difference's power, blurred ``LOCAL_NOISE`` px): a figure's edge or a shadow's that
-    the light field leaves unexplained far from where the looks differ does not count, one
-    over it does. Never less than white noise of that power would give."""
+def _noise_lead(resid: F32, dof: float, gain: float, difference: F32) -> float:
+    """``gain`` (RSS_other - RSS_best) in units of the noise along the difference d between
+    the two fits: z = gain / (2 sqrt(var(e . d))), var(e . d) = sum over lags of the residual's
+    covariance times the difference's autocorrelation (a blurred, JPEG-blocked residual is
+    smooth, and so is the difference: many pixels move together, and a lead is worth less
+    than white noise would make it); never less than white noise of the residual's power
+    would give. (Measuring the covariance only near where the two looks differ was tried: at
+    the same safety on STRESS it read no more, docs/vision.md.)"""
     k = SPREAD_LAG
-    near = cv2.GaussianBlur(difference * difference, (0, 0), LOCAL_NOISE) * weight
-    near /= max(float(near.sum()), 1e-12)
     padded = cv2.copyMakeBorder(resid, k, k, k, k, cv2.BORDER_CONSTANT, value=0)
-    cov = np.asarray(cv2.matchTemplate(padded, np.ascontiguousarray(resid * near),
-                                       cv2.TM_CCORR), np.float32)
-    cov *= float(weight.sum()) / max(dof, 1.0)  # the fit's own degrees of freedom
+    cov = np.asarray(cv2.matchTemplate(padded, np.ascontiguousarray(resid), cv2.TM_CCORR),
+                     np.float32) / max(dof, 1.0)  # per pixel, with the fit's own freedom
     var = max(float(np.sum(cov * _autocorrelation(difference))),
               float(cov[k, k]) * float(np.sum(difference * difference)), 1e-12)
     return gain / (2.0 * float(np.sqrt(var)))
