@@ -163,3 +163,17 @@ def test_a_dial_mid_turn_that_pulls_the_alignment_off_its_window_is_still_read(
     score = testset.Score()
     testset.score_frame(TrayReader(layout, refs), shot, docks, score)
     assert score.wrong == 0, score.wrong_cases
+
+
+def test_a_click_read_with_little_confidence_is_checked_by_synthesis(layout: Layout) -> None:
+    """On a spent held-back photo (seed 9792, tray 22) the correlation read the militia
+    fighter's 8 as a 9 (click 5 as 6/7) at confidence 0.40, above its threshold; the
+    synthesis finds the 8. A click read with less confidence than ``CHECK_BELOW`` that the
+    synthesis does not confirm is unknown, and says why."""
+    figures = testset.all_sample_figures()
+    refs = {fid: testset.capture_refs(layout, fid, doc) for fid, doc in figures.items()}
+    (shot, docks), = testset.tray_sets(layout, figures, rp.held_back, 23, 9792, first=22)
+    assert docks[7].figure == "sample-militia-fighter" and docks[7].positions["combat"] == 5
+    reads = TrayReader(layout, refs).read(shot.image, {d: s.figure for d, s in docks.items()})
+    r = reads[7]["combat"]
+    assert r.status == UNKNOWN and "by synthesis click 5" in r.reason, r
