@@ -51,26 +51,19 @@ BETWEEN_THRESHOLD = 0.5
 # not explain, per pixel) must reach this; a margin below it is a coin the noise could have
 # tossed. Chosen on the validation draws of the held-back profile (docs/vision.md).
 NOISE_MARGIN = 6.5
-# A read the correlation leaves unsure is made again by synthesis (synth.py); its lead over
-# every other look, in units of the photo's noise, must reach SYNTH_MARGIN (a click) or
-# SYNTH_BETWEEN (mid-turn), or SYNTH_AGREED when the correlation's likeliest look is the same
-# (two readings of the photo naming one look), SYNTH_WEAK when that likeliest look scored
-# below MIN_SCORE. Chosen on STRESS (bench/calibrate_synthesis.py, 12 seeds): the thresholds
-# that added the most reads and no wrong one there, each clearing the largest lead a wrong
-# look of its kind reached by a quarter of a noise unit.
+# A read the correlation leaves unsure is made again by synthesis (synth.py); its lead in units
+# of the photo's noise must reach SYNTH_MARGIN (a click), SYNTH_BETWEEN (mid-turn),
+# SYNTH_AGREED (the correlation's likeliest look is the same) or SYNTH_WEAK (the same, scored
+# below MIN_SCORE): chosen on 12 STRESS seeds by bench/calibrate_synthesis.py. Its best look
+# must explain SYNTH_EXPLAINED of the window's variance (a hand over half a window fitted no
+# look, yet one mid-turn look least badly). A click the correlation reads with less confidence
+# than CHECK_BELOW is checked by synthesis: unknown if its best look is another (an 8 read as
+# a 9 at 0.40 on a fresh held-back photo; 0: never checked). Why each value: docs/vision.md.
 SYNTH_MARGIN = 2.5
 SYNTH_BETWEEN = 1.5
 SYNTH_AGREED = 1.5
 SYNTH_WEAK = 1.5
-# ... and its best look must explain this much of the window's variance: a hand over half a
-# window fitted no look (R^2 0.66) yet one mid-turn look fitted it least badly. Below every
-# read on spent held-back seeds (0.81), it costs 4 of 791 synthesis reads on STRESS.
 SYNTH_EXPLAINED = 0.7
-# A click the correlation reads with less confidence than this is checked by synthesis, and
-# unknown when the synthesis' best look is another (0: never checked). Set after a fresh
-# held-back photo read an 8 as a 9 at confidence 0.40 (the synthesis found the 8): as much as
-# a mid-turn read needs. It vetoes 7 right reads in 23 655 STRESS dials (the one wrong read
-# it sees there, at 0.30, too) and checks ~3 % of the windows.
 CHECK_BELOW = 0.5
 AGREED, WEAK = "agreed", "weak"  # how the correlation's likeliest look agreed with a synthesis
 BETWEEN_FRACTIONS = tuple(i / 20 for i in range(4, 17))  # 0.2 .. 0.8
