@@ -369,8 +369,8 @@ class DialClassifier:
         need = SYNTH_AGREED if agreed == AGREED else SYNTH_WEAK if agreed == WEAK else \
             SYNTH_BETWEEN if look.kind == BETWEEN else SYNTH_MARGIN
         name = self._look_text(look.kind, look.a, look.b)
-        if r.hidden > MAX_HIDDEN or r.explained < SYNTH_EXPLAINED:
-            share = r.hidden if r.hidden > MAX_HIDDEN else 1.0 - r.explained
+        if r.unexplained > MAX_HIDDEN or r.explained < SYNTH_EXPLAINED:
+            share = r.unexplained if r.unexplained > MAX_HIDDEN else 1.0 - r.explained
             return replace(unsure, reason=f"{unsure.reason}; by synthesis no look explains "
                            f"the window ({share:.0%} of it unexplained: something over it?)")
         if r.z < need:

@@ -76,8 +76,8 @@ class SynthRead:
     z: float  # the lead over the closest other look, in units of the photo's noise
     noise: float  # grey levels
     hidden: float = 0.0  # share of the window left out: explained by no look (a figure over
-    # it) or where a mid-turn look joins its two references; above MAX_HIDDEN, the share no
-    # look explains (then no lead: z <= 0)
+    # it) or where a mid-turn look joins its two references
+    unexplained: float = 0.0  # above MAX_HIDDEN: the share no look explains (then z <= 0)
     explained: float = 1.0  # of the photo's variance (over the pixels compared), by the best look
     over: npt.NDArray[np.bool_] | None = None  # where a figure is over the window (template px)
 
@@ -198,7 +198,8 @@ class Synthesis:
             # more of the window than a figure's wing fits no look (a hand over it, a
             # foreign object): whatever look fits the rest best, it is no reading
             out = self._lead(looks, photos, *fits[:3], base)
-            return None if out is None else replace(out, z=min(out.z, 0.0), hidden=unexplained)
+            return None if out is None else replace(out, z=min(out.z, 0.0),
+                                                    unexplained=unexplained)
         over = None if keep is None else (keep < 0.5).reshape(self.mean_template.shape)
         if keep is not None:
             keep = keep if base is None else keep * base
@@ -336,8 +337,8 @@ class Synthesis:
         hidden = 0.0 if weight is None else 1.0 - float(weight.mean())
         p = photos[best_photo[b]]
         spread = float(w @ (p - float(w @ p) / float(w.sum())) ** 2)
-        return SynthRead(looks[b], looks[rival], float(z), noise, hidden,
-                         1.0 - float(best_rss[b]) / max(spread, 1e-6))
+        return SynthRead(looks[b], looks[rival], float(z), noise, hidden=hidden,
+                         explained=1.0 - float(best_rss[b]) / max(spread, 1e-6))
 
     def _blurred(self) -> list[tuple[F32, npt.NDArray[np.float64]]]:
         """Every look's picture blurred by each of ``SYNTH_SIGMAS``, flat, with its normal
