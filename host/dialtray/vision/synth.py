@@ -19,14 +19,17 @@ is smooth, and so is that difference). With pure white sensor noise z is the lea
 standard deviations. The thresholds are chosen on the STRESS
 profile, never on HELD_BACK (``classify.SYNTH_MARGIN``).
 
-Each look is fitted at two alignments, and keeps its better one: the correlation's (the whole
-window: best for a settled dial) and one found on the window's rim alone (a dial mid-turn
-slides its print, and a whole-window alignment can follow the print instead of the window).
+Each look is fitted at up to three alignments, and keeps its best: the correlation's (the
+whole window: best for a settled dial), one found on the window's rim alone (a dial mid-turn
+slides its print, and a whole-window alignment can follow the print instead of the window),
+and that one turned and moved a fraction of a pixel by ECC on the rim (``rim_refined``).
 The likeliest mid-turn look is tried a pixel at a time around its cut (and when a mid-turn
 look is among the closest, the columns where its two references join are left out for every
-look); pixels no close look explains (a figure's wing over the window) are left out and the
-looks fitted again; then the closest looks are each fitted with a small affine warp of their
-own (``warpfit.py``). The references are the dial's consistent ones (``prints.py``).
+look); pixels no close look explains that reach the crop's edge (a figure's wing over the
+window) are left out and the looks fitted again, and a window more than MAX_HIDDEN of which
+no look explains is read as nothing; then the closest looks are each fitted with a small
+affine warp of their own (``warpfit.py``). The references are the dial's consistent ones
+(``prints.py``).
 """
 
 from __future__ import annotations
