@@ -58,24 +58,14 @@ def main() -> None:
                          "Python literal, e.g. OUTLIER=5.0 or WARP_LOOKS=12)")
     ap.add_argument("--out", type=Path, default=RESULTS)
     args = ap.parse_args()
-    for item in args.set:
-        name, _, value = item.partition("=")
-        module = next((m for m in (synth, warpfit, prints) if hasattr(m, name)), None)
-        if module is None:
-            ap.error(f"--set {item}: no constant {name} in synth.py, warpfit.py or prints.py")
-        try:
-            setattr(module, name, ast.literal_eval(value))
-        except (ValueError, SyntaxError):
-            ap.error(f"--set {item}: {value!r} is not a Python literal (e.g. 5.0, (1, 2), "
-                     f"'text')")
-    cv2.setNumThreads(1)
     names = ("margin", "between", "agreed", "weak")
     chosen = (classify.SYNTH_MARGIN, classify.SYNTH_BETWEEN, classify.SYNTH_AGREED,
               classify.SYNTH_WEAK)
     floor = classify.SYNTH_EXPLAINED  # applied below, with the thresholds
-    classify.SYNTH_MARGIN = classify.SYNTH_BETWEEN = classify.SYNTH_AGREED = \
-        classify.SYNTH_WEAK = 1e-9
-    classify.SYNTH_EXPLAINED = 0.0
+    try:
+        _set_constants(args.set)  # here only to say at once which --set cannot be taken
+    except ValueError as e:
+        ap.error(str(e))
     seeds = [int(s) for s in args.seeds.split(",")]
     with multiprocessing.Pool(min(args.jobs, len(seeds)), _set_constants,
                               (args.set,)) as pool:
@@ -96,11 +86,12 @@ def main() -> None:
     for m, b, a, w in itertools.product(STEPS, STEPS, STEPS, STEPS):
         if not a <= w <= m:
             continue
-        made = [r for r in rows if r["made"] and r["z"] >= _need(r, m, b, a, w)
+        need = {"margin": m, "between": b, "agreed": a, "weak": w}
+        made = [r for r in rows if r["made"] and r["z"] >= need[_kind(r)]
                 and r["explained"] >= floor]
         wrong = sum(not r["right"] for r in made)
-        grid.append({"margin": m, "between": b, "agreed": a, "weak": w, "added": len(made),
-                     "wrong": wrong, "exact": (plain.exact + len(made) - wrong) / total})
+        grid.append({**need, "added": len(made), "wrong": wrong,
+                     "exact": (plain.exact + len(made) - wrong) / total})
     # the largest lead a wrong look reached, per kind of read: a threshold must clear it by
     # GUARD (the largest of a sample understates the tail: at no guard, a fresh held-back
     # draw had a wrong read agreed at 1.70 where STRESS's largest was 1.07)
@@ -115,7 +106,7 @@ def main() -> None:
               f"{plain.unknown}", f"{total} STRESS dials, seeds {args.seeds}"),
              ("unsure reads the synthesis made again", str(len(rows)),
               f"right look {sum(r['right'] for r in rows)}")]
-    # for each click margin, the best safe thresholds with it and the first unsafe looser one
+    # for each click margin, the best safe thresholds with it
     for m in STEPS:
         ok = [g for g in safe if g["margin"] == m]
         if ok:
@@ -128,7 +119,7 @@ def main() -> None:
                   f"+{best['added']} reads; in classify.py now: "
                   + "/".join(f"{v:g}" for v in chosen)))
     poor = [r for r in rows if r["made"] and r["explained"] < floor
-            and r["z"] >= _need(r, *(best[n] for n in names))]
+            and r["z"] >= best[_kind(r)]]
     table.append((f"reads left out: best look explains < {floor:g} of the window",
                   str(len(poor)), f"right {sum(r['right'] for r in poor)}"))
     wrong_rows = sorted((r for r in rows if r["made"] and not r["right"]),
@@ -149,12 +140,20 @@ def main() -> None:
 
 
 def _set_constants(items: list[str]) -> None:
-    """In each worker: one thread, and the constants --set names."""
+    """One thread, the constants --set names (ValueError naming the one that cannot be
+    taken), and every synthesis accepted: run in main and in each worker process."""
     cv2.setNumThreads(1)
     for item in items:
         name, _, value = item.partition("=")
-        module = next(m for m in (synth, warpfit, prints) if hasattr(m, name))
-        setattr(module, name, ast.literal_eval(value))
+        module = next((m for m in (synth, warpfit, prints) if hasattr(m, name)), None)
+        if module is None:
+            raise ValueError(f"--set {item}: no constant {name} in synth.py, warpfit.py or "
+                             f"prints.py")
+        try:
+            setattr(module, name, ast.literal_eval(value))
+        except (ValueError, SyntaxError):
+            raise ValueError(f"--set {item}: {value!r} is not a Python literal (e.g. 5.0, "
+                             f"(1, 2), 'text')") from None
     classify.SYNTH_MARGIN = classify.SYNTH_BETWEEN = classify.SYNTH_AGREED = \
         classify.SYNTH_WEAK = 1e-9
     classify.SYNTH_EXPLAINED = 0.0
@@ -190,13 +189,6 @@ def _kind(row: dict[str, Any]) -> str:
     """Which threshold a row's read is held to."""
     return "agreed" if row["agreed"] == classify.AGREED else "weak" \
         if row["agreed"] == classify.WEAK else "between" if row["between"] else "margin"
-
-
-def _need(row: dict[str, Any], margin: float, between: float, agreed: float, weak: float
-          ) -> float:
-    """The lead a synthesis read needs under these thresholds."""
-    return agreed if row["agreed"] == classify.AGREED else weak \
-        if row["agreed"] == classify.WEAK else between if row["between"] else margin
 
 
 if __name__ == "__main__":

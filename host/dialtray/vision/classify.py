@@ -406,7 +406,7 @@ class DialClassifier:
         agree = r is None or (r.best.kind == CLICK
                               and set(read.clicks) <= set(self._group_clicks(r.best.a)))
         self.last_check = (r, agree)
-        if agree or r is None:
+        if r is None or agree:
             return read
         name = self._look_text(r.best.kind, r.best.a, r.best.b)
         clicks = "/".join(str(c) for c in read.clicks)

@@ -51,7 +51,6 @@ F32 = npt.NDArray[np.float32]
 SYNTH_SIGMAS = (0.0, 1.0, 1.8, 2.6)  # px of extra blur of the references tried
 SYNTH_FRACTIONS = tuple(i / 10 for i in range(2, 9))  # mid-turn looks: 0.2 .. 0.8 of a click
 REFINE = 0.05  # of a click: the likeliest mid-turn look is also tried this far either way
-RIM_ECC = True  # a third alignment: the rim's refined by ECC on the rim alone
 RIM_ECC_STOP = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 20, 1e-4)
 RIM_INSIDE = 2  # px of the window inside its rim that the rim alignment also looks at
 
@@ -151,9 +150,7 @@ class Synthesis:
                     ) -> npt.NDArray[np.float32] | None:
         """``rim`` turned and moved a fraction of a pixel by ECC on the rim alone (a dial
         caught mid-turn: neither the whole window nor an integer step on the rim finds the
-        window's own pose), or ``None`` when ECC does not converge (or ``RIM_ECC`` is off)."""
-        if not RIM_ECC:
-            return None
+        window's own pose), or ``None`` when ECC does not converge."""
         try:
             _, out = cv2.findTransformECCWithMask(  # type: ignore[call-overload]
                 self.mean_template, normalised, self._rim_u8, None, rim.copy(),
@@ -299,18 +296,14 @@ class Synthesis:
         close = np.argsort(rss)[:OUTLIER_LOOKS]
         least = np.min(np.abs(np.stack([photos[photo[i]] - fit[i] for i in close])), axis=0)
         sigma = 1.4826 * float(np.median(least))
-        out = self._unexplained(least, sigma)
+        out = (least > OUTLIER * max(sigma, 1e-3)).astype(np.uint8).reshape(
+            self.mean_template.shape)
+        out = _touching_border(np.asarray(cv2.dilate(out, np.ones((3, 3), np.uint8)),
+                                          np.uint8)).ravel()
         share = float(out.mean())
         if not MIN_HIDDEN <= share <= MAX_HIDDEN:
             return None, share
         return (1 - out).astype(np.float32), share
-
-    def _unexplained(self, least: F32, sigma: float) -> npt.NDArray[np.uint8]:
-        """Pixels beyond ``OUTLIER`` sigma, with their neighbours, that reach the crop's edge."""
-        out = (least > OUTLIER * max(sigma, 1e-3)).astype(np.uint8).reshape(
-            self.mean_template.shape)
-        return _touching_border(np.asarray(cv2.dilate(out, np.ones((3, 3), np.uint8)),
-                                           np.uint8)).ravel()
 
     def _lead(self, looks: list[Look], photos: list[F32], best_rss: npt.NDArray[np.float64],
               best_fit: F32, best_photo: npt.NDArray[np.intp], weight: F32 | None
