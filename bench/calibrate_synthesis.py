@@ -100,6 +100,11 @@ def main() -> None:
            for n in names}
     safe = [g for g in grid if g["wrong"] == 0
             and all(g[n] >= top[n] + GUARD for n in names)]
+    if not safe:
+        leads = ", ".join(f"{n} {top[n]:.2f}" for n in names if np.isfinite(top[n]))
+        raise SystemExit(f"no thresholds on the grid ({STEPS[0]:g}-{STEPS[-1]:g}) are safe: "
+                         f"the largest wrong leads ({leads}) plus the guard of {GUARD:g} "
+                         f"reach past it, so nothing is chosen and nothing written")
     # the most reads added; of thresholds adding the same reads, the strictest
     best = max(safe, key=lambda g: (g["added"], *(g[n] for n in names)))
     table = [("plain reads: exact / wrong / unknown", f"{plain.exact}/{plain.wrong}/"
