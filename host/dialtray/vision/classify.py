@@ -18,15 +18,14 @@ is ``unknown`` too.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from dialtray.vision.align import Alignment, Target, align, shift, warped
+from dialtray.vision.click_groups import ClickGroups
 from dialtray.vision.colours import palette_hues, read_colours
 from dialtray.vision.faces import Face
 from dialtray.vision.layout import Layout, Window
@@ -132,31 +131,9 @@ class DialClassifier:
         yy, xx = np.mgrid[0:th, 0:tw]
         self._target = Target(anchor, np.flatnonzero((xx < b) | (xx >= tw - b) | (yy < b)
                                                      | (yy >= th - b)))
-        self.ref_colours = [read_colours(c, o, window, self.hues)
-                            for c, o in zip(crops, offsets, strict=True)]
-        keys: dict[tuple[Any, ...], int] = {}
-        self.classes: list[tuple[int, ...]] = []
-        cls_of = []
-        for i, f in enumerate(faces):
-            k = f.key()
-            if k not in keys:
-                keys[k] = len(self.classes)
-                self.classes.append(())
-            self.classes[keys[k]] += (i,)
-            cls_of.append(keys[k])
-        # Clicks whose prints differ only in colour look alike in grey: one grey group, told
-        # apart afterwards by the colour blocks seen (the correlation is of grey pictures)
-        gkeys: dict[tuple[Any, ...], int] = {}
-        self.group_of: list[int] = []  # class -> grey group
-        self.groups: list[tuple[int, ...]] = []  # grey group -> classes
-        for members in self.classes:
-            f = faces[members[0]]
-            gk = (tuple(sorted(f.values.items())), tuple(sorted(f.marks.items())))
-            if gk not in gkeys:
-                gkeys[gk] = len(self.groups)
-                self.groups.append(())
-            self.groups[gkeys[gk]] += (len(self.group_of),)
-            self.group_of.append(gkeys[gk])
+        self.click_groups = ClickGroups(faces, crops, offsets, window, self.hues)
+        self.classes, self.groups = self.click_groups.classes, self.click_groups.groups
+        self.group_of, cls_of = self.click_groups.group_of, self.click_groups.class_of
         self.regions = window_regions(window)
         self.region_names = region_names(window)
         self.region_shows = region_shows(window)  # its stat or mark, and marks in a cell
@@ -383,13 +360,15 @@ class DialClassifier:
             return DialRead(self.dial, BETWEEN, (look.a, look.b), colours_seen=seen,
                             confidence=conf, score=unsure.score)
         conf = min(1.0, CONFIDENCE_THRESHOLD * r.z / need)
-        members, why = self._by_colour(look.a, seen)
+        offset = (round(float(warp[0, 2])), round(float(warp[1, 2])))
+        members, why = self.click_groups.by_colour(look.a, seen)
         if not members and r.over is not None:
             # a figure over a cell can hide or tint the colour block that tells two clicks
             # apart: read the blocks again without the pixels the synthesis found it on
-            seen = read_colours(crop, (round(float(warp[0, 2])), round(float(warp[1, 2]))),
-                                self.window, self.hues, r.over)
-            members, why = self._by_colour(look.a, seen)
+            seen = read_colours(crop, offset, self.window, self.hues, r.over)
+            members, why = self.click_groups.by_colour(look.a, seen)
+        if not members:  # a block too dark or too hidden to name: nearest its own reference?
+            members, why = self.click_groups.by_chroma(look.a, crop, offset, r.over, seen, why)
         if not members:
             return replace(unsure, reason=f"{unsure.reason}; by synthesis {name}, but {why}")
         face = self.faces[members[0]]
@@ -421,7 +400,7 @@ class DialClassifier:
         return "click " + "/".join(str(c) for c in self._group_clicks(a))
 
     def _group_clicks(self, group: int) -> tuple[int, ...]:
-        return tuple(sorted(i for c in self.groups[group] for i in self.classes[c]))
+        return self.click_groups.clicks(group)
 
     def _label_text(self, label: int) -> str:
         return self._look_text(*self.label_list[label])
@@ -447,31 +426,6 @@ class DialClassifier:
         return fa.values.get(k) != fb.values.get(k) or fa.colours.get(k) != \
             fb.colours.get(k) or fa.marks.get(k) != fb.marks.get(k)
 
-    def _by_colour(self, group: int, seen: Mapping[str, str]) -> tuple[tuple[int, ...], str]:
-        """The clicks of a grey group whose colour blocks are the ones seen (several when
-        their references look alike), or () and why not."""
-        def clash(c: int) -> list[str]:
-            want = self.ref_colours[self.classes[c][0]]
-            return [k for k, v in seen.items()
-                    if v != "unknown" and want.get(k, "unknown") != "unknown" and v != want[k]]
-        members = self.groups[group]
-        fits = [c for c in members if not clash(c)]
-        if not fits:
-            c = members[0]
-            return (), (f"colour of {', '.join(clash(c))} does not match click "
-                        f"{self.classes[c][0]}'s reference")
-        # the cells whose colour tells the group's clicks apart must have been seen
-        tell = {k for c in members for k, v in self.ref_colours[self.classes[c][0]].items()
-                if any(self.ref_colours[self.classes[o][0]].get(k) != v for o in members)}
-        blind = sorted(k for k in tell if seen.get(k, "unknown") == "unknown")
-        if len(fits) > 1 and blind:
-            return (), f"colour of {', '.join(blind)} not readable: it tells clicks " \
-                f"{'/'.join(str(i) for i in self._group_clicks(group))} apart"
-        looks = {tuple(sorted(self.ref_colours[self.classes[c][0]].items())) for c in fits}
-        if len(looks) > 1:  # fits differ in a cell seen as unknown... but blind was empty
-            return (), "colour blocks ambiguous"
-        return tuple(sorted(i for c in fits for i in self.classes[c])), ""
-
     def _decide(self, best: int, s1: float, s2: float, min_score: float,
                 seen: dict[str, str], z: float = 1.0) -> DialRead:
         conf = min(1.0, max(0.0, z)) if s1 >= min_score else 0.0
@@ -486,7 +440,7 @@ class DialClassifier:
         if kind == BETWEEN:
             return DialRead(self.dial, BETWEEN, (a, b), colours_seen=seen, confidence=float(conf),
                             score=s1)
-        members, why = self._by_colour(a, seen)
+        members, why = self.click_groups.by_colour(a, seen)
         if not members:
             return DialRead(self.dial, UNKNOWN, (), colours_seen=seen, score=s1, reason=why)
         face = self.faces[members[0]]

@@ -9,7 +9,9 @@ nearest to, or ``none`` when it is barely saturated.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import cv2
 import numpy as np
@@ -23,6 +25,13 @@ MAX_HUE_DIFF = 12  # of OpenCV's 180: further from every palette hue, the colour
 MIN_SHARE = 0.7  # of a cell's background: this much saturated = a colour block, 1 - it: none
 MIN_VOTE = 0.6  # of a block's coloured pixels: this many must name its colour
 MIN_VISIBLE = 0.5  # of a cell's samples: fewer beside a figure over it, its colour is unknown
+# telling clicks apart by a colour block against their own references (closest_colours)
+MIN_CHROMA_PIXELS = 12  # background samples a cell needs to count as seen
+CHROMA_SEPARATION = 8.0  # Lab a*b* units: two references nearer than this print alike there
+CHROMA_FRACTION = 0.9
+CHROMA_MARGIN = 6.0
+CHROMA_OFF_LINE = 0.5
+CHROMA_PIXELS_PER_SAMPLE = 4.0  # samples per independent one (the photo is blurred)
 WHITE_MAX_SATURATION = 110  # raw saturation below which a pixel may set the white point
 
 
@@ -62,35 +71,11 @@ def read_colours(crop: Image, offset: tuple[int, int], window: Window,
     """Physical colour per stat cell (``none``, a palette name, or ``unknown``) of an aligned
     crop whose template starts at ``offset`` (px); ``ignore``: template pixels not to count
     (where the synthesis found a figure over the window: its colour is not the block's)."""
-    w = round((window.size[0] + 2 * BORDER_MM) * SPP)
-    h = round((window.size[1] + 2 * BORDER_MM) * SPP)
-    x0, y0 = offset
-    if x0 < 0 or y0 < 0 or x0 + w > crop.shape[1] or y0 + h > crop.shape[0]:
-        pad = max(-x0, -y0, x0 + w - crop.shape[1], y0 + h - crop.shape[0])
-        crop = np.asarray(cv2.copyMakeBorder(crop, pad, pad, pad, pad, cv2.BORDER_REPLICATE),
-                          np.uint8)
-        x0, y0 = x0 + pad, y0 + pad
-    # every other pixel each way is plenty for a block of colour: one white balance and one
-    # HSV conversion for the whole window, then every cell at once (per-cell sums by label)
-    win = np.ascontiguousarray(crop[y0:y0 + h:2, x0:x0 + w:2])
-    gain = _white_gain(win)
-    # the gain as a per-channel lookup table: the same rounding as scaling every pixel
-    # (convertScaleAbs of the float32 product), computed for 256 levels instead of each pixel
-    lut = cv2.convertScaleAbs(_LEVELS * gain)
-    hsv = cv2.cvtColor(cv2.LUT(win, lut), cv2.COLOR_BGR2HSV)
-    where, lab = _cell_labels(tuple(window.size), tuple(tuple(c.rect) for c in window.cells))
+    gained, where, lab, hidden = _sampled(crop, offset, window, ignore)
     n = len(window.cells)
-    hidden = np.zeros(n, bool)
-    if ignore is not None:
-        seen = ~ignore[::2, ::2].ravel()[where]
-        # a cell mostly under the figure is not read from the little left of it
-        hidden = np.bincount(lab[seen], minlength=n) < MIN_VISIBLE * np.bincount(lab, minlength=n)
-        where, lab = where[seen], lab[seen]
+    hsv = cv2.cvtColor(gained, cv2.COLOR_BGR2HSV)
     px = hsv.reshape(-1, 3).take(where, axis=0)
-    v = px[:, 2].astype(np.float64)
-    count = np.bincount(lab, minlength=n)
-    vmean = np.bincount(lab, weights=v, minlength=n) / np.maximum(count, 1)
-    bg = v >= vmean[lab]  # the ink is the darker part
+    bg = _background(px[:, 2], lab, n)
     # Pixel by pixel, not on average: a figure leaning over part of the cell (its own
     # colour) or a dial mid-turn (half a block) is a minority or a split, not a colour
     col = bg & (px[:, 1] >= MIN_SATURATION)
@@ -117,6 +102,117 @@ def read_colours(crop: Image, offset: tuple[int, int], window: Window,
             ok = tally[i, best] >= MIN_VOTE * max(int(n_col[i]), 1)
             out[cell.stat] = names[best] if ok else "unknown"
     return out
+
+
+@dataclass(frozen=True)
+class CellChroma:
+    """The mean chroma (Lab a*, b*) of a cell's background, white-balanced, the spread of
+    one pixel's chroma about it, and how many pixels were averaged."""
+
+    mean: npt.NDArray[np.float64]
+    spread: float
+    count: int
+
+
+def cell_chromas(crop: Image, offset: tuple[int, int], window: Window,
+                 ignore: npt.NDArray[np.bool_] | None = None) -> dict[str, CellChroma]:
+    """Each stat cell's background chroma (``read_colours``' pixels: white-balanced on the
+    window's own plain pixels, the ink and ``ignore`` left out); a cell mostly hidden has
+    none. For telling apart clicks whose only difference is a colour block by how near the
+    photo is to each click's own reference (``closest_colours``), not by naming the colour."""
+    gained, where, lab, hidden = _sampled(crop, offset, window, ignore)
+    n = len(window.cells)
+    lab_px = cv2.cvtColor(gained, cv2.COLOR_BGR2Lab).reshape(-1, 3).take(where, axis=0)
+    bg = _background(lab_px[:, 0], lab, n)
+    out: dict[str, CellChroma] = {}
+    for i, cell in enumerate(window.cells):
+        ab = lab_px[bg & (lab == i), 1:].astype(np.float64) - 128.0
+        if hidden[i] or len(ab) < MIN_CHROMA_PIXELS:
+            continue
+        spread = float(np.sqrt(np.mean(np.var(ab, axis=0))))
+        out[cell.stat] = CellChroma(ab.mean(axis=0), spread, len(ab))
+    return out
+
+
+def closest_colours(seen: dict[str, CellChroma],
+                    candidates: dict[int, dict[str, CellChroma]]) -> tuple[int | None, str]:
+    """Which candidate's colour blocks (``candidates``: per candidate, its reference's cells)
+    the photo's cells (``seen``) are: the nearest, if against every other candidate some
+    cell that tells the two apart puts the photo at least ``CHROMA_FRACTION`` of the way
+    from the other's chroma to the nearest's, ``CHROMA_MARGIN`` times the noise of the
+    cell's mean past the midpoint, and off the line between them by at most
+    ``CHROMA_OFF_LINE`` of their distance (a figure of a third colour over the block is
+    neither). Else ``None`` and why."""
+    def cost(c: int) -> float:
+        return sum(float(np.sum((seen[k].mean - v.mean) ** 2))
+                   for k, v in candidates[c].items() if k in seen)
+    best = min(candidates, key=cost)
+    for other in candidates:
+        if other == best:
+            continue
+        told = ""
+        for k, mine in candidates[best].items():
+            theirs = candidates[other].get(k)
+            if theirs is None or k not in seen:
+                continue
+            d = mine.mean - theirs.mean
+            sep = float(np.sqrt(d @ d))
+            if sep < CHROMA_SEPARATION:
+                continue  # this cell does not tell the two apart
+            m = seen[k].mean - theirs.mean
+            t = float(m @ d) / sep ** 2
+            off = float(np.linalg.norm(m - t * d)) / sep
+            noise = seen[k].spread / np.sqrt(seen[k].count / CHROMA_PIXELS_PER_SAMPLE)
+            z = (t - 0.5) * sep / max(noise, 1e-6)
+            if t >= CHROMA_FRACTION and z >= CHROMA_MARGIN and off <= CHROMA_OFF_LINE:
+                told = ""
+                break
+            told = (f"{k} is {t:.2f} of the way from click {other}'s to click {best}'s "
+                    f"colour ({z:.1f} times its noise past half-way, {off:.2f} off the line)")
+        else:
+            return None, told or f"no cell seen tells clicks {best} and {other} apart"
+    return best, ""
+
+
+def _sampled(crop: Image, offset: tuple[int, int], window: Window,
+             ignore: npt.NDArray[np.bool_] | None
+             ) -> tuple[Image, npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
+    """The window's every other pixel each way, white-balanced; the index of each cell pixel
+    in it, its cell, and which cells are mostly hidden under ``ignore``."""
+    w = round((window.size[0] + 2 * BORDER_MM) * SPP)
+    h = round((window.size[1] + 2 * BORDER_MM) * SPP)
+    x0, y0 = offset
+    if x0 < 0 or y0 < 0 or x0 + w > crop.shape[1] or y0 + h > crop.shape[0]:
+        pad = max(-x0, -y0, x0 + w - crop.shape[1], y0 + h - crop.shape[0])
+        crop = np.asarray(cv2.copyMakeBorder(crop, pad, pad, pad, pad, cv2.BORDER_REPLICATE),
+                          np.uint8)
+        x0, y0 = x0 + pad, y0 + pad
+    # every other pixel each way is plenty for a block of colour: one white balance and one
+    # colour conversion for the whole window, then every cell at once (per-cell sums by label)
+    win = np.ascontiguousarray(crop[y0:y0 + h:2, x0:x0 + w:2])
+    gain = _white_gain(win)
+    # the gain as a per-channel lookup table: the same rounding as scaling every pixel
+    # (convertScaleAbs of the float32 product), computed for 256 levels instead of each pixel
+    lut = cv2.convertScaleAbs(_LEVELS * gain)
+    gained = np.asarray(cv2.LUT(win, lut), np.uint8)
+    where, lab = _cell_labels(tuple(window.size), tuple(tuple(c.rect) for c in window.cells))
+    n = len(window.cells)
+    hidden = np.zeros(n, bool)
+    if ignore is not None:
+        seen = ~ignore[::2, ::2].ravel()[where]
+        # a cell mostly under the figure is not read from the little left of it
+        hidden = np.bincount(lab[seen], minlength=n) < MIN_VISIBLE * np.bincount(lab, minlength=n)
+        where, lab = where[seen], lab[seen]
+    return gained, np.asarray(where, np.intp), np.asarray(lab, np.intp), hidden
+
+
+def _background(value: npt.NDArray[Any], lab: npt.NDArray[np.intp], n: int
+                ) -> npt.NDArray[np.bool_]:
+    """A cell's background pixels: the ink is the darker part of the cell."""
+    v = value.astype(np.float64)
+    count = np.bincount(lab, minlength=n)
+    vmean = np.bincount(lab, weights=v, minlength=n) / np.maximum(count, 1)
+    return np.asarray(v >= vmean[lab], np.bool_)
 
 
 def _votes(hue: npt.NDArray[np.uint8], palette: tuple[int, ...]) -> npt.NDArray[np.intp]:
