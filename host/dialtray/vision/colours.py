@@ -25,7 +25,11 @@ MAX_HUE_DIFF = 12  # of OpenCV's 180: further from every palette hue, the colour
 MIN_SHARE = 0.7  # of a cell's background: this much saturated = a colour block, 1 - it: none
 MIN_VOTE = 0.6  # of a block's coloured pixels: this many must name its colour
 MIN_VISIBLE = 0.5  # of a cell's samples: fewer beside a figure over it, its colour is unknown
-# telling clicks apart by a colour block against their own references (closest_colours)
+# telling clicks apart by a colour block against their own references (closest_colours):
+# how far along the line from the other click's chroma to the nearest's the photo must lie,
+# how many noise units past half-way, and how far off that line at most. Set above the two
+# wrong decisions it made at loose settings on 12 STRESS seeds (0.80 and 0.69 of the way,
+# 3.4 and 3.2 units; the two right ones: 0.99 and 1.03, 17 and 10), docs/vision.md
 MIN_CHROMA_PIXELS = 12  # background samples a cell needs to count as seen
 CHROMA_SEPARATION = 8.0  # Lab a*b* units: two references nearer than this print alike there
 CHROMA_FRACTION = 0.9

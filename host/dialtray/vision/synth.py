@@ -3,13 +3,14 @@
 The correlation compares what is left of a photo after a log and a high-pass; on a dark,
 blurred, noisy photo (or one a figure leans over) that can leave too little to tell two clicks
 apart, although the photo still holds the answer: an observer who knew the photo's light, blur
-and geometry picks the right click of every settled dial of the held-back set (though a few
-by less than two units of the photo's noise, docs/vision.md). This module comes closer to that observer. For each look a dial can show (a
-click, or mid-turn between two), the photo that look would give is *synthesised* from the
-look's captured reference, in grey and linear light: the reference blurred (a few sigmas) and
-multiplied by a smooth light field (a cubic across the window) plus an offset, fitted to the
-photo by least squares. The look that leaves the least residual is the reading if it leads
-every other look by ``SYNTH_MARGIN`` units of the photo's noise:
+and geometry picks the right click of every settled dial of the held-back set (though a few by
+less than two units of the photo's noise, docs/vision.md). This module comes closer to that
+observer. For each look a dial can show (a click, or mid-turn between two), the photo that look
+would give is *synthesised* from the look's captured reference, in grey and linear light: the
+reference blurred (a few sigmas) and multiplied by a smooth light field (a cubic across the
+window) plus an offset, fitted to the photo by least squares. The look that leaves the least
+residual is the reading if it leads every other look by ``SYNTH_MARGIN`` units of the photo's
+noise:
 
     z = (RSS_other - RSS_best) / (2 sigma |fit_best - fit_other|)
 
