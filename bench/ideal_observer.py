@@ -35,13 +35,12 @@ from typing import Any
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import cv2
 import numpy as np
 from benchout import print_table, write_results
 from dialtray.vision import render_profiles as rp
 from dialtray.vision import testset
 from dialtray.vision.layout import load_layout
-from dialtray.vision.render import DockSpec, render_tray
+from dialtray.vision.render import DockSpec, render_tray, sensed
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "vision_ideal.json"
@@ -51,15 +50,8 @@ LEADS = (1.5, 2.0, 2.5, 3.0)  # noise units a reader may need before it names a 
 def noise_draws(clean: Any, p: rp.Params, n: int, rng: np.random.Generator) -> list[Any]:
     """``n`` draws of what the photo's noise and JPEG add to ``clean`` (float, per pixel),
     made as the renderer makes them."""
-    out = []
-    for _ in range(n):
-        img = clean.astype(np.float32) + rng.standard_normal(clean.shape, np.float32) * p.noise
-        img = np.clip(img, 0, 255).astype(np.uint8)
-        if p.jpeg < 100:
-            _, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, p.jpeg])
-            img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-        out.append(img.astype(np.float32) - clean.astype(np.float32))
-    return out
+    light = clean.astype(np.float32)
+    return [sensed(light, p, rng).astype(np.float32) - light for _ in range(n)]
 
 
 def main() -> None:

@@ -30,7 +30,7 @@ from dialtray.vision import render_profiles as rp
 from dialtray.vision import testset
 from dialtray.vision.layout import load_layout
 from dialtray.vision.reader import TrayReader
-from dialtray.vision.render import Rendered, render_tray
+from dialtray.vision.render import Rendered, render_tray, sensed
 from dialtray.vision.render_profiles import Params
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,12 +42,7 @@ def averaged(clean: Any, p: Params, n: int, rng: np.random.Generator) -> Any:
     renderer adds them."""
     acc = np.zeros(clean.shape, np.float32)
     for _ in range(n):
-        img = clean + rng.standard_normal(clean.shape, np.float32) * np.float32(p.noise)
-        frame = np.clip(img, 0, 255).astype(np.uint8)
-        if p.jpeg < 100:
-            _, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, p.jpeg])
-            frame = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-        acc += frame
+        acc += sensed(clean, p, rng)
     return np.clip(np.round(acc / n), 0, 255).astype(np.uint8)
 
 

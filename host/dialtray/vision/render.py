@@ -241,13 +241,20 @@ def _photograph(tex: Image, p: Params, layout: Layout, size: tuple[int, int],
         kern[n // 2, :] = 1.0 / n
         rot = cv2.getRotationMatrix2D(((n - 1) / 2, (n - 1) / 2), float(rng.uniform(0, 180)), 1)
         img = np.asarray(cv2.filter2D(img, -1, cv2.warpAffine(kern, rot, (n, n))), np.float32)
+    return sensed(img, p, rng), k, dist
+
+
+def sensed(img: Any, p: Params, rng: np.random.Generator) -> Image:
+    """What the camera makes of the light ``img`` (float, BGR): its sensor noise, 8 bits and
+    JPEG. Also how the benches draw fresh noise for one scene (bench/ideal_observer.py,
+    bench/vision_frames.py)."""
     if p.noise > 0:
-        img += rng.standard_normal(img.shape, dtype=np.float32) * np.float32(p.noise)
-    out = np.clip(img, 0, 255).astype(np.uint8)
+        img = img + rng.standard_normal(img.shape, dtype=np.float32) * np.float32(p.noise)
+    out = np.asarray(np.clip(img, 0, 255), np.float32).astype(np.uint8)
     if p.jpeg < 100:
         _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, p.jpeg])
         out = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
-    return out, k, dist
+    return out
 
 
 def render_tray(layout: Layout, docks: Mapping[int, DockSpec], p: Params, seed: int,
