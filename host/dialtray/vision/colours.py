@@ -154,28 +154,33 @@ def closest_colours(seen: dict[str, CellChroma],
     for other in candidates:
         if other == best:
             continue
-        told = ""
-        for k, mine in candidates[best].items():
-            theirs = candidates[other].get(k)
-            if theirs is None or k not in seen:
-                continue
-            d = mine.mean - theirs.mean
-            sep = float(np.sqrt(d @ d))
-            if sep < CHROMA_SEPARATION:
-                continue  # this cell does not tell the two apart
-            m = seen[k].mean - theirs.mean
-            t = float(m @ d) / sep ** 2
-            off = float(np.linalg.norm(m - t * d)) / sep
-            noise = seen[k].spread / np.sqrt(seen[k].count / CHROMA_PIXELS_PER_SAMPLE)
-            z = (t - 0.5) * sep / max(noise, 1e-6)
-            if t >= CHROMA_FRACTION and z >= CHROMA_MARGIN and off <= CHROMA_OFF_LINE:
-                told = ""
-                break
-            told = (f"{k} is {t:.2f} of the way from click {other}'s to click {best}'s "
-                    f"colour ({z:.1f} times its noise past half-way, {off:.2f} off the line)")
-        else:
-            return None, told or f"no cell seen tells clicks {best} and {other} apart"
+        verdicts = [_tells(seen[k], mine, candidates[other][k], other, best, k)
+                    for k, mine in candidates[best].items()
+                    if k in seen and k in candidates[other]]
+        told = [why for why in verdicts if why is not None]
+        if "" not in told:
+            return None, (told[-1] if told else
+                          f"no cell seen tells clicks {best} and {other} apart")
     return best, ""
+
+
+def _tells(seen: CellChroma, mine: CellChroma, theirs: CellChroma, other: int, best: int,
+           stat: str) -> str | None:
+    """Whether one cell puts the photo clearly at the ``best`` click's chroma rather than the
+    ``other``'s: "" if so, why not if not, ``None`` if the two print alike there."""
+    d = mine.mean - theirs.mean
+    sep = float(np.sqrt(d @ d))
+    if sep < CHROMA_SEPARATION:
+        return None
+    m = seen.mean - theirs.mean
+    t = float(m @ d) / sep ** 2
+    off = float(np.linalg.norm(m - t * d)) / sep
+    noise = seen.spread / np.sqrt(seen.count / CHROMA_PIXELS_PER_SAMPLE)
+    z = (t - 0.5) * sep / max(noise, 1e-6)
+    if t >= CHROMA_FRACTION and z >= CHROMA_MARGIN and off <= CHROMA_OFF_LINE:
+        return ""
+    return (f"{stat} is {t:.2f} of the way from click {other}'s to click {best}'s colour "
+            f"({z:.1f} times its noise past half-way, {off:.2f} off the line)")
 
 
 def _sampled(crop: Image, offset: tuple[int, int], window: Window,
