@@ -14,6 +14,7 @@ from dialtray.rules.core.notation import parse_log
 from dialtray.rules.core.replay import replay_log
 from dialtray.store import GameStore
 from dialtray.store.judge import dial_histories, new_token, token_hash
+from dialtray.store.keys import default_dir, tokens_file
 from dialtray.store.verify import verify_game
 from dialtray.virtual.tray import VirtualTray
 from storehelp import Played, recorded_game, ruled_tray
@@ -40,7 +41,12 @@ def test_only_the_tokens_hash_is_stored(aces_game: Played,
     assert st.token_events() == {token_hash(token): "Spring Open"}
     st.close()
     raw = b"".join(f.read_bytes() for f in aces_game.path.parent.glob("*.sqlite3*"))
-    assert token.encode() not in raw and token_hash(token).encode() in raw
+    # issue 31: not even its hash is in the database (a player holding the file could add
+    # one); the hash is in the key directory, the token nowhere
+    assert token.encode() not in raw and token_hash(token).encode() not in raw
+    kept = tokens_file(default_dir()).read_bytes()
+    assert token_hash(token).encode() in kept and token.encode() not in kept
+    assert tokens_file(default_dir()).stat().st_mode & 0o077 == 0
 
 
 @pytest.mark.parametrize("token", [None, "not-a-token"])

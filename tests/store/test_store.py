@@ -59,15 +59,19 @@ def test_an_older_database_is_migrated_and_keeps_its_games(tmp_path: Path) -> No
     with pytest.raises(StoreError, match=r"version 1.*open it once for writing"):
         GameStore.open(path, readonly=True)
     st = GameStore.open(path)
-    assert schema.version(st.conn) == schema.LATEST == 2
+    assert schema.version(st.conn) == schema.LATEST == 3
     versions = [r[0] for r in st.conn.execute("SELECT version FROM schema_version")]
-    assert versions == [1, 2]
+    assert versions == [1, 2, 3]
     assert [r.kind for r in st.rows(1)] == ["game", "note"]
     st.add_token("spring open", "ab" * 32)
     assert st.token_events() == {"ab" * 32: "spring open"}
     n = st.append(1, "note", {"text": "from version 2"})
     st.commit()
     assert n == 3
+    # issue 31: a game of an older dialtray goes on unkeyed (never half-keyed) and says so
+    g = st.game(1)
+    assert g.key_id is None and g.seal is None
+    assert [r.mac for r in st.rows(1)] == [None, None, None]
 
 
 def test_a_newer_database_is_refused(tmp_path: Path) -> None:

@@ -43,11 +43,21 @@ def db_path(args: argparse.Namespace) -> Path:
     return default_db(Path(args.data_dir))
 
 
+def key_dir(args: argparse.Namespace) -> Path | None:
+    """Where the chain key and the judge tokens are kept: ``keys`` in the data directory
+    (issue 31: never in the game database); ``--key-dir`` where a command offers it."""
+    given: Path | None = getattr(args, "key_dir", None)
+    if given is not None:
+        return given.expanduser()
+    data = getattr(args, "data_dir", None)
+    return Path(data) / "keys" if data is not None else None
+
+
 @contextlib.contextmanager
 def opened(args: argparse.Namespace, *, readonly: bool) -> Iterator[GameStore]:
     """The store named by ``--db``; every StoreError becomes one line, exit status 2."""
     try:
-        store = GameStore.open(db_path(args), readonly=readonly)
+        store = GameStore.open(db_path(args), readonly=readonly, key_dir=key_dir(args))
     except StoreError as e:
         raise CommandError(str(e), 2) from e
     try:
@@ -69,7 +79,7 @@ class CommandTable(StoredTable):
              origin: str, on_ruling: Callable[[str], None] | None = None,
              extra: dict[str, Any] | None = None) -> CommandTable:
         try:
-            store = GameStore.open(db_path(args))
+            store = GameStore.open(db_path(args), key_dir=key_dir(args))
             rec = GameRecorder.start(store, tracker, origin=origin, extra=extra)
         except StoreError as e:
             raise CommandError(str(e), 2) from e
@@ -116,7 +126,7 @@ class Resuming:
 def pick_resume(args: argparse.Namespace, kinds: tuple[str, ...]) -> Resuming:
     """``--resume [GAME]``: that game, or the latest running one; one-line errors, exit 2."""
     try:
-        store = GameStore.open(db_path(args))
+        store = GameStore.open(db_path(args), key_dir=key_dir(args))
     except StoreError as e:
         raise CommandError(str(e), 2) from e
     try:

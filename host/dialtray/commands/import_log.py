@@ -10,7 +10,7 @@ from pathlib import Path
 from dialtray.commands._common import CommandError
 from dialtray.commands._store import add_db, opened
 from dialtray.rules.core.errors import NotationError
-from dialtray.rules.core.notation import read_log
+from dialtray.rules.core.notation import decode_log, parse_log
 from dialtray.store.logs import import_log
 
 
@@ -31,14 +31,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        log = read_log(args.log)
+        text = decode_log(args.log.read_bytes(), str(args.log))
+        log = parse_log(text, str(args.log))
     except NotationError as e:
         raise CommandError(str(e), 2) from e
     except OSError as e:
         raise CommandError(f"{args.log}: {e.strerror or e}", 2) from e
     with opened(args, readonly=False) as store:
         try:
-            gid, warnings = import_log(store, log)
+            gid, warnings = import_log(store, log, text)
         except NotationError as e:
             raise CommandError(str(e), 2) from e
     for w in warnings:

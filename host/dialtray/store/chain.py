@@ -13,10 +13,14 @@ reordered or copied from another game.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from collections.abc import Container, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from dialtray.store.keys import ChainKey
 
 GENESIS = "0" * 64
 
@@ -100,45 +104,56 @@ class Row:
     content: bytes
     sha: str
     prev: str
+    mac: str | None = None  # HMAC(key, sha) (keys.py); None: written unkeyed
+    unreadable: str = ""  # why the file would not give this record up (a damaged page)
 
 
 def check_chain(game: int, rows: Iterable[Row], head_n: int, head_sha: str,
-                decode: Container[str] | None = None
+                decode: Container[str] | None = None, key: ChainKey | None = None
                 ) -> tuple[list[dict[str, Any]], Broken | None]:
     """Check a game's records in stored order; returns the decoded records (up to the break;
-    only those of the kinds in ``decode``, when given) and the first break, if any."""
+    only those of the kinds in ``decode``, when given) and the first break, if any. With
+    ``key`` (the key that keyed this game) each record's MAC is checked too: a chain re-hashed
+    after an edit by someone without the key breaks at the first record edited."""
     out: list[dict[str, Any]] = []
     prev = GENESIS
     expect = 1
+    mac = key.mac if key is not None else None
     for row in rows:
+        if row.unreadable:
+            return out, Broken(row.n, f"cannot be read from the file ({row.unreadable})")
         if row.n != expect:
-            if row.n > expect:
+            if isinstance(row.n, int) and row.n > expect:
                 return out, Broken(expect, f"missing (the next stored record is {row.n})")
-            return out, Broken(row.n, f"out of place (record {row.n} after {expect - 1})")
+            return out, Broken(expect, f"out of place (record {row.n!r} after {expect - 1})")
         if row.prev != prev:
             return out, Broken(row.n, "its 'prev' hash is not the sha of the record before "
                                "(a record before it was changed, removed or reordered)")
         if not isinstance(row.kind, str) or link(prev, row.kind, row.content) != row.sha:
             return out, Broken(row.n, "its kind and content do not hash to its sha (changed)")
+        if mac is not None and (not isinstance(row.mac, str) or
+                                not hmac.compare_digest(mac(row.sha), row.mac)):
+            return out, Broken(row.n, "its MAC does not fit its sha: the record was changed "
+                               "and re-hashed by someone without this host's key")
         if decode is not None and row.kind not in decode:
             prev = row.sha
             expect += 1
             continue
         try:
             rec = json.loads(row.content)
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
-            return out, Broken(row.n, f"its content is not JSON ({e})")
+        except (UnicodeDecodeError, ValueError, RecursionError) as e:
+            return out, Broken(row.n, f"its content is not JSON ({str(e)[:80]})")
         if not isinstance(rec, dict) or rec.get("n") != row.n or rec.get("game") != game \
-                or rec.get("kind") != row.kind:
+                or rec.get("kind") != row.kind or not isinstance(rec.get("data"), dict):
             return out, Broken(row.n, "its number, game or kind column disagrees with its "
                                "hashed content (moved or relabelled)")
         out.append(rec)
         prev = row.sha
         expect += 1
     if expect - 1 != head_n or prev != head_sha:
-        if expect - 1 < head_n:
+        if isinstance(head_n, int) and expect - 1 < head_n:
             return out, Broken(expect, f"missing: the game's head says {head_n} records, "
                                f"only {expect - 1} are stored")
-        return out, Broken(head_n, "the game's head (record count and last sha) does not match "
-                           "the stored records")
+        return out, Broken(expect - 1, "the game's head (record count and last sha) does not "
+                           "match the stored records")
     return out, None

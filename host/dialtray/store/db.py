@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dialtray.store import schema
+from dialtray.store import keys, schema
 from dialtray.store.chain import GENESIS, Row, content_of, link, renumber
+from dialtray.store.keys import ChainKey
 
 DB_NAME = "games.sqlite3"
 
@@ -49,19 +50,48 @@ class GameRow:
     head: str
     boot_id: int | None
     last_seq: int | None
+    seal: str | None = None
+    key_id: str | None = None
 
 
 GAME_COLS = ("id, kind, created, origin, status, result, state_json, records, head, boot_id, "
              "last_seq")
 
 
+def _text(b: bytes) -> str:
+    """SQLite TEXT as str; bytes that are not UTF-8 (a damaged file) become U+FFFD instead of
+    stopping the read — the chain and the seals then name what no longer fits."""
+    return b.decode("utf-8", "replace")
+
+
+def disk_full(path: Path, e: BaseException) -> bool:
+    """Did ``e`` come from a full disk? SQLite says "database or disk is full" (SQLITE_FULL),
+    but a WAL write that hit ENOSPC can surface as "disk I/O error": then the free space
+    decides."""
+    msg = str(e)
+    if "disk is full" in msg:
+        return True
+    if "disk I/O error" in msg:
+        import shutil
+
+        try:
+            return shutil.disk_usage(path.parent).free < 1 << 20
+        except OSError:
+            return False
+    return False
+
+
 class GameStore:
     """``GameStore.open(path)``; one writer thread at a time (SQLite serialises writers)."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path, readonly: bool) -> None:
+    def __init__(self, conn: sqlite3.Connection, path: Path, readonly: bool,
+                 key: ChainKey | None = None, key_dir: Path | None = None) -> None:
         self.conn = conn
         self.path = path
         self.readonly = readonly
+        self.key = key  # the host's chain key (None: records are written unkeyed)
+        self.key_dir = key_dir  # where the key and the judge tokens are kept
+        self.keyed_schema = schema.version(conn) >= 3
         self._heads: dict[int, tuple[int, str]] = {}  # game → its head at our last commit
         self._queued: dict[int, int] = {}  # game → records queued since
         self._pending: list[tuple[int, int, str, bytes]] = []  # game, n, kind, content
@@ -70,11 +100,16 @@ class GameStore:
         # content, sha, prev), before COMMIT: the tournament hub's outbox (issue 17) is written
         # in the same transaction as the records. A hook that raises rolls the batch back.
         self.commit_hooks: list[Callable[[sqlite3.Connection, list[tuple[Any, ...]]], None]] = []
+        # Called before each statement of a write (tests: a crash or a full disk at each step)
+        self.step_hook: Callable[[str], None] | None = None
 
     # ---- opening -----------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: str | Path, *, readonly: bool = False, create: bool = True) -> GameStore:
+    def open(cls, path: str | Path, *, readonly: bool = False, create: bool = True,
+             key_dir: Path | None = None) -> GameStore:
+        """``key_dir``: where the host's chain key and judge tokens are kept (default:
+        ``keys`` in the data directory, ``$DIALTRAY_DATA_DIR`` or the platform's)."""
         p = Path(path).expanduser()
         if p.is_dir():
             raise StoreError(f"{p}: is a directory, not a game database (--db names the file, "
@@ -82,6 +117,13 @@ class GameStore:
         if (readonly or not create) and not p.exists():
             raise StoreError(f"{p}: no game database here (play or import a game first, "
                              "or name one with --db)")
+        kdir = key_dir or keys.default_dir()
+        try:
+            key = keys.load_key(kdir, create=not readonly)
+        except keys.KeyError_ as e:
+            if not readonly:
+                raise StoreError(str(e)) from e
+            key = None  # reading: games keyed by it are reported as not checkable
         try:
             if readonly:
                 conn = sqlite3.connect(f"file:{p}?mode=ro", uri=True, isolation_level=None,
@@ -91,6 +133,7 @@ class GameStore:
                 conn = sqlite3.connect(p, isolation_level=None, check_same_thread=False)
                 conn.execute("PRAGMA journal_mode=WAL")
                 conn.execute("PRAGMA synchronous=NORMAL")  # WAL: durable at checkpoint, atomic
+            conn.text_factory = _text
             conn.execute("PRAGMA foreign_keys=ON")
             have = schema.version(conn)
             if have > schema.LATEST:
@@ -99,15 +142,18 @@ class GameStore:
                                  f"dialtray knows ({schema.LATEST}): upgrade dialtray")
             if not readonly and have < schema.LATEST:
                 schema.migrate(conn)
-            elif readonly and have < schema.LATEST:
+            elif readonly and have < 2:
                 conn.close()
                 raise StoreError(f"{p}: database schema version {have}, this dialtray needs "
                                  f"{schema.LATEST}: open it once for writing to migrate it")
         except sqlite3.DatabaseError as e:
+            if disk_full(p, e):
+                raise StoreError(f"{p}: the disk is full: cannot open the game database "
+                                 "(free some space and try again)") from e
             raise StoreError(f"{p}: cannot open the game database: {e}") from e
         except OSError as e:
             raise StoreError(f"{p}: cannot open the game database: {e.strerror or e}") from e
-        return cls(conn, p, readonly)
+        return cls(conn, p, readonly, key, kdir)
 
     def close(self) -> None:
         self.conn.close()
@@ -120,6 +166,9 @@ class GameStore:
 
     def _fail(self, what: str, e: BaseException) -> StoreError:
         msg = str(e)
+        if disk_full(self.path, e):
+            return StoreError(f"{self.path}: {what}: the disk is full (free some space; "
+                              "nothing of this write was stored)")
         if "readonly" in msg or "read-only" in msg:
             msg += " (the file or its directory is read-only)"
         return StoreError(f"{self.path}: {what}: {msg}")
@@ -130,45 +179,66 @@ class GameStore:
                  seats: Iterable[tuple[str, str]] = (),
                  figures: Iterable[tuple[str, str, int | None, int | None]] = (),
                  origin: str = "play", extra: dict[str, Any] | None = None,
-                 state_json: str | None = None) -> int:
-        """Create a game and its first record (kind ``game``: the header, seats, figures and
-        dock bindings, hashed like any other record); committed at once."""
+                 state_json: str | None = None,
+                 records: Iterable[tuple[str, Any]] = (),
+                 fields: dict[str, Any] | None = None) -> int:
+        """Create a game with its first record (kind ``game``: the header, seats, figures and
+        dock bindings, hashed like any other record), then ``records`` (kind, data) and the
+        game row's ``fields`` — all in ONE transaction (issue 31: a game row without its setup
+        record, or an import cut half-way, cannot exist)."""
         seats, figures, header = list(seats), list(figures), list(header)
         self._writable()
+        data = {"kind": kind, "header": [list(h) for h in header],
+                "seats": [list(s) for s in seats], "figures": [list(f) for f in figures],
+                "origin": origin, **(extra or {})}
+        t = round(time.time(), 3)
         try:
-            self.conn.execute("BEGIN IMMEDIATE")
-            cur = self.conn.execute(
+            self._exec("BEGIN IMMEDIATE")
+            cur = self._exec(
                 "INSERT INTO games (kind, created, origin, status, state_json, head) "
                 "VALUES (?, ?, ?, 'running', ?, ?)", (kind, now_iso(), origin, state_json,
                                                       GENESIS))
             gid = int(cur.lastrowid or 0)
-            self.conn.executemany("INSERT INTO seats VALUES (?, ?, ?)",
-                                  [(gid, s, name) for s, name in seats])
-            self.conn.executemany("INSERT INTO figures VALUES (?, ?, ?, ?, ?)",
-                                  [(gid, *f) for f in figures])
-            self.conn.execute("COMMIT")
+            self._exec("INSERT INTO seats VALUES (?, ?, ?)",
+                       [(gid, s, name) for s, name in seats], many=True)
+            self._exec("INSERT INTO figures VALUES (?, ?, ?, ?, ?)",
+                       [(gid, *f) for f in figures], many=True)
+            batch = [(gid, 1, "game", content_of(gid, 1, "game", t, data))]
+            for i, (k, d) in enumerate(records):
+                batch.append((gid, i + 2, k, content_of(gid, i + 2, k, t, d)))
+            heads = self._write(batch, {gid: dict(fields or {})})
+            self._exec("COMMIT")
         except sqlite3.DatabaseError as e:
             self._rollback()
-            raise self._fail("cannot create the game", e) from e
-        data = {"kind": kind, "header": [list(h) for h in header],
-                "seats": [list(s) for s in seats], "figures": [list(f) for f in figures],
-                "origin": origin, **(extra or {})}
-        self.append(gid, "game", data)
-        self.commit()
+            raise self._fail("cannot create the game (nothing of it was stored)", e) from e
+        self._heads.update(heads)
         return gid
 
+    def _exec(self, sql: str, params: Any = (), many: bool = False) -> sqlite3.Cursor:
+        """One statement of a write, announced to ``step_hook`` first (the fault tests)."""
+        if self.step_hook is not None:
+            self.step_hook(sql.split(" (")[0][:60])
+        if many:
+            return self.conn.executemany(sql, params)
+        return self.conn.execute(sql, params)
+
+    @property
+    def _cols(self) -> str:
+        return GAME_COLS + (", seal, key_id" if self.keyed_schema else "")
+
     def game(self, gid: int) -> GameRow:
-        row = self.conn.execute(f"SELECT {GAME_COLS} FROM games WHERE id = ?", (gid,)).fetchone()
+        row = self.conn.execute(f"SELECT {self._cols} FROM games WHERE id = ?",
+                                (gid,)).fetchone()
         if row is None:
             raise StoreError(f"{self.path}: no game {gid} (see `dialtray games`)")
         return GameRow(*row)
 
     def games(self) -> list[GameRow]:
         return [GameRow(*r) for r in self.conn.execute(
-            f"SELECT {GAME_COLS} FROM games ORDER BY id")]
+            f"SELECT {self._cols} FROM games ORDER BY id")]
 
     def latest(self, status: str | None = None) -> GameRow | None:
-        q = f"SELECT {GAME_COLS} FROM games"
+        q = f"SELECT {self._cols} FROM games"
         q += " WHERE status = ? ORDER BY id DESC LIMIT 1" if status else \
             " ORDER BY id DESC LIMIT 1"
         row = self.conn.execute(q, (status,) if status else ()).fetchone()
@@ -238,37 +308,10 @@ class GameStore:
         batch, self._pending = self._pending, []
         updates, self._game_updates = self._game_updates, {}
         self._queued.clear()
-        games = {b[0] for b in batch} | set(updates)
         try:
-            self.conn.execute("BEGIN IMMEDIATE")
-            heads: dict[int, tuple[int, str]] = {}
-            for gid in games:
-                row = self.conn.execute("SELECT records, head FROM games WHERE id = ?",
-                                        (gid,)).fetchone()
-                if row is None:
-                    raise sqlite3.IntegrityError(f"no game {gid}")
-                heads[gid] = (int(row[0]), str(row[1]))
-            rows = []
-            for gid, queued_n, kind, content in batch:
-                n, prev = heads[gid]
-                n += 1
-                if n != queued_n:  # another process appended first: this record comes after
-                    content = renumber(content, n)
-                sha = link(prev, kind, content)
-                rows.append((gid, n, kind, content, sha, prev))
-                heads[gid] = (n, sha)
-            self.conn.executemany(
-                "INSERT INTO records (game_id, n, kind, content, sha, prev) VALUES "
-                "(?, ?, ?, ?, ?, ?)", rows)
-            for hook in self.commit_hooks:
-                hook(self.conn, rows)
-            for gid in games:
-                fields = dict(updates.get(gid, {}))
-                fields["records"], fields["head"] = heads[gid]
-                cols = ", ".join(f"{k} = ?" for k in fields)
-                self.conn.execute(f"UPDATE games SET {cols} WHERE id = ?",
-                                  (*fields.values(), gid))
-            self.conn.execute("COMMIT")
+            self._exec("BEGIN IMMEDIATE")
+            heads = self._write(batch, updates)
+            self._exec("COMMIT")
         except sqlite3.DatabaseError as e:
             self._rollback()
             self._heads.clear()  # reread from the database: the batch is gone
@@ -276,28 +319,119 @@ class GameStore:
                              "acknowledged)", e) from e
         self._heads.update(heads)
 
+    def _write(self, batch: list[tuple[int, int, str, bytes]],
+               updates: dict[int, dict[str, Any]]) -> dict[int, tuple[int, str]]:
+        """Inside an open transaction: chain ``batch`` onto each game's head as stored now,
+        MAC each record and seal each game row with the host's key; returns the new heads."""
+        games = {b[0] for b in batch} | set(updates)
+        heads: dict[int, tuple[int, str]] = {}
+        rowof: dict[int, tuple[Any, ...]] = {}
+        keyed = self.keyed_schema
+        for gid in games:
+            row = self.conn.execute(
+                "SELECT records, head, kind, status, result, state_json" +
+                (", key_id, seal" if keyed else "") + " FROM games WHERE id = ?",
+                (gid,)).fetchone()
+            if row is None:
+                raise sqlite3.IntegrityError(f"no game {gid}")
+            heads[gid] = (int(row[0]), str(row[1]))
+            rowof[gid] = row
+            if keyed and self.key is not None and row[6] is not None and row[6] != self.key.id:
+                raise sqlite3.IntegrityError(
+                    f"game {gid} is " + ("unkeyed (written before keyed chains)" if row[6] is
+                                         None else f"keyed by another host's key ({row[6]})")
+                    + f"; this host's key is {self.key.id}: records added here would not "
+                    "verify (add them on the host that keeps the game)")
+        rows = []
+        for gid, queued_n, kind, content in batch:
+            n, prev = heads[gid]
+            n += 1
+            if n != queued_n:  # another process appended first: this record comes after
+                content = renumber(content, n)
+            sha = link(prev, kind, content)
+            rows.append((gid, n, kind, content, sha, prev))
+            heads[gid] = (n, sha)
+        # a game is keyed when it is new here or was keyed by this key; an unkeyed game of an
+        # older dialtray goes on unkeyed (verify says so) rather than half-keyed
+        mine = {gid for gid, row in rowof.items() if keyed and self.key is not None
+                and (row[6] == self.key.id or (row[6] is None and int(row[0]) == 0))}
+        if keyed:
+            key = self.key
+            self._exec("INSERT INTO records (game_id, n, kind, content, sha, prev, mac) VALUES "
+                       "(?, ?, ?, ?, ?, ?, ?)",
+                       [(*r, key.mac(r[4]) if key is not None and r[0] in mine else None)
+                        for r in rows], many=True)
+        else:
+            self._exec("INSERT INTO records (game_id, n, kind, content, sha, prev) VALUES "
+                       "(?, ?, ?, ?, ?, ?)", rows, many=True)
+        for hook in self.commit_hooks:
+            hook(self.conn, rows)
+        for gid in games:
+            fields = dict(updates.get(gid, {}))
+            fields["records"], fields["head"] = heads[gid]
+            if self.key is not None and gid in mine:
+                row = rowof[gid]
+                fields["key_id"] = self.key.id
+                fields["seal"] = self.key.seal(
+                    gid, str(row[2]), heads[gid][0], heads[gid][1],
+                    str(fields.get("status", row[3])), str(fields.get("result", row[4])),
+                    fields.get("state_json", row[5]))
+            cols = ", ".join(f"{k} = ?" for k in fields)
+            self._exec(f"UPDATE games SET {cols} WHERE id = ?", (*fields.values(), gid))
+        return heads
+
     def _rollback(self) -> None:
         with contextlib.suppress(sqlite3.DatabaseError):  # none open (BEGIN itself failed)
             self.conn.execute("ROLLBACK")
 
-    def rows(self, gid: int) -> Iterator[Row]:
-        """The game's records as stored, in order of their number."""
-        for r in self.conn.execute("SELECT n, kind, content, sha, prev FROM records "
-                                   "WHERE game_id = ? ORDER BY n", (gid,)):
-            c = r[2]  # a BLOB as written; anything else was put there by hand: compare its bytes
-            content = bytes(c) if isinstance(c, bytes | memoryview) else str(c).encode()
-            yield Row(r[0], r[1], content, r[3], r[4])
+    def rows(self, gid: int, upto: int | None = None) -> Iterator[Row]:
+        """The game's records as stored, in order of their number. A damaged file is read
+        record by record: when the scan fails (a malformed page), each number up to ``upto``
+        (default: the game's head) is looked up alone, and one that cannot be read is yielded
+        as a Row whose ``unreadable`` says why — the rest are still read."""
+        cols = "n, kind, content, sha, prev" + (", mac" if self.keyed_schema else "")
+        last = 0
+        try:
+            for r in self.conn.execute(f"SELECT {cols} FROM records WHERE game_id = ? "
+                                       "ORDER BY n", (gid,)):
+                last = r[0] if isinstance(r[0], int) else last
+                yield _row(r)
+            return
+        except sqlite3.DatabaseError as e:
+            first_error = str(e)
+        if upto is None:
+            try:
+                upto = int(self.conn.execute("SELECT records FROM games WHERE id = ?",
+                                             (gid,)).fetchone()[0])
+            except (sqlite3.DatabaseError, TypeError, ValueError):
+                upto = last + 1
+        for n in range(last + 1, max(upto, last + 1) + 1):
+            try:
+                r = self.conn.execute(f"SELECT {cols} FROM records WHERE game_id = ? AND n = ?",
+                                      (gid, n)).fetchone()
+            except sqlite3.DatabaseError as e:
+                yield Row(n, "", b"", "", "", unreadable=str(e))
+                continue
+            yield _row(r) if r is not None else Row(n, "", b"", "", "",
+                                                    unreadable=first_error)
 
-    # ---- judge tokens ------------------------------------------------------------------------
+    # ---- judge tokens (kept in the key directory, not in the database: issue 31) ------------
 
     def add_token(self, event: str, token_hash: str) -> None:
-        self._writable()
         try:
-            self.conn.execute("INSERT INTO judge_tokens VALUES (?, ?, ?)",
-                              (event, token_hash, now_iso()))
-        except sqlite3.DatabaseError as e:
-            raise self._fail("cannot store the judge token", e) from e
+            keys.add_token(self.key_dir, event, token_hash)
+        except keys.KeyError_ as e:
+            raise StoreError(str(e)) from e
 
     def token_events(self) -> dict[str, str]:
         """Token hash → the event it was made for."""
-        return {r[0]: r[1] for r in self.conn.execute("SELECT hash, event FROM judge_tokens")}
+        try:
+            return keys.token_events(self.key_dir)
+        except keys.KeyError_ as e:
+            raise StoreError(str(e)) from e
+
+
+def _row(r: tuple[Any, ...]) -> Row:
+    c = r[2]  # a BLOB as written; anything else was put there by hand: compare its bytes
+    content = bytes(c) if isinstance(c, bytes | memoryview) else str(c).encode()
+    return Row(r[0], r[1], content, r[3], r[4], r[5] if len(r) > 5 else None)

@@ -9,24 +9,17 @@ log first (any error is ``FILE:LINE``, nothing stored) and then stores it as a g
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from dialtray.rules.core.errors import NotationError
 from dialtray.rules.core.game import state_json
 from dialtray.rules.core.notation import GameLog, format_action_line, format_log
 from dialtray.rules.core.replay import replay_log
-from dialtray.store.chain import check_chain
-from dialtray.store.db import GameStore, StoreError
+from dialtray.store.chain import canonical
+from dialtray.store.checked import stored_records
+from dialtray.store.db import GameStore
 from dialtray.store.recorder import outcome_data, result_text
-
-
-def stored_records(store: GameStore, gid: int) -> list[dict[str, Any]]:
-    """A game's records, decoded, after checking the chain (StoreError naming the record)."""
-    g = store.game(gid)
-    data, broken = check_chain(gid, store.rows(gid), g.records, g.head)
-    if broken is not None:
-        raise StoreError(f"{store.path}: game {gid} fails verification at {broken} "
-                         "(see `dialtray verify`)")
-    return data
 
 
 def export_log(store: GameStore, gid: int) -> str:
@@ -37,7 +30,8 @@ def export_log(store: GameStore, gid: int) -> str:
     for r in recs[1:]:
         kind, d = r["kind"], r["data"]
         if kind == "action":
-            lines.append([format_action_line(d["text"], d["faces"], d["events"])])
+            lines.append([format_action_line(d["text"], d["faces"], d["events"],
+                                             d.get("sides"))])
             continue
         text = _comment(kind, d)
         if text is None:
@@ -61,36 +55,81 @@ def _comment(kind: str, d: dict[str, Any]) -> str | None:
         return f"# put right ({d['kind']}): {d['dial']} — {d['how']}"
     if kind == "note":
         return f"# judge: {d['text']}"
-    if kind == "judge":
-        return f"# ruling: {d.get('text', '')}"
-    if kind == "judge-refused":
-        return f"# ruling refused (no valid judge token): {d.get('text', '')}"
+    if kind in RULING_KINDS:  # kept as a record by `dialtray import` (the `#!` line)
+        what = {"judge": "ruling", "ruling": "ruling from the hub",
+                "judge-refused": "ruling refused (no valid judge token)"}[kind]
+        text = d.get("text") or f"{d.get('ruling', '')} {d.get('args', '')}"
+        return f"# {what}: {text}\n{MARK}{kind} {canonical(d).decode()}"
     if kind == "end":
         return f"# game over: {d['termination']}, winner {d['winner']}, VP {d['vp']}"
     return None
 
 
-def import_log(store: GameStore, log: GameLog) -> tuple[int, list[str]]:
-    """Replay ``log`` (``NotationError`` FILE:LINE if it does not), then store it; returns the
+RULING_KINDS = ("judge", "judge-refused", "ruling")
+MARK = "#! "  # a machine-readable comment: `#! KIND {json}` (a ruling, kept as a record)
+
+
+def ruling_lines(text: str, name: str) -> list[tuple[int, str, dict[str, Any]]]:
+    """The rulings an export wrote as ``#! KIND {json}`` comments: (line, kind, data)."""
+    out = []
+    for n, raw in enumerate(text.splitlines(), start=1):
+        s = raw.strip()
+        if not s.startswith(MARK):
+            continue
+        kind, _, body = s[len(MARK):].partition(" ")
+        if kind not in RULING_KINDS:
+            continue
+        try:
+            data = json.loads(body)
+        except (ValueError, RecursionError) as e:
+            raise NotationError(name, n, f"a ruling's data is not JSON ({str(e)[:60]})") from e
+        if not isinstance(data, dict):
+            raise NotationError(name, n, "a ruling's data must be a JSON object")
+        out.append((n, kind, data))
+    return out
+
+
+def import_log(store: GameStore, log: GameLog, text: str | None = None
+               ) -> tuple[int, list[str]]:
+    """Replay ``log`` (``NotationError`` FILE:LINE if it does not), then store it — the game,
+    every action and every ruling an export kept (``text``: the log's text, for its ``#!``
+    lines) — in ONE transaction: a refused or interrupted import stores nothing. Returns the
     game's number and the log's warnings."""
     result = replay_log(log)
     game: Any = result.game
     header = [(h.key, h.value) for h in log.header]
     seats = [(s, "") for s in game.seats()] if hasattr(game, "seats") else []
-    gid = store.new_game(log.kind, header=header, seats=seats, origin="import",
-                         extra={"file": log.name})
+    rulings = ruling_lines(text, log.name) if text is not None else []
+    records: list[tuple[str, Any]] = []
+
+    def rulings_before(line: int) -> None:
+        while rulings and rulings[0][0] < line:
+            n, kind, data = rulings.pop(0)
+            if kind == "judge" and data.get("ruling") == "undo":
+                data = {**data, "in_log": "taken out"}  # the export already left it out
+            records.append((kind, {**data, "imported": f"{log.name}:{n}"}))
+
     for i, (entry, bl) in enumerate(zip(game.history, log.body, strict=True)):
-        store.append(gid, "action", {
+        rulings_before(bl.line)
+        act: dict[str, Any] = {
             "i": i, "text": entry.action.text(), "faces": list(bl.faces or ()),
             "events": [e.text() for e in entry.events], "how": f"{log.name}:{bl.line}",
-            "seat": None})
+            "seat": None}
+        if bl.sides is not None:  # not all d6 (FASA's d10s): each face with its die
+            act["sides"] = list(bl.sides)
+        records.append(("action", act))
         for ch in game.dial_changes(i):
-            store.append(gid, "expect", {"action": i, **ch.to_dict()})
+            records.append(("expect", {"action": i, **ch.to_dict()}))
     out = game.outcome()
     if out is not None:
-        store.append(gid, "end", outcome_data(out))
-    store.update_game(gid, state_json=state_json(game),
-                      status="over" if out is not None else "imported",
-                      result=result_text(out) if out is not None else "")
-    store.commit()
+        records.append(("end", outcome_data(out)))
+    rulings_before(1 << 62)
+    status, res = ("over", result_text(out)) if out is not None else ("imported", "")
+    ended = [d for k, d in records if k == "judge" and d.get("ruling") == "end"]
+    if ended:
+        status, res = "ended", f"ended by the judge: {ended[-1]['args']['reason']}"
+    gid = store.new_game(log.kind, header=header, seats=seats, origin="import",
+                         extra={"file": log.name}, records=records,
+                         fields={"state_json": state_json(game), "status": status,
+                                 "result": res})
     return gid, [str(w) for w in result.warnings]

@@ -64,6 +64,12 @@ CREATE TABLE judge_tokens (
 );
 """
 
+V3 = """
+ALTER TABLE records ADD COLUMN mac TEXT;  -- HMAC-SHA256(the host's key, sha); NULL: unkeyed
+ALTER TABLE games ADD COLUMN seal TEXT;   -- HMAC of the row (head, count, status, result, state)
+ALTER TABLE games ADD COLUMN key_id TEXT; -- the id of the key that keyed this game
+"""
+
 
 def _script(sql: str) -> Callable[[sqlite3.Connection], None]:
     def apply(conn: sqlite3.Connection) -> None:
@@ -87,6 +93,7 @@ def _statements(sql: str) -> list[str]:
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (1, "games, seats, figures and dock bindings, append-only hash-chained records", _script(V1)),
     (2, "judge tokens (hashes only)", _script(V2)),
+    (3, "keyed chain: a MAC per record and a seal per game (issue 31)", _script(V3)),
 ]
 LATEST = MIGRATIONS[-1][0]
 

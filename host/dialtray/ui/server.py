@@ -26,6 +26,7 @@ from dialtray.store.recorder import GameRecorder
 from dialtray.tracker import TableDice, Timing, Tracker, auto_bind
 from dialtray.tracker.hands import Mistakes
 from dialtray.ui.app import WS_MAX_FRAME, Server, make_app
+from dialtray.ui.guard import Guard
 from dialtray.ui.layout import TrayLayout
 from dialtray.ui.live import LiveTable
 from dialtray.ui.push import Hub
@@ -125,7 +126,8 @@ class Served:
         sock.bind((o.host, o.port))
         self._stack.callback(sock.close)
         self.port = sock.getsockname()[1]
-        cfg = uvicorn.Config(make_app(self.server), log_level="warning", ws_max_size=WS_MAX_FRAME,
+        app = Guard(make_app(self.server), o.host, self.port)  # Host, Origin, sizes (issue 31)
+        cfg = uvicorn.Config(app, log_level="warning", ws_max_size=WS_MAX_FRAME,
                              lifespan="on", ws="websockets-sansio")
         self.uvicorn = uvicorn.Server(cfg)
         started = threading.Event()

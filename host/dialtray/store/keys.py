@@ -1,0 +1,144 @@
+"""The secrets that make the store's records tamper-evident against someone holding the file
+(issue 31): kept in the user's data directory, never in the game database.
+
+* ``keys/chain.key`` — 32 random bytes, created on first use (mode 0600, its directory 0700).
+  Each record's ``mac`` is HMAC-SHA256(key, its sha) and each game row's ``seal`` is
+  HMAC-SHA256(key, the row's head, record count, status, result, state): re-hashing the public
+  SHA-256 chain after an edit no longer passes, because the MACs cannot be made without the key.
+* ``keys/judge-tokens`` — one line per judge token: its SHA-256 and the event it is for. A player
+  with the database cannot mint a token by adding a row to it.
+
+Why the sha chain stays plain SHA-256 and the key only MACs it: the tournament hub checks each
+record's chain link without the table's key (``hub/ingest.py``), and older databases keep
+verifying. A game with no MACs is reported as *unkeyed* (written before this, or stripped of its
+MACs by someone holding the file), never as verified.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+KEY_BYTES = 32
+
+
+class KeyError_(Exception):
+    """The key directory cannot be read or written (the message names the file)."""
+
+
+def default_dir() -> Path:
+    """``$DIALTRAY_DATA_DIR/keys`` or the platform's user data directory's ``keys``."""
+    env = os.environ.get("DIALTRAY_DATA_DIR", "")
+    if env:
+        return Path(env).expanduser() / "keys"
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("dialtray", appauthor=False)) / "keys"
+
+
+@dataclass(frozen=True)
+class ChainKey:
+    """The host's chain key: ``mac(sha)``, ``seal(...)`` and its public id (a fingerprint)."""
+
+    secret: bytes
+    path: Path
+
+    @property
+    def id(self) -> str:
+        return hmac.new(self.secret, b"dialtray key id", hashlib.sha256).hexdigest()[:16]
+
+    def mac(self, sha: str) -> str:
+        return hmac.new(self.secret, sha.encode(), hashlib.sha256).hexdigest()
+
+    def seal(self, gid: int, kind: str, records: int, head: str, status: str, result: str,
+             state_json: str | None) -> str:
+        state = hashlib.sha256((state_json or "").encode("utf-8", "replace")).hexdigest()
+        msg = "\n".join((str(gid), kind, str(records), head, status, result, state,
+                         "none" if state_json is None else "set"))
+        return hmac.new(self.secret, msg.encode("utf-8", "replace"), hashlib.sha256).hexdigest()
+
+
+def _private_dir(d: Path) -> None:
+    d.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(OSError):
+        os.chmod(d, 0o700)
+
+
+def load_key(directory: Path | None = None, *, create: bool = True) -> ChainKey | None:
+    """The chain key in ``directory`` (default: :func:`default_dir`); made (0600) when missing
+    and ``create``; None when missing and not ``create``. KeyError_ if it cannot be read or
+    made, or is not a key."""
+    d = directory or default_dir()
+    p = d / "chain.key"
+    try:
+        secret = p.read_bytes()
+    except FileNotFoundError:
+        if not create:
+            return None
+        try:
+            _private_dir(d)
+            tmp = d / f".chain.key.{os.getpid()}"
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "wb") as f:
+                f.write(os.urandom(KEY_BYTES))
+                f.flush()
+                os.fsync(f.fileno())
+            try:
+                os.link(tmp, p)  # atomic, and never over a key another process just made
+            except FileExistsError:
+                pass
+            finally:
+                tmp.unlink()
+            secret = p.read_bytes()
+        except OSError as e:
+            raise KeyError_(f"{p}: cannot make the store's key: {e.strerror or e}") from e
+    except OSError as e:
+        raise KeyError_(f"{p}: cannot read the store's key: {e.strerror or e}") from e
+    if len(secret) != KEY_BYTES:
+        raise KeyError_(f"{p}: not a dialtray key ({len(secret)} bytes, {KEY_BYTES} expected)")
+    return ChainKey(secret, p)
+
+
+# ---- judge tokens ------------------------------------------------------------------------------
+
+
+def tokens_file(directory: Path | None = None) -> Path:
+    return (directory or default_dir()) / "judge-tokens"
+
+
+def add_token(directory: Path | None, event: str, token_hash: str) -> None:
+    """Append a token's hash (never the token) for ``event``: one line, mode 0600."""
+    p = tokens_file(directory)
+    line = f"{token_hash} {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())} " \
+           f"{event.replace(chr(10), ' ')}\n"
+    try:
+        _private_dir(p.parent)
+        fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        with os.fdopen(fd, "a", encoding="utf-8") as f:
+            f.write(line)
+            f.flush()
+            os.fsync(f.fileno())
+    except OSError as e:
+        raise KeyError_(f"{p}: cannot store the judge token: {e.strerror or e}") from e
+
+
+def token_events(directory: Path | None) -> dict[str, str]:
+    """Token hash → the event it was made for ({} when no token was ever made here)."""
+    p = tokens_file(directory)
+    try:
+        text = p.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return {}
+    except OSError as e:
+        raise KeyError_(f"{p}: cannot read the judge tokens: {e.strerror or e}") from e
+    out = {}
+    for line in text.splitlines():
+        parts = line.split(" ", 2)
+        if len(parts) == 3 and len(parts[0]) == 64:
+            out[parts[0]] = parts[2]
+    return out
