@@ -129,10 +129,10 @@ class Guard:
         guarded = scope["type"] == "websocket" or scope.get("method", "GET") not in SAFE_METHODS
         api = scope["type"] == "websocket" or path.startswith("/api/")
         origin = h.get("origin")
-        if origin is not None and (guarded or api):
-            if origin == "null" or split_host(origin.split("://", 1)[-1]) != \
-                    split_host(h.get("host", "")):
-                return f"refused: a page from {origin} may not use this table's server"
+        if origin is not None and (guarded or api) and (
+                origin == "null" or split_host(origin.split("://", 1)[-1]) !=
+                split_host(h.get("host", ""))):
+            return f"refused: a page from {origin} may not use this table's server"
         site = h.get("sec-fetch-site")
         if api and site in ("cross-site", "same-site"):
             return f"refused: a request from another site ({site}) may not use this server"
