@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import errno
+import os
+from collections.abc import Callable
 from pathlib import Path
 
 from dialtray.commands._common import CommandError
@@ -33,8 +36,40 @@ def run(args: argparse.Namespace) -> int:
         print(text, end="")
         return 0
     try:
-        args.output.write_text(text, encoding="utf-8")
+        write_atomic(args.output, text)
     except OSError as e:
-        raise CommandError(f"argument --output: {args.output}: {e.strerror or e}", 2) from e
+        full = e.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT)
+        raise CommandError(f"argument --output: {args.output}: " + (
+            "the disk is full (nothing was written)" if full else str(e.strerror or e)),
+            2) from e
     print(f"game {args.game} written to {args.output}")
     return 0
+
+
+STEP_HOOK: Callable[[str], None] | None = None  # the fault tests: a crash at each step
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``path`` whole or not at all: a temporary file beside it, flushed to disk, then
+    renamed over it — an export killed or out of disk space half-way leaves no half log."""
+    def step(what: str) -> None:
+        if STEP_HOOK is not None:
+            STEP_HOOK(what)
+
+    for stale in path.parent.glob(f".{path.name}.*.part"):  # a killed export's leftover
+        stale.unlink(missing_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.part")
+    try:
+        step("open")
+        with open(tmp, "w", encoding="utf-8") as f:
+            step("write")
+            f.write(text)
+            step("flush")
+            f.flush()
+            os.fsync(f.fileno())
+        step("rename")
+        os.replace(tmp, path)
+        step("done")
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise

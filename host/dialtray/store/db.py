@@ -212,12 +212,19 @@ class GameStore:
             self._rollback()
             raise self._fail("cannot create the game (nothing of it was stored)", e) from e
         self._heads.update(heads)
+        if self.step_hook is not None:
+            self.step_hook("committed")
         return gid
 
     def _exec(self, sql: str, params: Any = (), many: bool = False) -> sqlite3.Cursor:
         """One statement of a write, announced to ``step_hook`` first (the fault tests)."""
         if self.step_hook is not None:
             self.step_hook(sql.split(" (")[0][:60])
+        if not sql.startswith("BEGIN") and not self.conn.in_transaction:
+            # SQLite rolls a whole transaction back on some errors (SQLITE_FULL among them):
+            # never let the rest of a write run on in autocommit, stored piece by piece
+            raise sqlite3.OperationalError("the transaction was rolled back by SQLite "
+                                           "(database or disk is full?)")
         if many:
             return self.conn.executemany(sql, params)
         return self.conn.execute(sql, params)
@@ -318,6 +325,8 @@ class GameStore:
             raise self._fail("could not store the game (nothing of this batch was stored or "
                              "acknowledged)", e) from e
         self._heads.update(heads)
+        if self.step_hook is not None:
+            self.step_hook("committed")
 
     def _write(self, batch: list[tuple[int, int, str, bytes]],
                updates: dict[int, dict[str, Any]]) -> dict[int, tuple[int, str]]:
