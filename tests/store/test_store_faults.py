@@ -19,6 +19,7 @@ import os
 import resource
 import shutil
 import signal
+import sys
 import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -244,8 +245,11 @@ def test_an_export_on_a_full_disk_says_so_and_leaves_the_old_file(
             if what == "open":
                 resource.setrlimit(resource.RLIMIT_FSIZE, (200, 200))
         export_cmd.STEP_HOOK = full
-        os.dup2(os.open(err, os.O_WRONLY | os.O_CREAT, 0o600), 2)
-        os._exit(main(["export", str(base["gid"]), "--db", str(base["db"]), "-o", str(out)]))
+        with open(err, "w") as f:
+            sys.stderr = f
+            code = main(["export", str(base["gid"]), "--db", str(base["db"]), "-o", str(out)])
+            f.flush()
+        os._exit(code)
     status = in_child(run)
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 2
     assert "the disk is full" in err.read_text()
