@@ -19,8 +19,8 @@ import os
 import resource
 import shutil
 import signal
-import sys
 import sqlite3
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any

@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"game {gid}: FAILED: {e}", flush=True)
                 verdicts.append(None)
                 continue
-            except sqlite3.DatabaseError as e:
+            except (sqlite3.DatabaseError, UnicodeDecodeError) as e:
                 print(f"game {gid}: FAILED: its row cannot be read from the file ({e})",
                       flush=True)
                 verdicts.append(None)
@@ -100,6 +100,6 @@ def game_ids(store: GameStore) -> list[int]:
               "SELECT DISTINCT game_id FROM records ORDER BY game_id"):
         try:
             return [int(r[0]) for r in store.conn.execute(q) if isinstance(r[0], int)]
-        except sqlite3.DatabaseError as e:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as e:
             print(f"{store.path}: part of the file cannot be read ({e}); reading on")
     return []

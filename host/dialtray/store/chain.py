@@ -132,7 +132,8 @@ def check_chain(game: int, rows: Iterable[Row], head_n: int, head_sha: str,
         if not isinstance(row.kind, str) or link(prev, row.kind, row.content) != row.sha:
             return out, Broken(row.n, "its kind and content do not hash to its sha (changed)")
         if mac is not None and (not isinstance(row.mac, str) or
-                                not hmac.compare_digest(mac(row.sha), row.mac)):
+                                not hmac.compare_digest(mac(row.sha).encode(),
+                                                    row.mac.encode("utf-8", "replace"))):
             return out, Broken(row.n, "its MAC does not fit its sha: the record was changed "
                                "and re-hashed by someone without this host's key")
         if decode is not None and row.kind not in decode:

@@ -38,11 +38,12 @@ def checked_chain(store: GameStore, g: GameRow, decode: Container[str] | None = 
     try:
         data, broken = check_chain(g.id, store.rows(g.id, g.records), g.records, g.head, decode,
                                    key)
-    except sqlite3.DatabaseError as e:  # a damaged page the per-record reads hit too
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as e:  # a damaged page the per-record reads hit too
         return [], Broken(1, f"the records cannot be read from the file ({e})"), state
     if broken is None and key is not None:
         want = key.seal(g.id, g.kind, g.records, g.head, g.status, g.result, g.state_json)
-        if not isinstance(g.seal, str) or not hmac.compare_digest(want, g.seal):
+        if not isinstance(g.seal, str) or not hmac.compare_digest(want.encode(),
+                                                             g.seal.encode("utf-8", "replace")):
             broken = Broken(g.records, "the game row (its status, result, state or head) was "
                             "changed outside dialtray: its seal does not fit")
     return data, broken, state

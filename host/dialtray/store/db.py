@@ -146,7 +146,7 @@ class GameStore:
                 conn.close()
                 raise StoreError(f"{p}: database schema version {have}, this dialtray needs "
                                  f"{schema.LATEST}: open it once for writing to migrate it")
-        except sqlite3.DatabaseError as e:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as e:
             if disk_full(p, e):
                 raise StoreError(f"{p}: the disk is full: cannot open the game database "
                                  "(free some space and try again)") from e
@@ -406,7 +406,7 @@ class GameStore:
                 last = r[0] if isinstance(r[0], int) else last
                 yield _row(r)
             return
-        except sqlite3.DatabaseError as e:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as e:
             first_error = str(e)
         if upto is None:
             try:
@@ -418,7 +418,7 @@ class GameStore:
             try:
                 r = self.conn.execute(f"SELECT {cols} FROM records WHERE game_id = ? AND n = ?",
                                       (gid, n)).fetchone()
-            except sqlite3.DatabaseError as e:
+            except (sqlite3.DatabaseError, UnicodeDecodeError) as e:
                 yield Row(n, "", b"", "", "", unreadable=str(e))
                 continue
             yield _row(r) if r is not None else Row(n, "", b"", "", "",

@@ -56,7 +56,7 @@ def token_event(store: GameStore, token: str | None) -> str | None:
         return None
     h = token_hash(token)
     for stored, event in store.token_events().items():
-        if hmac.compare_digest(stored, h):
+        if hmac.compare_digest(stored.encode("utf-8", "replace"), h.encode()):
             return event
     return None
 

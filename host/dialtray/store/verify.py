@@ -29,7 +29,7 @@ from dialtray.rules.core.game import state_json
 from dialtray.rules.core.notation import format_log, parse_log
 from dialtray.store.chain import GENESIS, Broken
 from dialtray.store.checked import FOREIGN, KEYED, UNKEYED, checked_chain
-from dialtray.store.db import GameRow, GameStore
+from dialtray.store.db import GameRow, GameStore, StoreError
 from dialtray.store.recorder import outcome_data, result_text
 
 REPLAYED = frozenset({"game", "action", "expect", "judge", "end"})
@@ -100,8 +100,13 @@ class Replaying:
 def verify_game(store: GameStore, gid: int, dice_after: DiceSource | None = None) -> Verdict:
     """``dice_after``: the dice the replayed game (``Verdict.replayed``) rolls with afterwards
     (default: none; a roll raises, as the recorded faces are used up). Never raises for a
-    damaged game: what cannot be read or does not fit is the verdict."""
-    g = store.game(gid)
+    damaged game: what cannot be read or does not fit is the verdict (a StoreError when not
+    even its row can be read)."""
+    try:
+        g = store.game(gid)
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as e:
+        raise StoreError(f"{store.path}: game {gid}: its row cannot be read from the file "
+                         f"({e})") from e
     v = Verdict(g, g.records)
     if g.records == 0 and g.head == GENESIS:
         first = next(iter(store.rows(gid, 1)), None)
@@ -128,7 +133,7 @@ def verify_game(store: GameStore, gid: int, dice_after: DiceSource | None = None
         replay(v, setup, dice_after)
         if v.ok:
             check_row(v, setup)
-    except sqlite3.DatabaseError as e:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as e:
         v.problem = f"the game's seats or figures cannot be read from the file ({e})"
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as e:
         v.problem = (f"a record's data is not what dialtray writes ({type(e).__name__}: "
