@@ -193,7 +193,7 @@ def test_a_full_disk_at_each_write_step(base: dict[str, Any], tmp_path: Path, na
         st = GameStore.open(db)
         count = iter(range(10_000))
 
-        def hook(_what: str, st: GameStore = st, k: int = k) -> None:
+        def hook(_what: str, st: GameStore = st, k: int = k, count: Any = count) -> None:
             if next(count) == k:  # the disk fills up now (someone else's file grew)
                 fill_up(st.conn)
         st.step_hook = hook

@@ -38,7 +38,7 @@ def checked_chain(store: GameStore, g: GameRow, decode: Container[str] | None = 
     try:
         data, broken = check_chain(g.id, store.rows(g.id, g.records), g.records, g.head, decode,
                                    key)
-    except (sqlite3.DatabaseError, UnicodeDecodeError) as e:  # a damaged page the per-record reads hit too
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as e:  # damaged past per-record reads
         return [], Broken(1, f"the records cannot be read from the file ({e})"), state
     if broken is None and key is not None:
         want = key.seal(g.id, g.kind, g.records, g.head, g.status, g.result, g.state_json)
