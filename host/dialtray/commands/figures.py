@@ -130,6 +130,8 @@ def run(args: argparse.Namespace) -> int:
     except (CatalogueError, MapError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        raise  # `dialtray figures | head -1`: the reader went away; cli.main ends quietly
     except OSError as exc:
         print(f"error: {exc.filename or custom}: {exc.strerror or exc}", file=sys.stderr)
         return 2

@@ -25,6 +25,7 @@ from dialtray.rules.core.catalogue import (
     load_document,
     load_documents,
     load_schema,
+    validate_document,
 )
 from dialtray.rules.core.errors import CatalogueError
 
@@ -335,8 +336,10 @@ def _read_json(path: Path) -> dict[str, Any]:
 
 
 def load_colours(path: Path) -> tuple[dict[str, ColourEffect], bool]:
-    """The Skills & Equipment colour map: colour -> rule hook (AA-M03)."""
-    doc = _read_json(path)
+    """The Skills & Equipment colour map: colour -> rule hook (AA-M03); schema-checked
+    (``skills_equipment.schema.json``), the file and field named on error (issue 31)."""
+    schema = load_schema(DATA_DIR / "skills_equipment.schema.json")
+    doc = validate_document(_read_json(path), schema, str(path), id_field="-")
     out: dict[str, ColourEffect] = {}
     for colour, e in doc.get("colours", {}).items():
         hook = e.get("hook") if isinstance(e, dict) else None

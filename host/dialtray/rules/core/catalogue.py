@@ -65,6 +65,8 @@ def validate_document(
     semantic: SemanticCheck | None = None,
 ) -> Document:
     figure = str(doc.get(id_field, "?")) if isinstance(doc, dict) else "?"
+    if id_field == "-":  # a data file that is not one figure's (e.g. skills_equipment.json)
+        figure = "-"
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
     if errors:
