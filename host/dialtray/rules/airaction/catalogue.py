@@ -338,8 +338,15 @@ def _read_json(path: Path) -> dict[str, Any]:
 def load_colours(path: Path) -> tuple[dict[str, ColourEffect], bool]:
     """The Skills & Equipment colour map: colour -> rule hook (AA-M03); schema-checked
     (``skills_equipment.schema.json``), the file and field named on error (issue 31)."""
+    doc = _read_json(path)
     schema = load_schema(DATA_DIR / "skills_equipment.schema.json")
-    doc = validate_document(_read_json(path), schema, str(path), id_field="-")
+    try:
+        validate_document(doc, schema, str(path), id_field="-")
+    except CatalogueError as exc:  # colours.<colour>.<field>: named as the colour's field
+        parts = exc.field.split(".")
+        if parts[0] == "colours" and len(parts) >= 3:
+            raise CatalogueError(str(path), parts[1], ".".join(parts[2:]), exc.message) from None
+        raise
     out: dict[str, ColourEffect] = {}
     for colour, e in doc.get("colours", {}).items():
         hook = e.get("hook") if isinstance(e, dict) else None
