@@ -116,8 +116,11 @@ def _main(argv: Sequence[str] | None) -> int:
         return 2
     log.info("dialtray %s: %s (data directory %s)", __version__, " ".join(sys.argv[1:])
              if argv is None else " ".join(argv), args.data_dir)
+    from dialtray.store import keys  # (here: the store is not loaded for --help)
+
     try:
-        return int(args.func(args) or 0)
+        with keys.using(args.data_dir / "keys"):  # the store's key and judge tokens (issue 31)
+            return int(args.func(args) or 0)
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130

@@ -21,6 +21,7 @@ import hashlib
 import hmac
 import os
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,8 +32,25 @@ class KeyError_(Exception):
     """The key directory cannot be read or written (the message names the file)."""
 
 
+_using: list[Path] = []  # set by the CLI for the length of one command (``using``)
+
+
+@contextlib.contextmanager
+def using(directory: Path) -> Iterator[None]:
+    """Every store opened meanwhile in this process keys with ``directory`` by default: the
+    CLI's ``--data-dir`` reaches the web server's and the hub's stores too."""
+    _using.append(directory)
+    try:
+        yield
+    finally:
+        _using.pop()
+
+
 def default_dir() -> Path:
-    """``$DIALTRAY_DATA_DIR/keys`` or the platform's user data directory's ``keys``."""
+    """The command's data directory's ``keys`` (``using``), else ``$DIALTRAY_DATA_DIR/keys``,
+    else the platform's user data directory's ``keys``."""
+    if _using:
+        return _using[-1]
     env = os.environ.get("DIALTRAY_DATA_DIR", "")
     if env:
         return Path(env).expanduser() / "keys"
