@@ -129,6 +129,14 @@ def test_each_shot_shows_its_tn_modifiers_and_chance(tmp_path: Path,
         assert (word == "succeeds") == (int(roll) == 10 or (int(roll) != 1 and
                                                              int(roll) >= int(tn)))
     assert "last rolls:" in out
+    # issue 31: the game is stored as it is played, verifies, and exports with its d10s
+    assert "stored as game 1" in out
+    data = ["--data-dir", str(tmp_path / "data")]
+    assert cli.main([*data, "verify"]) == 0, capsys.readouterr().out
+    assert "game 1: ok" in capsys.readouterr().out
+    assert cli.main([*data, "export", "1"]) == 0
+    exported = capsys.readouterr().out
+    assert "| d10: " in exported and exported.count("\n") > 20
 
 
 class Screen:

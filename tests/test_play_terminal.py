@@ -4,7 +4,9 @@ replay the log that was written."""
 
 from __future__ import annotations
 
+import json
 import re
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -89,3 +91,8 @@ def test_a_person_plays_air_action_on_the_virtual_tray(tmp_path: Path) -> None:
     r = subprocess.run([str(BIN / "dialtray"), "replay", str(log)], capture_output=True,
                        text=True, timeout=60)
     assert r.returncode == 0, r.stdout + r.stderr
+    # issue 31: the refused typed decisions are stored as the store's README says
+    with sqlite3.connect(tmp_path / "games.sqlite3") as c:
+        refused = [json.loads(x)["data"]["text"] for (x,) in c.execute(
+            "SELECT content FROM records WHERE kind = 'refused' ORDER BY n")]
+    assert refused[:2] == ["shoot A1 front B2", "speed A2 6"], refused

@@ -151,3 +151,18 @@ def test_11_figures_into_head_ends_quietly() -> None:
     r = subprocess.run(f"{sys.executable} -m dialtray.cli figures | head -1", shell=True,
                        capture_output=True, text=True, timeout=60)
     assert r.stdout.count("\n") == 1 and "Broken pipe" not in r.stderr, r.stderr
+
+
+def test_5_sky_ace_games_round_trip_like_the_clix_games(tmp_path: Path) -> None:
+    from dialtray.rules.skyace.bots import bot_game
+
+    st = GameStore.open(tmp_path / "g.sqlite3")
+    for seed, mission in ((1, False), (2, True)):
+        _g, text = bot_game(seed, mission=mission, turn_limit=8)
+        gid, _ = import_log(st, parse_log(text, f"sa{seed}.log"), text)
+        assert verify_game(st, gid).vouched, verify_game(st, gid).text()
+        again = export_log(st, gid)
+        gid2, _ = import_log(st, parse_log(again, "again.log"), again)
+        v = verify_game(st, gid2)
+        assert v.vouched and v.actions == verify_game(st, gid).actions, v.text()
+    st.close()

@@ -10,7 +10,8 @@ d10 is rolled by the tray's firmware and shown on its LED panel (``--sim``: the 
 ``--dice typed`` without a tray. The live state shows each plane's record sheet and the last
 rolls with their TN and modifiers; ``--sheets DIR`` keeps every plane's record sheet as SVG
 there, rewritten after every turn. The log is written at the end (or on ``quit``) and
-``dialtray replay`` re-runs it. There are no dials: nothing is tracked or stored but the log.
+``dialtray replay`` re-runs it. There are no dials, nothing is tracked; each action is stored
+(``store.plain``) as it is played, so ``dialtray verify``/``export`` take FASA games too.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from dialtray.commands._fasaseat import (
     seal,
 )
 from dialtray.commands._fasaview import event_lines, status, write_sheets
+from dialtray.commands._store import plain_table
 from dialtray.commands._table import log_path, make_dice, write_log
 from dialtray.rules.core.errors import (
     CatalogueError,
@@ -48,6 +50,7 @@ from dialtray.rules.fasa.actions import FasaAction, Fire, Rocket
 from dialtray.rules.fasa.bots import GreedyBot
 from dialtray.rules.fasa.game import FasaGame, start_events
 from dialtray.rules.fasa.notation import DEFAULT_SIDES, header_of
+from dialtray.store.db import StoreError
 from dialtray.tracker.dice import TableDice
 
 KIND = "fasa"
@@ -94,9 +97,6 @@ def check_arguments(args: argparse.Namespace) -> None:
             raise bad(name, "not for fasa (no dials: the record sheets stand in)")
     if args.event is not None:
         raise bad("--event", "not built for FASA games")
-    if args.db is not None:
-        raise bad("--db", "FASA games are not stored in the games database yet (the log "
-                  "is the record)")
     if args.sim and args.port:
         raise bad("--port", "not with --sim (the virtual tray has its own)")
     if args.dice in ("seeded", "typed") and (args.sim or args.port):
@@ -168,6 +168,7 @@ class FasaPlay:
         self.shown: tuple[int, str, int] = (0, "", -1)  # (turn, phase, actions) last drawn
         self.sheets_turn = 0
         self.failed = False  # stopped by the dice (the tray), not by the players
+        self.stored = plain_table(args, self.g, header_of(self.g))  # issue 31: in the store
         self.rolls: deque[str] = deque(maxlen=6)  # the last d10 rolls, as shown when rolled
 
     # ---- output ---------------------------------------------------------------------------
@@ -260,6 +261,10 @@ class FasaPlay:
         rolls = self.dice.take()
         faces = [f for r in rolls for f in r.faces]
         sides = [r.sides for r in rolls for _ in r.faces]
+        try:
+            self.stored.played(faces, sides, "bot" if seat in self.bots else "typed", seat)
+        except StoreError as e:  # the game stops here: what is stored so far verifies
+            raise Quit(str(e), failed=True) from None
         self.lines.append(format_action_line(action.text(), faces, (), sides))
         shown = f" | {format_faces(faces, sides)}" if faces else ""
         self.say(f"{seat} played: {action.text()}{shown}", "cyan")
@@ -381,4 +386,6 @@ class FasaPlay:
         if self.args.sheets is not None:
             self.say(f"record sheets: {self.args.sheets}/<plane>.svg")
         print(f"game log: {path}  (re-run it: dialtray replay {path})", flush=True)
+        print(self.stored.stored_as(), flush=True)
+        self.stored.close()
         return code

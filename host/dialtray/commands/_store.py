@@ -15,6 +15,7 @@ from dialtray.commands._args import int_range
 from dialtray.commands._common import CommandError
 from dialtray.store.consumer import resume_args
 from dialtray.store.db import DB_NAME, GameStore, StoreError, default_db
+from dialtray.store.plain import PlainRecorder
 from dialtray.store.recorder import GameRecorder, RecordingTracker
 from dialtray.store.resume import attach, resume
 from dialtray.store.table import StoredTable
@@ -197,3 +198,13 @@ def resync(table: CommandTable, wait_s: float = 10.0) -> list[str]:
 def resume_point(rec: RecordingTracker) -> tuple[int, int] | None:
     g = rec.recorder.store.game(rec.recorder.gid)
     return (g.boot_id, g.last_seq) if g.boot_id is not None and g.last_seq is not None else None
+
+
+def plain_table(args: argparse.Namespace, game: Any, header: list[tuple[str, str]],
+                origin: str = "play") -> PlainRecorder:
+    """A game with no dials (``play fasa``) stored as it is played; one-line errors, exit 2."""
+    try:
+        return PlainRecorder.start(GameStore.open(db_path(args), key_dir=key_dir(args)), game,
+                                   header, origin=origin)
+    except StoreError as e:
+        raise CommandError(str(e), 2) from e

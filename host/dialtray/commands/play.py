@@ -331,7 +331,7 @@ class Game:
         if seat not in self.humans and seat != "table":
             self.say(f"{seat} (a bot) decides now, not you")
             return
-        r = self.t.decide(line, now, seat=seat)
+        r = self.tracked.recording.decide(line, now, seat=seat)  # a refusal is stored too
         if not r.ok:
             self.say("refused: " + r.message)
 
