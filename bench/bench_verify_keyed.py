@@ -68,7 +68,7 @@ def main() -> int:
         for n in sizes:
             results[str(n)] = one(n, Path(d), a.repeat)
     rows = []
-    for n, r in results.items():
+    for r in results.values():
         ok = "ok" if r["ms_per_1000"] <= TARGET_MS_PER_1000 else "OVER TARGET"
         rows.append((f"verify {r['records']:.0f} records (keyed)", f"{r['cpu_ms']:.1f} ms",
                      f"{r['ms_per_1000']:.1f} ms per 1 000 records (CPU; wall "

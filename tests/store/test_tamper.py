@@ -194,8 +194,12 @@ def edits(gid: int) -> list[tuple[str, Edit]]:
         "UPDATE records SET mac = NULL WHERE game_id = {g} AND n = 3",
         "UPDATE records SET kind = 'note' WHERE game_id = {g} AND kind = 'judge'",
     ]
-    for sql in row_edits:
-        out.append((sql[:60], lambda c, _r, sql=sql: c.execute(sql.format(g=gid))))
+    def row_edit(sql: str) -> Edit:
+        def run(c: sqlite3.Connection, _rng: random.Random) -> None:
+            c.execute(sql.format(g=gid))
+        return run
+
+    out += [(sql[:60], row_edit(sql)) for sql in row_edits]
     out += [("content", content)] * 40
     out += [("content re-hashed", content_rehashed)] * 45
     out += [("record dropped, re-hashed", dropped)] * 10

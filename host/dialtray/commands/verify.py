@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
                       flush=True)
                 verdicts.append(None)
                 continue
-            if hub is not None and v.broken is None and not v.incomplete:
+            if hub is not None and v.ok:
                 hub.compare(store, v)
             print(v.text(), flush=True)
             verdicts.append(v)

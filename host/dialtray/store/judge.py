@@ -23,8 +23,8 @@ from typing import Any
 
 from dialtray.rules.core.dials import COUNTER_CLOCKWISE, SPEED
 from dialtray.rules.core.game import state_json
+from dialtray.store.checked import stored_records
 from dialtray.store.db import GameStore, StoreError
-from dialtray.store.logs import stored_records
 from dialtray.store.verify import verify_game
 
 RULINGS = ("set-dial", "undo", "vp", "dispute", "end")

@@ -12,10 +12,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from dialtray.store.checked import stored_records
 from dialtray.store.db import GameRow, GameStore
 from dialtray.store.fairness import DiceCheck, check_dice
 from dialtray.store.judge import DialHistory, dial_histories, history_lines
-from dialtray.store.logs import stored_records
 from dialtray.store.verify import verify_game
 
 VP_WORD = re.compile(r"\bVP\b")

@@ -220,8 +220,8 @@ class Guard:
                 m = await receive()
                 if m["type"] != "websocket.receive":
                     return m
-                raw = m.get("text") if m.get("text") is not None else m.get("bytes") or b""
-                why = check_json(raw)
+                raw = m.get("text") if m.get("text") is not None else m.get("bytes")
+                why = check_json(raw or b"")
                 if why is None:
                     return m
                 await send({"type": "websocket.send",
