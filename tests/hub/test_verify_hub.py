@@ -21,7 +21,7 @@ from hubhelp import fresh_db
 sys.path.insert(0, str(Path(__file__).parent.parent / "store"))
 sys.path.insert(0, str(Path(__file__).parent.parent / "tracker"))
 
-from storehelp import play_stored  # noqa: E402
+from storehelp import play_stored
 
 
 def test_verify_hub_finds_an_edit_the_key_holder_made(
