@@ -69,7 +69,7 @@ def test_play_resume_after_kill_flags_the_dial_moved_meanwhile_and_plays_on(
                 second.proc.send_signal(signal.SIGKILL)
                 second.proc.wait()
     assert "Traceback" not in first.text + second.text
-    assert main(["verify", str(gid), "--db", str(db)]) == 0
+    assert main(["--data-dir", str(tmp_path), "verify", str(gid), "--db", str(db)]) == 0  # its key
     st = GameStore.open(db, readonly=True)
     assert st.game(gid).records > 0
     st.close()
