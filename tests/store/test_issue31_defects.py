@@ -166,3 +166,29 @@ def test_5_sky_ace_games_round_trip_like_the_clix_games(tmp_path: Path) -> None:
         v = verify_game(st, gid2)
         assert v.vouched and v.actions == verify_game(st, gid).actions, v.text()
     st.close()
+
+
+@pytest.mark.parametrize(("module", "file", "edit", "named"), [
+    ("heroes", "heroes.json", lambda d: d["heroes"][0].update(life="lots"),
+     "heroes.json: field heroes[0].life: 'lots' is not of type 'integer'"),
+    ("missions", "mugging.json", lambda d: d.update(gap=True),
+     "mugging.json: field gap: True is not of type 'integer'"),
+])
+def test_10_sky_ace_data_files_are_schema_checked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module: str, file: str,
+        edit: object, named: str) -> None:
+    import importlib
+
+    from dialtray.rules.skyace import heroes
+
+    mod = importlib.import_module(f"dialtray.rules.skyace.{module}")
+    for f in heroes.DATA_DIR.iterdir():
+        (tmp_path / f.name).write_bytes(f.read_bytes())
+    doc = json.loads((tmp_path / file).read_text())
+    edit(doc)  # type: ignore[operator]
+    (tmp_path / file).write_text(json.dumps(doc))
+    monkeypatch.setattr(mod, "DATA_DIR", tmp_path)
+    load = mod.catalogue.__wrapped__ if module == "heroes" else \
+        lambda: mod.load_mission.__wrapped__("mugging")
+    with pytest.raises(CatalogueError, match=named.replace("[", r"\[").replace("]", r"\]")):
+        load()

@@ -13,6 +13,7 @@ silhouette and the two ranges fixed on the base. AA-M02: the speed dial, stored 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -373,8 +374,19 @@ def load_cards(
     path: Path, partial: bool = False
 ) -> tuple[dict[str, NavCard], dict[str, int], bool, float]:
     """Navigation cards (approximate geometry) and the basic deck (AA-M23). ``partial`` (a
-    custom catalogue's file): ``basic_deck`` and ``marker_width`` may be left out ({} and 0)."""
+    custom catalogue's file): ``basic_deck`` and ``marker_width`` may be left out ({} and 0).
+    Schema-checked (``navigation_cards.schema.json``): a card's error names the card."""
     doc = _read_json(path)
+    try:
+        validate_document(doc, load_schema(DATA_DIR / "navigation_cards.schema.json"), str(path),
+                          id_field="-")
+    except CatalogueError as exc:
+        m = re.match(r"cards\[(\d+)\]", exc.field)
+        if m is None:
+            raise
+        card = doc["cards"][int(m.group(1))]
+        name = str(card.get("name", "?")) if isinstance(card, dict) else "?"
+        raise CatalogueError(str(path), name, exc.field, exc.message) from None
     cards: dict[str, NavCard] = {}
     for i, c in enumerate(doc.get("cards", [])):
         name = str(c.get("name", "?")) if isinstance(c, dict) else "?"

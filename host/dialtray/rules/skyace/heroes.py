@@ -11,12 +11,12 @@ A hero answers the two questions combat asks: which card value scores for an att
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from dialtray.rules.core.catalogue import load_document, load_schema
 from dialtray.rules.core.errors import CatalogueError
 from dialtray.rules.skyace.cards import ATTACKS, VALUES, Power, matches, parse_power
 
@@ -108,8 +108,8 @@ def _read(doc: dict[str, Any], name: str) -> Hero:
 @cache
 def catalogue() -> dict[str, Hero]:
     """Every hero and villain of the shipped data, by id."""
-    text = (DATA_DIR / FILE).read_text(encoding="utf-8")
-    return {h.id: h for h in (_read(d, FILE) for d in json.loads(text)["heroes"])}
+    doc = load_document(DATA_DIR / FILE, load_schema(DATA_DIR / "heroes.schema.json"), "-")
+    return {h.id: h for h in (_read(d, FILE) for d in doc["heroes"])}
 
 
 def hero(ident: str) -> Hero:

@@ -8,11 +8,11 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from dialtray.rules.core.catalogue import load_document, load_schema
 from dialtray.rules.core.errors import CatalogueError
 from dialtray.rules.skyace.events import PawnSpec, Setup
 from dialtray.rules.skyace.heroes import DATA_DIR, hero
@@ -36,7 +36,7 @@ def load_mission(name: str) -> Mission:
     path = DATA_DIR / f"{name}.json"
     if not name.isidentifier() or not path.is_file():
         raise KeyError(f"unknown mission {name!r} (known: mugging)")
-    d = json.loads(path.read_text(encoding="utf-8"))
+    d = load_document(path, load_schema(DATA_DIR / "mission.schema.json"), "-")  # file, field
     try:
         v = d.get("victim")
         return Mission(d["id"], d["title"], tuple(d["heroes"]), d["villain"],
