@@ -22,10 +22,11 @@ from websockets.sync.client import connect
 
 
 def records(served: Served) -> int:
-    """The records a request could cause (the tray's own events go on being stored)."""
+    """The records a request could cause: rulings, refused rulings, decisions and refused
+    decisions (the tray's own events, and the tracker's notes on them, go on being stored)."""
     with sqlite3.connect(served.opts.db) as c:
         return int(c.execute("SELECT COUNT(*) FROM records WHERE kind IN ('judge', "
-                             "'judge-refused', 'action', 'refused', 'note')").fetchone()[0])
+                             "'judge-refused', 'action', 'refused')").fetchone()[0])
 
 
 def raw(served: Served, method: str, path: str, body: bytes = b"",

@@ -243,7 +243,7 @@ class Guard:
 
 
 async def _json(send: Send, status: int, message: str) -> None:
-    body = json.dumps({"error": message}).encode()
+    body = json.dumps({"ok": False, "error": message}).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"),
                             (b"content-length", str(len(body)).encode())]})
