@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -65,6 +66,9 @@ def opened(args: argparse.Namespace, *, readonly: bool) -> Iterator[GameStore]:
         yield store
     except StoreError as e:
         raise CommandError(str(e), 2) from e
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as e:  # a damaged file (issue 31)
+        raise CommandError(f"{store.path}: part of the game database cannot be read ({e}); "
+                           "`dialtray verify` names what can be", 2) from e
     finally:
         store.close()
 
