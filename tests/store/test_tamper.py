@@ -277,5 +277,5 @@ def test_the_store_commands_name_what_they_cannot_read_and_never_crash(
         for cmd in (["verify"], ["export", str(base["gid"])], ["report", str(base["gid"])],
                     ["games"]):
             code = main([*cmd, "--db", str(db)])
-            out, err = capsys.readouterr()
+            _out, err = capsys.readouterr()
             assert code in (0, 1, 2, 3) and "unexpected error" not in err, (cmd, err)
