@@ -192,3 +192,25 @@ def test_10_sky_ace_data_files_are_schema_checked(
         lambda: mod.load_mission.__wrapped__("mugging")
     with pytest.raises(CatalogueError, match=named.replace("[", r"\[").replace("]", r"\]")):
         load()
+
+
+def test_4_an_older_unkeyed_database_is_read_as_it_is_and_says_so(
+        aces_game: Played, capsys: pytest.CaptureFixture[str]) -> None:
+    """A database of the version before keyed chains (schema 2: no MACs, no seals)."""
+    p = aces_game
+    p.store.close()
+    with sqlite3.connect(p.path) as c:  # as the previous release wrote it
+        c.execute("ALTER TABLE records DROP COLUMN mac")
+        c.execute("ALTER TABLE games DROP COLUMN seal")
+        c.execute("ALTER TABLE games DROP COLUMN key_id")
+        c.execute("DELETE FROM schema_version WHERE version = 3")
+    assert main(["verify", "--db", str(p.path)]) == 3  # read-only: read as it is
+    out = capsys.readouterr().out
+    assert f"game {p.gid}: UNKEYED" in out and "anyone holding the file" in out
+    assert main(["export", str(p.gid), "--db", str(p.path)]) == 0
+    capsys.readouterr()
+    with sqlite3.connect(p.path) as c:
+        assert c.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] == 2
+    st = GameStore.open(p.path)  # opened for writing: migrated; the game stays unkeyed
+    assert verify_game(st, p.gid).keys == "unkeyed"
+    st.close()
