@@ -50,7 +50,6 @@ BAD_ARGUMENTS: list[tuple[list[str], list[str]]] = [
     (["play", "fasa", "--sim", "--dice", "seeded"], ["--dice", "seeded dice need no tray"]),
     (["play", "fasa", "--figures", "A1,B1"], ["--figures", "not for fasa"]),
     (["play", "fasa", "--resume"], ["--resume", "not built for FASA"]),
-    (["play", "fasa", "--db", "games.db"], ["--db", "not stored"]),
     (["play", "fasa", "--dice", "seeded", "--sheets", "/dev/null/sheets"],
      ["--sheets", "/dev/null/sheets"]),
     (["serve", "--sim", "--event", "mqtt://t1:pw@hub/ev", "--creds", "t.json"],
