@@ -321,7 +321,7 @@ export class Chip {
       let cycles;
       if (core.waiting) {
         let ns = clock.nanosToNextAlarm;
-        if (ns <= 0) ns = cycleNanos;
+        if (ns <= 0) ns = end - clock.nanos; // nothing scheduled: asleep until the slice ends
         if (ns > end - clock.nanos) ns = Math.max(cycleNanos, end - clock.nanos);
         // An active state machine must see every cycle: do not skip far past it while asleep.
         cycles = Math.max(1, Math.round(ns / cycleNanos));

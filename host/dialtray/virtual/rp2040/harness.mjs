@@ -60,6 +60,7 @@ function build(powerOn, reason = 0, scratch = null) {
     onWatchdog: (why, regs) => { pending = { reason: why, scratch: regs }; },
   });
   chip = c;
+  toDevice = []; // what the old chip's USB had not taken dies with it
   bus.resetMuxes();
   bus.attach(c.mcu.i2c[0]);
   // Outside world onto the new chip's pins (positions survive resets: the dials did not move).
@@ -176,8 +177,8 @@ const commands = {
   },
   reset() { build(true); },
   stats() {
-    emit({ ev: 'stats', sim_s: chip ? chip.clock.nanos / 1e9 : 0,
-           instructions: chip ? chip.mcu.core.cycles : 0, boots });
+    return { sim_s: chip ? chip.clock.nanos / 1e9 : 0, cycles: chip ? chip.mcu.core.cycles : 0,
+             boots, i2c_transfers: bus.transfers };
   },
   quit() { server.close(); process.exit(0); },
 };
@@ -186,8 +187,8 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
   if (!line.trim()) return;
   try {
     const c = JSON.parse(line);
-    commands[c.op](c);
-    if (c.id !== undefined) emit({ ev: 'ok', id: c.id });
+    const result = commands[c.op](c);
+    if (c.id !== undefined) emit({ ...(result || {}), ev: 'ok', id: c.id });
   } catch (e) {
     emit({ ev: 'error', message: String(e && e.message || e), line });
   }
