@@ -122,6 +122,7 @@ export class Chip {
     mcu.flash.set(opts.flash);
     this.ext = new Array(30).fill(null); // what drives each pin from outside (null: nothing)
     this.parked = 0;
+    this.stallUntil = 0;
     this._flashChip = new FlashChip(mcu.flash, opts.uid,
                                     (o, n) => opts.persist(o, n, mcu.flash));
     this._patchFlash();
@@ -319,7 +320,14 @@ export class Chip {
     const cycleNanos = 1e9 / (mcu.clkSys || 125e6);
     while (clock.nanos < end && !this.fired) {
       let cycles;
-      if (core.waiting) {
+      if (this.stallUntil > clock.nanos) {
+        const ns = Math.min(this.stallUntil, end) - clock.nanos;
+        const next = clock.nanosToNextAlarm;
+        let step = next > 0 && next < ns ? next : ns;
+        if (this._pioActive()) step = Math.min(step, 64 * cycleNanos);
+        clock.tick(step);
+        cycles = Math.max(1, Math.round(step / cycleNanos));
+      } else if (core.waiting) {
         let ns = clock.nanosToNextAlarm;
         if (ns <= 0) ns = end - clock.nanos; // nothing scheduled: asleep until the slice ends
         if (ns > end - clock.nanos) ns = Math.max(cycleNanos, end - clock.nanos);

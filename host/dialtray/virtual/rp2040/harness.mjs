@@ -173,9 +173,13 @@ const commands = {
   },
   power(c) {
     if (c.on && !powered) { build(true); setImmediate(loop); }
+    if (!c.on && chip) emit({ ev: 'off' });
     if (!c.on) { powered = false; chip = null; }
   },
   reset() { build(true); },
+  /** The CPU stops executing for `ms` of chip time (a task that never yields); timers, the
+   * watchdog and the PIO go on. */
+  stall(c) { if (chip) chip.stallUntil = chip.clock.nanos + c.ms * 1e6; },
   stats() {
     return { sim_s: chip ? chip.clock.nanos / 1e9 : 0, cycles: chip ? chip.mcu.core.cycles : 0,
              boots, i2c_transfers: bus.transfers };
