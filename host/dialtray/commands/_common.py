@@ -60,12 +60,15 @@ def sim_missing() -> str | None:
     return None
 
 
-def require_sim() -> None:
+def require_sim(rp2040: bool = False) -> None:
     """Raise a CommandError saying how to get the virtual tray, unless it can run here.
 
+    ``rp2040``: the tray on the emulated Pico (Node, rp2040js, the MicroPython build).
     Callers then import dialtray.virtual.* inside the function that needs it.
     """
-    why = sim_missing()
+    from dialtray.virtual.factory import missing
+
+    why = missing(rp2040)
     if why is not None:
         raise CommandError(why)
 
