@@ -123,6 +123,7 @@ export class Chip {
     this.ext = new Array(30).fill(null); // what drives each pin from outside (null: nothing)
     this.parked = 0;
     this.stallUntil = 0;
+    this._active = true;
     this._flashChip = new FlashChip(mcu.flash, opts.uid,
                                     (o, n) => opts.persist(o, n, mcu.flash));
     this._patchFlash();
@@ -269,12 +270,15 @@ export class Chip {
 
   _wake(pio) {
     for (const sm of pio.machines) { sm._parked = false; sm._same = 0; sm._sig = ''; }
+    this._active = true;
   }
 
   wakePIO() { for (const pio of this.mcu.pio) this._wake(pio); }
 
   /** Advance every enabled state machine by `cycles` system clock cycles. */
   stepPIO(cycles) {
+    if (!this._active) return;
+    let active = false;
     for (const pio of this.mcu.pio) {
       let stepped = false;
       for (const sm of pio.machines) {
@@ -303,7 +307,9 @@ export class Chip {
         }
       }
       if (stepped) pio.checkChangedPins();
+      for (const sm of pio.machines) if (sm.enabled && !sm._parked) active = true;
     }
+    this._active = active;
   }
 
   _signature(pio, sm) {
@@ -343,12 +349,7 @@ export class Chip {
     }
   }
 
-  _pioActive() {
-    for (const pio of this.mcu.pio) {
-      for (const sm of pio.machines) if (sm.enabled && !sm._parked) return true;
-    }
-    return false;
-  }
+  _pioActive() { return this._active; }
 }
 
 export { FLASH_SIZE };
