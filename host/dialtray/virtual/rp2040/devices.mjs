@@ -132,6 +132,19 @@ export class I2CBus {
     return null;
   }
   attach(i2c) {
+    // RAW_INTR_STAT.TX_EMPTY is a level on the chip (TX FIFO at or below IC_TX_TL), not an
+    // event: stock rp2040js only raises it when it takes a command, so after a NAK flushed
+    // the FIFO the pico-sdk waits for it until its timeout and the next transfer inherits the
+    // abort (ETIMEDOUT, then EIO, where a real Pico reports one clean EIO).
+    const read = i2c.readUint32.bind(i2c);
+    i2c.readUint32 = (offset) => {
+      const v = read(offset);
+      if (offset === 0x34 || offset === 0x2c) { // IC_RAW_INTR_STAT, IC_INTR_STAT
+        const level = i2c.txFIFO.itemCount <= i2c.txThreshold ? 1 << 4 : 0;
+        return offset === 0x34 ? v | level : v | (level & i2c.intEnable);
+      }
+      return v;
+    };
     i2c.onStart = () => i2c.completeStart();
     i2c.onConnect = (address, mode) => {
       this.transfers++;
