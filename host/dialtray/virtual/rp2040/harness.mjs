@@ -182,7 +182,8 @@ const commands = {
   stall(c) { if (chip) chip.stallUntil = chip.clock.nanos + c.ms * 1e6; },
   stats() {
     return { sim_s: chip ? chip.clock.nanos / 1e9 : 0, cycles: chip ? chip.mcu.core.cycles : 0,
-             boots, i2c_transfers: bus.transfers };
+             boots, i2c_transfers: bus.transfers,
+             sensor_reads: Object.fromEntries([...bus.sensors].map(([k, v]) => [k, v.reads])) };
   },
   quit() { server.close(); process.exit(0); },
 };
