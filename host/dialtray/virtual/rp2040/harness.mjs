@@ -113,12 +113,19 @@ function pumpUSB() {
 // ---- the main loop: emulate, never ahead of the wall clock -------------------------------------
 const SLICE_NS = 250_000; // 0.25 ms of chip time between looks at the outside world
 const MAX_LAG_NS = 50e6;
+let looping = false;
 function loop() {
+  looping = false;
+  if (!powered) return; // off: power(on) starts the loop again
   const t0 = performance.now();
   while (powered && performance.now() - t0 < 20) {
     const wallNs = (performance.now() - stats.wallStart) * 1e6;
     const simNs = chip.clock.nanos - stats.simStart;
-    if (cfg.realtime && simNs > wallNs) { setTimeout(loop, Math.max(1, (simNs - wallNs) / 1e6)); return; }
+    if (cfg.realtime && simNs > wallNs) {
+      looping = true;
+      setTimeout(loop, Math.max(1, (simNs - wallNs) / 1e6));
+      return;
+    }
     if (wallNs - simNs > MAX_LAG_NS) stats.wallStart += (wallNs - simNs - MAX_LAG_NS) / 1e6;
     pumpUSB();
     chip.run(SLICE_NS);
@@ -129,8 +136,10 @@ function loop() {
       build(false, reason, scratch);
     }
   }
+  looping = true;
   setImmediate(loop);
 }
+const kick = () => { if (!looping) { looping = true; setImmediate(loop); } };
 
 // ---- commands ----------------------------------------------------------------------------------
 const commands = {
@@ -172,11 +181,11 @@ const commands = {
     at(chip, c.ms * 1e6, () => { buttonDown = false; ref.drive(pins.roll_button, null); });
   },
   power(c) {
-    if (c.on && !powered) { build(true); setImmediate(loop); }
+    if (c.on && !powered) { build(true); kick(); }
     if (!c.on && chip) emit({ ev: 'off' });
     if (!c.on) { powered = false; chip = null; }
   },
-  reset() { build(true); },
+  reset() { build(true); kick(); },
   /** The CPU stops executing for `ms` of chip time (a task that never yields); timers, the
    * watchdog and the PIO go on. */
   stall(c) { if (chip) chip.stallUntil = chip.clock.nanos + c.ms * 1e6; },
@@ -203,5 +212,5 @@ process.stdin.on('end', () => process.exit(0));
 server.listen(0, '127.0.0.1', () => {
   emit({ ev: 'ready', port: server.address().port });
   build(true);
-  loop();
+  kick();
 });
