@@ -1,5 +1,6 @@
-"""`dialtray demo --rp2040`: a whole bot game of Air Action, shortened to one turn on two docks,
-on the firmware running on the emulated Pico, to its victory table (issue 29)."""
+"""`dialtray demo --rp2040`: a whole bot game of Air Action, shortened to one turn (on the
+default 8 docks: the game needs 7), on the firmware running on the emulated Pico, to its
+victory table (issue 29)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ DEMO_TIMEOUT_S = 1500.0
 def test_demo_rp2040_plays_air_action_to_its_victory_table(tmp_path: Path) -> None:
     dialtray = str(Path(sys.executable).parent / "dialtray")
     r = subprocess.run([dialtray, "--data-dir", str(tmp_path), "demo", "--rp2040", "--game",
-                        "airaction", "--fast", "--turns", "1", "--docks", "2"],
+                        "airaction", "--fast", "--turns", "1"],
                        capture_output=True, text=True, timeout=DEMO_TIMEOUT_S)
     out = r.stdout
     assert r.returncode == 0, out[-3000:] + r.stderr[-3000:]

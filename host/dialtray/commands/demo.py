@@ -105,9 +105,9 @@ def run(args: argparse.Namespace) -> int:
 
     started = time.monotonic()
     pause = 0.0 if args.fast else 0.4
+    where = "on an emulated Pico" if args.rp2040 else "under MicroPython"
     print(f"dialtray demo: a game of {'Air Action' if args.game == 'airaction' else 'Aces'} "
-          "on the virtual tray (the real firmware under MicroPython), bots in every seat",
-          flush=True)
+          f"on the virtual tray (the real firmware {where}), bots in every seat", flush=True)
     with virtual_tray(config.default_config(args.docks), rp2040=args.rp2040,
                       seed=args.seed) as vtray:
         vtray.turn(0, "combat", 2)  # a player left a dial two clicks on: the start check sees it

@@ -32,6 +32,9 @@ from dialtray.virtual.rp2040.pico import EmulatedPico, LedFrame
 from dialtray.virtual.tray import DEFAULT_TURN_MS, TICKS_PER_DETENT, PhysicalDial
 
 AS5600_COUNTS = 4096
+# The emulated chip runs at 0.1-0.45x real time (less on a loaded machine): a host in this
+# process waits this many times longer for it (dialtray.link.engine.PATIENCE).
+LINK_PATIENCE = 10.0
 
 
 class Rp2040Tray:
@@ -82,6 +85,10 @@ class Rp2040Tray:
     # ---- life cycle ----------------------------------------------------------------------------
 
     def start(self) -> Rp2040Tray:
+        from dialtray.link import engine
+
+        self._patience = engine.PATIENCE
+        engine.PATIENCE = max(engine.PATIENCE, LINK_PATIENCE)
         self.pico.start()
         self._sock = self.pico.connect()
         self._sock.setblocking(False)
@@ -97,6 +104,9 @@ class Rp2040Tray:
         self.close()
 
     def close(self) -> None:
+        from dialtray.link import engine
+
+        engine.PATIENCE = getattr(self, "_patience", engine.PATIENCE)
         self.bridge.close()
         if self._sock is not None:
             with contextlib.suppress(OSError):
