@@ -19,7 +19,7 @@ from dialrig import proto
 from dialtray.commands import selftest
 from dialtray.commands.selftest import TURN_FIX_QUAD, Row
 from dialtray.commands.selftest import Test as SelfTestRun
-from dialtray.link.messages import Booted, Click
+from dialtray.link.messages import Booted, Click, DiceRolled
 from dialtray.link.session import SessionState, TraySession
 from dialtray.virtual.rp2040.leds import dice_faces
 from dialtray.virtual.rp2040.tray import Rp2040Tray
@@ -55,8 +55,9 @@ def test_boot_hello_clicks_dice_and_selftest(tray: Rp2040Tray) -> None:
         session.wait_synced(SYNC_S)
         assert tray.pico.events.boots[0].reason == "power"  # CHIP_RESET.HAD_POR
 
-        # Clicks on both AS5600 docks and the encoder, one after another: each arrives once,
-        # in the order turned.
+        # Clicks on both AS5600 docks and the encoder (its contacts bouncing), one after
+        # another: each arrives once, in the order turned.
+        tray.set_bounce(True)
         plan = [(0, 0, 2), (1, 0, 1), (0, 1, -1), (1, 1, 3), (1, 0, -2)]
         for dock, dial, clicks in plan:
             before = len(got.of(Click))
@@ -86,6 +87,16 @@ def test_boot_hello_clicks_dice_and_selftest(tray: Rp2040Tray) -> None:
         wait_until(lambda: tray.frames > frames and [
             d.face for d in dice_faces(tray.leds, 2)] == list(rolled.faces), SYNC_S,
             f"the LEDs to show {rolled.faces}")
+
+        # The roll button (to ground, the pad's pull-up): a press rolls, the LEDs show it.
+        frames = tray.frames
+        tray.press_button(80)
+        wait_until(lambda: any(e.request_id == 0 for e in got.of(DiceRolled)), SYNC_S,
+                   "the button's roll")
+        pressed = next(e for e in got.of(DiceRolled) if e.request_id == 0)
+        wait_until(lambda: tray.frames > frames and [
+            d.face for d in dice_faces(tray.leds, 2)] == list(pressed.faces), SYNC_S,
+            f"the LEDs to show the button's roll {pressed.faces}")
 
         # Self-test: every modelled sensor passes; the builder turns each dial once.
         rows = run_selftest(session, tray, ["turn 0 combat 1", "turn 0 speed 1",
