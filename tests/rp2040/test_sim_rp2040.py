@@ -34,10 +34,11 @@ status
 def test_sim_rp2040_console_and_a_host_on_its_port(tmp_path: Path) -> None:
     script = tmp_path / "turns.txt"
     script.write_text(SCRIPT)
+    errors = (tmp_path / "stderr.txt").open("w")  # a file: a pipe nobody reads fills and blocks
     proc = subprocess.Popen([str(Path(sys.executable).parent / "dialtray"), "sim", "--rp2040",
                              "--docks", "2", "--script", str(script), "--workdir",
                              str(tmp_path / "tray")], stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=errors, text=True)
     lines: list[str] = []
     try:
         assert proc.stdout is not None
@@ -61,9 +62,11 @@ def test_sim_rp2040_console_and_a_host_on_its_port(tmp_path: Path) -> None:
     finally:
         proc.send_signal(signal.SIGINT)
         try:
-            _, err = proc.communicate(timeout=30)
+            proc.communicate(timeout=30)
         except subprocess.TimeoutExpired:
             proc.kill()
-            _, err = proc.communicate()
+            proc.communicate()
+        errors.close()
+    err = (tmp_path / "stderr.txt").read_text()
     assert proc.returncode == 0, err
     assert "Traceback" not in err
