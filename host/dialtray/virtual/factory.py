@@ -11,21 +11,11 @@ the same serial port.
 
 from __future__ import annotations
 
-import argparse
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from dialtray.virtual.rp2040.tray import Rp2040Tray
     from dialtray.virtual.tray import VirtualTray
-
-RP2040_HELP = ("run the virtual tray on an emulated Raspberry Pi Pico (the official MicroPython "
-               "build and the firmware's real RP2040 backend; slower than the default)")
-
-
-def add_rp2040_flag(parser: argparse.ArgumentParser) -> None:
-    """The ``--rp2040`` option, worded the same for every command that starts a virtual tray."""
-    parser.add_argument("--rp2040", action="store_true", help=RP2040_HELP)
-
 
 def missing(rp2040: bool = False) -> str | None:
     """Why the chosen virtual tray cannot run here, or None."""
