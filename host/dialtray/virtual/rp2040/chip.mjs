@@ -187,14 +187,14 @@ export class Chip {
 
   _patchChipReset(powerOn) {
     const p = this.mcu.peripherals[0x40064];
-    let chipReset = powerOn ? 1 << 8 : 0; // HAD_POR
+    // CHIP_RESET (offset 0x08): HAD_POR (bit 8) after a power-on; clear after a watchdog reset,
+    // which does not reset this register block. Read-only here (its one writable bit, the
+    // debugger's PSM_RESTART_FLAG, is not used). VREG and BOD keep their reset values.
+    const chipReset = powerOn ? 1 << 8 : 0;
     const vreg = new Uint32Array(2);
     vreg[0] = 0xb1; vreg[1] = 0x07;
     p.readUint32 = (offset) => (offset === 0x08 ? chipReset : offset < 8 ? vreg[offset >> 2] : 0);
-    p.writeUint32 = (offset, value) => {
-      if (offset === 0x08) chipReset = value & 0x01000000 ? chipReset : chipReset; // PSM_RESTART_FLAG
-      else if (offset < 8) vreg[offset >> 2] = value;
-    };
+    p.writeUint32 = (offset, value) => { if (offset < 8) vreg[offset >> 2] = value; };
     // ROSC: reads as 0xffffffff stock; RANDOMBIT (0x1c) must toggle for urandom's entropy.
     const rosc = this.mcu.peripherals[0x40060];
     let lfsr = (this.opts.seed || 0x1234567) >>> 0;
