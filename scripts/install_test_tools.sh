@@ -12,6 +12,17 @@ missing=()
 { command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ]; } || missing+=(mosquitto)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 command -v openscad >/dev/null 2>&1 || missing+=(openscad)
+# The emulated Pico (tests/rp2040, `dialtray sim --rp2040`): rp2040js from the npm registry,
+# the version pinned in its package-lock.json, into the folder the harness loads it from. Its
+# tests skip, naming the reason, where Node or npm is missing.
+rp2040_dir="$(dirname "$0")/../host/dialtray/virtual/rp2040"
+if command -v npm >/dev/null 2>&1; then
+    [ -f "$rp2040_dir/node_modules/rp2040js/package.json" ] \
+        || npm ci --prefix "$rp2040_dir" --no-audit --no-fund >/dev/null 2>&1 \
+        || echo "could not install rp2040js (npm): the emulated-Pico tests will be skipped" >&2
+else
+    echo "not installed: nodejs/npm (Debian packages): the emulated-Pico tests will be skipped" >&2
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
     echo "installing test tools: ${missing[*]} …" >&2

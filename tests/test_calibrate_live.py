@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from dialrig import config
 from dialtray import cli
-from dialtray.calibration_capture import CaptureStatus
+from dialtray.builder.calibration_capture import CaptureStatus
 from dialtray.commands import calibrate
 from dialtray.virtual.tray import VirtualTray
 from rich.console import Console

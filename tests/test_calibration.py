@@ -13,8 +13,8 @@ from types import SimpleNamespace
 
 import dialrig.config as rig
 import pytest
-from dialtray import calibration
-from dialtray.calibration import (
+from dialtray.builder import calibration
+from dialtray.builder.calibration import (
     AS5600,
     QUADRATURE,
     CalibrationError,

@@ -18,15 +18,15 @@ from pathlib import Path
 from typing import IO, Any
 
 from dialrig import calstore, config
-from dialtray.calibration import (
+from dialtray.builder.calibration import (
     CALIBRATED_KEYS,
     CalibrationFile,
     DialCalibration,
     apply_calibration,
     save_calibration,
 )
-from dialtray.calibration_check import check_on_connect, host_crc
-from dialtray.calibration_view import host_copy
+from dialtray.builder.calibration_check import check_on_connect, host_crc
+from dialtray.builder.calibration_view import host_copy
 from dialtray.link.calinfo import calibration_info
 from dialtray.link.session import TraySession
 from dialtray.virtual.tray import VirtualTray

@@ -100,7 +100,7 @@ def test_the_message_says_the_fix(name: str, setup: Callable[[pytest.MonkeyPatch
 
 
 def test_missing_calibration_marks_the_dial_and_says_how(tmp_path: Path) -> None:
-    from dialtray.calibration_view import TrayView, host_copy
+    from dialtray.builder.calibration_view import TrayView, host_copy
     from dialtray.link.messages import Click
 
     view = TrayView.load(host_copy(tmp_path, "5349cd7472617930"))
@@ -137,7 +137,7 @@ def test_the_udev_rule_in_the_message_exists_and_matches_the_pico() -> None:
 
 
 def test_a_broken_calibration_file_is_named_with_its_field(tmp_path: Path) -> None:
-    from dialtray.calibration_view import TrayView
+    from dialtray.builder.calibration_view import TrayView
 
     bad = tmp_path / "tray.json"
     bad.write_text('{"format": 1, "board_uid": "5349cd7472617930", "date": "2026-11-24", '

@@ -14,8 +14,8 @@ import threading
 from pathlib import Path
 
 from dialrig import config
-from dialtray.calibration import CalibrationFile, DialCalibration, save_calibration
-from dialtray.calibration_view import host_copy
+from dialtray.builder.calibration import CalibrationFile, DialCalibration, save_calibration
+from dialtray.builder.calibration_view import host_copy
 from dialtray.virtual.tray import VirtualTray
 
 BIN = Path(sys.executable).parent

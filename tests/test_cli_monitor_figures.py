@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 
 from dialrig import config
-from dialtray.calibration import CalibrationFile, DialCalibration, save_calibration
-from dialtray.calibration_view import host_copy
+from dialtray.builder.calibration import CalibrationFile, DialCalibration, save_calibration
+from dialtray.builder.calibration_view import host_copy
 from dialtray.commands._games import new_game
 from dialtray.rules.core.dice import SeededDice
 from dialtray.tracker.dice import TableDice

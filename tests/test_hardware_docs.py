@@ -11,7 +11,7 @@ from pathlib import Path
 import dialrig.config as rig
 import dialrig.dice as dice
 import pytest
-from dialtray import hardware_docs
+from dialtray.builder import hardware_docs
 from dialtray.commands import hardware as hardware_command
 
 REPO = Path(__file__).resolve().parent.parent

@@ -293,7 +293,8 @@ def test_rp2_program_objects() -> None:
     assert execctrl >> 12 & 0x1F == pp.QUAD_WRAP and execctrl >> 7 & 0x1F == pp.QUAD_WRAP_TARGET
     # SMx_SHIFTCTRL: OUT_SHIFTDIR bit 19 = right, IN_SHIFTDIR bit 18 = left, no autopush/pull
     assert shiftctrl == 1 << 19
-    assert quad[5:] == [None, None, None]
+    assert quad[pp.PROG_OUT_PINS:] == [None, None, None]
+    assert len(quad) == pp.PROG_FIELDS == 9  # MicroPython >= 1.26 (host default)
 
     ws = pp.ws2812_program()
     assert ws[pp.PROG_EXECCTRL] == pp.WS2812_WRAP << 12 | pp.WS2812_WRAP_TARGET << 7

@@ -29,17 +29,56 @@ JOIN_RX = 2
 OUT_LOW = 2
 OUT_HIGH = 3
 
-# Field indices of the program object `rp2.asm_pio` returns (ports/rp2/modules/rp2.py):
-#   [data array('H'), offset in PIO0, offset in PIO1, EXECCTRL, SHIFTCTRL,
+# Field indices of the program object `rp2.asm_pio` returns (ports/rp2/modules/rp2.py). The
+# layout is the running MicroPython's, not a copy of one version's: since v1.26 the list has an
+# offset for every PIO block the chip family can have (PIO0, PIO1, PIO2: 9 fields on every
+# board), before that only PIO0 and PIO1 (8 fields), and a hand-built list of the wrong length
+# is refused at start-up ("requested length 9 but object has length 8"). So on the rp2 port
+# `program_layout()` asks rp2.asm_pio itself: it assembles a two-word probe whose EXECCTRL has a
+# known value and finds where each field sits. Elsewhere (the host, the unix port) it is the
+# layout of the MicroPython this project targets (v1.28: 9 fields).
+#   [data array('H'), offset in PIO0, offset in PIO1, (offset in PIO2,) EXECCTRL, SHIFTCTRL,
 #    out_init, set_init, sideset_init]
 PROG_DATA = 0
 PROG_OFFSET_PIO0 = 1
 PROG_OFFSET_PIO1 = 2
-PROG_EXECCTRL = 3
-PROG_SHIFTCTRL = 4
-PROG_OUT_PINS = 5
-PROG_SET_PINS = 6
-PROG_SIDESET_PINS = 7
+_PROBE_WRAP = 1  # the probe's .wrap and .wrap_target: EXECCTRL = 1 << 12 | 1 << 7
+_PROBE_EXECCTRL = _PROBE_WRAP << 12 | _PROBE_WRAP << 7
+HOST_OFFSETS = 3  # PIO blocks the program list has an offset for on the targeted MicroPython
+
+
+def program_layout():
+    """How many PIO offsets the running MicroPython's program list holds (2 before v1.26, 3
+    since), read from a program rp2.asm_pio builds; HOST_OFFSETS where there is no rp2 module.
+
+    Raises ValueError if the probe's EXECCTRL is not found: a port whose program layout this
+    module does not know must fail at boot naming why, not load words with wrong settings."""
+    import sys
+
+    if sys.platform != "rp2":  # (the host may have an unrelated package named rp2)
+        return HOST_OFFSETS
+    import rp2
+
+    @rp2.asm_pio()
+    def probe():  # asm_pio's own names: not Python's
+        nop()  # type: ignore[name-defined,unused-ignore]  # noqa: F821
+        wrap_target()  # type: ignore[name-defined,unused-ignore]  # noqa: F821
+        nop()  # type: ignore[name-defined,unused-ignore]  # noqa: F821
+        wrap()  # type: ignore[name-defined,unused-ignore]  # noqa: F821
+
+    fields = list(probe)
+    if _PROBE_EXECCTRL not in fields:
+        raise ValueError("rp2.asm_pio program layout not understood: %r" % (fields,))
+    return fields.index(_PROBE_EXECCTRL) - PROG_OFFSET_PIO0
+
+
+PROG_OFFSETS = program_layout()
+PROG_EXECCTRL = PROG_OFFSET_PIO0 + PROG_OFFSETS
+PROG_SHIFTCTRL = PROG_EXECCTRL + 1
+PROG_OUT_PINS = PROG_EXECCTRL + 2
+PROG_SET_PINS = PROG_EXECCTRL + 3
+PROG_SIDESET_PINS = PROG_EXECCTRL + 4
+PROG_FIELDS = PROG_EXECCTRL + 5
 
 PIO_WORDS = 32  # instruction memory per PIO block
 
@@ -146,7 +185,8 @@ def rp2_program(opcodes, wrap_target=0, wrap=None, in_shiftdir=SHIFT_LEFT,
     shiftctrl = (fifo_join << 30 | (pull_thresh & 0x1F) << 25 | (push_thresh & 0x1F) << 20
                  | out_shiftdir << 19 | in_shiftdir << 18 | int(autopull) << 17
                  | int(autopush) << 16)
-    return [array("H", opcodes), -1, -1, execctrl, shiftctrl, out_init, set_init, sideset_init]
+    return ([array("H", opcodes)] + [-1] * PROG_OFFSETS
+            + [execctrl, shiftctrl, out_init, set_init, sideset_init])
 
 
 def quadrature_program():

@@ -6,6 +6,7 @@ by :func:`require_sim` only when a command that runs it is actually run.
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import shutil
 import sys
@@ -60,12 +61,25 @@ def sim_missing() -> str | None:
     return None
 
 
-def require_sim() -> None:
+RP2040_HELP = ("run the virtual tray on an emulated Raspberry Pi Pico (the official MicroPython "
+               "build and the firmware's real RP2040 backend; slower than the default)")
+
+
+def add_rp2040_flag(parser: argparse.ArgumentParser) -> None:
+    """The ``--rp2040`` option, worded the same for every command that starts a virtual tray
+    (dialtray.virtual.factory makes the tray it names)."""
+    parser.add_argument("--rp2040", action="store_true", help=RP2040_HELP)
+
+
+def require_sim(rp2040: bool = False) -> None:
     """Raise a CommandError saying how to get the virtual tray, unless it can run here.
 
+    ``rp2040``: the tray on the emulated Pico (Node, rp2040js, the MicroPython build).
     Callers then import dialtray.virtual.* inside the function that needs it.
     """
-    why = sim_missing()
+    from dialtray.virtual.factory import missing
+
+    why = missing(rp2040)
     if why is not None:
         raise CommandError(why)
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from dialrig import config
 
-from dialtray.calibration import (
+from dialtray.builder.calibration import (
     CALIBRATED_KEYS,
     MAX_DETENTS,
     MAX_DOCKS,
@@ -28,9 +28,9 @@ from dialtray.calibration import (
     load_calibration,
     save_calibration,
 )
-from dialtray.calibration_capture import CaptureStatus, CaptureTimeout, capture_revolution
-from dialtray.calibration_check import check_on_connect
-from dialtray.calibration_view import host_copy
+from dialtray.builder.calibration_capture import CaptureStatus, CaptureTimeout, capture_revolution
+from dialtray.builder.calibration_check import check_on_connect
+from dialtray.builder.calibration_view import host_copy
 from dialtray.commands._args import int_range, positive_seconds
 from dialtray.commands._common import CommandError, resolve_port
 from dialtray.link.session import CommandFailed, TraySession

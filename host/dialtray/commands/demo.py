@@ -17,7 +17,7 @@ import time
 from dialrig import config
 
 from dialtray.commands._args import int_range
-from dialtray.commands._common import MAX_DOCKS, CommandError, require_sim
+from dialtray.commands._common import MAX_DOCKS, CommandError, add_rp2040_flag, require_sim
 from dialtray.commands._store import CommandTable, add_db
 from dialtray.commands._table import (
     Table,
@@ -54,6 +54,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--clicks", action="store_true", help="print every sensed click too")
     add_game_arguments(p, turns_default=6)  # long enough for every mistake to come up
     add_db(p)  # the game is stored (issue 12)
+    add_rp2040_flag(p)
     p.set_defaults(func=run)
 
 
@@ -97,22 +98,23 @@ class Narrator:
 
 
 def run(args: argparse.Namespace) -> int:
-    require_sim()
+    require_sim(args.rp2040)
+    from dialtray.virtual.factory import virtual_tray
     check_before_start(args, args.game)
     from dialtray.virtual.hands import VirtualHands
-    from dialtray.virtual.tray import VirtualTray
 
     started = time.monotonic()
     pause = 0.0 if args.fast else 0.4
+    where = "on an emulated Pico" if args.rp2040 else "under MicroPython"
     print(f"dialtray demo: a game of {'Air Action' if args.game == 'airaction' else 'Aces'} "
-          "on the virtual tray (the real firmware under MicroPython), bots in every seat",
-          flush=True)
-    with VirtualTray(config.default_config(args.docks), seed=args.seed) as vtray:
+          f"on the virtual tray (the real firmware {where}), bots in every seat", flush=True)
+    with virtual_tray(config.default_config(args.docks), rp2040=args.rp2040,
+                      seed=args.seed) as vtray:
         vtray.turn(0, "combat", 2)  # a player left a dial two clicks on: the start check sees it
         session = TraySession(vtray.port, name="demo", ack_policy="manual")  # ack when stored
         with session:
             try:
-                session.wait_synced(30)
+                session.wait_synced(180 if args.rp2040 else 30)
             except TimeoutError as e:
                 raise CommandError(f"the virtual tray did not answer: {e}") from e
             session.set_timing(SETTLE_MS, SAMPLE_MS)

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from dialtray import calibration, hardware_docs
+from dialtray.builder import calibration, hardware_docs
 from dialtray.commands._args import float_range, int_range
 from dialtray.commands._common import CommandError
 

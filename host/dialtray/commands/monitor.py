@@ -9,8 +9,8 @@ import sys
 import time
 from pathlib import Path
 
-from dialtray.calibration_check import check_on_connect
-from dialtray.calibration_view import TrayView, host_copy
+from dialtray.builder.calibration_check import check_on_connect
+from dialtray.builder.calibration_view import TrayView, host_copy
 from dialtray.commands import _dialvalues
 from dialtray.commands._args import int_range, positive_seconds
 from dialtray.commands._common import CommandError, resolve_port

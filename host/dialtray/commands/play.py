@@ -23,7 +23,7 @@ from dialrig import config
 from rich.console import Console
 from rich.live import Live
 
-from dialtray.calibration_check import warn_if_different
+from dialtray.builder.calibration_check import warn_if_different
 from dialtray.commands import _playfasa as play_fasa
 from dialtray.commands._args import figures_arg, int_range, seats_arg
 from dialtray.commands._common import MAX_DOCKS, CommandError, require_sim, resolve_port

@@ -83,6 +83,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("port", nargs="?", help="serial port (default: find the tray on USB)")
     p.add_argument("--sim", action="store_true", help="test the virtual tray (no hardware)")
+    p.add_argument("--rp2040", action="store_true",
+                   help="with --sim: the virtual tray on an emulated Pico (official MicroPython)")
     p.add_argument("--docks", type=int_range(1, MAX_DOCKS), default=2,
                    help=f"--sim: the virtual tray's docks, 1..{MAX_DOCKS} (default 2)")
     p.add_argument("--sim-do", action="append", default=[], metavar="LINE",
@@ -99,15 +101,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.sim and args.port:
         raise CommandError("argument PORT: not with --sim (the virtual tray has its own)", 2)
+    if args.rp2040 and not args.sim:
+        raise CommandError("argument --rp2040: only with --sim", 2)
     if args.sim_do and not args.sim:
         raise CommandError("argument --sim-do: only with --sim", 2)
     vtray: Any = None
     if args.sim:
-        require_sim()
+        require_sim(args.rp2040)
+        from dialtray.virtual.factory import virtual_tray
         from dialtray.virtual.script import ScriptError, run_line
-        from dialtray.virtual.tray import VirtualTray
 
-        vtray = VirtualTray(config.default_config(args.docks), report=lambda _note: None)
+        vtray = virtual_tray(config.default_config(args.docks), rp2040=args.rp2040,
+                             report=lambda _note: None)
         try:
             vtray.start()
             for line in args.sim_do:

@@ -12,10 +12,17 @@ from typing import TYPE_CHECKING
 from dialrig import config
 
 from dialtray.commands._args import int_range, probability
-from dialtray.commands._common import MAX_DOCKS, CommandError, require_sim, sim_missing
+from dialtray.commands._common import (
+    MAX_DOCKS,
+    CommandError,
+    add_rp2040_flag,
+    require_sim,
+    sim_missing,
+)
 from dialtray.link.faults import FaultInjector
 
 if TYPE_CHECKING:  # the virtual tray needs POSIX and the sim extra: imported when run
+    from dialtray.virtual.rp2040.tray import Rp2040Tray
     from dialtray.virtual.tray import VirtualTray
 
 COMMANDS_MARKER = "\x00sim-commands\x00"
@@ -30,6 +37,8 @@ examples:
   dialtray sim --script turns.txt       run a file of commands, then keep the tray up
   dialtray sim --corrupt 0.01 --drop 0.005   a bad cable
   echo "turn 0 combat 2" | dialtray sim --exit   run commands from a pipe, then stop
+  dialtray sim --rp2040 --docks 2       the same firmware on an emulated Pico (official
+                                        MicroPython, real RP2040 backend; slower)
 """
 
 
@@ -71,22 +80,25 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                                                 "(default: a new temporary folder)")
     p.add_argument("--exit", action="store_true",
                    help="stop after the script / piped commands instead of staying up")
+    add_rp2040_flag(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.script is not None and not args.script.is_file():
         raise CommandError(f"argument --script: no such file: {args.script}", 2)
-    require_sim()
-    from dialtray.virtual.tray import VirtualTray
+    require_sim(args.rp2040)
+    from dialtray.virtual.factory import virtual_tray
 
     cfg = config.quadrature_config(args.docks) if args.quadrature else \
         config.default_config(args.docks)
     damage = {"corrupt": args.corrupt, "drop": args.drop}
-    print("starting the virtual tray (the firmware under MicroPython) …", flush=True)
-    with VirtualTray(cfg, workdir=args.workdir, seed=args.seed, bounce=args.bounce,
-                     to_host=FaultInjector(**damage, seed=1),
-                     to_device=FaultInjector(**damage, seed=2)) as tray:
+    where = ("on an emulated Raspberry Pi Pico (official MicroPython v1.28.0)" if args.rp2040
+             else "under MicroPython")
+    print(f"starting the virtual tray (the firmware {where}) …", flush=True)
+    with virtual_tray(cfg, rp2040=args.rp2040, workdir=args.workdir, seed=args.seed,
+                      bounce=args.bounce, to_host=FaultInjector(**damage, seed=1),
+                      to_device=FaultInjector(**damage, seed=2)) as tray:
         print(f"virtual tray running: {len(cfg['docks'])} docks, port {tray.port}", flush=True)
         try:
             if args.script and not run_file(tray, args.script):
@@ -123,7 +135,7 @@ def plain(message: str) -> str:
     return " ".join(message.split())
 
 
-def console_line(tray: VirtualTray, line: str, where: str) -> str:
+def console_line(tray: VirtualTray | Rp2040Tray, line: str, where: str) -> str:
     """Run one console line; any failure becomes a ConsoleError naming the line.
 
     The console's parser (dialtray.virtual.script) raises ScriptError for what it checks;
@@ -143,7 +155,7 @@ def console_line(tray: VirtualTray, line: str, where: str) -> str:
                            "(type `help` for the commands)") from None
 
 
-def run_file(tray: VirtualTray, path: Path) -> bool:
+def run_file(tray: VirtualTray | Rp2040Tray, path: Path) -> bool:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as e:
@@ -160,7 +172,7 @@ def run_file(tray: VirtualTray, path: Path) -> bool:
     return True
 
 
-def run_stream(tray: VirtualTray, interactive: bool) -> None:
+def run_stream(tray: VirtualTray | Rp2040Tray, interactive: bool) -> None:
     from dialtray.virtual.script import HELP
 
     n = 0

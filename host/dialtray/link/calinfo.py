@@ -3,7 +3,7 @@
 The tray stores its dials' settings on flash (``dialrig.calstore``) and reports, at boot, whether
 it found a sound file (HELLO flags) and, on request, the file's CRC-32 (CAL_INFO; 0 when it has
 none). The host compares that checksum with the one of its own copy
-(``dialtray.calibration_check``) to say when the two differ. This module only asks the tray.
+(``dialtray.builder.calibration_check``) to say when the two differ. This module only asks the tray.
 """
 
 from __future__ import annotations

@@ -56,6 +56,15 @@ COMMAND_TRIES = 8
 NACK_EVERY_S = 0.02
 SYNC_RETRY_S = 0.08
 STALL_S = 1.0  # events known to be missing and none arriving for this long: handshake again
+# How many times longer than a real tray the tray on the other end may take to answer: 1 for
+# hardware. A tray emulated on this computer (virtual.rp2040, a chip at 0.1-0.4x real time)
+# raises it while it runs, so retries, silence and stall limits stay the same in its own time.
+PATIENCE = 1.0
+
+
+def patient(seconds: float) -> float:
+    """A link time limit, stretched for a tray slower than real time (see PATIENCE)."""
+    return seconds * PATIENCE
 
 @dataclass
 class Pending:
@@ -152,11 +161,12 @@ class LinkEngine:
                 last_rx = now
                 for payload in self._deframer.feed(data):
                     self._handle(payload, now)
-            elif now - last_rx > SILENCE_S:
-                raise LinkDown(f"tray silent for {SILENCE_S:.1f} s")
+            elif now - last_rx > patient(SILENCE_S):
+                raise LinkDown(f"tray silent for {patient(SILENCE_S):.1f} s")
             self._pump_commands(now)
-            if self._phase in ("hello", "snapshot") and (now - self._phase_at > SYNC_RETRY_S
-                                                         or self._answer_lost()):
+            if self._phase in ("hello", "snapshot") and (
+                    now - self._phase_at > patient(SYNC_RETRY_S)
+                    or self._answer_lost()):
                 # The answer (HELLO or SNAPSHOT) was lost even though the command's ACK may
                 # have arrived: ask again. Large frames are the likeliest to be damaged.
                 self.counters[f"{self._phase} retries"] += 1
@@ -173,7 +183,7 @@ class LinkEngine:
                     self._progress_mark, self._progress_at = s.expected, now
                 if not s.missing:
                     self._progress_at = now
-                elif now - self._progress_at > STALL_S:
+                elif now - self._progress_at > patient(STALL_S):
                     # Nothing comes although the tray has more (it may never have been greeted
                     # by us, if its hello crossed ours): start again from hello.
                     self.counters["stalls"] += 1
@@ -358,7 +368,7 @@ class LinkEngine:
                 break
             self._transmit(p, now)
         for p in list(self._pending.values()):
-            if now - p.sent_at <= COMMAND_RETRY_S:
+            if now - p.sent_at <= patient(COMMAND_RETRY_S):
                 continue
             if p.mtype in (proto.C_HELLO, proto.C_SNAPSHOT) and not p.user:
                 del self._pending[p.cmd_id]  # the handshake asks again itself

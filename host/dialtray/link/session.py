@@ -36,7 +36,7 @@ from dialrig import config, proto
 from dialtray.link import revive, sided
 from dialtray.link.bootstream import BootStream
 from dialtray.link.commands import CommandEncoder, sensor_in_use, set_dial_fields, show_dice_fields
-from dialtray.link.engine import LinkEngine, Pending
+from dialtray.link.engine import LinkEngine, Pending, patient
 from dialtray.link.messages import (
     ACK_NAMES,
     Ack,
@@ -249,7 +249,7 @@ class TraySession(LinkEngine):
         cmd_id, frame = self._encoder.command(mtype, fmt, *fields)
         p = Pending(mtype, cmd_id, frame, user=True)
         self._outbox.put(p)
-        if not p.done.wait(timeout):
+        if not p.done.wait(patient(timeout)):
             self._cell.raise_if_failed()
             raise TimeoutError(f"command 0x{mtype:02x} not acknowledged within {timeout:.1f} s")
         self._cell.raise_if_failed()
@@ -270,7 +270,7 @@ class TraySession(LinkEngine):
         ev = threading.Event()
         with self._lock:
             waiters.append((ev, got))
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + patient(timeout)
         while time.monotonic() < deadline:
             self.request(mtype, proto.CMD_ID_FMT, timeout=max(0.1, deadline - time.monotonic()))
             if ev.wait(min(ANSWER_WAIT_S, max(0.0, deadline - time.monotonic()))):
@@ -296,7 +296,7 @@ class TraySession(LinkEngine):
             got: list[DiceRolled] = []
             self._dice_waiters[req] = (ev, got)
         self.request(proto.C_ROLL_DICE, proto.ROLL_FMT, n, req, timeout=timeout)
-        if not ev.wait(timeout) or not got:
+        if not ev.wait(patient(timeout)) or not got:
             self._cell.raise_if_failed()
             raise TimeoutError(f"the tray did not report the {n} dice it rolled")
         return got[0]

@@ -4,7 +4,7 @@ travel through the real firmware and the link like a person's would."""
 from __future__ import annotations
 
 from dialtray.tracker.binding import Slot
-from dialtray.virtual.tray import VirtualTray
+from dialtray.virtual.script import Tray
 
 CLICK_MS = 6  # how long a bot's hand takes per click (a person takes ~100 ms)
 
@@ -12,7 +12,7 @@ CLICK_MS = 6  # how long a bot's hand takes per click (a person takes ~100 ms)
 class VirtualHands:
     """``turn(slot, clicks)`` for ``tracker.runner.play_out``."""
 
-    def __init__(self, tray: VirtualTray, click_ms: int = CLICK_MS) -> None:
+    def __init__(self, tray: Tray, click_ms: int = CLICK_MS) -> None:
         self.tray = tray
         self.click_ms = click_ms
         self.turns = 0

@@ -23,8 +23,15 @@ import select
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Union
 
 from dialtray.virtual.tray import VirtualTray
+
+if TYPE_CHECKING:
+    from dialtray.virtual.rp2040.tray import Rp2040Tray
+
+# Either virtual tray (the unix-port one or the emulated Pico): the same physical world.
+Tray = Union[VirtualTray, "Rp2040Tray"]
 
 HELP = __doc__ or ""
 
@@ -37,7 +44,7 @@ class ScriptError(ValueError):
 class Command:
     name: str
     usage: str
-    run: Callable[[VirtualTray, list[str]], str]
+    run: Callable[[Tray, list[str]], str]
 
 
 def _on_off(word: str) -> bool:
@@ -46,18 +53,18 @@ def _on_off(word: str) -> bool:
     return word == "on"
 
 
-def _turn(tray: VirtualTray, a: list[str]) -> str:
+def _turn(tray: Tray, a: list[str]) -> str:
     ms = int(a[3]) if len(a) > 3 else None
     tray.turn(int(a[0]), a[1], int(a[2]), ms)
     return f"turned dock {a[0]} {a[1]} by {a[2]}"
 
 
-def _magnet(tray: VirtualTray, a: list[str]) -> str:
+def _magnet(tray: Tray, a: list[str]) -> str:
     tray.set_magnet(int(a[0]), a[1], _on_off(a[2]))
     return f"magnet {a[2]} under dock {a[0]} {a[1]}"
 
 
-def _gap(tray: VirtualTray, a: list[str]) -> str:
+def _gap(tray: Tray, a: list[str]) -> str:
     mm = None if a[2] == "ok" else float(a[2])
     if mm is not None and not 0 <= mm <= 50:
         raise ValueError(f"a gap is 0..50 mm, got {a[2]}")
@@ -66,18 +73,18 @@ def _gap(tray: VirtualTray, a: list[str]) -> str:
     return f"dock {a[0]} {a[1]} magnet {where}"
 
 
-def _muxnak(tray: VirtualTray, a: list[str]) -> str:
+def _muxnak(tray: Tray, a: list[str]) -> str:
     addr = int(a[0], 0)
     tray.set_mux_nak(addr, _on_off(a[1]))
     return f"multiplexer 0x{addr:02x} {'stops answering' if a[1] == 'on' else 'answers again'}"
 
 
-def _nak(tray: VirtualTray, a: list[str]) -> str:
+def _nak(tray: Tray, a: list[str]) -> str:
     tray.set_nak(int(a[0]), a[1], _on_off(a[2]))
     return f"dock {a[0]} {a[1]} sensor {'stops answering' if a[2] == 'on' else 'answers again'}"
 
 
-def _status(tray: VirtualTray, a: list[str]) -> str:
+def _status(tray: Tray, a: list[str]) -> str:
     dials = ", ".join(f"{k // 2}{'cs'[k % 2]}={d.detent}" for k, d in enumerate(tray.dials))
     state = "running" if tray.running else "off"
     cable = "plugged" if tray.bridge.plugged else "unplugged"
@@ -86,21 +93,21 @@ def _status(tray: VirtualTray, a: list[str]) -> str:
             f"(last: {resets}), port {tray.port}\n  dials: {dials}")
 
 
-def _console(tray: VirtualTray, a: list[str]) -> str:
+def _console(tray: Tray, a: list[str]) -> str:
     tail = bytes(tray.bridge.device_tail[-2000:])
     text = "".join(chr(b) if 32 <= b < 127 or b in (10, 13) else "." for b in tail)
     return "device console (last 2000 bytes, frames shown as dots):\n" + text
 
 
-def _simple(action: Callable[[VirtualTray], object], said: str) -> Callable[
-        [VirtualTray, list[str]], str]:
-    def run(tray: VirtualTray, a: list[str]) -> str:
+def _simple(action: Callable[[Tray], object], said: str) -> Callable[
+        [Tray, list[str]], str]:
+    def run(tray: Tray, a: list[str]) -> str:
         action(tray)
         return said
     return run
 
 
-def _press(tray: VirtualTray, a: list[str]) -> str:
+def _press(tray: Tray, a: list[str]) -> str:
     """``press`` (a tap) or ``press 3500``: held that long (3 s calls an event's judge)."""
     ms = int(a[0]) if a else 60
     if not 1 <= ms <= 60000:
@@ -109,12 +116,12 @@ def _press(tray: VirtualTray, a: list[str]) -> str:
     return "roll button pressed" if not a else f"roll button held {ms} ms"
 
 
-def _bounce(tray: VirtualTray, a: list[str]) -> str:
+def _bounce(tray: Tray, a: list[str]) -> str:
     tray.set_bounce(_on_off(a[0]))
     return f"contact bounce {a[0]}"
 
 
-def _hang(tray: VirtualTray, a: list[str]) -> str:
+def _hang(tray: Tray, a: list[str]) -> str:
     tray.hang(int(a[0]))
     return f"firmware blocks its event loop for {a[0]} ms"
 
@@ -123,7 +130,7 @@ GARBAGE_MAX = 16 << 20
 GARBAGE_DEADLINE_S = 600.0
 
 
-def _garbage(tray: VirtualTray, a: list[str]) -> str:
+def _garbage(tray: Tray, a: list[str]) -> str:
     n = int(a[0])
     if not 1 <= n <= GARBAGE_MAX:
         raise ValueError(f"BYTES must be 1..{GARBAGE_MAX}, got {n}")
@@ -149,7 +156,7 @@ def _garbage(tray: VirtualTray, a: list[str]) -> str:
             f"resets; the tray is {state} (a host's connect brings it back from the REPL)")
 
 
-def _sleep(tray: VirtualTray, a: list[str]) -> str:
+def _sleep(tray: Tray, a: list[str]) -> str:
     time.sleep(float(a[0]))
     return ""
 
@@ -162,11 +169,11 @@ COMMANDS = {c.name: c for c in (
     Command("gap", "gap DOCK DIAL MM|ok", _gap),
     Command("muxnak", "muxnak 0x70|0x71 on|off", _muxnak),
     Command("bounce", "bounce on|off", _bounce),
-    Command("unplug", "unplug", _simple(VirtualTray.unplug, "cable unplugged")),
+    Command("unplug", "unplug", _simple(lambda t: t.unplug(), "cable unplugged")),
     Command("replug", "replug", lambda t, a: f"cable plugged in: {t.replug()}"),
-    Command("off", "off", _simple(VirtualTray.power_off, "power off")),
-    Command("on", "on", _simple(VirtualTray.power_on, "power on")),
-    Command("reboot", "reboot", _simple(VirtualTray.reboot, "power cycled")),
+    Command("off", "off", _simple(lambda t: t.power_off(), "power off")),
+    Command("on", "on", _simple(lambda t: t.power_on(), "power on")),
+    Command("reboot", "reboot", _simple(lambda t: t.reboot(), "power cycled")),
     Command("hang", "hang MS", _hang),
     Command("garbage", "garbage BYTES [SEED]", _garbage),
     Command("sleep", "sleep SECONDS", _sleep),
@@ -175,7 +182,7 @@ COMMANDS = {c.name: c for c in (
 )}
 
 
-def run_line(tray: VirtualTray, line: str, where: str = "") -> str:
+def run_line(tray: Tray, line: str, where: str = "") -> str:
     """Run one command line; returns what happened. ScriptError names the place at fault."""
     words = line.split("#", 1)[0].split()
     if not words:

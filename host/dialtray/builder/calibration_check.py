@@ -2,8 +2,8 @@
 
 The tray keeps its calibration on its flash and reports the file's CRC-32 (``dialrig.calstore``,
 ``dialtray.link.calinfo``); the host keeps its own copy in the data directory
-(``dialtray.calibration_view.host_copy``). The copy holds only what calibration measured (clicks
-per turn, direction, zero, pulses), the tray's file every dial's full settings, so the host
+(``dialtray.builder.calibration_view.host_copy``). The copy holds only what calibration measured
+(clicks per turn, direction, zero, pulses), the tray's file every dial's full settings, so the host
 rebuilds what the tray would hold had the copy been sent with ``dialtray calibrate --apply``
 (the default wiring of ``dialrig.config``, every other dial at its defaults) and checksums that
 with the firmware's own ``calstore.checksum``. Equal checksums: nothing to say. Otherwise one
@@ -23,8 +23,8 @@ from typing import Any, cast
 
 from dialrig import calstore, config
 
-from dialtray.calibration import CalibrationError, CalibrationFile, apply_calibration
-from dialtray.calibration_view import TrayView, host_copy
+from dialtray.builder.calibration import CalibrationError, CalibrationFile, apply_calibration
+from dialtray.builder.calibration_view import TrayView, host_copy
 from dialtray.link.calinfo import BoardCalibration, SessionLike, calibration_info
 from dialtray.link.session import CommandFailed
 

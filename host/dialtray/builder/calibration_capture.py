@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from dialtray.calibration import AS5600, AS5600_COUNTS, MAX_DETENTS
+from dialtray.builder.calibration import AS5600, AS5600_COUNTS, MAX_DETENTS
 from dialtray.link.messages import Diag, TrayEvent
 from dialtray.link.session import TraySession
 

@@ -251,7 +251,8 @@ SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "dialtray calibration",
     "description": "Per-dial calibration of one tray, written by the calibration tool and "
-                   "applied to the tray's config. Generated from host/dialtray/calibration.py.",
+                   "applied to the tray's config. "
+                   "Generated from host/dialtray/builder/calibration.py.",
     "type": "object",
     "required": ["format", "board_uid", "date", "docks"],
     "additionalProperties": False,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from dialrig import config
 
-from dialtray.calibration import CalibrationError, CalibrationFile, load_calibration
+from dialtray.builder.calibration import CalibrationError, CalibrationFile, load_calibration
 from dialtray.link.messages import Click, DialState
 
 UNCALIBRATED = "UNCALIBRATED"
