@@ -58,7 +58,7 @@ def frame_noise(frame: Image, prev: Image, reg: Registration) -> float:
     one does not move it)."""
     levels = []
     for box in marker_boxes(reg):
-        then = cv2.cvtColor(prev[box], cv2.COLOR_BGR2GRAY)
+        then = np.asarray(cv2.cvtColor(prev[box], cv2.COLOR_BGR2GRAY), np.uint8)
         levels.append(Change.of(frame[box], then).typical)
     return float(np.median(levels)) if levels else float("inf")
 
@@ -79,6 +79,7 @@ class WindowBurst:
     _n: int = 0
     _prev: Image | None = None
     _prev_frame: Image | None = None
+    _box: tuple[slice, slice] | None = None
     history: list[str] = field(default_factory=list)
 
     def feed(self, frame: Image, reg: Registration) -> BurstRead | None:
@@ -86,6 +87,9 @@ class WindowBurst:
         self.frames += 1
         box = reg.window_box(self.centre, self.window, self.base)
         grey = np.asarray(cv2.cvtColor(frame[box], cv2.COLOR_BGR2GRAY), np.uint8)
+        if self._box != box:  # registered afresh: the crops still map the same dial; the
+            self._prev = None  # pixels are compared from this frame on
+        self._box = box
         if self._prev is not None and self._prev_frame is not None:
             level = frame_noise(frame, self._prev_frame, reg)
             change = Change.of(frame[box], self._prev)

@@ -92,7 +92,7 @@ def _base_to_tex(centre: tuple[float, float], angle_deg: float,
     return np.array([[c * TEX_PPM, -s * TEX_PPM, cx], [s * TEX_PPM, c * TEX_PPM, cy]])
 
 
-def _paste(tex: Image, patch: Image, m: np.ndarray) -> tuple[Box, Image]:
+def _paste(tex: Image, patch: Image, m: np.ndarray) -> tuple[Box, Any]:
     """Warp ``patch`` into ``tex`` with the 2x3 affine ``m`` (patch px -> texture px); only the
     patch's bounding box of the texture is touched. Returns that box and the pixels of it
     the patch covers (a live scene re-applies the figures' shadows over just those)."""
@@ -142,7 +142,7 @@ def _draw_dock(tex: Image, layout: Layout, dock: int, spec: DockSpec, p: Params,
 
 
 def paste_window(tex: Image, layout: Layout, spec: DockSpec, name: str, a: np.ndarray,
-                 position: float) -> tuple[Box, Image]:
+                 position: float) -> tuple[Box, Any]:
     """One window of a seated base (``a``: its seat affine) showing its dial at ``position``,
     with its dark rim; returns the texture box touched and the pixels pasted."""
     bt = layout.base_type(spec.base_type)
@@ -163,10 +163,10 @@ class Figure:
 
     origin: tuple[int, int]  # texture px of the box (mask, shade) are drawn in
     mask: Image  # uint8, 255 under the figure's body
-    shade: Image  # float32, the soft shadow's strength 0..1
+    shade: Any  # float32, the soft shadow's strength 0..1
     colour: tuple[int, ...]
 
-    def apply(self, tex: Image, box: Box | None = None, sel: Image | None = None) -> None:
+    def apply(self, tex: Image, box: Box | None = None, sel: Any = None) -> None:
         """Darken by the shadow, then paint the body: over the whole box, or only over the
         ``sel`` pixels of the texture ``box`` (a window pasted again)."""
         bx, by = self.origin

@@ -63,7 +63,7 @@ class Optics:
     mx: Image  # float32, frame px -> texture x
     my: Image
     light: Image  # (h, w), float64 as drawn: uneven light, vignette and cast shadows
-    motion: Image | None  # the motion blur's kernel
+    motion: Any  # the motion blur's kernel (float32), or None
 
     @staticmethod
     def of(p: Params, layout: Layout, size: tuple[int, int], rng: np.random.Generator) -> Optics:

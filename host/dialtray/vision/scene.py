@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 
@@ -27,7 +28,7 @@ from dialtray.vision.render_dial import Image
 from dialtray.vision.render_profiles import Params
 
 Box = tuple[slice, slice]
-Overlay = Callable[[Image], None]  # paints over a frame's light (float32 BGR) in place
+Overlay = Callable[[Any], None]  # paints over a frame's light (float32 BGR) in place
 PATCH_CACHE = 64  # window patches kept per window (positions seen before)
 
 

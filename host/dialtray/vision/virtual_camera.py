@@ -108,11 +108,11 @@ def blob(box: tuple[slice, slice], colour: tuple[int, int, int], cover: float = 
     ``cover`` of the box's width, with a soft shadow around it."""
     ys, xs = box
 
-    def paint(img: Image) -> None:
+    def paint(img: Any) -> None:
         h, w = ys.stop - ys.start, xs.stop - xs.start
         cx, cy = xs.start + w // 2, ys.start + h // 2
         axes = (max(int(w * cover / 2), 2), max(int(h * 0.7), 2))
-        dark = np.zeros(img.shape[:2], np.float32)
+        dark: Any = np.zeros(img.shape[:2], np.float32)
         cv2.ellipse(dark, (cx + 6, cy + 6), (axes[0] + 8, axes[1] + 8), 0, 0, 360, 1.0, -1)
         dark = cv2.GaussianBlur(dark, (0, 0), 6.0)
         img *= (1.0 - shade * dark)[:, :, None]
