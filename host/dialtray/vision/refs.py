@@ -51,6 +51,20 @@ def refs_dir(data_dir: Path) -> Path:
     return data_dir / "vision" / "refs"
 
 
+# The shipped sample figures' references (captured from rendered photographs as
+# ``dialtray capture --from-photos`` would: ``testset.capture_refs``; regenerate with
+# ``python -m dialtray.vision.testset --write-sample-refs``): ``read`` and the virtual camera
+# need no capture for the samples.
+SAMPLE_REFS = Path(__file__).resolve().parents[1] / "data" / "vision" / "refs"
+
+
+def find_refs(directory: Path, figure: str) -> Path:
+    """A figure's reference file: the user's own (``directory``), else a shipped sample's."""
+    own = directory / f"{figure}.npz"
+    sample = SAMPLE_REFS / f"{figure}.npz"
+    return own if own.exists() or not sample.exists() else sample
+
+
 def save_refs(path: Path, refs: FigureRefs) -> None:
     atomic_write_bytes(path, refs.to_bytes())
 
