@@ -66,7 +66,7 @@ def test_the_camera_confirms_flags_and_holds(layout: Layout, figures: dict, refs
             return witness.results[-1]
 
         def click(dock: int, dial: str) -> int:
-            return int(round(world.positions[dock][dial])) % len(docks[dock].faces[dial])
+            return round(world.positions[dock][dial]) % len(docks[dock].faces[dial])
 
         # every dial turned one click and settled: confirmed (or unsure, never wrong)
         differ = 0  # turns to a click that prints differently (the camera can see those)

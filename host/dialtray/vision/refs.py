@@ -58,11 +58,15 @@ def refs_dir(data_dir: Path) -> Path:
 SAMPLE_REFS = Path(__file__).resolve().parents[1] / "data" / "vision" / "refs"
 
 
-def find_refs(directory: Path, figure: str) -> Path:
-    """A figure's reference file: the user's own (``directory``), else a shipped sample's."""
+def find_refs(directory: Path, figure: str, game: str | None = None) -> Path:
+    """A figure's reference file: the user's own (``directory``), else a shipped sample's
+    (``SAMPLE_REFS/<game>/``: the samples of the two games share an id or two, e.g. Charlie
+    Steele is a plane and an Aces figure; without ``game`` the plane's first)."""
     own = directory / f"{figure}.npz"
-    sample = SAMPLE_REFS / f"{figure}.npz"
-    return own if own.exists() or not sample.exists() else sample
+    if own.exists():
+        return own
+    games = (game,) if game else ("airaction", "aces")
+    return next((p for g in games if (p := SAMPLE_REFS / g / f"{figure}.npz").exists()), own)
 
 
 def save_refs(path: Path, refs: FigureRefs) -> None:

@@ -9,7 +9,7 @@ sets are then read through the same registration and classifier a user runs.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -281,18 +281,20 @@ def write_sample_refs(directory: Path) -> list[Path]:
 
     layout = load_layout()
     out = []
-    for fid, doc in all_sample_figures().items():
-        path = directory / f"{fid}.npz"
-        save_refs(path, capture_refs(layout, fid, doc))
-        out.append(path)
+    for game in ("airaction", "aces"):
+        for fid, doc in sample_figures(game).items():
+            path = directory / game / f"{fid}.npz"
+            save_refs(path, capture_refs(layout, fid, doc))
+            out.append(path)
     return out
 
 
-def sample_refs(layout: Layout, figures: dict[str, dict[str, Any]]) -> dict[str, FigureRefs]:
-    """The shipped references of the sample ``figures`` (what ``capture_refs`` makes, saved)."""
+def sample_refs(figures: Iterable[str], game: str) -> dict[str, FigureRefs]:
+    """The shipped references of a game's sample ``figures`` (what ``capture_refs`` makes,
+    saved)."""
     from dialtray.vision.refs import SAMPLE_REFS, load_refs
 
-    return {fid: load_refs(SAMPLE_REFS / f"{fid}.npz") for fid in figures}
+    return {fid: load_refs(SAMPLE_REFS / game / f"{fid}.npz") for fid in figures}
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ import numpy as np
 
 from dialtray.vision.burst import MOST, MOVING, BurstRead, WindowBurst, frame_noise
 from dialtray.vision.errors import VisionError
-from dialtray.vision.fusion import CONFIRMED, HOLD, CameraView, fuse
+from dialtray.vision.fusion import CONFIRMED, CameraView, fuse
 from dialtray.vision.reader import TrayReader
 from dialtray.vision.reading import BETWEEN, CLICK
 from dialtray.vision.register import Image, Registration
@@ -49,6 +49,7 @@ CONFIRM, DISAGREE, MIDTURN, UNSURE, CAMERA_ONLY = (
     "confirmed", "disagree", "mid-turn", "unsure", "camera-only")
 REREADS = 3  # bursts per settled click before "unsure"
 STILL_FRAMES = 3  # a window unchanged this many frames is still (camera-only dials)
+RETRY_FRAMES = 10  # camera-only: frames before a dial left unsure is read again
 LOST_FRAMES = 30  # frames without the tray's markers before every open read ends unsure
 
 Key = tuple[int, str]
@@ -83,7 +84,9 @@ class Witnessed:
         if self.state == CONFIRM:
             return f"{who}: click {self.click} confirmed by the camera ({self.frames} frames)"
         if self.state == CAMERA_ONLY:
-            return f"{who}: the camera reads click {self.click} ({self.frames} frames)"
+            what = f"click {self.click}" if self.click is not None else \
+                f"click {' or '.join(map(str, self.camera))} (they print alike)"
+            return f"{who}: the camera reads {what} ({self.frames} frames)"
         text = f"{who}: {self.state}: {self.reason}"
         return f"{text} — {self.todo}" if self.todo else text
 
@@ -141,6 +144,7 @@ class CameraWitness:
         self._prev: Image | None = None
         self._lost = 0
         self._pending = 0
+        self._retry: dict[Key, int] = {}  # camera-only: the frame an unsure dial is read again
 
     # ---- the tracker's side: never blocks -------------------------------------------------
 
@@ -275,6 +279,9 @@ class CameraWitness:
                             w.moving_since = now
                             self.moves.append((dock, dial, now))
                         w.still = 0
+                        job = self._jobs.get(key)
+                        if self.camera_only and job is not None and job.encoder is None:
+                            del self._jobs[key]  # read once it is still again
                     else:
                         w.still += 1
                 w.grey = grey
@@ -285,6 +292,9 @@ class CameraWitness:
                         job.held, job.bursts = False, 0  # re-seated: read it again
                     elif self.camera_only and job is None:
                         self._jobs[key] = _Job(key, None, True, now)
+                if self.camera_only and key not in self._jobs and w.moving_since is None \
+                        and self._retry.get(key, -1) == self.frames:
+                    self._jobs[key] = _Job(key, None, True, now)  # unsure: read it again
 
     def _advance(self, job: _Job, frame: Image, reg: Registration, now: float) -> None:
         if job.held:
@@ -307,15 +317,19 @@ class CameraWitness:
         key = job.key
         last = self._last.get(key)
         if a.status == CLICK and a.read is not None:
+            if job.encoder is None:  # no encoder: the camera's read is the dial's value; clicks
+                # that print alike are one read (the last one if it is among them, else None:
+                # which of them is for the rules to say, camera_tray.CameraTray.expect)
+                clicks = a.read.clicks
+                one = clicks[0] if len(clicks) == 1 else last if last in clicks else None
+                if one is not None:
+                    self._last[key] = one
+                self._finish(job, CAMERA_ONLY, a, "" if one is not None else
+                             f"clicks {', '.join(map(str, clicks))} print alike", "", now,
+                             click=one)
+                return
             f = fuse(last, job.encoder, CameraView(CLICK, a.read.clicks, a.read.confidence),
                      job.plausible)
-            if job.encoder is None:
-                if f.state == HOLD:
-                    self._finish(job, UNSURE, a, f.reason, "turn it back, or re-seat it", now)
-                else:
-                    self._last[key] = f.click if f.click is not None else last  # type: ignore
-                    self._finish(job, CAMERA_ONLY, a, "", "", now, click=f.click)
-                return
             if f.state == CONFIRMED:
                 self._last[key] = job.encoder
                 self._finish(job, CONFIRM, a, "", "", now, click=job.encoder)
@@ -351,6 +365,8 @@ class CameraWitness:
             job.held = True
         else:
             self._jobs.pop(job.key, None)
+        if self.camera_only and job.encoder is None and state in (UNSURE, MIDTURN):
+            self._retry[job.key] = self.frames + RETRY_FRAMES
         with self._cond:
             self.results.append(w)
             self._cond.notify_all()

@@ -1,0 +1,71 @@
+"""The camera at a tracked table: the glue between the tracker (``tracker.runner``) and the
+camera (``vision.witness``, ``vision.camera_tray``), which know nothing of each other.
+
+* ``camera_dials``: the tracker's bound readers as a camera-only tray's dials (which window,
+  which way a rising click turns, how many clicks the figure's dial prints).
+* ``CameraTrackedTray``: a ``TrackedTray`` whose events come from a ``CameraTray`` (no
+  encoders): before each pump it tells the camera which click the rules want of each dial, so
+  a turn between two clicks that print alike (invisible to any camera) is taken on the rules'
+  word (``CameraTray.expect``).
+* ``catalogue_figures``: which catalogue figure stands on each dock (the virtual camera draws
+  it, the reader reads it).
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from dialtray.link.session import TraySession
+from dialtray.tracker.runner import TrackedTray
+from dialtray.tracker.tracker import Tracker
+from dialtray.vision.camera_tray import DIAL_NAMES, CameraDial, CameraTray
+
+
+def catalogue_figures(kind: str, tracker: Tracker) -> dict[int, str]:
+    """dock -> the catalogue figure id of the figure bound there."""
+    game: Any = tracker.game
+    out: dict[int, str] = {}
+    for slot, dial in tracker.binding.items():
+        if kind == "airaction":
+            plane = game.state.planes.get(dial.figure)
+            if plane is not None:
+                out[slot.dock] = str(plane.figure)
+        else:
+            ch = game.state.chars.get(dial.figure)
+            if ch is not None:
+                out[slot.dock] = str(ch.figure.id)
+    return out
+
+
+def camera_dials(tracker: Tracker, clicks: dict[tuple[int, str], int]
+                 ) -> dict[tuple[int, int], CameraDial]:
+    """Every bound reader as a camera dial; ``clicks``: (dock, window name) -> the clicks its
+    figure's dial prints."""
+    out = {}
+    for slot, st in tracker.slots.items():
+        name = DIAL_NAMES[slot.dial] if slot.dial < len(DIAL_NAMES) else str(slot.dial)
+        if st.dial.kind == "ace":
+            name = "ace"  # an Ace card: no window (CameraTray refuses it, saying so)
+        out[(slot.dock, slot.dial)] = CameraDial(slot.dock, slot.dial, name, st.up,
+                                                 clicks.get((slot.dock, name), st.detents))
+    return out
+
+
+class CameraTrackedTray(TrackedTray):
+    """A ``TrackedTray`` on a camera-only tray (see the module docstring)."""
+
+    def __init__(self, tracker: Tracker, tray: CameraTray, **kw: Any) -> None:
+        super().__init__(tracker, cast(TraySession, tray), **kw)
+        self.tray = tray
+
+    def wants(self) -> dict[tuple[int, int], int]:
+        out = {}
+        for slot, st in self.tracker.slots.items():
+            d = self.tray.dials.get((slot.dock, slot.dial))
+            if d is not None and st.want is not None and st.want != st.seen:
+                out[(slot.dock, slot.dial)] = (st.want * st.up) % d.clicks
+        return out
+
+    def pump(self, timeout: float = 0.0) -> int:
+        self.tray.expect(self.wants())
+        return super().pump(timeout)

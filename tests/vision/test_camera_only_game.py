@@ -1,0 +1,112 @@
+"""A camera-only tray (`--no-encoders`): a game of Air Action played by bots on the virtual
+tray with no encoders at all: every dial event the tracker gets is a camera read (the
+virtual camera at a held-back scene, burst reads once a window is still again), and the game
+runs to its victory table. The squadrons fly without Ace cards: an Ace card's dial has no
+window in the tray layout, so a camera-only tray cannot read it (CameraTray says so).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+from dialtray.commands._camera import CameraTrackedTray, camera_dials, catalogue_figures
+from dialtray.commands._games import setup_of
+from dialtray.commands._table import new_table
+from dialtray.rules.airaction import AirActionGame
+from dialtray.rules.airaction.base import SquadronPlane
+from dialtray.rules.airaction.bots import STANDARD_SQUADRONS
+from dialtray.rules.airaction.notation import header_of
+from dialtray.rules.core.dice import SeededDice
+from dialtray.tracker import Timing
+from dialtray.tracker.binding import Slot
+from dialtray.tracker.hands import Hands, Mistakes
+from dialtray.tracker.runner import play_out
+from dialtray.tracker.tracker import OVER
+from dialtray.vision import render_profiles as rp
+from dialtray.vision import testset
+from dialtray.vision.camera_tray import DIAL_NAMES, CameraTray
+from dialtray.vision.errors import VisionError
+from dialtray.vision.faces import BASE_TYPE, dial_faces
+from dialtray.vision.layout import Layout
+from dialtray.vision.reader import TrayReader
+from dialtray.vision.render import DockSpec
+from dialtray.vision.scene import TrayScene
+from dialtray.vision.virtual_camera import DialWorld, VirtualCamera, dock_positions
+from dialtray.vision.witness import CameraWitness
+
+SEED = 9970
+NO_ACES = {seat: [SquadronPlane(p.id, p.figure, p.level) for p in planes]
+           for seat, planes in STANDARD_SQUADRONS.items()}
+
+
+def _table(seed: int, turns: int, squadrons: dict) -> object:
+    def make(dice: object) -> object:
+        g = AirActionGame.new(squadrons, build_total=300, dice=dice)
+        return setup_of("airaction", g, header_of(g.setup_events[0]), seed, turns)
+    return new_table("airaction", SeededDice(seed), seed, turns, 8, make=make,  # type: ignore
+                     timing=Timing(judge_s=0.25, grace_s=0.5))
+
+
+def _camera(layout: Layout, kind_figures: dict[int, str], seed: int
+            ) -> tuple[DialWorld, VirtualCamera, TrayReader, dict]:
+    docs = testset.sample_figures("airaction")
+    docks = {d: DockSpec(f, BASE_TYPE["airaction"], dial_faces(docs[f]),
+                         dict.fromkeys(dial_faces(docs[f]), 0.0))
+             for d, f in kind_figures.items()}
+    rng = np.random.default_rng(seed)
+    scene = TrayScene(layout, docks, rp.held_back(rng), seed)
+    world = DialWorld(dock_positions(docks))
+    reader = TrayReader(layout, testset.sample_refs(set(kind_figures.values()), "airaction"))
+    return world, VirtualCamera(scene, world, fps=30, seed=seed, pace=True), reader, docks
+
+
+def test_an_ace_card_dial_cannot_be_on_a_camera_only_tray(layout: Layout) -> None:
+    table = _table(SEED, 1, STANDARD_SQUADRONS)
+    figs = catalogue_figures("airaction", table.tracker)  # type: ignore[attr-defined]
+    _world, cam, reader, docks = _camera(layout, figs, SEED)
+    witness = CameraWitness(cam, reader, {d: s.figure for d, s in docks.items()})
+    clicks = {(d, k): len(f) for d, s in docks.items() for k, f in s.faces.items()}
+    with pytest.raises(VisionError, match="no window for it"):
+        CameraTray(witness, camera_dials(table.tracker, clicks))  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+def test_a_camera_only_game_of_air_action_runs_to_its_victory_table(layout: Layout) -> None:
+    started = time.monotonic()
+    table = _table(SEED, 1, NO_ACES)
+    t = table.tracker  # type: ignore[attr-defined]
+    figs = catalogue_figures("airaction", t)
+    world, cam, reader, docks = _camera(layout, figs, SEED)
+    witness = CameraWitness(cam, reader, {d: s.figure for d, s in docks.items()}, watch=True,
+                            camera_only=True)
+    clicks = {(d, k): len(f) for d, s in docks.items() for k, f in s.faces.items()}
+    tray = CameraTray(witness, camera_dials(t, clicks))
+    ups = {(s.dock, s.dial): st.up for s, st in t.slots.items()}
+
+    def turn(slot: Slot, n: int) -> None:  # a bot's hand on the physical dial
+        world.turn(slot.dock, DIAL_NAMES[slot.dial], n * ups[(slot.dock, slot.dial)],
+                   0.04 * max(1, abs(n)))
+
+    with tray:
+        tracked = CameraTrackedTray(t, tray)
+        tracked.sync(60)
+        hands = Hands(t, table.setup.brain, Mistakes(kinds=[]))  # type: ignore[attr-defined]
+        play_out(tracked, hands, turn, timeout=600, step_timeout=60)
+        tracked.close()
+    assert t.phase == OVER
+    report = t.game.report()
+    assert "VP" in report and "winner" in report.lower(), report
+    assert tray.events, "no dial event came from the camera"
+    assert all(w.state in ("camera-only", "unsure", "mid-turn") for w in witness.results)
+    # every dial's camera-read position is where the world left it (the printed click)
+    for (dock, dial), d in tray.dials.items():
+        truth = round(world.positions[dock][d.name]) % d.clicks
+        seen = (tray._pos[(dock, dial)] * d.up) % d.clicks
+        alike = {f.key() for f in docks[dock].faces[d.name][truth:truth + 1]} == {
+            docks[dock].faces[d.name][seen].key()}
+        assert seen == truth or alike, (dock, d.name, seen, truth)
+    print(f"camera-only game: {len(tray.events)} camera events, {len(tray.assumed)} taken on "
+          f"the rules' word (clicks that print alike), {witness.frames} frames, "
+          f"{time.monotonic() - started:.0f} s")
