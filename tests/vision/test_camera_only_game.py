@@ -82,7 +82,15 @@ def test_a_camera_only_game_of_air_action_runs_to_its_victory_table(layout: Layo
     witness = CameraWitness(cam, reader, {d: s.figure for d, s in docks.items()}, watch=True,
                             camera_only=True)
     clicks = {(d, k): len(f) for d, s in docks.items() for k, f in s.faces.items()}
-    tray = CameraTray(witness, camera_dials(t, clicks))
+    reseats = []
+    rng = np.random.default_rng(SEED + 1)
+
+    def reseat(w: object) -> None:  # the table asks for a re-seat; the player does it
+        reseats.append(w)
+        world.unseat(w.dock, (float(rng.uniform(-3, 3)), float(rng.uniform(-0.8, 0.8)),  # type: ignore[attr-defined]
+                              float(rng.uniform(-0.8, 0.8))))
+
+    tray = CameraTray(witness, camera_dials(t, clicks), on_unsure=reseat)
     ups = {(s.dock, s.dial): st.up for s, st in t.slots.items()}
 
     def turn(slot: Slot, n: int) -> None:  # a bot's hand on the physical dial
@@ -108,5 +116,6 @@ def test_a_camera_only_game_of_air_action_runs_to_its_victory_table(layout: Layo
             docks[dock].faces[d.name][seen].key()}
         assert seen == truth or alike, (dock, d.name, seen, truth)
     print(f"camera-only game: {len(tray.events)} camera events, {len(tray.assumed)} taken on "
-          f"the rules' word (clicks that print alike), {witness.frames} frames, "
+          f"the rules' word (clicks that print alike), {len(reseats)} re-seats asked for, "
+          f"{witness.frames} frames, {witness.cpu_s:.0f} s camera CPU, "
           f"{time.monotonic() - started:.0f} s")

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from dialtray.link.messages import Click, TrayEvent
 from dialtray.link.session import TraySession
 from dialtray.tracker.runner import TrackedTray
 from dialtray.tracker.tracker import Tracker
 from dialtray.vision.camera_tray import DIAL_NAMES, CameraDial, CameraTray
+from dialtray.vision.witness import CameraWitness
 
 
 def catalogue_figures(kind: str, tracker: Tracker) -> dict[int, str]:
@@ -26,6 +28,9 @@ def catalogue_figures(kind: str, tracker: Tracker) -> dict[int, str]:
     game: Any = tracker.game
     out: dict[int, str] = {}
     for slot, dial in tracker.binding.items():
+        if slot.dial != 0 or dial.kind not in ("combat", "speed"):
+            continue  # the dock's own figure is on its first reader (not an Ace card, not a
+            # second Aces character sharing the dock)
         if kind == "airaction":
             plane = game.state.planes.get(dial.figure)
             if plane is not None:
@@ -43,9 +48,9 @@ def camera_dials(tracker: Tracker, clicks: dict[tuple[int, str], int]
     figure's dial prints."""
     out = {}
     for slot, st in tracker.slots.items():
-        name = DIAL_NAMES[slot.dial] if slot.dial < len(DIAL_NAMES) else str(slot.dial)
-        if st.dial.kind == "ace":
-            name = "ace"  # an Ace card: no window (CameraTray refuses it, saying so)
+        name = DIAL_NAMES[slot.dial] if slot.dial < len(DIAL_NAMES) else ""
+        if st.dial.kind != name:  # an Ace card, a second character on a dock: no window
+            name = f"{st.dial.kind} (no window)"  # (CameraTray refuses it, saying so)
         out[(slot.dock, slot.dial)] = CameraDial(slot.dock, slot.dial, name, st.up,
                                                  clicks.get((slot.dock, name), st.detents))
     return out
@@ -69,3 +74,51 @@ class CameraTrackedTray(TrackedTray):
     def pump(self, timeout: float = 0.0) -> int:
         self.tray.expect(self.wants())
         return super().pump(timeout)
+
+
+class EncoderWitness:
+    """A tray session's listener (the link thread): every encoder click that settles a dial
+    asks the camera to confirm it (``CameraWitness.settled``, which only queues). The dial's
+    click is counted from the clicks reported (unwrapped, as the tracker counts them), in
+    the figure's printed clicks."""
+
+    def __init__(self, witness: CameraWitness, dials: dict[tuple[int, int], CameraDial],
+                 start: dict[tuple[int, int], int] | None = None) -> None:
+        self.witness, self.dials = witness, dials
+        self.pos = dict.fromkeys(dials, 0) | dict(start or {})
+
+    def __call__(self, ev: TrayEvent) -> None:
+        if type(ev) is not Click:
+            return
+        d = self.dials.get((ev.dock, ev.dial))
+        if d is None or d.name not in DIAL_NAMES or ev.dock not in self.witness.docks:
+            return  # no window for it (an Ace card): the camera cannot confirm it
+        self.pos[(ev.dock, ev.dial)] += ev.delta
+        self.witness.settled(d.dock, d.name, (self.pos[(ev.dock, ev.dial)] * d.up) % d.clicks)
+
+
+class WitnessedTray(TrackedTray):
+    """A ``TrackedTray`` whose clicks the camera confirms: the session's clicks go to an
+    ``EncoderWitness`` too, and each answer of the camera is written into the game's log (a
+    ``# camera`` line: the log is what the store keeps and replay reads; comments change no
+    state), on the tracker's own thread at the next pump."""
+
+    def __init__(self, tracker: Tracker, session: TraySession, witness: CameraWitness,
+                 dials: dict[tuple[int, int], CameraDial], **kw: Any) -> None:
+        super().__init__(tracker, session, **kw)
+        self.witness = witness
+        self.listener = EncoderWitness(witness, dials)
+        session.subscribe(self.listener)
+        self._told = 0
+
+    def close(self) -> None:
+        self.session.unsubscribe(self.listener)
+        super().close()
+
+    def pump(self, timeout: float = 0.0) -> int:
+        n = super().pump(timeout)
+        results = self.witness.results
+        while self._told < len(results):
+            self.tracker.lines.append(f"# camera {results[self._told].line()}")
+            self._told += 1
+        return n

@@ -45,16 +45,19 @@ class CameraDial:
 class CameraTray:
     """See the module docstring. ``dials``: (dock, link dial index) -> ``CameraDial``."""
 
-    def __init__(self, witness: CameraWitness, dials: Mapping[tuple[int, int], CameraDial]
-                 ) -> None:
+    def __init__(self, witness: CameraWitness, dials: Mapping[tuple[int, int], CameraDial],
+                 on_unsure: Callable[[Witnessed], None] | None = None) -> None:
+        """``on_unsure``: told of a dial the camera could not read (the table asks the player
+        to re-seat that figure; the camera reads it again by itself)."""
         for (dock, dial), d in dials.items():
             figure = witness.docks.get(dock)
             if figure is None or d.name not in witness.reader.classifiers(figure):
-                raise VisionError(f"dock {dock} {DIAL_NAMES[dial] if dial < 2 else dial} dial: "
+                raise VisionError(f"dock {dock} reader {dial} ({d.name}): "
                                   "the camera has no window for it (a camera-only tray reads "
                                   "the dials the tray layout shows: a plane's combat and speed "
                                   "dials, an Aces figure's combat dial)")
         self.witness = witness
+        self.on_unsure = on_unsure
         self.dials = dict(dials)
         self._by_name = {(d.dock, d.name): d for d in dials.values()}
         self._listeners: list[Callable[[TrayEvent], None]] = []
@@ -118,6 +121,8 @@ class CameraTray:
 
     def _on_read(self, w: Witnessed) -> None:
         d = self._by_name.get((w.dock, w.dial))
+        if d is not None and w.state != CAMERA_ONLY and self.on_unsure is not None:
+            self.on_unsure(w)
         if d is None or w.state != CAMERA_ONLY:
             return
         key = (d.dock, d.dial)

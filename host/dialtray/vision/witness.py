@@ -205,20 +205,23 @@ class CameraWitness:
         cv2.setNumThreads(1)
         try:
             while not self._stop.is_set():
+                taken = self.clock()  # the frame is no older than this
                 ok, frame = self.camera.read()
                 if not ok or frame is None:
                     self.error = "the camera stopped sending frames"
                     break
                 c0 = time.thread_time()
-                self.step(frame)
+                self.step(frame, taken)
                 self.cpu_s += time.thread_time() - c0
         finally:
             with self._cond:
                 self._cond.notify_all()
 
-    def step(self, frame: Image) -> None:
+    def step(self, frame: Image, taken: float | None = None) -> None:
         """One frame: requests in, registration, watch, bursts. (The thread's loop; a test or
-        bench may call it directly with frames of its own.)"""
+        bench may call it directly with frames of its own.) ``taken``: when the camera was
+        asked for the frame; a read asked for after that does not use it (it may show the
+        dial before it settled)."""
         self.frames += 1
         now = self.clock()
         self._take_requests(now)
@@ -243,7 +246,8 @@ class CameraWitness:
         if self.watch or self.camera_only:
             self._look(frame, reg, level, now)
         for job in list(self._jobs.values()):
-            self._advance(job, frame, reg, now)
+            if taken is None or job.since <= taken:
+                self._advance(job, frame, reg, now)
         with self._cond:
             self._cond.notify_all()
 
