@@ -71,12 +71,14 @@ class Witnessed:
     reason: str = ""
     todo: str = ""
     at: float = 0.0
+    asked: float = 0.0  # when the read was asked for (settle -> answer: at - asked)
 
     def to_dict(self) -> dict[str, Any]:
         return {"dock": self.dock, "dial": self.dial, "figure": self.figure,
                 "encoder": self.encoder, "state": self.state, "camera": list(self.camera),
                 "click": self.click, "frames": self.frames, "bursts": self.bursts,
-                "reason": self.reason, "todo": self.todo, "at": round(self.at, 3)}
+                "reason": self.reason, "todo": self.todo, "at": round(self.at, 3),
+                "asked": round(self.asked, 3)}
 
     def line(self) -> str:
         """One line for the tray view and the game's log."""
@@ -364,7 +366,7 @@ class CameraWitness:
         w = Witnessed(dock, dial, self.docks[dock], job.encoder, state,
                       a.read.clicks if a is not None and a.read is not None
                       and a.status == CLICK else (), click, job.frames, job.bursts, reason,
-                      todo, now)
+                      todo, now, job.since)
         if keep:
             job.held = True
         else:
