@@ -16,6 +16,7 @@ import time
 
 from dialrig import config
 
+from dialtray.commands import _camera_demo
 from dialtray.commands._args import int_range
 from dialtray.commands._common import MAX_DOCKS, CommandError, require_sim
 from dialtray.commands._store import CommandTable, add_db
@@ -54,6 +55,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--clicks", action="store_true", help="print every sensed click too")
     add_game_arguments(p, turns_default=6)  # long enough for every mistake to come up
     add_db(p)  # the game is stored (issue 12)
+    _camera_demo.add_arguments(p)  # --camera virtual, --no-encoders (issue 33)
     p.set_defaults(func=run)
 
 
@@ -99,6 +101,9 @@ class Narrator:
 def run(args: argparse.Namespace) -> int:
     require_sim()
     check_before_start(args, args.game)
+    _camera_demo.check(args)
+    if args.camera is not None:
+        return _camera_demo.run(args)
     from dialtray.virtual.hands import VirtualHands
     from dialtray.virtual.tray import VirtualTray
 
