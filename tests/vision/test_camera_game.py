@@ -11,6 +11,11 @@ bench/bench_camera_burst.py's, the live loop's bench/bench_camera_live.py's.
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 pytest.importorskip("dialtray.virtual.tray")
@@ -61,3 +66,29 @@ def test_the_camera_confirms_every_settled_click_of_a_bot_game(game: str,
           f"0 wrong, mistakes seen: {sorted(kinds)} (on dials with no window: "
           f"{sorted(unseeable)}), {witness.frames} frames, "
           f"{witness.cpu_s:.1f} s reader CPU, {g.seconds:.0f} s")
+
+
+def _dialtray(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(Path(sys.executable).parent / "dialtray"), *args],
+                          capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.slow
+def test_demo_with_the_virtual_camera_confirms_and_logs(tmp_path: Path) -> None:
+    log = tmp_path / "game.log"
+    r = _dialtray("--data-dir", str(tmp_path), "demo", "--camera", "virtual", "--fast",
+                  "--turns", "1", "--seed", "9982", "--log", str(log))
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr
+    assert "Traceback" not in r.stdout + r.stderr
+    m = re.search(r"the camera confirmed (\d+) of (\d+) settled clicks", r.stdout)
+    assert m and int(m.group(2)) > 0 and int(m.group(1)) >= 0.9 * int(m.group(2)), r.stdout
+    assert "winner" in r.stdout.lower()
+    assert "confirmed by the camera" in log.read_text()
+    assert _dialtray("replay", str(log)).returncode == 0
+
+
+def test_demo_camera_arguments_are_refused_plainly(tmp_path: Path) -> None:
+    r = _dialtray("--data-dir", str(tmp_path), "demo", "--no-encoders")
+    assert r.returncode == 2 and "needs --camera virtual" in r.stderr, r.stderr
+    r = _dialtray("--data-dir", str(tmp_path), "demo", "--camera", "0")
+    assert r.returncode == 2 and "a webcam watches a real tray" in r.stderr, r.stderr
