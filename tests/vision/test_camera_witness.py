@@ -54,7 +54,7 @@ def test_the_camera_confirms_flags_and_holds(layout: Layout, figures: dict, refs
     docks = _docks(figures, rng, 4)
     scene = TrayScene(layout, docks, rp.held_back(rng), SEED + 1)
     world = DialWorld(dock_positions(docks))
-    cam = VirtualCamera(scene, world, fps=30, seed=5, pace=True)
+    cam = VirtualCamera(scene, world, fps=30, seed=5)  # frames as fast as they come
     witness = CameraWitness(cam, TrayReader(layout, refs), {d: s.figure for d, s in docks.items()},
                             watch=True)
     turnable = [(d, k) for d, s in docks.items() for k, f in s.faces.items() if len(f) > 1]
