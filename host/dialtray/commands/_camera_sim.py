@@ -151,3 +151,45 @@ def _play(tracked: TrackedTray, table: Table, turn: Callable[[Slot, int], None],
     hands = Hands(tracked.tracker, table.setup.brain, Mistakes() if mistakes
                   else Mistakes(kinds=[]))
     play_out(tracked, hands, turn, timeout=900, step_timeout=60)
+
+
+def camera_only_table(game: str, seed: int, turns: int, roles: list[str], *,
+                      profile: str = "held-back", fps: float = 30.0,
+                      layout: Layout | None = None, make: Any = None) -> tuple[Any, CameraGame]:
+    """A ``dialtray.table.Table`` on a camera-only virtual tray (the front ends' one table,
+    issue 30): its link is a ``CameraTrackedTray`` (the camera's reads are the dial events),
+    its hand turns the virtual world's dials. Returns (table, what the camera keeps); the
+    caller pumps the table and closes it (``close_camera_table``)."""
+    from dialtray.table import Table
+    from dialtray.table.build import binding_for, tracker_for
+    from dialtray.table.games import new_game
+    from dialtray.tracker.dice import TableDice
+
+    layout = layout or load_layout()
+    dice = TableDice(SeededDice(seed))
+    setup = make(dice) if make is not None else new_game(game, dice, seed, turns)
+    tracker = tracker_for(setup, binding_for(setup, 8), dice, TIMING)
+    figs = catalogue_figures(game, tracker)
+    world, cam, reader, docks = _scene(layout, game, figs, profile, seed, fps)
+    witness = CameraWitness(cam, reader, figs, watch=True, camera_only=True)
+    out = CameraGame(Table.__new__(Table), witness, world, 0.0)  # type: ignore[arg-type]
+    rng = np.random.default_rng(seed + 1)
+
+    def reseat(w: Witnessed) -> None:  # the table asks for a re-seat; the player does it
+        out.reseats.append(w)
+        world.unseat(w.dock, (float(rng.uniform(-3, 3)), float(rng.uniform(-0.8, 0.8)),
+                              float(rng.uniform(-0.8, 0.8))))
+
+    tray = CameraTray(witness, camera_dials(tracker, {(d, k): len(f) for d, s in docks.items()
+                                                      for k, f in s.faces.items()}), reseat)
+    out.camera_tray = tray
+
+    def hand(slot: Slot, n: int) -> None:
+        d = tray.dials[(slot.dock, slot.dial)]
+        world.turn(slot.dock, d.name, n * d.up, 0.04 * max(1, abs(n)))
+
+    tray.start()
+    link = CameraTrackedTray(tracker, tray)
+    table = Table(setup, roles, link, hand=hand)
+    out.table = table  # type: ignore[assignment]
+    return table, out
