@@ -1,8 +1,7 @@
-"""A camera-only tray (`--no-encoders`): a game of Air Action played by bots on the virtual
-tray with no encoders at all: every dial event the tracker gets is a camera read (the
-virtual camera at a held-back scene, burst reads once a window is still again), and the game
-runs to its victory table. The squadrons fly without Ace cards: an Ace card's dial has no
-window in the tray layout, so a camera-only tray cannot read it (CameraTray says so).
+"""A camera-only tray (`--no-encoders`) cannot hold an Ace card: its dial has no window in the
+tray layout, so CameraTray refuses it, naming it (the camera-only games, in
+test_camera_table.py and `demo --camera virtual --no-encoders`, fly their squadrons without
+Ace cards).
 """
 
 from __future__ import annotations
@@ -10,7 +9,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from dialtray.commands._camera import camera_dials, catalogue_figures
-from dialtray.commands._camera_sim import camera_game
 from dialtray.commands._games import setup_of
 from dialtray.commands._table import new_table
 from dialtray.rules.airaction import AirActionGame
@@ -19,7 +17,6 @@ from dialtray.rules.airaction.bots import STANDARD_SQUADRONS
 from dialtray.rules.airaction.notation import header_of
 from dialtray.rules.core.dice import SeededDice
 from dialtray.tracker import Timing
-from dialtray.tracker.tracker import OVER
 from dialtray.vision import render_profiles as rp
 from dialtray.vision import testset
 from dialtray.vision.camera_tray import CameraTray
@@ -66,28 +63,3 @@ def test_an_ace_card_dial_cannot_be_on_a_camera_only_tray(layout: Layout) -> Non
     clicks = {(d, k): len(f) for d, s in docks.items() for k, f in s.faces.items()}
     with pytest.raises(VisionError, match="no window for it"):
         CameraTray(witness, camera_dials(table.tracker, clicks))  # type: ignore[attr-defined]
-
-
-@pytest.mark.slow
-def test_a_camera_only_game_of_air_action_runs_to_its_victory_table(layout: Layout) -> None:
-    def make(dice: object) -> object:
-        g = AirActionGame.new(NO_ACES, build_total=300, dice=dice)
-        return setup_of("airaction", g, header_of(g.setup_events[0]), SEED, 1)
-
-    g = camera_game("airaction", SEED, 1, encoders=False, layout=layout, make=make)
-    t, tray = g.table.tracker, g.camera_tray
-    assert tray is not None and t.phase == OVER
-    report = t.game.report()
-    assert "VP" in report and "winner" in report.lower(), report
-    assert tray.events, "no dial event came from the camera"
-    assert all(w.encoder is None for w in g.witness.results)
-    # every dial's camera-read click is where the world left it (or prints alike)
-    for (dock, dial), d in tray.dials.items():
-        faces = testset.sample_figures("airaction")
-        truth = round(g.world.positions[dock][d.name]) % d.clicks
-        seen = (tray._pos[(dock, dial)] * d.up) % d.clicks
-        printed = dial_faces(faces[g.witness.docks[dock]])[d.name]
-        assert printed[seen].key() == printed[truth].key(), (dock, d.name, seen, truth)
-    print(f"camera-only game: {len(tray.events)} camera events, {len(tray.assumed)} taken on "
-          f"the rules' word (clicks that print alike), {len(g.reseats)} re-seats asked for, "
-          f"{g.witness.frames} frames, {g.witness.cpu_s:.0f} s reader CPU, {g.seconds:.0f} s")

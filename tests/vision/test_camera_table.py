@@ -15,6 +15,8 @@ from dialtray.rules.airaction import AirActionGame
 from dialtray.rules.airaction.base import SquadronPlane
 from dialtray.rules.airaction.bots import STANDARD_SQUADRONS
 from dialtray.rules.airaction.notation import header_of
+from dialtray.vision import testset
+from dialtray.vision.faces import dial_faces
 from dialtray.vision.layout import Layout
 
 SEED = 9975
@@ -44,3 +46,15 @@ def test_a_camera_only_tray_plays_through_the_table(layout: Layout) -> None:
     assert view.over.winner, view.over
     assert cam.camera_tray.events, "no dial event came from the camera"
     assert any("winner" in line.lower() or "wins" in line.lower() for line in table.narration)
+    assert all(w.encoder is None for w in cam.witness.results)
+    # every dial's camera-read click is where the world left it (or prints alike)
+    tray, figures = cam.camera_tray, testset.sample_figures("airaction")
+    for (dock, dial), d in tray.dials.items():
+        truth = round(cam.world.positions[dock][d.name]) % d.clicks
+        seen = (tray._pos[(dock, dial)] * d.up) % d.clicks
+        printed = dial_faces(figures[cam.witness.docks[dock]])[d.name]
+        assert printed[seen].key() == printed[truth].key(), (dock, d.name, seen, truth)
+    print(f"camera-only game through the table: {len(tray.events)} camera events, "
+          f"{len(tray.assumed)} taken on the rules' word (clicks that print alike), "
+          f"{len(cam.reseats)} re-seats asked for, {cam.witness.frames} frames, "
+          f"{cam.witness.cpu_s:.0f} s reader CPU")
