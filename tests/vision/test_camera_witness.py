@@ -88,10 +88,15 @@ def test_the_camera_confirms_flags_and_holds(layout: Layout, figures: dict, refs
         dock, dial = next(t for t in turnable if witness.last_confirmed(*t) is not None)
         kept = witness.last_confirmed(dock, dial)
         n = len(docks[dock].faces[dial])
-        w = settle(dock, dial, (click(dock, dial) + 1) % n)
-        assert w.state in (DISAGREE, UNSURE), w.line()
-        if w.state == DISAGREE:
-            assert w.click == kept and "re-seat" in w.todo and str(click(dock, dial)) in w.reason
+        w = settle(dock, dial, (click(dock, dial) + 1) % n)  # a dial the camera read surely
+        assert w.state == DISAGREE, w.line()
+        assert w.click == kept and "re-seat" in w.todo and str(click(dock, dial)) in w.reason
+        # the figure re-seated (its window changes, then is still): read again, and now the
+        # encoder is put right (the person turns the dial to where the encoder says): agreed
+        world.turn(dock, dial, 1, 0.1)
+        assert witness.wait(lambda: len(witness.results) > 0 and witness.results[-1].state
+                            == CONFIRM and (witness.results[-1].dock, witness.results[-1].dial)
+                            == (dock, dial), 60), witness.results[-1].line()
 
         # a dial resting half-way between two clicks: mid-turn, the encoder's click not
         # confirmed
