@@ -10,11 +10,11 @@ import time
 
 import pytest
 from dialtray.commands._camera_sim import camera_only_table
-from dialtray.commands._games import setup_of
 from dialtray.rules.airaction import AirActionGame
 from dialtray.rules.airaction.base import SquadronPlane
 from dialtray.rules.airaction.bots import STANDARD_SQUADRONS
 from dialtray.rules.airaction.notation import header_of
+from dialtray.table.games import setup_of
 from dialtray.vision import testset
 from dialtray.vision.faces import dial_faces
 from dialtray.vision.layout import Layout

@@ -100,11 +100,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _no_aces(seed: int, turns: int) -> Any:
-    from dialtray.commands._games import setup_of
     from dialtray.rules.airaction import AirActionGame
     from dialtray.rules.airaction.base import SquadronPlane
     from dialtray.rules.airaction.bots import STANDARD_SQUADRONS
     from dialtray.rules.airaction.notation import header_of
+    from dialtray.table.games import setup_of
 
     squadrons = {seat: [SquadronPlane(p.id, p.figure, p.level) for p in planes]
                  for seat, planes in STANDARD_SQUADRONS.items()}
