@@ -14,13 +14,15 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("dialtray.virtual.tray")
 
-from dialtray.commands._camera_sim import camera_game
+from dialtray.commands._camera_sim import camera_game, camera_table
+from dialtray.tracker.hands import Mistakes
 from dialtray.tracker.tracker import OVER
 from dialtray.vision.camera_tray import DIAL_NAMES
 from dialtray.vision.layout import Layout
@@ -92,3 +94,23 @@ def test_demo_camera_arguments_are_refused_plainly(tmp_path: Path) -> None:
     assert r.returncode == 2 and "needs --camera virtual" in r.stderr, r.stderr
     r = _dialtray("--data-dir", str(tmp_path), "demo", "--camera", "0")
     assert r.returncode == 2 and "a webcam watches a real tray" in r.stderr, r.stderr
+
+
+@pytest.mark.slow
+def test_the_camera_confirms_a_game_played_through_the_table(layout: Layout) -> None:
+    """The same through the one table every front end drives (``dialtray.table.Table``): the
+    camera is plugged in as the table's link (``WitnessedTray``) and its hand (one hand turns
+    the encoder and the filmed dial)."""
+    with camera_table("aces", 9983, 2, ["bot", "bot"], layout=layout,
+                      mistakes=Mistakes()) as (table, cam):
+        table.start()
+        end = time.monotonic() + 600
+        while not table.over and time.monotonic() < end:
+            table.pump(0.02)
+        assert table.view().over is not None, table.view().waiting_for
+    results = cam.witness.results
+    settled = [w for w in results if w.encoder is not None]
+    assert settled and not [w for w in settled if w.state == CONFIRM and w.camera
+                            and w.encoder not in w.camera]
+    assert sum(w.state == CONFIRM for w in settled) >= 0.9 * len(settled)
+    assert table.t.log_text().count("# camera ") == len(results)

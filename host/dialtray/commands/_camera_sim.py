@@ -10,8 +10,9 @@ one hand turns both (the encoder counts the turn, the camera films it). With
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,7 +52,7 @@ TIMING = Timing(judge_s=0.25, grace_s=0.5)
 class CameraGame:
     """What a camera game left: the table, the camera's answers and what it cost."""
 
-    table: Table
+    table: Any  # commands._table.Table (camera_game) or dialtray.table.Table
     witness: CameraWitness
     world: DialWorld
     seconds: float
@@ -172,7 +173,7 @@ def camera_only_table(game: str, seed: int, turns: int, roles: list[str], *,
     figs = catalogue_figures(game, tracker)
     world, cam, reader, docks = _scene(layout, game, figs, profile, seed, fps)
     witness = CameraWitness(cam, reader, figs, watch=True, camera_only=True)
-    out = CameraGame(Table.__new__(Table), witness, world, 0.0)  # type: ignore[arg-type]
+    out = CameraGame(None, witness, world, 0.0)
     rng = np.random.default_rng(seed + 1)
 
     def reseat(w: Witnessed) -> None:  # the table asks for a re-seat; the player does it
@@ -191,5 +192,54 @@ def camera_only_table(game: str, seed: int, turns: int, roles: list[str], *,
     tray.start()
     link = CameraTrackedTray(tracker, tray)
     table = Table(setup, roles, link, hand=hand)
-    out.table = table  # type: ignore[assignment]
+    out.table = table
     return table, out
+
+
+@contextlib.contextmanager
+def camera_table(game: str, seed: int, turns: int, roles: list[str], *,
+                 profile: str = "held-back", fps: float = 30.0, layout: Layout | None = None,
+                 mistakes: Mistakes | None = None) -> Iterator[tuple[Any, CameraGame]]:
+    """A ``dialtray.table.Table`` on the virtual tray with the virtual camera (issue 30's one
+    table): its link is a ``WitnessedTray`` (the encoders' clicks, each confirmed by the
+    camera, every answer a ``# camera`` line), its hand turns the virtual tray's dial and the
+    camera's world together. Yields (table, what the camera keeps); the caller pumps it."""
+    from dialtray.table import Table
+    from dialtray.table.build import binding_for, tracker_for
+    from dialtray.table.games import new_game
+    from dialtray.tracker.dice import TableDice
+    from dialtray.virtual.tray import VirtualTray
+
+    layout = layout or load_layout()
+    started = time.monotonic()
+    with VirtualTray(config.default_config(8), seed=seed) as vtray:
+        session = TraySession(vtray.port, name="camera", ack_policy="auto")
+        with session:
+            session.wait_synced(30)
+            session.set_timing(5, 2)
+            dice = TableDice(SeededDice(seed))
+            setup = new_game(game, dice, seed, turns)
+            tracker = tracker_for(setup, binding_for(setup, 8), dice, TIMING)
+            figs = catalogue_figures(game, tracker)
+            world, cam, reader, docks = _scene(layout, game, figs, profile, seed, fps)
+            witness = CameraWitness(cam, reader, figs, watch=True)
+            dials = camera_dials(tracker, {(d, k): len(f) for d, s in docks.items()
+                                           for k, f in s.faces.items()})
+
+            def hand(slot: Slot, n: int) -> None:  # one hand: the encoder counts the turn,
+                d = dials[(slot.dock, slot.dial)]  # the camera films it
+                if d.name in DIAL_NAMES and slot.dock in figs:
+                    world.turn(slot.dock, d.name, n * d.up, 0.006 * max(1, abs(n)))
+                vtray.turn(slot.dock, slot.dial, n, 6 * max(1, abs(n)))
+
+            with witness:
+                link = WitnessedTray(tracker, session, witness, dials)
+                table = Table(setup, roles, link, hand=hand, mistakes=mistakes)
+                out = CameraGame(table, witness, world, 0.0)
+                try:
+                    yield table, out
+                    witness.wait(witness.idle, 120)
+                    link.pump()
+                finally:
+                    out.seconds = time.monotonic() - started
+                    table.close("camera table closed")
