@@ -108,9 +108,20 @@ def test_the_camera_confirms_a_game_played_through_the_table(layout: Layout) -> 
         while not table.over and time.monotonic() < end:
             table.pump(0.02)
         assert table.view().over is not None, table.view().waiting_for
-    results = cam.witness.results
+        # an encoder that slipped a click on a dial the camera confirmed: a disagreement, a
+        # note for the judge with what to do (the tray view shows notes, the store keeps them)
+        assert cam.witness.wait(cam.witness.idle, 120)
+        w = next(w for w in reversed(cam.witness.results) if w.state == CONFIRM)
+        n = len(cam.witness.results)
+        game_results = list(cam.witness.results)
+        cam.witness.settled(w.dock, w.dial, w.click + 1)
+        assert cam.witness.wait(lambda: len(cam.witness.results) > n, 60)
+        table.pump()
+        assert any(note.startswith(f"camera: dock {w.dock} {w.dial}: disagree")
+                   and "re-seat" in note for note in table.t.notes), table.t.notes
+    results = game_results
     settled = [w for w in results if w.encoder is not None]
     assert settled and not [w for w in settled if w.state == CONFIRM and w.camera
                             and w.encoder not in w.camera]
     assert sum(w.state == CONFIRM for w in settled) >= 0.9 * len(settled)
-    assert table.t.log_text().count("# camera ") == len(results)
+    assert table.t.log_text().count("# camera ") == len(results) + 1

@@ -20,7 +20,7 @@ from dialtray.link.session import TraySession
 from dialtray.tracker.runner import TrackedTray
 from dialtray.tracker.tracker import Tracker
 from dialtray.vision.camera_tray import DIAL_NAMES, CameraDial, CameraTray
-from dialtray.vision.witness import CameraWitness
+from dialtray.vision.witness import DISAGREE, MIDTURN, UNSURE, CameraWitness
 
 
 def catalogue_figures(kind: str, tracker: Tracker) -> dict[int, str]:
@@ -100,8 +100,10 @@ class EncoderWitness:
 class WitnessedTray(TrackedTray):
     """A ``TrackedTray`` whose clicks the camera confirms: the session's clicks go to an
     ``EncoderWitness`` too, and each answer of the camera is written into the game's log (a
-    ``# camera`` line: the log is what the store keeps and replay reads; comments change no
-    state), on the tracker's own thread at the next pump."""
+    ``# camera`` line: comments change no state, replay reads past them), on the tracker's
+    own thread at the next pump; a disagreement, a dial left unsure or seen mid-turn is also
+    a note for the judge (``Tracker.notes``: the tray view shows them, the store keeps them
+    as the game's records)."""
 
     def __init__(self, tracker: Tracker, session: TraySession, witness: CameraWitness,
                  dials: dict[tuple[int, int], CameraDial], **kw: Any) -> None:
@@ -119,6 +121,9 @@ class WitnessedTray(TrackedTray):
         n = super().pump(timeout)
         results = self.witness.results
         while self._told < len(results):
-            self.tracker.lines.append(f"# camera {results[self._told].line()}")
+            w = results[self._told]
+            self.tracker.lines.append(f"# camera {w.line()}")
+            if w.state in (DISAGREE, UNSURE, MIDTURN):  # for the judge: shown on the tray
+                self.tracker.notes.append(f"camera: {w.line()}")  # view, stored as a note
             self._told += 1
         return n

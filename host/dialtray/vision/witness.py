@@ -169,8 +169,9 @@ class CameraWitness:
         self._last[(dock, dial)] = click
 
     def idle(self) -> bool:
+        """Nothing to read now (a held disagreement waits for the player, not the camera)."""
         with self._cond:
-            return self._pending == 0 and not self._jobs
+            return self._pending == 0 and all(j.held for j in list(self._jobs.values()))
 
     def wait(self, what: Callable[[], bool], timeout: float = 60.0) -> bool:
         """Wait (on the camera's own progress) until ``what()`` holds; False on timeout or
