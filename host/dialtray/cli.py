@@ -22,6 +22,7 @@ from pathlib import Path
 from dialtray import __version__, commands
 from dialtray.commands._args import Parser
 from dialtray.commands._common import CommandError, default_data_dir
+from dialtray.commands.calibrate_camera import camera_alias
 
 log = logging.getLogger("dialtray")
 _handlers: list[logging.Handler] = []  # what setup_logging added to the root logger
@@ -97,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(camera_alias(sys.argv[1:] if argv is None else argv))
     except SystemExit as e:  # --help, --version, or a one-line argument error
         return e.code if isinstance(e.code, int) else 0 if e.code is None else 2
     if not getattr(args, "func", None):

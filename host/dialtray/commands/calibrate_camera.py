@@ -1,15 +1,19 @@
-"""`dialtray camera calibrate|sheets`: the camera's intrinsics from ChArUco photos; the sheets.
+"""`dialtray camera calibrate|sheets|render`: the camera's intrinsics from ChArUco photos; the
+sheets; a test photograph (``_camera_render.py``).
 
 `dialtray calibrate` is the dials' calibration (another command); the camera's lives here as
-`dialtray camera calibrate`, so neither command's arguments get in the other's way. OpenCV
+`dialtray camera calibrate`, also spelt `dialtray calibrate camera` (``camera_alias``), so
+neither command's arguments get in the other's way. OpenCV
 (the `vision` extra) is imported only when a subcommand runs.
 """
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
 
+from dialtray.commands import _camera_render
 from dialtray.commands._args import int_range
 from dialtray.commands._common import CommandError
 from dialtray.commands.read import grab_frame, require_vision
@@ -25,6 +29,8 @@ examples:
                                                      data directory
   dialtray camera calibrate --camera 0 --frames 15   grab frames (press Enter for each)
   dialtray camera calibrate shots/*.png --out cam.json
+  dialtray calibrate camera shots/*.png              the same command
+  dialtray camera render --figure 0=sample-genghis   a test photograph (see render --help)
 """
 
 
@@ -48,8 +54,22 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     sh = s.add_parser("sheets", help="write the printable ChArUco board and tray markers")
     sh.add_argument("--out", type=Path, required=True, metavar="DIR")
     sh.add_argument("--layout", type=Path, metavar="FILE",
-                    help="tray layout whose markers to print (default: the sample layout)")
+                    help="tray layout whose markers to print (default: "
+                         "calibration/tray_layout.json in the data directory, else the sample "
+                         "layout shipped with dialtray)")
     sh.set_defaults(func=run_sheets)
+    _camera_render.add(s)
+
+
+def camera_alias(argv: Sequence[str]) -> list[str]:
+    """``dialtray [opts] calibrate camera ...`` is ``dialtray [opts] camera calibrate ...``:
+    one command under both names (``calibrate`` alone is the dials')."""
+    out, i = list(argv), 0
+    while i < len(out) and out[i].startswith("-"):
+        i += 2 if out[i] in ("--data-dir", "--log-file") else 1
+    if out[i:i + 2] == ["calibrate", "camera"]:
+        out[i:i + 2] = ["camera", "calibrate"]
+    return out
 
 
 def run_sheets(args: argparse.Namespace) -> int:
@@ -61,7 +81,8 @@ def run_sheets(args: argparse.Namespace) -> int:
     from dialtray.vision.layout import LayoutError, load_layout
 
     try:
-        layout = load_layout(args.layout)
+        own = args.data_dir / "calibration" / "tray_layout.json"
+        layout = load_layout(args.layout or (own if own.exists() else None))
     except LayoutError as e:
         raise CommandError(str(e), 2) from None
     for name, img in sheet_images(layout).items():

@@ -16,6 +16,7 @@ import time
 
 from dialrig import config
 
+from dialtray.commands import _camera_demo
 from dialtray.commands._args import int_range
 from dialtray.commands._common import MAX_DOCKS, CommandError, add_rp2040_flag, require_sim
 from dialtray.commands._store import CommandTable, add_db
@@ -55,6 +56,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_game_arguments(p, turns_default=6)  # long enough for every mistake to come up
     add_db(p)  # the game is stored (issue 12)
     add_rp2040_flag(p)
+    _camera_demo.add_arguments(p)  # --camera virtual, --no-encoders (issue 33)
     p.set_defaults(func=run)
 
 
@@ -101,6 +103,9 @@ def run(args: argparse.Namespace) -> int:
     require_sim(args.rp2040)
     from dialtray.virtual.factory import virtual_tray
     check_before_start(args, args.game)
+    _camera_demo.check(args)
+    if args.camera is not None:
+        return _camera_demo.run(args)
     from dialtray.virtual.hands import VirtualHands
 
     started = time.monotonic()

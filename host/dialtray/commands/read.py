@@ -37,9 +37,10 @@ def dock_figure(text: str) -> tuple[int, str]:
 def add_vision_paths(p: argparse.ArgumentParser) -> None:
     p.add_argument("--layout", type=Path, metavar="FILE",
                    help="tray layout (default: calibration/tray_layout.json in the data "
-                        "directory, else the sample layout of the source tree)")
+                        "directory, else the sample layout shipped with dialtray)")
     p.add_argument("--refs", type=Path, metavar="DIR",
-                   help="reference crops (default: vision/refs in the data directory)")
+                   help="reference crops (default: vision/refs in the data directory; the "
+                        "sample figures' references ship with dialtray)")
     p.add_argument("--camera-model", type=Path, metavar="FILE",
                    help="camera calibration (default: calibration/camera.json in the data "
                         "directory, if there is one)")
@@ -108,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     from dialtray.vision.capture import read_image
     from dialtray.vision.errors import VisionError
     from dialtray.vision.reader import TrayReader
-    from dialtray.vision.refs import load_refs
+    from dialtray.vision.refs import find_refs, load_refs
 
     try:
         layout, refs_path, camera = resolve_paths(args)
@@ -119,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
             docks[dock] = fig
         refs = {}
         for fig in sorted(set(docks.values())):
-            path = refs_path / f"{fig}.npz"
+            path = find_refs(refs_path, fig)
             if not path.exists():
                 raise CommandError(f"unknown figure {fig!r}: no reference crops {path} "
                                    "(capture it first: dialtray capture --help)", 2)

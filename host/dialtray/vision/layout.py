@@ -1,6 +1,6 @@
 """The tray layout: where the markers, docks and each base type's dial windows are (tray mm).
 
-The camera only knows pixels; the layout file (``calibration/tray_layout.json``) says what the
+The camera only knows pixels; the layout file (``data/vision/tray_layout.json``) says what the
 pixels mean once the corner markers have given the homography: the tray's size, each ArUco
 marker's top-left corner, each dock's centre, and per base type the windows through which a
 dial shows its current click (centre relative to the base centre, size, the dial's pitch — how
@@ -17,7 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SOURCE_LAYOUT = Path(__file__).resolve().parents[3] / "calibration" / "tray_layout.json"
+# The sample layout ships with the package (package data), so the camera commands work from
+# an installed copy as from a clone; a user's own layout lives in the data directory.
+SAMPLE_LAYOUT = Path(__file__).resolve().parents[1] / "data" / "vision" / "tray_layout.json"
+SOURCE_LAYOUT = SAMPLE_LAYOUT  # the name older callers import
 """The sample layout in a source checkout (the rendered test tray)."""
 
 
@@ -182,7 +185,7 @@ def parse_layout(doc: Any, file: str) -> Layout:
 
 
 def load_layout(path: str | Path | None = None) -> Layout:
-    """The layout at ``path`` (default: the sample in the source checkout)."""
+    """The layout at ``path`` (default: the sample layout shipped with the package)."""
     p = Path(path) if path is not None else SOURCE_LAYOUT
     try:
         doc = json.loads(p.read_text(encoding="utf-8"))

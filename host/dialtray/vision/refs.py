@@ -51,6 +51,24 @@ def refs_dir(data_dir: Path) -> Path:
     return data_dir / "vision" / "refs"
 
 
+# The shipped sample figures' references (captured from rendered photographs as
+# ``dialtray capture --from-photos`` would: ``testset.capture_refs``; regenerate with
+# ``python -m dialtray.vision.testset --write-sample-refs``): ``read`` and the virtual camera
+# need no capture for the samples.
+SAMPLE_REFS = Path(__file__).resolve().parents[1] / "data" / "vision" / "refs"
+
+
+def find_refs(directory: Path, figure: str, game: str | None = None) -> Path:
+    """A figure's reference file: the user's own (``directory``), else a shipped sample's
+    (``SAMPLE_REFS/<game>/``: the samples of the two games share an id or two, e.g. Charlie
+    Steele is a plane and an Aces figure; without ``game`` the plane's first)."""
+    own = directory / f"{figure}.npz"
+    if own.exists():
+        return own
+    games = (game,) if game else ("airaction", "aces")
+    return next((p for g in games if (p := SAMPLE_REFS / g / f"{figure}.npz").exists()), own)
+
+
 def save_refs(path: Path, refs: FigureRefs) -> None:
     atomic_write_bytes(path, refs.to_bytes())
 

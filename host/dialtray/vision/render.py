@@ -25,9 +25,12 @@ import numpy as np
 from dialtray.vision.faces import Face
 from dialtray.vision.layout import BaseType, Layout
 from dialtray.vision.render_dial import DialStyle, Image, render_strip, window_view
+from dialtray.vision.render_optics import TEX_PPM, Optics, camera_for, sensed
 from dialtray.vision.render_profiles import Params
 
-TEX_PPM = 4.0  # tray texture resolution, px per mm
+__all__ = ["DockSpec", "Drawn", "Figure", "Optics", "Rendered", "camera_for", "draw_tray",
+           "paste_window", "random_positions", "render_tray", "sensed"]
+
 STRIP_PPM = 8.0
 
 
@@ -54,6 +57,7 @@ class Rendered:
 
 
 _STRIPS: dict[tuple[str, str, str], Image] = {}
+Box = tuple[slice, slice]
 
 
 def _strip(layout: Layout, spec: DockSpec, bt: BaseType, dial: str) -> Image:
@@ -88,9 +92,10 @@ def _base_to_tex(centre: tuple[float, float], angle_deg: float,
     return np.array([[c * TEX_PPM, -s * TEX_PPM, cx], [s * TEX_PPM, c * TEX_PPM, cy]])
 
 
-def _paste(tex: Image, patch: Image, m: np.ndarray) -> None:
+def _paste(tex: Image, patch: Image, m: np.ndarray) -> tuple[Box, Any]:
     """Warp ``patch`` into ``tex`` with the 2x3 affine ``m`` (patch px -> texture px); only the
-    patch's bounding box of the texture is touched."""
+    patch's bounding box of the texture is touched. Returns that box and the pixels of it
+    the patch covers (a live scene re-applies the figures' shadows over just those)."""
     ph, pw = patch.shape[:2]
     box = cv2.transform(np.array([[[0, 0], [pw, 0], [pw, ph], [0, ph]]], np.float64), m)[0]
     x0, y0 = np.floor(box.min(axis=0)).astype(int) - 2
@@ -105,39 +110,99 @@ def _paste(tex: Image, patch: Image, m: np.ndarray) -> None:
     roi = tex[y0:y1, x0:x1]
     sel = mask > 127
     roi[sel] = warped[sel]
+    return (slice(int(y0), int(y1)), slice(int(x0), int(x1))), sel
 
 
 def _draw_dock(tex: Image, layout: Layout, dock: int, spec: DockSpec, p: Params,
-               rng: np.random.Generator, windows_mask: Image) -> None:
+               rng: np.random.Generator, windows_mask: Image,
+               seat: tuple[float, float, float] | None = None) -> np.ndarray:
+    """The base and its windows; returns the seat affine (base mm -> texture px). ``seat``
+    (degrees, mm, mm) overrides the drawn seat error (a base knocked off its dock); the
+    draws are made all the same, so the rest of the scene stays as it was."""
     bt = layout.base_type(spec.base_type)
     angle = float(rng.uniform(-p.seat_deg, p.seat_deg))
     shift = (float(rng.uniform(-p.seat_mm, p.seat_mm)), float(rng.uniform(-p.seat_mm, p.seat_mm)))
+    if seat is not None:
+        angle, shift = seat[0], (seat[1], seat[2])
     a = _base_to_tex(layout.docks[dock], angle, shift)
     centre = (round(a[0, 2]), round(a[1, 2]))
     grey = int(rng.integers(35, 60))
     cv2.circle(tex, centre, round(bt.radius * TEX_PPM), (grey, grey, grey + 4), -1, cv2.LINE_AA)
     for name, win in bt.windows.items():
-        view = window_view(_strip(layout, spec, bt, name), win, spec.positions[name], STRIP_PPM)
-        border = np.full((view.shape[0] + 8, view.shape[1] + 8, 3), 15, np.uint8)
-        border[4:-4, 4:-4] = view  # the window's dark rim, 0.5 mm
+        paste_window(tex, layout, spec, name, a, spec.positions[name])
         x0 = win.centre[0] - win.size[0] / 2 - 0.5
         y0 = win.centre[1] - win.size[1] / 2 - 0.5
-        k = 1.0 / STRIP_PPM  # patch px -> base mm
-        m = a @ np.array([[k, 0, x0], [0, k, y0], [0, 0, 1]])
-        _paste(tex, border, m)
         corners = np.array([[[x0, y0], [x0 + win.size[0] + 1, y0],
                              [x0 + win.size[0] + 1, y0 + win.size[1] + 1],
                              [x0, y0 + win.size[1] + 1]]], np.float64)
         pts = cv2.transform(corners, a) - np.array(_box_origin(layout.docks[dock]))
         label = 1 + list(bt.windows).index(name)  # one label per window
         cv2.fillPoly(windows_mask, pts.astype(np.int32), label)
+    return a
+
+
+def paste_window(tex: Image, layout: Layout, spec: DockSpec, name: str, a: np.ndarray,
+                 position: float) -> tuple[Box, Any]:
+    """One window of a seated base (``a``: its seat affine) showing its dial at ``position``,
+    with its dark rim; returns the texture box touched and the pixels pasted."""
+    bt = layout.base_type(spec.base_type)
+    win = bt.windows[name]
+    view = window_view(_strip(layout, spec, bt, name), win, position, STRIP_PPM)
+    border = np.full((view.shape[0] + 8, view.shape[1] + 8, 3), 15, np.uint8)
+    border[4:-4, 4:-4] = view  # the window's dark rim, 0.5 mm
+    x0 = win.centre[0] - win.size[0] / 2 - 0.5
+    y0 = win.centre[1] - win.size[1] / 2 - 0.5
+    k = 1.0 / STRIP_PPM  # patch px -> base mm
+    m = a @ np.array([[k, 0, x0], [0, k, y0], [0, 0, 1]])
+    return _paste(tex, border, m)
+
+
+@dataclass
+class Figure:
+    """A figure standing over its base: where its body and its shadow fall on the texture."""
+
+    origin: tuple[int, int]  # texture px of the box (mask, shade) are drawn in
+    mask: Image  # uint8, 255 under the figure's body
+    shade: Any  # float32, the soft shadow's strength 0..1
+    colour: tuple[int, ...]
+
+    def apply(self, tex: Image, box: Box | None = None, sel: Any = None) -> None:
+        """Darken by the shadow, then paint the body: over the whole box, or only over the
+        ``sel`` pixels of the texture ``box`` (a window pasted again)."""
+        bx, by = self.origin
+        h, w = self.mask.shape
+        if box is None:
+            roi = tex[by:by + h, bx:bx + w]
+            roi[:] = (roi * (1.0 - 0.45 * self.shade[:, :, None])).astype(np.uint8)
+            roi[self.mask > 0] = self.colour
+            return
+        ys, xs = box
+        y0, y1 = max(ys.start, by), min(ys.stop, by + h)
+        x0, x1 = max(xs.start, bx), min(xs.stop, bx + w)
+        if y0 >= y1 or x0 >= x1:
+            return
+        part = tex[y0:y1, x0:x1]
+        pick = np.ones(part.shape[:2], bool) if sel is None else \
+            sel[y0 - ys.start:y1 - ys.start, x0 - xs.start:x1 - xs.start]
+        sh = self.shade[y0 - by:y1 - by, x0 - bx:x1 - bx]
+        part[pick] = (part * (1.0 - 0.45 * sh[:, :, None])).astype(np.uint8)[pick]
+        body = (self.mask[y0 - by:y1 - by, x0 - bx:x1 - bx] > 0) & pick
+        part[body] = self.colour
 
 
 def _draw_figure(tex: Image, centre: tuple[float, float], p: Params, rng: np.random.Generator,
-                 windows_mask: Image) -> None:
+                 windows_mask: Image) -> Figure | None:
     """The plane or character standing over the base, and its shadow; it may hide a little of
     window (at most ``p.occlusion`` of each), never enough to hide the reading. Drawn in a
     box around the dock (``windows_mask`` labels that box's windows 1, 2, ...)."""
+    fig = _pose_figure(tex, centre, p, rng, windows_mask)
+    if fig is not None:
+        fig.apply(tex)
+    return fig
+
+
+def _pose_figure(tex: Image, centre: tuple[float, float], p: Params, rng: np.random.Generator,
+                 windows_mask: Image) -> Figure | None:
     colour = tuple(int(v) for v in rng.integers(30, 220, 3))
     bx, by = _box_origin(centre)
     roi = tex[by:by + windows_mask.shape[0], bx:bx + windows_mask.shape[1]]
@@ -156,13 +221,12 @@ def _draw_figure(tex: Image, centre: tuple[float, float], p: Params, rng: np.ran
         if all(int(np.count_nonzero(hidden == v)) / areas[v] <= p.occlusion for v in labels):
             break
     else:
-        return  # no pose hides little enough: the figure was lifted for the photo
+        return None  # no pose hides little enough: the figure was lifted for the photo
     blank = np.zeros(roi.shape[:2], np.float32)
     d = round(p.shadow_offset_mm * TEX_PPM)
     cv2.ellipse(blank, (cx + d, cy + d), ax, ang, 0, 360, 1.0, -1)
     sh = np.asarray(cv2.GaussianBlur(blank, (0, 0), 2.5 * TEX_PPM), np.float32)
-    roi[:] = (roi * (1.0 - 0.45 * sh[:, :, None])).astype(np.uint8)
-    roi[mask > 0] = colour
+    return Figure((bx, by), mask, sh, colour)
 
 
 BOX_MM = 50.0  # half the side of the box drawn around a dock
@@ -173,93 +237,23 @@ def _box_origin(centre: tuple[float, float]) -> tuple[int, int]:
             max(0, round((centre[1] - BOX_MM) * TEX_PPM)))
 
 
-def camera_for(p: Params, layout: Layout, size: tuple[int, int]) -> tuple[Any, Any, Any]:
-    """Camera matrix, distortion and the tray-plane homography (tray mm -> normalised camera
-    coordinates) for the pose in ``p``; the focal length is chosen so the tray fills the frame
-    (``p.fill`` of it) whatever the tilt."""
-    w, h = size
-    rx, ry, rz = (np.deg2rad(v) for v in (p.tilt_x, p.tilt_y, p.roll))
-    r = (cv2.Rodrigues(np.array([0.0, 0.0, rz]))[0] @ cv2.Rodrigues(np.array([rx, 0.0, 0.0]))[0]
-         @ cv2.Rodrigues(np.array([0.0, ry, 0.0]))[0])
-    c = np.array([layout.width / 2, layout.height / 2, 0.0])
-    t = -r @ c + np.array([0.0, 0.0, 600.0])
-    hn = np.column_stack([r[:, 0], r[:, 1], t])
-    corners = np.array([[0, 0, 1], [layout.width, 0, 1], [layout.width, layout.height, 1],
-                        [0, layout.height, 1]], float).T
-    pr = hn @ corners
-    xy = pr[:2] / pr[2]
-    span = np.array([xy[0].max() - xy[0].min(), xy[1].max() - xy[1].min()])
-    f = float(min(w * p.fill / span[0], h * p.fill / span[1]))
-    mid = (xy.max(axis=1) + xy.min(axis=1)) / 2
-    k = np.array([[f, 0, w / 2 - f * mid[0] + p.shift_px[0]],
-                  [0, f, h / 2 - f * mid[1] + p.shift_px[1]], [0, 0, 1]])
-    dist = np.array([p.k1, p.k2, 0.0, 0.0, 0.0])
-    return k, dist, hn
+@dataclass
+class Drawn:
+    """A tray drawn and its optics drawn, before the sensor: what a live scene keeps."""
+
+    tex: Image
+    seats: dict[int, np.ndarray]  # dock -> seat affine (base mm -> texture px)
+    figures: dict[int, Figure]
+    optics: Optics
+    rng: np.random.Generator  # where the draws stand: the photograph's noise comes next
+    truth: dict[int, dict[str, Any]]
 
 
-def _photograph(tex: Image, p: Params, layout: Layout, size: tuple[int, int],
-                rng: np.random.Generator) -> tuple[Image, Any, Any]:
-    w, h = size
-    k, dist, hn = camera_for(p, layout, size)
-    step = 8
-    # a coarse grid, at the points cv2.resize (pixel centres) puts its samples when scaling
-    # by ``step``: x = step * i + (step - 1) / 2
-    c = (step - 1) / 2
-    gx, gy = np.meshgrid(np.arange(0, w + step, step, dtype=np.float32) + c,
-                         np.arange(0, h + step, step, dtype=np.float32) + c)
-    pts = np.stack([gx.ravel(), gy.ravel()], axis=1).reshape(-1, 1, 2)
-    und = cv2.undistortPoints(pts, k, dist).reshape(-1, 2)  # distorted px -> ideal rays
-    tray = np.linalg.inv(hn) @ np.column_stack([und, np.ones(len(und))]).T
-    tx = (tray[0] / tray[2] * TEX_PPM).reshape(gx.shape).astype(np.float32)
-    ty = (tray[1] / tray[2] * TEX_PPM).reshape(gx.shape).astype(np.float32)
-    mx = cv2.resize(tx, (gx.shape[1] * step, gx.shape[0] * step))[:h, :w]
-    my = cv2.resize(ty, (gx.shape[1] * step, gx.shape[0] * step))[:h, :w]
-    src = cv2.GaussianBlur(tex, (0, 0), 0.6)
-    img = cv2.remap(src, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
-                    borderValue=(60, 70, 80)).astype(np.float32)
-    # uneven light (a gradient across the frame, a vignette) and cast shadows (soft dark
-    # polygons from things off the tray): smooth, so drawn at 1/4 size and scaled up
-    q = 4
-    yy, xx = np.mgrid[0:h // q, 0:w // q].astype(np.float32) * q
-    ang = np.deg2rad(p.light_angle)
-    g = ((xx - w / 2) * np.cos(ang) + (yy - h / 2) * np.sin(ang)) / (w / 2)
-    light = 1.0 - p.light * (0.5 + 0.5 * np.clip(g, -1, 1))
-    light *= 1.0 - p.vignette * (((xx - w / 2) / w) ** 2 + ((yy - h / 2) / h) ** 2) * 2
-    for _ in range(p.shadows):
-        poly = rng.uniform([0, 0], [w / q, h / q], (int(rng.integers(3, 6)), 2)).astype(np.int32)
-        m = np.zeros(light.shape, np.float32)
-        cv2.fillPoly(m, [poly], 1.0)
-        m = cv2.GaussianBlur(m, (0, 0), float(rng.uniform(1, 4)))
-        light *= 1.0 - p.shadow_strength * m
-    light = cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)
-    img *= light[:, :, None] * np.array(p.white_balance, np.float32)
-    if p.blur > 0:
-        img = np.asarray(cv2.GaussianBlur(img, (0, 0), p.blur), np.float32)
-    if p.motion_px > 0:
-        n = max(1, round(p.motion_px))
-        kern = np.zeros((n, n), np.float32)
-        kern[n // 2, :] = 1.0 / n
-        rot = cv2.getRotationMatrix2D(((n - 1) / 2, (n - 1) / 2), float(rng.uniform(0, 180)), 1)
-        img = np.asarray(cv2.filter2D(img, -1, cv2.warpAffine(kern, rot, (n, n))), np.float32)
-    return sensed(img, p, rng), k, dist
-
-
-def sensed(img: Any, p: Params, rng: np.random.Generator) -> Image:
-    """What the camera makes of the light ``img`` (float, BGR): its sensor noise, 8 bits and
-    JPEG. Also how the benches draw fresh noise for one scene (bench/ideal_observer.py,
-    bench/vision_frames.py)."""
-    if p.noise > 0:
-        img = img + rng.standard_normal(img.shape, dtype=np.float32) * np.float32(p.noise)
-    out = np.asarray(np.clip(img, 0, 255), np.float32).astype(np.uint8)
-    if p.jpeg < 100:
-        _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, p.jpeg])
-        out = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
-    return out
-
-
-def render_tray(layout: Layout, docks: Mapping[int, DockSpec], p: Params, seed: int,
-                size: tuple[int, int] = (1280, 720)) -> Rendered:
-    """A photograph of the tray with ``docks`` filled (others empty), and its ground truth."""
+def draw_tray(layout: Layout, docks: Mapping[int, DockSpec], p: Params, seed: int,
+              size: tuple[int, int] = (1280, 720),
+              seats: Mapping[int, tuple[float, float, float]] | None = None) -> Drawn:
+    """Everything of a photograph but its sensor (``render_tray`` adds that). ``seats``
+    overrides a dock's seat error (degrees, mm, mm), the scene otherwise as the seed draws it."""
     rng = np.random.default_rng(seed)
     tw, th = round(layout.width * TEX_PPM), round(layout.height * TEX_PPM)
     tex = np.empty((th, tw, 3), np.uint8)
@@ -267,18 +261,30 @@ def render_tray(layout: Layout, docks: Mapping[int, DockSpec], p: Params, seed: 
               int(rng.integers(150, 190)))
     _draw_markers(tex, layout)
     truth: dict[int, dict[str, Any]] = {}
+    affines: dict[int, np.ndarray] = {}
+    figures: dict[int, Figure] = {}
     for dock in sorted(docks):
         spec = docks[dock]
         bx, by = _box_origin(layout.docks[dock])
         side = round(2 * BOX_MM * TEX_PPM)
         windows_mask = np.zeros((min(side, th - by), min(side, tw - bx)), np.uint8)
-        _draw_dock(tex, layout, dock, spec, p, rng, windows_mask)
+        affines[dock] = _draw_dock(tex, layout, dock, spec, p, rng, windows_mask,
+                                   (seats or {}).get(dock))
         if p.figures:
-            _draw_figure(tex, layout.docks[dock], p, rng, windows_mask)
+            fig = _draw_figure(tex, layout.docks[dock], p, rng, windows_mask)
+            if fig is not None:
+                figures[dock] = fig
         truth[dock] = {"figure": spec.figure, "base_type": spec.base_type,
                        "positions": dict(spec.positions)}
-    img, k, dist = _photograph(tex, p, layout, size, rng)
-    return Rendered(img, p, truth, k, dist)
+    return Drawn(tex, affines, figures, Optics.of(p, layout, size, rng), rng, truth)
+
+
+def render_tray(layout: Layout, docks: Mapping[int, DockSpec], p: Params, seed: int,
+                size: tuple[int, int] = (1280, 720)) -> Rendered:
+    """A photograph of the tray with ``docks`` filled (others empty), and its ground truth."""
+    d = draw_tray(layout, docks, p, seed, size)
+    img = sensed(d.optics.expose(d.tex), p, d.rng)
+    return Rendered(img, p, d.truth, d.optics.matrix, d.optics.dist)
 
 
 def random_positions(spec_faces: Mapping[str, Sequence[Face]], rng: np.random.Generator,

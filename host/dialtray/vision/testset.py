@@ -9,7 +9,7 @@ sets are then read through the same registration and classifier a user runs.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -271,3 +271,36 @@ def nudged(img: Any, box: tuple[slice, slice]) -> Any:
     ys, xs = box
     out[ys, xs.start + 1:xs.stop] = img[ys, xs.start:xs.stop - 1]
     return out
+
+
+def write_sample_refs(directory: Path) -> list[Path]:
+    """Capture every shipped sample figure's references (as ``capture_refs``) into
+    ``directory``: how ``data/vision/refs`` is made."""
+    from dialtray.vision.layout import load_layout
+    from dialtray.vision.refs import save_refs
+
+    layout = load_layout()
+    out = []
+    for game in ("airaction", "aces"):
+        for fid, doc in sample_figures(game).items():
+            path = directory / game / f"{fid}.npz"
+            save_refs(path, capture_refs(layout, fid, doc))
+            out.append(path)
+    return out
+
+
+def sample_refs(figures: Iterable[str], game: str) -> dict[str, FigureRefs]:
+    """The shipped references of a game's sample ``figures`` (what ``capture_refs`` makes,
+    saved)."""
+    from dialtray.vision.refs import SAMPLE_REFS, load_refs
+
+    return {fid: load_refs(SAMPLE_REFS / game / f"{fid}.npz") for fid in figures}
+
+
+if __name__ == "__main__":
+    import argparse
+
+    ap = argparse.ArgumentParser(description="write the shipped sample figures' references")
+    ap.add_argument("--write-sample-refs", type=Path, metavar="DIR", required=True)
+    for written in write_sample_refs(ap.parse_args().write_sample_refs):
+        print("wrote", written)

@@ -1,0 +1,181 @@
+"""Burst reads of settled dials on the held-back profile: what share a burst confirms, how
+many frames it takes, and what a frame costs.
+
+    .venv/bin/python bench/bench_camera_burst.py [--seeds 9901,9902] [--trays 40] [--jobs 2]
+
+Each tray is a fresh held-back scene (``render_profiles.held_back``: camera pose, lens, light,
+shadows, blur, noise, JPEG, seats, figures) of 8 docks of sample figures, every dial settled
+on a random click, filmed by the virtual camera (``vision/virtual_camera.py``: the scene
+drawn once, each frame its own sensor noise and JPEG). The registration is made on the first
+frame as the live loop makes it (``TrayReader.follow``); then every window is read by a burst
+(``vision/burst.py``: frames averaged, more while unsure, at most ``MOST``), all windows from
+the same frames (each window's pixels carry their own noise, so this is a burst per settled
+click, read together to save renders). A burst's click is *confirmed* when it names the
+truth, *wrong* when it names another click, *unsure* otherwise. Frames used per settled
+click (p50/p99), the settle -> answer latency at 30 frames a second (the frames' time plus
+the reading CPU), and the reader's CPU per frame (one core, ``thread_time``).
+
+Seeds 9901+ are fresh held-back seeds (never read before this bench). Writes
+bench/results/camera_burst.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import cv2
+import numpy as np
+from benchout import print_table, write_results
+from dialtray.vision import render_profiles as rp
+from dialtray.vision import testset
+from dialtray.vision.burst import MOST, WindowBurst
+from dialtray.vision.errors import VisionError
+from dialtray.vision.faces import BASE_TYPE, dial_faces, game_of
+from dialtray.vision.layout import load_layout
+from dialtray.vision.reader import TrayReader
+from dialtray.vision.reading import CLICK
+from dialtray.vision.render import DockSpec
+from dialtray.vision.scene import TrayScene
+from dialtray.vision.virtual_camera import DialWorld, VirtualCamera, dock_positions
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results" / "camera_burst.json"
+FPS = 30.0
+
+
+def run_seed(seed: int, trays: int, most: int) -> dict[str, Any]:
+    cv2.setNumThreads(1)
+    layout = load_layout()
+    figures = testset.all_sample_figures()
+    refs = {fid: testset.capture_refs(layout, fid, doc) for fid, doc in figures.items()}
+    ids = sorted(figures)
+    faces = {f: dial_faces(figures[f]) for f in ids}
+    rng = np.random.default_rng(seed)
+    out: dict[str, Any] = {"frames": [], "latency_ms": [], "cpu_ms": [], "confirmed": 0,
+                           "wrong": 0, "unsure": 0, "moving": 0, "between": 0, "lost": 0,
+                           "wrong_cases": [], "unsure_cases": []}
+    for t in range(trays):
+        docks = {}
+        for dock in sorted(layout.docks):
+            fid = ids[int(rng.integers(len(ids)))]
+            docks[dock] = DockSpec(fid, BASE_TYPE[game_of(figures[fid])], faces[fid],
+                                   testset.random_positions(faces[fid], rng, 0.0))
+        params = rp.held_back(rng)
+        scene = TrayScene(layout, docks, params, seed * 1000 + t)
+        cam = VirtualCamera(scene, DialWorld(dock_positions(docks)), FPS, seed=seed * 7 + t)
+        reader = TrayReader(layout, refs)
+        _, frame = cam.read()
+        try:
+            reg = reader.follow(frame)
+        except VisionError:
+            out["lost"] += sum(len(s.positions) for s in docks.values())
+            continue
+        bursts = {}
+        for dock, spec in docks.items():
+            bt = layout.base_type(spec.base_type)
+            for dial in spec.positions:
+                bursts[(dock, dial)] = WindowBurst(reader.classifiers(spec.figure)[dial],
+                                                   layout.docks[dock], bt.windows[dial],
+                                                   bt.name, most=most)
+        answers: dict[tuple[int, str], Any] = {}
+        cpu: dict[tuple[int, str], float] = dict.fromkeys(bursts, 0.0)
+        while len(answers) < len(bursts):
+            c0 = time.thread_time()
+            reg = reader.follow(frame)
+            follow_cpu = time.thread_time() - c0
+            for key, b in bursts.items():
+                if key in answers:
+                    continue
+                c1 = time.thread_time()
+                a = b.feed(frame, reg)
+                cpu[key] += time.thread_time() - c1 + follow_cpu
+                if a is not None:
+                    answers[key] = a
+            out["cpu_ms"].append((time.thread_time() - c0) * 1000)
+            if len(answers) < len(bursts):
+                _, frame = cam.read()
+        for (dock, dial), a in answers.items():
+            truth = int(docks[dock].positions[dial])
+            out["frames"].append(a.frames)
+            out["latency_ms"].append(a.frames / FPS * 1000 + cpu[(dock, dial)] * 1000)
+            what = f"seed {seed} tray {t} dock {dock} {docks[dock].figure} {dial} truth {truth}"
+            if a.status == CLICK and truth in a.clicks:
+                out["confirmed"] += 1
+            elif a.status == CLICK:
+                out["wrong"] += 1
+                out["wrong_cases"].append(f"{what}: read {a.clicks}")
+            else:
+                out[{"between": "between", "moving": "moving"}.get(a.status, "unsure")] += 1
+                out["unsure_cases"].append(f"{what}: {a.status} after {a.frames} frames "
+                                           f"({a.reason[:120]})")
+    return out
+
+
+def pct(v: list[float], q: float) -> float:
+    return float(np.percentile(v, q)) if v else float("nan")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", default="9901,9902", help="held-back seeds, comma-separated")
+    ap.add_argument("--trays", type=int, default=40, help="trays (8 docks) per seed")
+    ap.add_argument("--most", type=int, default=MOST, help="frames a burst may use")
+    ap.add_argument("--jobs", type=int, default=2, help="processes (one seed each)")
+    args = ap.parse_args()
+    try:
+        seeds = [int(s) for s in args.seeds.split(",")]
+    except ValueError:
+        ap.error("--seeds takes whole numbers separated by commas")
+    if args.trays < 1 or args.most < 1 or args.jobs < 1:
+        ap.error("--trays, --most and --jobs must be at least 1")
+    with ProcessPoolExecutor(args.jobs) as ex:
+        parts = list(ex.map(run_seed, seeds, [args.trays] * len(seeds),
+                            [args.most] * len(seeds)))
+    tot: dict[str, Any] = {k: ([] if isinstance(v, list) else 0) for k, v in parts[0].items()}
+    for p in parts:
+        for k, v in p.items():
+            tot[k] = tot[k] + v
+    n = tot["confirmed"] + tot["wrong"] + tot["unsure"] + tot["moving"] + tot["between"] \
+        + tot["lost"]
+    rows = [
+        ("settled clicks", str(n), f"{len(seeds)} held-back seeds x {args.trays} trays"),
+        ("confirmed", f"{100 * tot['confirmed'] / max(n, 1):.2f} %",
+         f"{tot['confirmed']} named the true click within a burst"),
+        ("wrong", str(tot["wrong"]), "a burst that named another click"),
+        ("unsure", str(tot["unsure"] + tot["moving"] + tot["between"] + tot["lost"]),
+         f"{tot['unsure']} unknown, {tot['between']} mid-turn, {tot['moving']} moving, "
+         f"{tot['lost']} markers lost: read again"),
+        ("frames p50 / p99", f"{pct(tot['frames'], 50):.0f} / {pct(tot['frames'], 99):.0f}",
+         f"per settled click (at most {args.most})"),
+        ("settle->answer p50/p99", f"{pct(tot['latency_ms'], 50):.0f} / "
+         f"{pct(tot['latency_ms'], 99):.0f} ms", f"frames at {FPS:.0f} fps + reading CPU"),
+        ("reader CPU / frame", f"{pct(tot['cpu_ms'], 50):.1f} / {pct(tot['cpu_ms'], 99):.1f}",
+         "ms p50 / p99: follow + every open burst (16 at first)"),
+    ]
+    print_table(rows, 24, 14)
+    for c in tot["wrong_cases"]:
+        print("  wrong:", c)
+    for c in tot["unsure_cases"][:40]:
+        print("  unsure:", c)
+    write_results(RESULTS, {
+        "seeds": seeds, "trays": args.trays, "most": args.most, "settled": n,
+        "confirmed": tot["confirmed"], "wrong": tot["wrong"], "unsure": tot["unsure"],
+        "between": tot["between"], "moving": tot["moving"], "lost": tot["lost"],
+        "confirmed_pct": round(100 * tot["confirmed"] / max(n, 1), 3),
+        "frames_p50": pct(tot["frames"], 50), "frames_p99": pct(tot["frames"], 99),
+        "latency_ms_p50": round(pct(tot["latency_ms"], 50), 1),
+        "latency_ms_p99": round(pct(tot["latency_ms"], 99), 1),
+        "cpu_ms_per_frame_p50": round(pct(tot["cpu_ms"], 50), 2),
+        "cpu_ms_per_frame_p99": round(pct(tot["cpu_ms"], 99), 2),
+        "wrong_cases": tot["wrong_cases"], "unsure_cases": tot["unsure_cases"]})
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,99 @@
+"""The camera in the live loop at a table: bot games on the virtual tray (the real firmware,
+its encoders, the link, the tracker) filmed by the virtual camera at the held-back profile,
+every settled click burst-read and fused with the encoder (``commands._camera_sim``).
+
+    .venv/bin/python bench/bench_camera_live.py [--games airaction,aces] [--seeds 9990,9991]
+        [--turns 6]
+
+Prints, over every settled click of every game: frames used per click (p50/p99), settle ->
+answer latency (the encoder's settle event queued -> the camera's answer, wall clock, p50/p99),
+the reader's CPU per frame (``thread_time`` of the camera thread: registration, watching every
+window, bursts; not the virtual camera's rendering, which a real webcam does in hardware),
+confirmed / wrong / unsure. Writes bench/results/camera_live.json. The frame rate is what the
+machine gives at up to 30 fps: on a loaded machine latency grows with it (frames are waited
+for), the frames per click do not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np
+from benchout import print_table, write_results
+from dialtray.commands._camera_sim import camera_game
+from dialtray.vision.witness import CONFIRM
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results" / "camera_live.json"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", default="airaction,aces")
+    ap.add_argument("--seeds", default="9990,9991", help="held-back scenes, comma-separated")
+    ap.add_argument("--turns", type=int, default=6)
+    args = ap.parse_args()
+    games = args.games.split(",")
+    if not set(games) <= {"airaction", "aces"}:
+        ap.error("--games: airaction and/or aces")
+    try:
+        seeds = [int(s) for s in args.seeds.split(",")]
+    except ValueError:
+        ap.error("--seeds takes whole numbers separated by commas")
+    frames: list[int] = []
+    latency: list[float] = []
+    cpu: list[float] = []
+    counts = {"settled": 0, "confirmed": 0, "wrong": 0, "unsure": 0}
+    seconds = 0.0
+    for game in games:
+        for seed in seeds:
+            g = camera_game(game, seed, args.turns)
+            w = g.witness
+            seconds += g.seconds
+            cpu.append(1000 * w.cpu_s / max(w.frames, 1))
+            for r in w.results:
+                if r.encoder is None:
+                    continue
+                counts["settled"] += 1
+                frames.append(r.frames)
+                latency.append(1000 * (r.at - r.asked))
+                if r.state == CONFIRM:
+                    ok = not r.camera or r.encoder in r.camera
+                    counts["confirmed" if ok else "wrong"] += 1
+                else:
+                    counts["unsure"] += 1
+            print(f"{game} seed {seed}: {len(w.results)} answers, {w.frames} frames, "
+                  f"{g.seconds:.0f} s", flush=True)
+
+    def pct(v: list[Any], q: float) -> float:
+        return float(np.percentile(v, q)) if v else float("nan")
+
+    n = counts["settled"]
+    rows = [
+        ("settled clicks", str(n), f"{len(games)} game(s) x {len(seeds)} seed(s), "
+         f"{args.turns} turns, held-back scenes"),
+        ("confirmed", f"{100 * counts['confirmed'] / max(n, 1):.2f} %",
+         f"{counts['confirmed']} confirmed, {counts['wrong']} wrong, {counts['unsure']} unsure"),
+        ("frames / click p50/p99", f"{pct(frames, 50):.0f} / {pct(frames, 99):.0f}",
+         "frames a settled click's read used (bursts and re-reads)"),
+        ("settle->answer p50/p99", f"{pct(latency, 50):.0f} / {pct(latency, 99):.0f} ms",
+         "wall clock, at the frame rate this machine gave"),
+        ("reader CPU / frame", f"{pct(cpu, 50):.1f} ms", "camera thread, per game, median "
+         f"(max {max(cpu, default=float('nan')):.1f})"),
+    ]
+    print_table(rows, 24, 14)
+    write_results(RESULTS, {"games": games, "seeds": seeds, "turns": args.turns, **counts,
+                            "frames_p50": pct(frames, 50), "frames_p99": pct(frames, 99),
+                            "latency_ms_p50": round(pct(latency, 50), 1),
+                            "latency_ms_p99": round(pct(latency, 99), 1),
+                            "reader_cpu_ms_per_frame": [round(c, 2) for c in cpu],
+                            "seconds": round(seconds, 1)})
+
+
+if __name__ == "__main__":
+    main()

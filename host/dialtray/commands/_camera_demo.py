@@ -1,0 +1,116 @@
+"""`dialtray demo --camera virtual [--no-encoders]`: the demo's bot game with the virtual
+camera filming the virtual tray (``_camera_sim.camera_game``).
+
+With encoders, every click the tray's encoders settle is confirmed by the camera (a burst of
+frames of that window) and each answer is narrated and written into the game's log as a
+``# camera`` line; with ``--no-encoders`` the tray has no electronics and the camera's reads
+are the dial events (the squadrons fly without Ace cards: their dials have no window). A real
+webcam (``--camera N``) needs a real tray under it: ``demo`` is the virtual tray's, so it says
+so. Dice are seeded here (the fair LED dice are the tray's: ``demo`` without ``--camera``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+from dialtray.commands._common import CommandError
+from dialtray.commands._table import log_path, write_log
+
+PROFILES = ("held-back", "train", "clean")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--camera", metavar="N|virtual",
+                   help="film the tray: 'virtual' (the virtual camera over the virtual tray; "
+                        "each settled click is confirmed by a burst of frames)")
+    p.add_argument("--no-encoders", action="store_true",
+                   help="with --camera virtual: a tray with no electronics, the camera's reads "
+                        "are the dial events")
+    p.add_argument("--camera-profile", choices=PROFILES, default="held-back",
+                   help="the virtual camera's photograph conditions (default %(default)s)")
+
+
+def check(args: argparse.Namespace) -> None:
+    if args.no_encoders and args.camera is None:
+        raise CommandError("argument --no-encoders: needs --camera virtual (with no encoders "
+                           "the camera reads the dials)", 2)
+    if args.camera not in (None, "virtual"):
+        raise CommandError(f"argument --camera {args.camera}: the demo plays on the virtual "
+                           "tray, so its camera is the virtual one (--camera virtual); a webcam "
+                           "watches a real tray (dialtray play --camera N is not built yet)", 2)
+
+
+def run(args: argparse.Namespace) -> int:
+    from dialtray.vision import vision_missing
+
+    why = vision_missing()
+    if why is not None:
+        raise CommandError(why)
+    from dialtray.commands._camera_sim import camera_game
+    from dialtray.tracker.runner import Stuck
+
+    started = time.monotonic()
+    what = "no encoders: the camera's reads are the dial events" if args.no_encoders else \
+        "the encoders report, the camera confirms every settled click"
+    print(f"dialtray demo: a game of {'Air Action' if args.game == 'airaction' else 'Aces'} on "
+          f"the virtual tray filmed by the virtual camera ({args.camera_profile} photographs); "
+          f"{what}", flush=True)
+    shown = [0]
+
+    def narrate(t: Any) -> None:
+        while shown[0] < len(t.lines):
+            text = str(t.lines[shown[0]])
+            shown[0] += 1
+            if text.startswith("# camera") or text.startswith("# flag") or \
+                    text.startswith("# put right") or not text.startswith("#"):
+                print(f"  {text.splitlines()[0]}", flush=True)
+
+    make = None
+    if args.no_encoders and args.game == "airaction":
+        make = _no_aces(args.seed, args.turns)
+    try:
+        g = camera_game(args.game, args.seed, args.turns, encoders=not args.no_encoders,
+                        profile=args.camera_profile, mistakes=not args.no_encoders,
+                        make=make, on_change=narrate)
+    except Stuck as e:
+        raise CommandError(f"the demo got stuck: {e}") from e
+    t = g.table.tracker
+    narrate(t)
+    print()
+    print(t.game.report())
+    res = g.witness.results
+    settled = [w for w in res if w.encoder is not None]
+    confirmed = sum(w.state == "confirmed" for w in settled)
+    if args.no_encoders and g.camera_tray is not None:
+        print(f"\nthe camera read {len(g.camera_tray.events)} dial changes "
+              f"({len(g.camera_tray.assumed)} between clicks that print alike, taken as the "
+              f"rules want), {len(g.reseats)} re-seat(s) asked for")
+    else:
+        print(f"\nthe camera confirmed {confirmed} of {len(settled)} settled clicks; "
+              f"{len(settled) - confirmed} left unsure (the encoder's click stands); "
+              f"{len(t.flags)} mistakes flagged")
+    path = write_log(log_path(args, t.game.kind, "demo"), t.log_text(
+        f"dialtray demo --game {args.game} --seed {args.seed} --camera virtual"
+        + (" --no-encoders" if args.no_encoders else "")))
+    print(f"game log: {path}  (re-run it: dialtray replay {path})")
+    print(f"(the demo took {time.monotonic() - started:.0f} s)")
+    return 0
+
+
+def _no_aces(seed: int, turns: int) -> Any:
+    from dialtray.rules.airaction import AirActionGame
+    from dialtray.rules.airaction.base import SquadronPlane
+    from dialtray.rules.airaction.bots import STANDARD_SQUADRONS
+    from dialtray.rules.airaction.notation import header_of
+    from dialtray.table.games import setup_of
+
+    squadrons = {seat: [SquadronPlane(p.id, p.figure, p.level) for p in planes]
+                 for seat, planes in STANDARD_SQUADRONS.items()}
+
+    def make(dice: Any) -> Any:
+        g = AirActionGame.new(squadrons, build_total=300, dice=dice)
+        return setup_of("airaction", g, header_of(g.setup_events[0]),  # type: ignore[arg-type]
+                        seed, turns)
+    return make

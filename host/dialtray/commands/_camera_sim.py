@@ -1,0 +1,245 @@
+"""A bot game on the virtual tray filmed by the virtual camera: what ``demo --camera virtual``
+plays, and what the camera's game test and live-loop bench run.
+
+The virtual tray (the real firmware under MicroPython, its encoders, the link, the tracker)
+and a ``TrayScene`` of the same figures on the same docks, drawn under a photograph profile;
+one hand turns both (the encoder counts the turn, the camera films it). With
+``encoders=False`` the tray has no electronics: the camera's reads are the dial events
+(``CameraTray``), the squadrons fly without Ace cards (no window for them).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from dialrig import config
+
+from dialtray.commands._camera import (
+    CameraTrackedTray,
+    WitnessedTray,
+    camera_dials,
+    catalogue_figures,
+)
+from dialtray.commands._table import Table, make_dice, new_table
+from dialtray.link.session import TraySession
+from dialtray.rules.core.dice import SeededDice
+from dialtray.tracker import Timing
+from dialtray.tracker.binding import Slot
+from dialtray.tracker.hands import Hands, Mistakes
+from dialtray.tracker.runner import TrackedTray, play_out
+from dialtray.vision import render_profiles as rp
+from dialtray.vision import testset
+from dialtray.vision.camera_tray import DIAL_NAMES, CameraTray
+from dialtray.vision.faces import BASE_TYPE, dial_faces
+from dialtray.vision.layout import Layout, load_layout
+from dialtray.vision.reader import TrayReader
+from dialtray.vision.render import DockSpec
+from dialtray.vision.scene import TrayScene
+from dialtray.vision.virtual_camera import DialWorld, VirtualCamera, dock_positions
+from dialtray.vision.witness import CameraWitness, Witnessed
+
+PROFILES: dict[str, Callable[[np.random.Generator], rp.Params]] = {
+    "train": rp.train, "held-back": rp.held_back, "clean": lambda _rng: rp.Params()}
+TIMING = Timing(judge_s=0.25, grace_s=0.5)
+
+
+@dataclass
+class CameraGame:
+    """What a camera game left: the table, the camera's answers and what it cost."""
+
+    table: Any  # commands._table.Table (camera_game) or dialtray.table.Table
+    witness: CameraWitness
+    world: DialWorld
+    seconds: float
+    camera_tray: CameraTray | None = None
+    reseats: list[Witnessed] = field(default_factory=list)
+
+
+def _scene(layout: Layout, game: str, figs: dict[int, str], profile: str, seed: int,
+           fps: float) -> tuple[DialWorld, VirtualCamera, TrayReader, dict[int, DockSpec]]:
+    docs = testset.sample_figures(game)
+    docks = {d: DockSpec(f, BASE_TYPE[game], dial_faces(docs[f]),
+                         dict.fromkeys(dial_faces(docs[f]), 0.0)) for d, f in figs.items()}
+    rng = np.random.default_rng(seed)
+    world = DialWorld(dock_positions(docks))
+    cam = VirtualCamera(TrayScene(layout, docks, PROFILES[profile](rng), seed), world, fps=fps,
+                        seed=seed, pace=True)
+    return world, cam, TrayReader(layout, testset.sample_refs(set(figs.values()), game)), docks
+
+
+def camera_game(game: str, seed: int, turns: int, *, encoders: bool = True,
+                profile: str = "held-back", mistakes: bool = True, fps: float = 30.0,
+                layout: Layout | None = None, make: Any = None,
+                on_change: Callable[[Any], None] | None = None) -> CameraGame:
+    """Play a bot game to its end (``play_out``); raises ``runner.Stuck`` if it cannot."""
+    from dialtray.virtual.tray import VirtualTray
+
+    layout = layout or load_layout()
+    started = time.monotonic()
+    if not encoders:
+        table = new_table(game, SeededDice(seed), seed, turns, 8, timing=TIMING, make=make)
+        return _camera_only(table, game, seed, profile, fps, layout, started)
+    with VirtualTray(config.default_config(8), seed=seed) as vtray:
+        session = TraySession(vtray.port, name="camera", ack_policy="auto")
+        with session:
+            session.wait_synced(30)
+            session.set_timing(5, 2)
+            source, _ = make_dice("seeded", session, seed)
+            table = new_table(game, source, seed, turns, 8, timing=TIMING, make=make)
+            t = table.tracker
+            t.on_change = on_change
+            figs = catalogue_figures(game, t)
+            world, cam, reader, docks = _scene(layout, game, figs, profile, seed, fps)
+            witness = CameraWitness(cam, reader, figs, watch=True)
+            dials = camera_dials(t, {(d, k): len(f) for d, s in docks.items()
+                                     for k, f in s.faces.items()})
+
+            def turn(slot: Slot, n: int) -> None:  # one hand: the encoder counts the turn,
+                d = dials[(slot.dock, slot.dial)]  # the camera films it
+                if d.name in DIAL_NAMES and slot.dock in figs:
+                    world.turn(slot.dock, d.name, n * d.up, 0.006 * max(1, abs(n)))
+                vtray.turn(slot.dock, slot.dial, n, 6 * max(1, abs(n)))
+
+            with witness:
+                tracked = WitnessedTray(t, session, witness, dials)
+                _play(tracked, table, turn, mistakes)
+                witness.wait(witness.idle, 120)
+                tracked.pump()
+                tracked.close()
+    return CameraGame(table, witness, world, time.monotonic() - started)
+
+
+def _camera_only(table: Table, game: str, seed: int, profile: str, fps: float,
+                 layout: Layout, started: float) -> CameraGame:
+    t = table.tracker
+    figs = catalogue_figures(game, t)
+    world, cam, reader, docks = _scene(layout, game, figs, profile, seed, fps)
+    witness = CameraWitness(cam, reader, figs, watch=True, camera_only=True)
+    rng = np.random.default_rng(seed + 1)
+    out = CameraGame(table, witness, world, 0.0)
+
+    def reseat(w: Witnessed) -> None:  # the table asks for a re-seat; the player does it
+        out.reseats.append(w)
+        world.unseat(w.dock, (float(rng.uniform(-3, 3)), float(rng.uniform(-0.8, 0.8)),
+                              float(rng.uniform(-0.8, 0.8))))
+
+    tray = CameraTray(witness, camera_dials(t, {(d, k): len(f) for d, s in docks.items()
+                                                for k, f in s.faces.items()}), reseat)
+    out.camera_tray = tray
+
+    def turn(slot: Slot, n: int) -> None:
+        d = tray.dials[(slot.dock, slot.dial)]
+        world.turn(slot.dock, d.name, n * d.up, 0.04 * max(1, abs(n)))
+
+    with tray:
+        tracked = CameraTrackedTray(t, tray)
+        tracked.sync(300)  # a hard window: 3 bursts, a re-seat, read again (slow when loaded)
+        _play(tracked, table, turn, mistakes=False)
+        tracked.close()
+    out.seconds = time.monotonic() - started
+    return out
+
+
+def _play(tracked: TrackedTray, table: Table, turn: Callable[[Slot, int], None],
+          mistakes: bool) -> None:
+    if not isinstance(tracked, CameraTrackedTray):
+        tracked.sync()
+    hands = Hands(tracked.tracker, table.setup.brain, Mistakes() if mistakes
+                  else Mistakes(kinds=[]))
+    play_out(tracked, hands, turn, timeout=900, step_timeout=60)
+
+
+def camera_only_table(game: str, seed: int, turns: int, roles: list[str], *,
+                      profile: str = "held-back", fps: float = 30.0,
+                      layout: Layout | None = None, make: Any = None) -> tuple[Any, CameraGame]:
+    """A ``dialtray.table.Table`` on a camera-only virtual tray (the front ends' one table,
+    issue 30): its link is a ``CameraTrackedTray`` (the camera's reads are the dial events),
+    its hand turns the virtual world's dials. Returns (table, what the camera keeps); the
+    caller pumps the table and closes it (``close_camera_table``)."""
+    from dialtray.table import Table
+    from dialtray.table.build import binding_for, tracker_for
+    from dialtray.table.games import new_game
+    from dialtray.tracker.dice import TableDice
+
+    layout = layout or load_layout()
+    dice = TableDice(SeededDice(seed))
+    setup = make(dice) if make is not None else new_game(game, dice, seed, turns)
+    tracker = tracker_for(setup, binding_for(setup, 8), dice, TIMING)
+    figs = catalogue_figures(game, tracker)
+    world, cam, reader, docks = _scene(layout, game, figs, profile, seed, fps)
+    witness = CameraWitness(cam, reader, figs, watch=True, camera_only=True)
+    out = CameraGame(None, witness, world, 0.0)
+    rng = np.random.default_rng(seed + 1)
+
+    def reseat(w: Witnessed) -> None:  # the table asks for a re-seat; the player does it
+        out.reseats.append(w)
+        world.unseat(w.dock, (float(rng.uniform(-3, 3)), float(rng.uniform(-0.8, 0.8)),
+                              float(rng.uniform(-0.8, 0.8))))
+
+    tray = CameraTray(witness, camera_dials(tracker, {(d, k): len(f) for d, s in docks.items()
+                                                      for k, f in s.faces.items()}), reseat)
+    out.camera_tray = tray
+
+    def hand(slot: Slot, n: int) -> None:
+        d = tray.dials[(slot.dock, slot.dial)]
+        world.turn(slot.dock, d.name, n * d.up, 0.04 * max(1, abs(n)))
+
+    tray.start()
+    link = CameraTrackedTray(tracker, tray)
+    table = Table(setup, roles, link, hand=hand)
+    out.table = table
+    return table, out
+
+
+@contextlib.contextmanager
+def camera_table(game: str, seed: int, turns: int, roles: list[str], *,
+                 profile: str = "held-back", fps: float = 30.0, layout: Layout | None = None,
+                 mistakes: Mistakes | None = None) -> Iterator[tuple[Any, CameraGame]]:
+    """A ``dialtray.table.Table`` on the virtual tray with the virtual camera (issue 30's one
+    table): its link is a ``WitnessedTray`` (the encoders' clicks, each confirmed by the
+    camera, every answer a ``# camera`` line), its hand turns the virtual tray's dial and the
+    camera's world together. Yields (table, what the camera keeps); the caller pumps it."""
+    from dialtray.table import Table
+    from dialtray.table.build import binding_for, tracker_for
+    from dialtray.table.games import new_game
+    from dialtray.tracker.dice import TableDice
+    from dialtray.virtual.tray import VirtualTray
+
+    layout = layout or load_layout()
+    started = time.monotonic()
+    with VirtualTray(config.default_config(8), seed=seed) as vtray:
+        session = TraySession(vtray.port, name="camera", ack_policy="auto")
+        with session:
+            session.wait_synced(30)
+            session.set_timing(5, 2)
+            dice = TableDice(SeededDice(seed))
+            setup = new_game(game, dice, seed, turns)
+            tracker = tracker_for(setup, binding_for(setup, 8), dice, TIMING)
+            figs = catalogue_figures(game, tracker)
+            world, cam, reader, docks = _scene(layout, game, figs, profile, seed, fps)
+            witness = CameraWitness(cam, reader, figs, watch=True)
+            dials = camera_dials(tracker, {(d, k): len(f) for d, s in docks.items()
+                                           for k, f in s.faces.items()})
+
+            def hand(slot: Slot, n: int) -> None:  # one hand: the encoder counts the turn,
+                d = dials[(slot.dock, slot.dial)]  # the camera films it
+                if d.name in DIAL_NAMES and slot.dock in figs:
+                    world.turn(slot.dock, d.name, n * d.up, 0.006 * max(1, abs(n)))
+                vtray.turn(slot.dock, slot.dial, n, 6 * max(1, abs(n)))
+
+            with witness:
+                link = WitnessedTray(tracker, session, witness, dials)
+                table = Table(setup, roles, link, hand=hand, mistakes=mistakes)
+                out = CameraGame(table, witness, world, 0.0)
+                try:
+                    yield table, out
+                    witness.wait(witness.idle, 120)
+                    link.pump()
+                finally:
+                    out.seconds = time.monotonic() - started
+                    table.close("camera table closed")

@@ -1,0 +1,124 @@
+"""Burst reads: a settled dial read from several frames of its window, fused.
+
+The held-back photographs do not hold enough to read 99.9 % of dials from one frame at a safe
+margin (docs/vision.md, bench/ideal_observer.py); a webcam films a still dial at 30 frames a
+second, and each frame's sensor noise and JPEG rounding are new. So when the encoder says a
+dial has settled, the camera reads a short burst of that window: the window's crops are
+averaged frame by frame (the reader is linear up to its first step, so the average is a
+photo of the same dial with the noise shrunk by the square root of the frames) and the
+average read by the same classifier, the same safety thresholds; while it stays unsure more
+frames are added, up to ``most``. What is left unsure then is ``unknown``: the caller reads it
+again later (a re-read), never takes it for a confirmation.
+
+Averaging is only honest while the window does not change: a hand passing, a figure knocked
+over it, the dial turning again. Each frame's window is compared with the previous one's
+(``still.Change``: the print-band energy, in units of the frame's own noise measured on the
+tray's corner markers, the live loop's own test with its threshold ``PRINT_NOISE``); a change
+starts the average again from that frame (``restarts``), and a burst that keeps changing ends
+``moving`` (the caller waits and reads again). A read that is mid-turn is ``between``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from dialtray.vision.classify import DialClassifier
+from dialtray.vision.layout import Window
+from dialtray.vision.reading import BETWEEN, CLICK, UNKNOWN, DialRead
+from dialtray.vision.register import Image, Registration
+from dialtray.vision.still import PRINT_NOISE, Change, marker_boxes
+
+FIRST = 2  # frames averaged before the first read (one more than a single frame: a change
+# between the two is seen before anything is trusted)
+MOST = 12  # frames a burst may use, restarts included
+MOVING = "moving"
+
+
+@dataclass
+class BurstRead:
+    """A burst's answer: ``status`` click / between / unknown / moving; ``read`` the fused
+    frames' read; ``frames`` frames used; ``restarts`` changes seen in the window."""
+
+    status: str
+    read: DialRead | None
+    frames: int
+    restarts: int = 0
+    reason: str = ""
+
+    @property
+    def clicks(self) -> tuple[int, ...]:
+        return self.read.clicks if self.read is not None and self.status == CLICK else ()
+
+
+def frame_noise(frame: Image, prev: Image, reg: Registration) -> float:
+    """The frame-to-frame noise energy on the tray's corner markers (their median: a hand over
+    one does not move it)."""
+    levels = []
+    for box in marker_boxes(reg):
+        then = np.asarray(cv2.cvtColor(prev[box], cv2.COLOR_BGR2GRAY), np.uint8)
+        levels.append(Change.of(frame[box], then).typical)
+    return float(np.median(levels)) if levels else float("inf")
+
+
+@dataclass
+class WindowBurst:
+    """One window's burst, fed frame by frame (``feed``) until it answers."""
+
+    classifier: DialClassifier
+    centre: tuple[float, float]
+    window: Window
+    base: str
+    first: int = FIRST
+    most: int = MOST
+    frames: int = 0
+    restarts: int = 0
+    _sum: np.ndarray | None = None
+    _n: int = 0
+    _prev: Image | None = None
+    _prev_frame: Image | None = None
+    _box: tuple[slice, slice] | None = None
+    history: list[str] = field(default_factory=list)
+
+    def feed(self, frame: Image, reg: Registration) -> BurstRead | None:
+        """Add a frame; the burst's answer once it has one, else None (another frame)."""
+        self.frames += 1
+        box = reg.window_box(self.centre, self.window, self.base)
+        grey = np.asarray(cv2.cvtColor(frame[box], cv2.COLOR_BGR2GRAY), np.uint8)
+        if self._box != box:  # registered afresh: the crops still map the same dial; the
+            self._prev = None  # pixels are compared from this frame on
+        self._box = box
+        if self._prev is not None and self._prev_frame is not None:
+            level = frame_noise(frame, self._prev_frame, reg)
+            change = Change.of(frame[box], self._prev)
+            if not np.isfinite(level) or change.local > PRINT_NOISE * max(level, 1e-3):
+                self.restarts += 1
+                self._sum, self._n = None, 0  # the window changed: average from here
+                self.history.append(f"frame {self.frames}: the window changed")
+        self._prev, self._prev_frame = grey, frame
+        crop = reg.crop(frame, self.centre, self.window, self.base).astype(np.float32)
+        self._sum = crop if self._sum is None else self._sum + crop
+        self._n += 1
+        if self._n < min(self.first, self.most) and self.frames < self.most:
+            return None
+        avg = np.clip(np.round(self._sum / self._n), 0, 255).astype(np.uint8)
+        read = self.classifier.read(avg)
+        if read.status == CLICK:
+            return BurstRead(CLICK, read, self.frames, self.restarts)
+        if read.status == BETWEEN and self._n >= self.first:
+            return BurstRead(BETWEEN, read, self.frames, self.restarts,
+                             "the dial is between two clicks")
+        if self.frames >= self.most:
+            if self.restarts and self._n < self.first:
+                return BurstRead(MOVING, read, self.frames, self.restarts,
+                                 "the window kept changing (a hand, a figure, the dial "
+                                 "turning): read it again when the tray is still")
+            return BurstRead(UNKNOWN, read, self.frames, self.restarts,
+                             read.reason or "the camera is not sure of this dial")
+        return None
+
+
+__all__ = ["BETWEEN", "CLICK", "FIRST", "MOST", "MOVING", "UNKNOWN", "BurstRead", "WindowBurst",
+           "frame_noise"]

@@ -1,0 +1,161 @@
+"""A tray with a webcam and no electronics (``--no-encoders``): the camera's reads are the dial
+events.
+
+``CameraTray`` stands where the tray's link session stands for a ``tracker.runner.TrackedTray``
+(``subscribe``, ``unsubscribe``, ``snapshot``): a ``CameraWitness`` in camera-only mode watches
+every docked window, burst-reads a dial once its window has changed and is still again, and
+each new click it reads becomes a ``Click`` event (the signed clicks from the last one read,
+the shorter way round, as an encoder would count them); ``snapshot`` is every dial's last
+read. A dial the camera cannot read surely sends nothing (it is read again; the tracker keeps
+waiting for it, as for a dial not yet turned): never a guess.
+
+Dials are in the figure's printed clicks: a reader turns ``up`` (+1 when a rising click is
+clockwise, -1 for an Air Action speed dial) and has as many detents as its dial prints. Two
+clicks that print alike look the same to the camera: a dial read as one of them is taken to be
+at the one the rules want (``expect``), listed in ``assumed``. A dial
+with no window in the tray layout (an Air Action Ace card) cannot be on a camera-only tray:
+``CameraTray`` refuses it, naming it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from dialtray.link.messages import Click, DialState, Snapshot, TrayEvent
+from dialtray.vision.errors import VisionError
+from dialtray.vision.witness import CAMERA_ONLY, CameraWitness, Witnessed
+
+DIAL_NAMES = ("combat", "speed")  # the link's dial index -> the window's name
+
+
+@dataclass(frozen=True)
+class CameraDial:
+    """One reader of a camera-only tray: its dock, link dial index, the window's name, which
+    way a rising click turns and the clicks its dial prints."""
+
+    dock: int
+    dial: int
+    name: str
+    up: int
+    clicks: int
+
+
+class CameraTray:
+    """See the module docstring. ``dials``: (dock, link dial index) -> ``CameraDial``."""
+
+    def __init__(self, witness: CameraWitness, dials: Mapping[tuple[int, int], CameraDial],
+                 on_unsure: Callable[[Witnessed], None] | None = None) -> None:
+        """``on_unsure``: told of a dial the camera could not read (the table asks the player
+        to re-seat that figure; the camera reads it again by itself)."""
+        for (dock, dial), d in dials.items():
+            figure = witness.docks.get(dock)
+            if figure is None or d.name not in witness.reader.classifiers(figure):
+                raise VisionError(f"dock {dock} reader {dial} ({d.name}): "
+                                  "the camera has no window for it (a camera-only tray reads "
+                                  "the dials the tray layout shows: a plane's combat and speed "
+                                  "dials, an Aces figure's combat dial)")
+        self.witness = witness
+        self.on_unsure = on_unsure
+        self.dials = dict(dials)
+        self._by_name = {(d.dock, d.name): d for d in dials.values()}
+        self._listeners: list[Callable[[TrayEvent], None]] = []
+        self._lock = threading.Lock()
+        self._seq = 0
+        self._pos: dict[tuple[int, int], int] = {}  # physical position, unwrapped
+        self.events: list[Click] = []
+        self._alike: dict[tuple[int, int], tuple[int, ...]] = {}  # the last read's clicks
+        self.assumed: list[tuple[int, str, int]] = []  # turns taken on the rules' word
+        witness.on_result = self._on_read
+        witness.camera_only = True
+
+    def start(self) -> CameraTray:
+        self.witness.start()
+        for d in self.dials.values():
+            self.witness.settled(d.dock, d.name, None)  # every dial read once at the start
+        return self
+
+    def close(self) -> None:
+        self.witness.stop()
+
+    def __enter__(self) -> CameraTray:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def subscribe(self, listener: Callable[[TrayEvent], None]) -> None:
+        with self._lock:
+            self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Callable[[TrayEvent], None]) -> None:
+        with self._lock:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+    def snapshot(self, timeout: float = 30.0) -> Snapshot:
+        """Every dial's position as last read (waiting for each dial's first read); raises
+        TimeoutError naming the dials the camera could not read."""
+        if not self.witness.wait(lambda: len(self._pos) == len(self.dials), timeout):
+            missing = [f"dock {d.dock} {d.name}" for k, d in self.dials.items()
+                       if k not in self._pos]
+            raise TimeoutError("the camera could not read " + ", ".join(missing)
+                               + (f" ({self.witness.error})" if self.witness.error else ""))
+        with self._lock:
+            return Snapshot(0, 1, self._seq + 1, tuple(
+                DialState(d.dock, d.dial, "camera", 0, d.clicks, self._pos[k] % d.clicks)
+                for k, d in sorted(self.dials.items())), "camera")
+
+    def expect(self, wants: Mapping[tuple[int, int], int]) -> None:
+        """The clicks the rules want now ((dock, dial) -> click): a dial whose last read
+        names that click among others that print alike (the camera cannot see a turn between
+        them) is taken to be there. (Called by the thread that runs the tracker.)"""
+        for key, click in wants.items():
+            alike = self._alike.get(key, ())
+            d = self.dials.get(key)
+            if d is not None and key in self._pos and click in alike and len(alike) > 1 \
+                    and (self._pos[key] * d.up) % d.clicks != click:
+                self.assumed.append((d.dock, d.name, click))
+                self._move(d, click, 0.0)
+
+    def _on_read(self, w: Witnessed) -> None:
+        d = self._by_name.get((w.dock, w.dial))
+        if d is not None and w.state != CAMERA_ONLY and self.on_unsure is not None:
+            self.on_unsure(w)
+        if d is None or w.state != CAMERA_ONLY:
+            return
+        key = (d.dock, d.dial)
+        self._alike[key] = w.camera
+        click = w.click
+        if click is None:  # look-alike clicks, none of them the last: where it was is kept
+            with self._lock:
+                here = (self._pos[key] * d.up) % d.clicks if key in self._pos else None
+            if here is None and w.camera:  # a first read: the first of them (the rules'
+                here = min(w.camera)  # start check, then ``expect``, put it right)
+                self.assumed.append((d.dock, d.name, here))
+            if here is None or here not in w.camera:
+                return
+            click = here
+        self._move(d, click, w.at)
+
+    def _move(self, d: CameraDial, click: int, at: float) -> None:
+        key = (d.dock, d.dial)
+        phys = (click * d.up) % d.clicks
+        with self._lock:
+            if key not in self._pos:
+                self._pos[key] = phys
+                return
+            delta = (phys - self._pos[key]) % d.clicks
+            if delta > d.clicks // 2:
+                delta -= d.clicks
+            if delta == 0:
+                return
+            self._pos[key] += delta
+            self._seq += 1
+            ev = Click(self._seq, d.dock, d.dial, self._pos[key] % d.clicks, delta,
+                       int(at * 1000))
+            self.events.append(ev)
+            listeners = list(self._listeners)
+        for listener in listeners:
+            listener(ev)

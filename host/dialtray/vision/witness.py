@@ -1,0 +1,381 @@
+"""The camera at the table: a thread that films the tray and checks each settled dial.
+
+``CameraWitness`` owns the camera (a webcam, or the virtual tray's ``VirtualCamera``) and a
+``TrayReader``. The tracker never waits for it: ``settled`` and ``turning`` only queue a
+request and return; the camera's thread answers each settled click with a burst read
+(``burst.py``) fused with the encoder by ``fusion.fuse``, and hands back a ``Witnessed``
+through ``on_result`` (called on the camera's thread: a table marshals it to its own loop)
+and in ``results``:
+
+- ``confirmed``: the camera sees the encoder's click;
+- ``disagree``: the camera is sure of another click: the value to use stays the last confirmed
+  one (``click``), and ``todo`` says what to do (re-seat the figure, turn the dial to ...); the
+  window is read again once it has changed and is still, until they agree;
+- ``mid-turn``: the dial sits between two clicks: wait (read again shortly);
+- ``unsure``: bursts (``rereads`` of them) left the camera unsure: the encoder's click stands,
+  unconfirmed; a hand, a figure knocked over the window or a base off its dock end here,
+  held, never misread;
+- ``camera-only``: a dial with no encoder (``--no-encoders``), read by the camera alone.
+
+With ``watch`` on, every frame is also compared with the last for every docked window
+(``still.Change``, the live loop's test): a window that changed is a ``moves`` entry (the
+camera saw the dial or something over it move: a peek, a wrong dial turned), and a dial with
+no encoder is burst-read once its window has been still ``STILL_FRAMES`` frames: its reads
+are the dial events (``camera-only``).
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from dialtray.vision.burst import MOST, MOVING, BurstRead, WindowBurst, frame_noise
+from dialtray.vision.errors import VisionError
+from dialtray.vision.fusion import CONFIRMED, CameraView, fuse
+from dialtray.vision.reader import TrayReader
+from dialtray.vision.reading import BETWEEN, CLICK
+from dialtray.vision.register import Image, Registration
+from dialtray.vision.still import PRINT_NOISE, Change
+from dialtray.vision.virtual_camera import FrameSource
+
+CONFIRM, DISAGREE, MIDTURN, UNSURE, CAMERA_ONLY = (
+    "confirmed", "disagree", "mid-turn", "unsure", "camera-only")
+REREADS = 3  # bursts per settled click before "unsure"
+STILL_FRAMES = 3  # a window unchanged this many frames is still (camera-only dials)
+RETRY_FRAMES = 10  # camera-only: frames before a dial left unsure is read again
+LOST_FRAMES = 30  # frames without the tray's markers before every open read ends unsure
+
+Key = tuple[int, str]
+
+
+@dataclass(frozen=True)
+class Witnessed:
+    """What the camera made of one settled click (see the module docstring)."""
+
+    dock: int
+    dial: str
+    figure: str
+    encoder: int | None
+    state: str
+    camera: tuple[int, ...]
+    click: int | None
+    frames: int
+    bursts: int
+    reason: str = ""
+    todo: str = ""
+    at: float = 0.0
+    asked: float = 0.0  # when the read was asked for (settle -> answer: at - asked)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"dock": self.dock, "dial": self.dial, "figure": self.figure,
+                "encoder": self.encoder, "state": self.state, "camera": list(self.camera),
+                "click": self.click, "frames": self.frames, "bursts": self.bursts,
+                "reason": self.reason, "todo": self.todo, "at": round(self.at, 3),
+                "asked": round(self.asked, 3)}
+
+    def line(self) -> str:
+        """One line for the tray view and the game's log."""
+        who = f"dock {self.dock} {self.dial}"
+        if self.state == CONFIRM:
+            return f"{who}: click {self.click} confirmed by the camera ({self.frames} frames)"
+        if self.state == CAMERA_ONLY:
+            what = f"click {self.click}" if self.click is not None else \
+                f"click {' or '.join(map(str, self.camera))} (they print alike)"
+            return f"{who}: the camera reads {what} ({self.frames} frames)"
+        text = f"{who}: {self.state}: {self.reason}"
+        return f"{text} — {self.todo}" if self.todo else text
+
+
+@dataclass
+class _Job:
+    key: Key
+    encoder: int | None
+    plausible: bool
+    since: float
+    burst: WindowBurst | None = None
+    bursts: int = 0
+    frames: int = 0
+    reg: Registration | None = None
+    held: bool = False  # a disagreement: read again once the window changed and is still
+
+
+@dataclass
+class _Watch:
+    grey: Image | None = None
+    still: int = 0
+    moving_since: float | None = None
+
+
+@dataclass
+class CameraWitness:
+    """See the module docstring. ``docks``: dock -> figure id on it."""
+
+    camera: FrameSource
+    reader: TrayReader
+    docks: Mapping[int, str]
+    on_result: Callable[[Witnessed], None] | None = None
+    watch: bool = False
+    camera_only: bool = False  # no encoders: the camera's reads are the dial events
+    rereads: int = REREADS
+    most: int = MOST
+    clock: Callable[[], float] = time.monotonic
+    results: list[Witnessed] = field(default_factory=list)
+    moves: list[tuple[int, str, float]] = field(default_factory=list)
+    frames: int = 0
+    cpu_s: float = 0.0  # the reading thread's CPU (thread_time), all frames
+    error: str = ""
+
+    def __post_init__(self) -> None:
+        self.docks = dict(self.docks)
+        self._requests: queue.SimpleQueue[tuple[str, Key, int | None, bool]] = \
+            queue.SimpleQueue()
+        self._jobs: dict[Key, _Job] = {}
+        self._watch: dict[Key, _Watch] = {}
+        self._last: dict[Key, int] = {}
+        self._cond = threading.Condition()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._reg: Registration | None = None
+        self._prev: Image | None = None
+        self._lost = 0
+        self._pending = 0
+        self._retry: dict[Key, int] = {}  # camera-only: the frame an unsure dial is read again
+
+    # ---- the tracker's side: never blocks -------------------------------------------------
+
+    def settled(self, dock: int, dial: str, click: int | None, plausible: bool = True) -> None:
+        """The encoder says ``dock``'s ``dial`` settled on ``click`` (the figure's click
+        index); ``plausible``: the rules move this dial now (``fusion.may_move``)."""
+        with self._cond:
+            self._pending += 1
+        self._requests.put(("settled", (dock, dial), click, plausible))
+
+    def turning(self, dock: int, dial: str) -> None:
+        """The encoder says the dial is moving: any read of it in progress is dropped."""
+        self._requests.put(("turning", (dock, dial), None, True))
+
+    def last_confirmed(self, dock: int, dial: str) -> int | None:
+        return self._last.get((dock, dial))
+
+    def set_confirmed(self, dock: int, dial: str, click: int) -> None:
+        """Where the game starts a dial (both sources agree by construction)."""
+        self._last[(dock, dial)] = click
+
+    def idle(self) -> bool:
+        """Nothing to read now (a held disagreement waits for the player, not the camera)."""
+        with self._cond:
+            return self._pending == 0 and all(j.held for j in list(self._jobs.values()))
+
+    def wait(self, what: Callable[[], bool], timeout: float = 60.0) -> bool:
+        """Wait (on the camera's own progress) until ``what()`` holds; False on timeout or
+        when the camera thread ended."""
+        end = time.monotonic() + timeout
+        with self._cond:
+            while not what():
+                left = end - time.monotonic()
+                if left <= 0 or (self._thread is not None and not self._thread.is_alive()):
+                    return what()
+                self._cond.wait(min(left, 0.5))
+            return True
+
+    # ---- the camera's thread ---------------------------------------------------------------
+
+    def start(self) -> CameraWitness:
+        self._thread = threading.Thread(target=self._run, name="camera-witness", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(10)
+        self.camera.release()
+
+    def __enter__(self) -> CameraWitness:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _run(self) -> None:
+        cv2.setNumThreads(1)
+        try:
+            while not self._stop.is_set():
+                taken = self.clock()  # the frame is no older than this
+                ok, frame = self.camera.read()
+                if not ok or frame is None:
+                    self.error = "the camera stopped sending frames"
+                    break
+                c0 = time.thread_time()
+                self.step(frame, taken)
+                self.cpu_s += time.thread_time() - c0
+        finally:
+            with self._cond:
+                self._cond.notify_all()
+
+    def step(self, frame: Image, taken: float | None = None) -> None:
+        """One frame: requests in, registration, watch, bursts. (The thread's loop; a test or
+        bench may call it directly with frames of its own.) ``taken``: when the camera was
+        asked for the frame; a read asked for after that does not use it (it may show the
+        dial before it settled)."""
+        self.frames += 1
+        now = self.clock()
+        self._take_requests(now)
+        try:
+            reg = self.reader.follow(frame)
+            self._lost = 0
+        except VisionError as e:
+            self._lost += 1
+            if self._lost >= LOST_FRAMES:
+                for job in list(self._jobs.values()):
+                    self._finish(job, UNSURE, None, f"the camera cannot find the tray ({e})",
+                                 "clear the tray's corners; the camera reads it again", now)
+            self._prev = None
+            return
+        if reg is not self._reg:
+            self._reg = reg
+            for job in self._jobs.values():
+                job.burst = None  # a new registration: window boxes moved
+            self._watch.clear()
+        level = frame_noise(frame, self._prev, reg) if self._prev is not None else float("inf")
+        self._prev = frame
+        if self.watch or self.camera_only:
+            self._look(frame, reg, level, now)
+        for job in list(self._jobs.values()):
+            if taken is None or job.since <= taken:
+                self._advance(job, frame, reg, now)
+        with self._cond:
+            self._cond.notify_all()
+
+    def _take_requests(self, now: float) -> None:
+        while True:
+            try:
+                kind, key, click, plausible = self._requests.get_nowait()
+            except queue.Empty:
+                return
+            if kind == "turning":
+                job = self._jobs.get(key)
+                if job is not None:
+                    job.burst = None
+                continue
+            with self._cond:
+                self._pending -= 1
+            if key[0] not in self.docks:
+                continue  # no figure on that dock: nothing to read
+            self._jobs[key] = _Job(key, click, plausible, now)
+
+    def _look(self, frame: Image, reg: Registration, level: float, now: float) -> None:
+        """Which windows changed since the last frame (moves; camera-only dials' settles)."""
+        for dock, figure in self.docks.items():
+            for dial in self.reader.classifiers(figure):
+                key = (dock, dial)
+                bt = self.reader.layout.base_type(self.reader.refs[figure].base_type)
+                box = reg.window_box(self.reader.layout.docks[dock], bt.windows[dial], bt.name)
+                w = self._watch.setdefault(key, _Watch())
+                grey = np.asarray(cv2.cvtColor(frame[box], cv2.COLOR_BGR2GRAY), np.uint8)
+                if w.grey is not None and np.isfinite(level):
+                    if Change.of(frame[box], w.grey).local > PRINT_NOISE * max(level, 1e-3):
+                        if w.moving_since is None:
+                            w.moving_since = now
+                            self.moves.append((dock, dial, now))
+                        w.still = 0
+                        job = self._jobs.get(key)
+                        if self.camera_only and job is not None and job.encoder is None:
+                            del self._jobs[key]  # read once it is still again
+                    else:
+                        w.still += 1
+                w.grey = grey
+                if w.moving_since is not None and w.still >= STILL_FRAMES:
+                    w.moving_since = None
+                    job = self._jobs.get(key)
+                    if job is not None and job.held:
+                        job.held, job.bursts = False, 0  # re-seated: read it again
+                    elif self.camera_only and job is None:
+                        self._jobs[key] = _Job(key, None, True, now)
+                if self.camera_only and key not in self._jobs and w.moving_since is None \
+                        and self._retry.get(key, -1) == self.frames:
+                    self._jobs[key] = _Job(key, None, True, now)  # unsure: read it again
+
+    def _advance(self, job: _Job, frame: Image, reg: Registration, now: float) -> None:
+        if job.held:
+            return
+        dock, dial = job.key
+        figure = self.docks[dock]
+        if job.burst is None:
+            bt = self.reader.layout.base_type(self.reader.refs[figure].base_type)
+            job.burst = WindowBurst(self.reader.classifiers(figure)[dial],
+                                    self.reader.layout.docks[dock], bt.windows[dial], bt.name,
+                                    most=self.most)
+            job.bursts += 1
+        answer = job.burst.feed(frame, reg)
+        job.frames += 1
+        if answer is not None:
+            job.burst = None
+            self._answer(job, answer, now)
+
+    def _answer(self, job: _Job, a: BurstRead, now: float) -> None:
+        key = job.key
+        last = self._last.get(key)
+        if a.status == CLICK and a.read is not None:
+            if job.encoder is None:  # no encoder: the camera's read is the dial's value; clicks
+                # that print alike are one read (the last one if it is among them, else None:
+                # which of them is for the rules to say, camera_tray.CameraTray.expect)
+                clicks = a.read.clicks
+                one = clicks[0] if len(clicks) == 1 else last if last in clicks else None
+                if one is not None:
+                    self._last[key] = one
+                self._finish(job, CAMERA_ONLY, a, "" if one is not None else
+                             f"clicks {', '.join(map(str, clicks))} print alike", "", now,
+                             click=one)
+                return
+            f = fuse(last, job.encoder, CameraView(CLICK, a.read.clicks, a.read.confidence),
+                     job.plausible)
+            if f.state == CONFIRMED:
+                self._last[key] = job.encoder
+                self._finish(job, CONFIRM, a, "", "", now, click=job.encoder)
+                return
+            seen = " or ".join(str(c) for c in a.read.clicks)
+            self._finish(job, DISAGREE, a,
+                         f"the encoder says click {job.encoder}, the camera sees click {seen}",
+                         f"re-seat the figure on dock {key[0]} (press it flat into its dock) "
+                         f"and check its {key[1]} dial shows click {job.encoder}; the game "
+                         f"keeps click {last} until the camera agrees", now, click=last,
+                         keep=True)
+            return
+        if job.bursts < self.rereads:
+            return  # read again: a new burst on the next frame
+        if a.status == BETWEEN:
+            self._finish(job, MIDTURN, a, "the dial sits between two clicks",
+                         "turn it onto a click", now, click=last if job.encoder is None
+                         else job.encoder)
+            return
+        why = a.reason if a.status == MOVING else (a.reason or "the camera is not sure")
+        self._finish(job, UNSURE, a, why, "" if job.encoder is not None else
+                     "the camera reads it again when the tray is still", now,
+                     click=job.encoder if job.encoder is not None else last)
+
+    def _finish(self, job: _Job, state: str, a: BurstRead | None, reason: str, todo: str,
+                now: float, click: int | None = None, keep: bool = False) -> None:
+        dock, dial = job.key
+        w = Witnessed(dock, dial, self.docks[dock], job.encoder, state,
+                      a.read.clicks if a is not None and a.read is not None
+                      and a.status == CLICK else (), click, job.frames, job.bursts, reason,
+                      todo, now, job.since)
+        if keep:
+            job.held = True
+        else:
+            self._jobs.pop(job.key, None)
+        if self.camera_only and job.encoder is None and state in (UNSURE, MIDTURN):
+            self._retry[job.key] = self.frames + RETRY_FRAMES
+        with self._cond:
+            self.results.append(w)
+            self._cond.notify_all()
+        if self.on_result is not None:
+            self.on_result(w)

@@ -1,0 +1,60 @@
+"""The camera plugged into the one table every front end drives (``dialtray.table.Table``,
+issue 30): a camera-only tray is the table's link (``commands._camera_sim.camera_only_table``:
+the camera's reads are its dial events), bots play Air Action through ``Table.pump`` to its
+end, and the table's view shows the finished game. Held-back profile, 1 turn (CPU kept small).
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from dialtray.commands._camera_sim import camera_only_table
+from dialtray.rules.airaction import AirActionGame
+from dialtray.rules.airaction.base import SquadronPlane
+from dialtray.rules.airaction.bots import STANDARD_SQUADRONS
+from dialtray.rules.airaction.notation import header_of
+from dialtray.table.games import setup_of
+from dialtray.vision import testset
+from dialtray.vision.faces import dial_faces
+from dialtray.vision.layout import Layout
+
+SEED = 9975
+NO_ACES = {seat: [SquadronPlane(p.id, p.figure, p.level) for p in planes]
+           for seat, planes in STANDARD_SQUADRONS.items()}
+
+
+@pytest.mark.slow
+def test_a_camera_only_tray_plays_through_the_table(layout: Layout) -> None:
+    def make(dice: object) -> object:
+        g = AirActionGame.new(NO_ACES, build_total=300, dice=dice)
+        return setup_of("airaction", g, header_of(g.setup_events[0]), SEED, 1)
+
+    table, cam = camera_only_table("airaction", SEED, 1, ["bot", "bot"], layout=layout,
+                                   make=make)
+    try:
+        table.link.sync(300)  # every dial's first read (a hard window: re-read, re-seated)
+        table.start()
+        end = time.monotonic() + 600
+        while not table.over and time.monotonic() < end:
+            table.pump(0.02)
+        view = table.view()
+    finally:
+        table.close("test over")
+        cam.camera_tray.close()
+    assert view.over is not None, view.waiting_for
+    assert view.over.winner, view.over
+    assert cam.camera_tray.events, "no dial event came from the camera"
+    assert any("winner" in line.lower() or "wins" in line.lower() for line in table.narration)
+    assert all(w.encoder is None for w in cam.witness.results)
+    # every dial's camera-read click is where the world left it (or prints alike)
+    tray, figures = cam.camera_tray, testset.sample_figures("airaction")
+    for (dock, dial), d in tray.dials.items():
+        truth = round(cam.world.positions[dock][d.name]) % d.clicks
+        seen = (tray._pos[(dock, dial)] * d.up) % d.clicks
+        printed = dial_faces(figures[cam.witness.docks[dock]])[d.name]
+        assert printed[seen].key() == printed[truth].key(), (dock, d.name, seen, truth)
+    print(f"camera-only game through the table: {len(tray.events)} camera events, "
+          f"{len(tray.assumed)} taken on the rules' word (clicks that print alike), "
+          f"{len(cam.reseats)} re-seats asked for, {cam.witness.frames} frames, "
+          f"{cam.witness.cpu_s:.0f} s reader CPU")
