@@ -59,6 +59,10 @@ class Bot:
         self.rng = random.Random(seed)
 
     def choose(self, g: FasaGame) -> FasaAction:
+        with g.bound():  # the game's own template and tables
+            return self._choose(g)
+
+    def _choose(self, g: FasaGame) -> FasaAction:
         st = g.state
         if st.sealed and st.phase in ("plot", "reveal", "pick", "pick-reveal"):
             return self.secret(g)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dialtray.rules.core.dice import DiceSource
 from dialtray.rules.fasa import events as ev
 from dialtray.rules.fasa.apply import Damage, Emit
-from dialtray.rules.fasa.damage import SHAPES, gun_shape, hit_table, shift_allowed
+from dialtray.rules.fasa.damage import gun_shape, hit_table, shape, shift_allowed
 from dialtray.rules.fasa.hexmap import (
     Hex,
     MapSheet,
@@ -22,9 +22,10 @@ from dialtray.rules.fasa.hexmap import (
     step,
     straight_ahead,
 )
-from dialtray.rules.fasa.sheets import BOMBS, DEPLOYED, Gun
+from dialtray.rules.fasa.sheets import Gun, bombs, deployed
 from dialtray.rules.fasa.skills import QuickDraw, gunner_skill
 from dialtray.rules.fasa.state import FasaState, PlaneState
+from dialtray.rules.fasa.tables import active
 from dialtray.rules.fasa.tn import (
     bomb_tn,
     constitution_tn,
@@ -43,10 +44,9 @@ TAG_TURNS = 4  # FS-M111: the rest of this turn and 4 more
 
 
 def deflection(attacker_facing: int, target_facing: int) -> int:
-    """FS-M74 / FS table 13 (diagram missing: SAMPLE by facing difference, D-FS-03): same
-    direction 0, one hexside off 1, nose to nose 2, two hexsides off 3."""
-    d = (target_facing - attacker_facing) % 6
-    return {0: 0, 1: 1, 5: 1, 3: 2, 2: 3, 4: 3}[d]
+    """FS-M74 / FS table 13 (diagram missing: ``arcs.json``, SAMPLE by facing difference,
+    D-FS-03: same direction 0, one hexside off 1, nose to nose 2, two hexsides off 3)."""
+    return active().deflection[(target_facing - attacker_facing) % 6]
 
 
 def side_of(target: PlaneState, src: Hex) -> int | None:
@@ -81,10 +81,10 @@ def target_range(sheet: MapSheet, a: PlaneState, t: PlaneState, reach: int,
         return 0 if not turret and same_hex_fire(a, t) else None
     if turret:  # FS-M120 / D-FS-05 SAMPLE: an aircraft turret covers the rear half
         rng = distance(a.hex, t.hex)
-        ok = in_arc(a.hex, a.facing + 3, t.hex, 1.5) and rng <= reach
+        ok = in_arc(a.hex, a.facing + 3, t.hex, active().turret_half) and rng <= reach
     elif wide:  # FS-M112: a seeker against a tagged target: the V of three hexrows
         rng = distance(a.hex, t.hex)
-        ok = in_arc(a.hex, a.facing, t.hex, 0.5) and rng <= reach
+        ok = in_arc(a.hex, a.facing, t.hex, active().front_half) and rng <= reach
     else:
         r = straight_ahead(a.hex, a.facing, t.hex)
         rng = r if r is not None else 0
@@ -264,7 +264,7 @@ class Attack:
         object the target tows (FS-M110, no drilling on into an object)."""
         t = self.st.planes[target]
         dead_eye, _, shocked = self.skills()
-        d = DEPLOYED[code]
+        d = deployed()[code]
         self.emit(ev.RocketUsed(self.p.id, hardpoint, code))
         wide = code == "SK" and t.tagged_until >= self.st.turn
         rng = target_range(self.map, self.p, t, d.range, wide=wide) or 0
@@ -293,7 +293,7 @@ class Attack:
         table = hit_table(side_of(t, self.p.hex), loc)
         (col,) = roll_d10(self.dice, f"{self.p.id} {code} column")
         dmg = Damage(self.st, self.dice, self.emit, target, self.p.id)
-        dmg.hit(table, col - 1, SHAPES["rocket" if code != "HE" else "HE"], f"{code} rocket",
+        dmg.hit(table, col - 1, shape("rocket" if code != "HE" else "HE"), f"{code} rocket",
                 rule)
         if code == "DR" and dmg.p.flying:
             self.emit(ev.Burning(target, "DR", table, col, rng, True))
@@ -308,8 +308,8 @@ class Attack:
     def bomb(self, hardpoint: str, h: Hex) -> None:
         """FS-M114: own hex or adjacent; a miss scatters (SAMPLE scatter, D-FS-08) and still
         damages a ground object where it lands."""
-        code = next(c for c in self.p.rockets[hardpoint] if c in BOMBS)
-        _, modifier, hits = BOMBS[code]
+        code = next(c for c in self.p.rockets[hardpoint] if c in bombs())
+        _, modifier, hits = bombs()[code]
         self.emit(ev.RocketUsed(self.p.id, hardpoint, code))
         obj = self.map.object_at(h)
         dead_eye, _, shocked = self.skills()
@@ -321,7 +321,7 @@ class Attack:
             lands = step(h, r - 1) if r <= 6 else step(h, r - 7, 2) if r <= 9 else h
         hit = self.map.object_at(lands)
         if hit is not None and hit.kind == "ground" and self.st.ground.get(hit.id, 0) > 0:
-            self.emit(ev.GroundHit(hit.id, hits * len(SHAPES["flak"])))
+            self.emit(ev.GroundHit(hit.id, hits * len(shape("flak"))))
 
     def clear(self) -> None:
         """FS-M78: TN 8 - Steady Hand per jammed gun; the shooter's only action."""
@@ -345,7 +345,7 @@ def flak_burst(st: FasaState, sheet: MapSheet, dice: DiceSource, emit: Emit, h: 
         for _ in range(n):
             (loc,) = roll_d10(dice, f"{p.id} flak location")
             (col,) = roll_d10(dice, f"{p.id} flak column")
-            dmg.hit(hit_table(side_of(p, h), loc), col - 1, SHAPES["flak"], "flak", "FS-M105")
+            dmg.hit(hit_table(side_of(p, h), loc), col - 1, shape("flak"), "flak", "FS-M105")
         dmg.finish()
 
 
@@ -383,14 +383,14 @@ def continuing(st: FasaState, dice: DiceSource, emit: Emit) -> None:
                 break
             dmg = Damage(st, dice, emit, p.id, None)
             if kind == "MG":
-                dmg.hit(table, col - 1, SHAPES["fracture"], "magnesium burn", "FS-M06")
+                dmg.hit(table, col - 1, shape("fracture"), "magnesium burn", "FS-M06")
                 emit(ev.Burning(p.id, kind, table, col, rng, False))
             else:
                 (r,) = roll_d10(dice, f"{p.id} drill")
                 ok = succeeds(r, drill_tn(rng))
                 emit(ev.Rolled(p.id, "drill continues", r, drill_tn(rng), ok, "FS-M113"))
                 if ok:
-                    dmg.hit(table, col - 1, SHAPES["drill"], "drill", "FS-M113")
+                    dmg.hit(table, col - 1, shape("drill"), "drill", "FS-M113")
                 else:
                     emit(ev.Burning(p.id, kind, table, col, rng, False))
             dmg.finish()

@@ -18,6 +18,7 @@ class GameSetup(Event):
     fractional_qd: bool
     collision_damage: bool
     start_speed: int = 2
+    tables: str = ""  # the owner's tables directory ("" = the shipped samples)
 
     def text(self) -> str:
         return f"map {self.map}, seats {' '.join(self.seats)}, turn limit {self.turn_limit}"

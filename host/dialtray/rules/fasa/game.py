@@ -12,9 +12,11 @@ it. Every roll is a d10 from the injected dice source (FS-M01).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from dialtray.rules.core.dials import Dial, DialChange, DialSetting, click_change
 from dialtray.rules.core.dice import DiceSource
@@ -45,7 +47,7 @@ from dialtray.rules.fasa.actions import (
 )
 from dialtray.rules.fasa.apply import Emit
 from dialtray.rules.fasa.combat import TURRET, Attack, combat_order, continuing, non_lethal
-from dialtray.rules.fasa.hexmap import FACINGS, MapSheet, distance, hex_text, in_arc, load_map
+from dialtray.rules.fasa.hexmap import FACINGS, MapSheet, distance, hex_text, in_arc
 from dialtray.rules.fasa.legal import (
     check_combat,
     check_plot,
@@ -56,6 +58,7 @@ from dialtray.rules.fasa.legal import (
 from dialtray.rules.fasa.movement import Mover, caps, crowded, refusal
 from dialtray.rules.fasa.skills import MissionRecord, mission_xp
 from dialtray.rules.fasa.state import FasaState, PlaneState, fold_event
+from dialtray.rules.fasa.tables import FasaTables, active, load_tables, using
 from dialtray.rules.fasa.template import parse_plot
 from dialtray.rules.fasa.tn import tailing_number, tailing_reveal
 from dialtray.rules.fasa.zeppelin import FALLS_AT
@@ -74,26 +77,49 @@ class Outcome:
 
 def start_events(map_name: str, planes: Sequence[tuple[str, str, str]], turn_limit: int,
                  sealed: bool = False, fractional: bool = False,
-                 collision_damage: bool = False, speed: int = 2) -> list[Event]:
+                 collision_damage: bool = False, speed: int = 2, tables: str = "",
+                 speeds: dict[str, int] | None = None) -> list[Event]:
     """FS-M07 "Set-up": P1 on the south edge facing A, P2 on the north edge facing D, home
-    sides behind them; ``planes`` are (seat, plane id, sheet id)."""
-    sheet = load_map(map_name)
-    out: list[Event] = [ev.GameSetup(map_name, SEATS, turn_limit, sealed, fractional,
-                                     collision_damage, speed)]
-    from dialtray.rules.fasa.hexmap import from_offset
-    from dialtray.rules.fasa.sheets import sheet as sheet_of
+    sides behind them; ``planes`` are (seat, plane id, sheet id). "Pilots may start at any
+    speed <= their plane's max speed": ``speeds`` sets a plane's own, ``speed`` the rest (a
+    plane slower than ``speed`` at most starts at its max); a chosen speed above a plane's max
+    is refused (``ValueError`` naming FS-M07). ``tables``: the owner's tables directory."""
+    with using(load_tables(tables or None)) as t:
+        sheet = t.map(map_name)
+        out: list[Event] = [ev.GameSetup(map_name, SEATS, turn_limit, sealed, fractional,
+                                         collision_damage, speed, tables)]
+        from dialtray.rules.fasa.hexmap import from_offset
 
-    count = {s: 0 for s in SEATS}
-    for seat, pid, sid in planes:
-        i = count[seat]
-        count[seat] += 1
-        col = sheet.cols // 2 - 2 + 3 * i
-        south = seat == "P1"
-        h = from_offset(col, sheet.rows - 2 if south else 1)
-        v = min(speed, sheet_of(sid).max_speed)
-        out.append(ev.PlanePlaced(pid, seat, sid, h, 0 if south else 3, v,
-                                  "south" if south else "north"))
+        count = {s: 0 for s in SEATS}
+        for seat, pid, sid in planes:
+            i = count[seat]
+            count[seat] += 1
+            col = sheet.cols // 2 - 2 + 3 * i
+            south = seat == "P1"
+            h = from_offset(col, sheet.rows - 2 if south else 1)
+            top = t.sheet(sid).max_speed
+            chosen = (speeds or {}).get(pid)
+            if chosen is not None and not 0 <= chosen <= top:
+                raise ValueError(f"{pid} ({sid}) cannot start at speed {chosen}: pilots start "
+                                 f"at any speed up to their plane's max speed {top} (FS-M07)")
+            v = chosen if chosen is not None else min(speed, top)
+            out.append(ev.PlanePlaced(pid, seat, sid, h, 0 if south else 3, v,
+                                      "south" if south else "north"))
     return out
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _bound(method: F) -> F:
+    """Run a ``FasaGame`` method with the game's tables bound (``tables.using``)."""
+
+    @functools.wraps(method)
+    def run(self: FasaGame, *args: Any, **kwargs: Any) -> Any:
+        with using(self.tables):
+            return method(self, *args, **kwargs)
+
+    return cast(F, run)
 
 
 class FasaGame(EventSourcedGame[FasaState, FasaAction]):
@@ -105,10 +131,18 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         self.dice = dice
         self._legal: tuple[int, tuple[FasaAction, ...]] = (-1, ())
         self._version = 0  # bumped by every apply and undo: the legal-action cache's key
-        super().__init__(setup)
-        self.map: MapSheet = load_map(self.state.map)
+        first = next((e for e in setup if isinstance(e, ev.GameSetup)), None)
+        self.tables: FasaTables = load_tables(first.tables if first and first.tables else None)
+        with using(self.tables):
+            super().__init__(setup)
+            self.map: MapSheet = self.tables.map(self.state.map)
         if self.state.phase == "setup":
             self.state.phase = "plot"  # folded setup: the first Movement Phase is plotting
+
+    def bound(self) -> AbstractContextManager[FasaTables]:
+        """Bind this game's tables for rules code called from outside the game (bots, the
+        record-sheet drawing): ``with game.bound(): ...``."""
+        return using(self.tables)
 
     def initial_state(self) -> FasaState:
         return FasaState()
@@ -117,7 +151,8 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         fold_event(state, event)
 
     def fold(self, events: Any) -> FasaState:
-        st = super().fold(events)
+        with using(self.tables):
+            st = super().fold(events)
         if st.phase == "setup":
             st.phase = "plot"
         return st
@@ -139,6 +174,7 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
     def seats(self) -> tuple[Seat, ...]:
         return self.state.seats
 
+    @_bound
     def to_move(self) -> Seat | None:
         st = self.state
         if st.over is not None:
@@ -178,6 +214,7 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         return any(p.plot is None for p in self.state.planes.values()
                    if p.seat == seat and p.flying)
 
+    @_bound
     def legal_actions(self) -> Sequence[FasaAction]:
         """Every action that settles the current decision. Sealed plots cannot be listed (the
         digest hides them): ``plots_for`` gives each plane's choices then."""
@@ -199,6 +236,7 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
     def parse_action(self, text: str) -> FasaAction:
         return parse_action(text)
 
+    @_bound
     def apply(self, action: Any) -> tuple[Event, ...]:
         a: FasaAction = parse_action(action) if isinstance(action, str) else action
         st = self.state
@@ -223,7 +261,8 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
 
     def undo(self) -> Any:
         self._version += 1
-        return super().undo()
+        with using(self.tables):
+            return super().undo()
 
     def _check_secret(self, a: Seal | Reveal) -> None:
         st = self.state
@@ -405,6 +444,7 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         return True
 
     # -- results ----------------------------------------------------------------------------
+    @_bound
     def outcome(self) -> Outcome | None:
         st = self.state
         if st.over is None:
@@ -419,6 +459,7 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         out["planes"] = {k: plain(v) for k, v in sorted(st.planes.items())}
         return out
 
+    @_bound
     def report(self) -> str:
         st = self.state
         lines = [f"FASA Crimson Skies on {st.map}, turn {st.turn} ({st.phase})"]
@@ -450,7 +491,9 @@ def tails(a: PlaneState, t: PlaneState, turn: int) -> bool:
         return False
     if a.hex == t.hex:
         return a.speed < t.speed
-    return in_arc(a.hex, a.facing, t.hex) and in_arc(t.hex, t.facing + 3, a.hex)
+    arcs = active()  # FS-M59 "DATA MISSING: the arcs diagram": arcs.json
+    return in_arc(a.hex, a.facing, t.hex, arcs.front_half) and in_arc(t.hex, t.facing + 3, a.hex,
+                                                                      arcs.rear_half)
 
 
 def record(p: PlaneState) -> MissionRecord:

@@ -35,7 +35,7 @@ from dialtray.rules.fasa.combat import (
 from dialtray.rules.fasa.damage import shift_allowed
 from dialtray.rules.fasa.hexmap import MapSheet
 from dialtray.rules.fasa.movement import caps, refusal
-from dialtray.rules.fasa.sheets import BOMBS, DEPLOYED
+from dialtray.rules.fasa.sheets import bombs, deployed
 from dialtray.rules.fasa.skills import gunner_skill
 from dialtray.rules.fasa.state import FasaState, PlaneState
 from dialtray.rules.fasa.template import parse_plot, template
@@ -137,8 +137,8 @@ def combat_actions(st: FasaState, sheet: MapSheet) -> list[FasaAction]:
         if hp in p.lost:
             continue  # FS-M94: the rocket there is destroyed
         for code in dict.fromkeys(load):
-            d = DEPLOYED[code]
-            if code in BOMBS:
+            d = deployed()[code]
+            if code in bombs():
                 out += [Bomb(p.id, hp, h) for h in bomb_hexes(sheet, p)]
             elif d.at_hex:
                 out += [Launch(p.id, hp, code, h) for h in hexes_ahead(sheet, p, d.range)]
@@ -190,10 +190,10 @@ def allowed(st: FasaState, sheet: MapSheet, p: PlaneState, turret: bool,
     if load is None or a.hardpoint in p.lost:
         return False
     if isinstance(a, Bomb):
-        return any(c in BOMBS for c in load) and a.hex in bomb_hexes(sheet, p)
-    if a.code not in load or a.code in BOMBS or a.code == "TP":
+        return any(c in bombs() for c in load) and a.hex in bomb_hexes(sheet, p)
+    if a.code not in load or a.code in bombs() or a.code == "TP":
         return False
-    d = DEPLOYED[a.code]
+    d = deployed()[a.code]
     if isinstance(a, Launch):
         return d.at_hex and a.hex in hexes_ahead(sheet, p, d.range)
     t = st.planes.get(a.target)

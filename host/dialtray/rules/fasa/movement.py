@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from dialtray.rules.core.dice import DiceSource
 from dialtray.rules.fasa import events as ev
 from dialtray.rules.fasa.apply import Damage, Emit, combat_bailout
-from dialtray.rules.fasa.damage import SHAPES
+from dialtray.rules.fasa.damage import shape
 from dialtray.rules.fasa.hexmap import Hex, MapSheet, step
 from dialtray.rules.fasa.state import FasaState, PlaneState
 from dialtray.rules.fasa.template import Maneuver, parse_plot
@@ -135,7 +135,7 @@ class Mover:
         dmg = Damage(self.st, self.dice, self.emit, plane, None)
         for _ in range(count):
             (col,) = roll_d10(self.dice, f"{plane} fracture column")
-            dmg.hit(table, col - 1, SHAPES["fracture"], "fracture hit", rule)
+            dmg.hit(table, col - 1, shape("fracture"), "fracture hit", rule)
         dmg.finish()
 
     def resolve(self) -> None:
@@ -197,7 +197,7 @@ class Mover:
                 (loc,) = roll_d10(self.dice, f"{t.id} projectile location")
                 (col,) = roll_d10(self.dice, f"{t.id} projectile column")
                 side = side_of(t, p.hex) if back is None else back
-                dmg.hit(hit_table(side, loc), col - 1, SHAPES["flak"], "plane as projectile",
+                dmg.hit(hit_table(side, loc), col - 1, shape("flak"), "plane as projectile",
                         "FS-M64")
             dmg.finish()
             return
@@ -342,7 +342,7 @@ class Mover:
             dmg = Damage(self.st, self.dice, self.emit, p.id, None)
             for _ in range(collision_hits(other_base)):
                 (col,) = roll_d10(self.dice, f"{p.id} collision column")
-                dmg.hit("nose", col - 1, SHAPES["flak"], reason, "FS-M58")
+                dmg.hit("nose", col - 1, shape("flak"), reason, "FS-M58")
             dmg.finish()
             return
         combat_bailout(self.st, self.dice, self.emit, p.id, "collision", reason, "FS-M57")

@@ -172,9 +172,9 @@ def fold_event(st: FasaState, e: Event) -> None:
         st.sealed, st.fractional_qd, st.collision_damage = (e.sealed, e.fractional_qd,
                                                             e.collision_damage)
         st.start_speed = e.start_speed
-        from dialtray.rules.fasa.hexmap import load_map
+        from dialtray.rules.fasa.tables import active
 
-        objects = load_map(e.map).objects
+        objects = active().map(e.map).objects
         st.ground = {o.id: o.points for o in objects if o.points > 0}
         st.gunposts = {o.id: o.owner for o in objects if o.owner and o.kind != "hook"}
         st.cargo = {o.id: o.hex for o in objects if o.kind == "cargo"}
