@@ -10,7 +10,7 @@ D-FS-04); FS-M103/FS-M104 hardpoints and FS table 16 "Deployed Weapons".
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +110,9 @@ class Sheet:
     hardpoints: tuple[tuple[str, tuple[str, ...]], ...]
     pilot: Pilot
     joined: tuple[tuple[str, tuple[str, ...]], ...] = ()  # a load spanning more hardpoints
+    diagram: dict[str, dict[str, tuple[tuple[int, int], ...]]] = field(
+        default_factory=dict, compare=False, hash=False, repr=False)
+    """The damage diagram of ``layout`` in the tables the sheet was loaded with (FS-M83)."""
 
     def spans(self, hardpoint: str) -> tuple[str, ...]:
         """The hardpoint and those its load also occupies (an aerial torpedo needs 2,
@@ -152,8 +155,9 @@ def _semantic(doc: dict[str, Any], tables: FasaTables) -> None:
         raise FieldError("acceleration", "more than max speed (FS-M29)")
 
 
-def sheet_from(doc: dict[str, Any]) -> Sheet:
+def sheet_from(doc: dict[str, Any], tables: FasaTables | None = None) -> Sheet:
     p = doc["pilot"]
+    t = tables or active()
     return Sheet(doc["id"], doc["name"], doc["sample"], doc["base_to_hit"], doc["layout"],
                  doc["max_speed"], doc["acceleration"], doc["deceleration"], doc["g_port"],
                  doc["g_starboard"],
@@ -163,7 +167,7 @@ def sheet_from(doc: dict[str, Any]) -> Sheet:
                        p["natural_touch"], p["sixth_sense"], p["constitution"],
                        p.get("quick_draw_points", 0), p.get("previous_bailouts", 0)),
                  tuple((h["id"], tuple(h["joined"])) for h in doc["hardpoints"]
-                       if h.get("joined")))
+                       if h.get("joined")), t.layout(doc["layout"]))
 
 
 def load_sheet(path: str | Path, tables: FasaTables | None = None) -> Sheet:
@@ -172,7 +176,7 @@ def load_sheet(path: str | Path, tables: FasaTables | None = None) -> Sheet:
     t = tables or active()
     doc = load_document(path, load_schema(DATA / "sheet.schema.json"),
                         semantic=lambda d: _semantic(d, t))
-    return sheet_from(doc)
+    return sheet_from(doc, t)
 
 
 def sheet(name: str) -> Sheet:

@@ -7,7 +7,7 @@ engine caps, FS-M96 elevators, FS-M97 rudder, FS-M99 flaps, FS-M100 ailerons, FS
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cached_property
 
 from dialtray.rules.core.events import Event
 from dialtray.rules.fasa import events as ev
@@ -52,6 +52,7 @@ class PlaneState:
     turns: list[str] = field(default_factory=list)  # the turn record (FS table 1)
     towing: str = ""  # the object on the harpoon's cable (FS-M110)
     straight_run: int = 0  # hexes flown in a continuous straight path (FS-M115)
+    start: int = 0  # the speed chosen at set-up (FS-M07)
 
     @cached_property
     def sheet_data(self) -> Sheet:
@@ -68,7 +69,8 @@ class PlaneState:
 
     def engine_out(self) -> bool:
         """FS-M88 / FS-M89: the engine destroyed, or every fuel tank empty."""
-        tanks = _tanks(self.sheet_data.layout)
+        tanks = [loc for t in self.sheet_data.diagram.values() for loc in t
+                 if loc.startswith("fuel")]
         return "engine" in self.lost or (bool(tanks) and all(t in self.lost for t in tanks))
 
     def max_speed(self) -> int:
@@ -109,19 +111,6 @@ class PlaneState:
         return [g.id for g in self.sheet_data.guns if g.id not in self.lost
                 and g.id not in self.jammed and self.bursts.get(g.id, 0) > 0
                 and (g.id != "turret_gun" or self.gunner_constitution > 0)]
-
-
-@cache
-def _tanks(name: str) -> tuple[str, ...]:
-    from dialtray.rules.fasa.layouts import layout
-
-    return tuple(loc for t in layout(name).values() for loc in t if loc.startswith("fuel"))
-
-
-def _layout(p: PlaneState) -> dict[str, dict[str, tuple[tuple[int, int], ...]]]:
-    from dialtray.rules.fasa.layouts import layout
-
-    return layout(p.sheet_data.layout)
 
 
 @dataclass
@@ -180,11 +169,12 @@ def fold_event(st: FasaState, e: Event) -> None:
         st.cargo = {o.id: o.hex for o in objects if o.kind == "cargo"}
     elif isinstance(e, ev.PlanePlaced):
         sh = sheet(e.sheet)
-        st.planes[e.plane] = PlaneState(
+        st.planes[e.plane] = plane = PlaneState(
             e.plane, e.seat, e.sheet, e.hex, e.facing, e.speed, e.home,
-            constitution=sh.pilot.constitution,
+            constitution=sh.pilot.constitution, start=e.speed,
             bursts={g.id: g.bursts for g in sh.guns},
             rockets={hp: list(load) for hp, load in sh.hardpoints})
+        plane.__dict__["sheet_data"] = sh  # the game's own sheet (its tables), looked up once
     elif isinstance(e, ev.Phase):
         st.phase, st.turn = e.phase, e.turn
         if e.phase == "plot":
