@@ -325,8 +325,8 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
                 try:  # FS-M44: an illegal recorded move is flown as random movement
                     m = parse_plot(text)
                     bad = refusal(caps(st.planes[plane], st.turn), m, bail) is not None
-                except ValueError:
-                    bad, text = True, "3SA"
+                except ValueError:  # not on the template: flown at its written speed
+                    bad = True
                 emit(ev.PlotRecorded(plane, text, bail and not bad, bad))
             if not any(self._unrevealed(s) for s in st.seats):
                 self._movement(emit)

@@ -16,7 +16,7 @@ from dialtray.rules.fasa.apply import Damage, Emit, combat_bailout
 from dialtray.rules.fasa.damage import shape
 from dialtray.rules.fasa.hexmap import Hex, MapSheet, step
 from dialtray.rules.fasa.state import FasaState, PlaneState
-from dialtray.rules.fasa.template import Maneuver, parse_plot
+from dialtray.rules.fasa.template import Maneuver, flown_randomly, parse_plot
 from dialtray.rules.fasa.tn import (
     avoid_object_tn,
     collision_hits,
@@ -141,7 +141,8 @@ class Mover:
     def resolve(self) -> None:
         st = self.st
         flying = [p for p in st.planes.values() if p.flying]
-        planned = {p.id: parse_plot(p.plot or "") for p in flying if p.plot is not None}
+        planned = {p.id: flown_randomly(p.plot, p.speed) if p.plot_illegal
+                   else parse_plot(p.plot) for p in flying if p.plot is not None}
         order = sorted(planned, key=lambda k: (self._rank(st.planes[k], planned[k]), k))
         abandoned: list[PlaneState] = []
         for pid in order:

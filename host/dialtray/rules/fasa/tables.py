@@ -265,10 +265,11 @@ def load_tables(directory: str | Path | None = None) -> FasaTables:
     """The shipped tables overlaid with the owner's ``directory`` (read once per process and
     directory; ``CatalogueError`` naming the file and field when one is malformed)."""
     key = "" if not directory else str(Path(directory).resolve())
-    got = _LOADED.get(key)
+    d = Path(key) if key else None
+    sig = key + _signature(d)  # an edited file is read again
+    got = _LOADED.get(sig)
     if got is not None:
         return got
-    d = Path(key) if key else None
     if d is not None:
         if not d.is_dir():
             raise CatalogueError(key, "-", "(directory)", "no such directory")
@@ -276,8 +277,24 @@ def load_tables(directory: str | Path | None = None) -> FasaTables:
         if not any((d / k.rstrip("/")).exists() for k in known):
             raise CatalogueError(key, "-", "(directory)", f"holds none of {', '.join(known)}")
     got = build({name: _read(name, d) for name in FILES}, key)
-    _LOADED[key] = got
+    _LOADED[sig] = got
     return got
+
+
+def _signature(d: Path | None) -> str:
+    """The owner's files' sizes and times: a changed file is a new set of tables."""
+    if d is None or not d.is_dir():
+        return ""
+    files = [d / f"{n}.json" for n in FILES] + sorted(d.glob("sheets/*.json")) \
+        + sorted(d.glob("maps/*.json"))
+    out = []
+    for f in files:
+        try:
+            st = f.stat()
+        except OSError:
+            continue
+        out.append(f"{f.name}:{st.st_size}:{st.st_mtime_ns}")
+    return "|" + ",".join(out)
 
 
 def check_file(path: str | Path) -> str:

@@ -143,3 +143,18 @@ def parse_plot(text: str) -> Maneuver:
         raise ValueError(f"{text!r} is not a plot (speed, L/R/S, hexrow, facing A-F: 3L2F; "
                          "FS-M34)")
     raise ValueError(f"{text!r}: no arrowhead for that hex and facing on the template (FS-M35)")
+
+
+def flown_randomly(text: str, speed: int) -> Maneuver:
+    """FS-M44 "Illegal moves": "an illegal recorded move becomes random movement at the
+    recorded speed". A plot the template has is flown as itself (``parse_plot``); one it lacks
+    keeps the speed and direction written (``9SA``: 9 straight; ``4L7C``: 4, turning left);
+    with no speed written, the plane's current ``speed`` (D-FS-31). Never raises."""
+    try:
+        return parse_plot(text)
+    except ValueError:
+        pass
+    m = re.match(r"^\s*([0-9])?\s*([LRSlrs])?", text)
+    v = int(m.group(1)) if m and m.group(1) else speed
+    way = (m.group(2) or "S").upper() if m else "S"
+    return Maneuver(v, way, 0, 0, 0, (0,) * v, f"{v}{way}{'' if way == 'S' else '0'}A")
