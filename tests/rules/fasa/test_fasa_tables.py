@@ -176,7 +176,7 @@ def test_fs_m07_each_plane_starts_at_its_own_speed_and_above_max_is_refused() ->
     with pytest.raises(ValueError, match="FS-M07"):
         start_events("sample-blank", DEFAULT_SIDES, 12, speeds={"A1": 6})
     text = "Game: fasa\nSpeeds: A1=9\n---\n"
-    with pytest.raises(NotationError, match="x.log:2: Speeds:.*FS-M07"):
+    with pytest.raises(NotationError, match=r"x.log:2: Speeds:.*FS-M07"):
         replay_log(parse_log(text, "x.log"))
 
 
