@@ -14,7 +14,6 @@ from dialtray.rules.core.dice import FACES, DiceSource
 from dialtray.rules.core.events import Event
 from dialtray.rules.skyace import events as ev
 from dialtray.rules.skyace.cards import colour, rank, value
-from dialtray.rules.skyace.heroes import hero
 from dialtray.rules.skyace.mat import Cell
 from dialtray.rules.skyace.state import GM, SkyAceState
 
@@ -43,7 +42,7 @@ def after_draw(st: SkyAceState, drawn: ev.Drew, emit: Emit) -> None:
         return
     p = st.pawns[drawn.pawn]
     cap = p.max_life if st.regen_cap == "start" else 5
-    if hero(p.hero).has("regenerative") and p.life < cap:
+    if st.hero(p.hero).has("regenerative") and p.life < cap:
         emit(ev.LifeChanged(p.id, p.life, p.life + 1, "SA-M52"))
 
 

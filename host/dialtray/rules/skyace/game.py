@@ -39,7 +39,7 @@ from dialtray.rules.skyace.actions import (
 )
 from dialtray.rules.skyace.cards import sort_cards
 from dialtray.rules.skyace.flow import Emit, after_draw, deal_after_layout, settle
-from dialtray.rules.skyace.heroes import hero
+from dialtray.rules.skyace.heroes import Hero, hero
 from dialtray.rules.skyace.mat import NEIGHBOURS, cell_text
 from dialtray.rules.skyace.missions import mission_setup
 from dialtray.rules.skyace.state import VICTIM, SkyAceState, fold_event
@@ -67,22 +67,29 @@ class SkyAceGame(EventSourcedGame[SkyAceState, SkyAceAction]):
     def duel(cls, dice: DiceSource, heroes: Sequence[str] = ("sky-ace-1.3", "twilight"),
              physical: bool = False, turn_limit: int = DEFAULT_TURN_LIMIT,
              digits: str = "ul-lr", regen_cap: str = "start",
-             reveal: str = "discard") -> SkyAceGame:
-        """SA-M15 "Preparation steps": two heroes, LIFE 5 each (the basic game has no Lucky)."""
+             reveal: str = "discard", own: Sequence[Hero] = (),
+             hero_files: Sequence[str] = ()) -> SkyAceGame:
+        """SA-M15 "Preparation steps": two heroes, LIFE 5 each (the basic game has no Lucky).
+        ``own``: the owner's heroes (read from ``hero_files``), found before the shipped."""
+        mine = {h.id: h for h in own}
         for h in heroes:
-            hero(h)
+            if h not in mine:
+                hero(h)
         pawns = tuple(ev.PawnSpec(f"P{i + 1}", f"P{i + 1}", h, f"P{i + 1}", 5)
                       for i, h in enumerate(heroes))
         return cls(ev.Setup("duel", physical, tuple(p.id for p in pawns), pawns, turn_limit,
-                            digits=digits, regen_cap=regen_cap, reveal=reveal), dice)
+                            digits=digits, regen_cap=regen_cap, reveal=reveal,
+                            heroes=tuple(own), hero_files=tuple(hero_files)), dice)
 
     @classmethod
     def mission(cls, dice: DiceSource, name: str = "mugging", heroes: Sequence[str] | None = None,
                 physical: bool = False, turn_limit: int = DEFAULT_TURN_LIMIT,
                 digits: str = "ul-lr", regen_cap: str = "start",
-             reveal: str = "discard") -> SkyAceGame:
-        setup = mission_setup(name, heroes, physical, turn_limit)
-        return cls(replace(setup, digits=digits, regen_cap=regen_cap, reveal=reveal), dice)
+             reveal: str = "discard", own: Sequence[Hero] = (),
+             hero_files: Sequence[str] = ()) -> SkyAceGame:
+        setup = mission_setup(name, heroes, physical, turn_limit, own)
+        return cls(replace(setup, digits=digits, regen_cap=regen_cap, reveal=reveal,
+                           heroes=tuple(own), hero_files=tuple(hero_files)), dice)
 
     # -- fold --------------------------------------------------------------------------------
     def initial_state(self) -> SkyAceState:
@@ -286,7 +293,7 @@ class SkyAceGame(EventSourcedGame[SkyAceState, SkyAceAction]):
         lines = []
         for p in st.pawns.values():
             where = "out" if p.out or p.cell is None else f"at {cell_text(p.cell)}"
-            lines.append(f"{p.id:<4} {hero(p.hero).name:<10} LIFE {p.life}  {where}  "
+            lines.append(f"{p.id:<4} {st.hero(p.hero).name:<10} LIFE {p.life}  {where}  "
                          f"hand {' '.join(sort_cards(st.hands[p.deck]))}")
         if st.victim_life is not None:
             lines.append(f"victim LIFE {st.victim_life}")

@@ -9,6 +9,7 @@
     Digit-corners: ul-lr       # SA-A04: ul-lr (default) | ur-ll, the corners showing the index
     Regenerative-cap: start    # SA-A11: start (the hero's starting LIFE) | 5 (the text)
     Preferred-card: discard    # SA-A10: discard | top (left face up, drawn next)
+    Hero-file: my-heroes.json  # the owner's heroes (repeatable; ``dialtray skyace hero check``)
     ---
     deal | 3 1 6 ...
     layout 1,0
@@ -19,14 +20,16 @@
 from __future__ import annotations
 
 from dialtray.rules.core.dice import DiceSource, RecordingDice
+from dialtray.rules.core.errors import CatalogueError
 from dialtray.rules.core.notation import GameLog, format_action_line, format_log
 from dialtray.rules.skyace.actions import SkyAceAction, parse_action
+from dialtray.rules.skyace.creation import load_heroes
 from dialtray.rules.skyace.game import DEFAULT_TURN_LIMIT, SkyAceGame
-from dialtray.rules.skyace.heroes import catalogue
+from dialtray.rules.skyace.heroes import Hero, catalogue
 from dialtray.rules.skyace.mat import DIGIT_LAYOUTS
 
 KEYS = ("Mode", "Heroes", "Mission", "Deck", "Turn-limit", "Digit-corners", "Regenerative-cap",
-        "Preferred-card")
+        "Preferred-card", "Hero-file")
 MAX_TURNS = 1000
 MAX_HEROES = 12  # the tray shows 12 LIFE dice
 
@@ -43,12 +46,21 @@ class SkyAceKind:
         opts = {"digits": log.choice("Digit-corners", DIGIT_LAYOUTS, DIGIT_LAYOUTS[0]),
                 "regen_cap": log.choice("Regenerative-cap", ("start", "5"), "start"),
                 "reveal": log.choice("Preferred-card", ("discard", "top"), "discard")}
+        own: list[Hero] = []
+        files: list[str] = []
+        for line in log.values("Hero-file"):  # the owner's heroes (``creation``)
+            try:
+                own += load_heroes(line.value)
+            except CatalogueError as exc:
+                raise log.error(line.line, f"Hero-file: {exc}") from None
+            files.append(line.value)
+        known = {*catalogue(), *(h.id for h in own)}
         heroes_text = log.one("Heroes")
         heroes = heroes_text.split() if heroes_text else None
         for h in heroes or ():
-            if h not in catalogue():
+            if h not in known:
                 raise log.error(log.line_of("Heroes"), f"Heroes: unknown hero {h!r} "
-                                f"(known: {', '.join(sorted(catalogue()))})")
+                                f"(known: {', '.join(sorted(known))})")
         if mode == "duel":
             if log.one("Mission") is not None:
                 raise log.error(log.line_of("Mission"), "Mission: only with Mode: mission")
@@ -56,10 +68,11 @@ class SkyAceKind:
                 raise log.error(log.line_of("Heroes"), f"Heroes: a duel has 2..{MAX_HEROES} "
                                 "heroes (SA-A19)")
             return SkyAceGame.duel(dice, heroes or ("sky-ace-1.3", "twilight"), physical, limit,
-                                   **opts)
+                                   opts["digits"], opts["regen_cap"], opts["reveal"], own, files)
         name = log.one("Mission") or "mugging"
         try:
-            return SkyAceGame.mission(dice, name, heroes, physical, limit, **opts)
+            return SkyAceGame.mission(dice, name, heroes, physical, limit, opts["digits"],
+                                      opts["regen_cap"], opts["reveal"], own, files)
         except KeyError as exc:
             raise log.error(log.line_of("Mission"), f"Mission: {exc.args[0]}") from None
 
@@ -77,6 +90,7 @@ def header_of(g: SkyAceGame) -> list[tuple[str, str]]:
         out.append(("Regenerative-cap", st.regen_cap))
     if st.reveal != "discard":
         out.append(("Preferred-card", st.reveal))
+    out += [("Hero-file", f) for f in st.hero_files]
     return out
 
 

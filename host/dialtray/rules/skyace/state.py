@@ -15,6 +15,7 @@ from dialtray.rules.core.events import Event
 from dialtray.rules.core.game import plain
 from dialtray.rules.skyace import events as ev
 from dialtray.rules.skyace.cards import DECK, colour, preferred_of, remove, sort_cards
+from dialtray.rules.skyace.heroes import Hero, hero
 from dialtray.rules.skyace.mat import Cell, cell_colour, cell_text, parity_for
 
 GM = "GM"
@@ -68,6 +69,8 @@ class SkyAceState:
     over: tuple[str, tuple[str, ...]] | None = None
     digits: str = "ul-lr"  # SA-A04: which corners carry the index
     regen_cap: str = "start"  # SA-A11: "start" (the hero's starting LIFE) or "5" (the text)
+    heroes: dict[str, Hero] = field(default_factory=dict)  # the owner's (``Hero-file:``)
+    hero_files: tuple[str, ...] = ()
     reveal: str = "discard"  # SA-A10: the revealed card is "discard"ed or stays on "top"
     tops: dict[str, str] = field(default_factory=dict)  # a revealed card left on its draw pile
 
@@ -89,6 +92,10 @@ class SkyAceState:
 
     def pawn_at(self, c: Cell) -> Pawn | None:
         return next((p for p in self.pawns.values() if p.cell == c and not p.out), None)
+
+    def hero(self, ident: str) -> Hero:
+        """A pawn's hero sheet: the owner's (``Hero-file:``) first, else the shipped one."""
+        return self.heroes.get(ident) or hero(ident)
 
     def hand_limit(self, deck: str) -> int:
         """SA-M02: a hero's hand is its LIFE; SA-M36: the GM always holds 4."""
@@ -142,6 +149,7 @@ def fold_event(st: SkyAceState, e: Event) -> None:
         st.turn_limit, st.gap, st.seats = e.turn_limit, e.gap, list(e.seats)
         st.victim_life, st.hostage = e.victim_life, e.hostage
         st.digits, st.regen_cap, st.reveal = e.digits, e.regen_cap, e.reveal
+        st.heroes, st.hero_files = {h.id: h for h in e.heroes}, e.hero_files
         for p in e.pawns:
             st.pawns[p.id] = Pawn(p.id, p.seat, p.hero, p.deck, p.life, p.life)
             if p.deck not in st.piles:

@@ -15,7 +15,6 @@ from dialtray.rules.skyace.actions import Attack, Discard, Knock, Move
 from dialtray.rules.skyace.cards import colour, contains, sort_cards
 from dialtray.rules.skyace.combat import attack_successes, damage, defence_successes, forced_defence
 from dialtray.rules.skyace.flow import Emit, check_end
-from dialtray.rules.skyace.heroes import hero
 from dialtray.rules.skyace.mat import NEIGHBOURS, Cell, adjacent, behind, cell_text, relation
 from dialtray.rules.skyace.state import GM, Pawn, SkyAceState
 
@@ -96,7 +95,7 @@ def check_move(st: SkyAceState, p: Pawn, a: Move | Knock) -> None:
 def do_move(st: SkyAceState, p: Pawn, a: Move | Knock, emit: Emit) -> None:
     if isinstance(a, Move):
         emit(ev.Maneuvered(p.id, p.deck, a.cell, a.card))
-        quick = st.advanced and hero(p.hero).has("quick") and st.moves == 1
+        quick = st.advanced and st.hero(p.hero).has("quick") and st.moves == 1
         emit(ev.PhaseChanged("maneuver2" if quick else "attack"))  # SA-M51 "Quick"
         return
     target = knock_cells(st, p)[a.cell]
@@ -159,7 +158,7 @@ def check_attack(st: SkyAceState, p: Pawn, a: Attack) -> str:
 def do_attack(st: SkyAceState, p: Pawn, a: Attack, typ: str, emit: Emit) -> None:
     adv = st.advanced
     t = st.pawns[a.target]
-    ha, hd = hero(p.hero), hero(t.hero)
+    ha, hd = st.hero(p.hero), st.hero(t.hero)
     preferred = adv and st.preferred is not None and st.preferred in ("*", typ)  # SA-M40
     own, other = st.top(p.cell), st.top(t.cell)
     succ = attack_successes(a.cards, ha.frequency(typ), own, other,
