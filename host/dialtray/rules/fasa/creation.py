@@ -103,9 +103,9 @@ def rules_findings(doc: dict[str, Any]) -> list[Finding]:
     spent, has = xp_spent(p), budget(p)
     if spent > has:
         role = "wingman" if p.get("role") == "wingman" else "hero"
-        earned = f" + {p['experience']} earned" if p.get("experience") else ""
-        out.append(Finding("pilot", f"skills cost {spent} XP; a {role} has "
-                           f"{HERO_XP if role == 'hero' else WINGMAN_XP}{earned} = {has}",
+        base = HERO_XP if role == "hero" else WINGMAN_XP
+        earned = f" + {p['experience']} earned (FS-M25) = {has}" if p.get("experience") else ""
+        out.append(Finding("pilot", f"skills cost {spent} XP; a {role} has {base}{earned}",
                            "FS-M24", "Creation"))
     return out
 
@@ -125,6 +125,22 @@ def check_sheet(path: str | Path, tables: FasaTables | None = None) -> list[Find
         return [Finding("(file)", f"cannot read: {exc.strerror or exc}", "FS-M05",
                         "Record sheet")]
     doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    return rules_findings(doc)
+
+
+def check_sheet_document(doc: Any, file: str, tables: FasaTables | None = None) -> list[Finding]:
+    """``check_sheet`` for a document in memory (the fuzz test's and an editor's way in)."""
+    from dialtray.rules.core.catalogue import load_schema, validate_document
+    from dialtray.rules.fasa.sheets import _semantic
+    from dialtray.rules.fasa.tables import DATA
+
+    t = tables or load_tables()
+    try:
+        validate_document(doc, load_schema(DATA / "sheet.schema.json"), file,
+                          semantic=lambda d: _semantic(d, t))
+    except CatalogueError as exc:
+        rule, heading = rule_of(exc.field)
+        return [Finding(exc.field, exc.message, rule, heading)]
     return rules_findings(doc)
 
 

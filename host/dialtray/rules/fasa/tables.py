@@ -18,6 +18,7 @@ Every problem is a ``CatalogueError`` naming the file and the field; never a tra
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -216,6 +217,18 @@ def _read(name: str, directory: Path | None) -> tuple[Path, dict[str, Any]]:
     path = (directory / f"{name}.json") if directory is not None else SHIPPED / f"{name}.json"
     if directory is not None and not path.is_file():
         path = SHIPPED / f"{name}.json"
+    if path.parent == SHIPPED:
+        return _shipped(name)
+    return _checked(path, name)
+
+
+@functools.lru_cache(maxsize=len(FILES))
+def _shipped(name: str) -> tuple[Path, dict[str, Any]]:
+    """A shipped table, read and checked once per process (callers do not modify it)."""
+    return _checked(SHIPPED / f"{name}.json", name)
+
+
+def _checked(path: Path, name: str) -> tuple[Path, dict[str, Any]]:
     schema = load_schema(SCHEMAS / f"{name}.schema.json")
     return path, load_document(path, schema, semantic=SEMANTIC.get(name))
 
@@ -295,6 +308,22 @@ def _signature(d: Path | None) -> str:
             continue
         out.append(f"{f.name}:{st.st_size}:{st.st_mtime_ns}")
     return "|" + ",".join(out)
+
+
+def check_documents(docs: dict[str, dict[str, Any]], source: str = "owner") -> FasaTables:
+    """Tables from documents in memory (``FILES`` names; the missing ones shipped), checked as
+    files are: ``CatalogueError`` naming ``<source>/<name>.json`` and the field."""
+    from dialtray.rules.core.catalogue import validate_document
+
+    out: dict[str, tuple[Path, dict[str, Any]]] = {}
+    for name in FILES:
+        if name in docs:
+            path = Path(source) / f"{name}.json"
+            out[name] = (path, validate_document(docs[name], load_schema(
+                SCHEMAS / f"{name}.schema.json"), str(path), semantic=SEMANTIC.get(name)))
+        else:
+            out[name] = _read(name, None)
+    return build(out, "")
 
 
 def check_file(path: str | Path) -> str:

@@ -39,7 +39,8 @@ class Finding:
     rule: str
 
     def text(self) -> str:
-        return (f"hero {self.hero}: field {self.field}: {self.message} (breaks {self.rule} "
+        who = "" if self.hero in ("", "-") else f"hero {self.hero}: "
+        return (f"{who}field {self.field}: {self.message} (breaks {self.rule} "
                 f"\"{HEADINGS.get(self.rule, '')}\")")
 
 
@@ -126,17 +127,22 @@ def read_documents(path: str | Path) -> list[dict[str, Any]]:
 
 def check_file(path: str | Path) -> list[Finding]:
     """Every rule the heroes of ``path`` break (empty: all good). Never raises."""
-    out: list[Finding] = []
     try:
         docs = read_documents(path)
     except CatalogueError as exc:
         return [Finding("-", exc.field, exc.message, "SA-M58")]
+    return check_documents(docs, str(path))
+
+
+def check_documents(docs: list[Any], file: str) -> list[Finding]:
+    """``check_file`` for hero documents in memory."""
+    out: list[Finding] = []
     schema = load_schema(SCHEMA)
     seen: set[str] = set()
     for i, doc in enumerate(docs):
         prefix = f"heroes[{i}]." if len(docs) > 1 else ""
         try:
-            validate_document(doc, schema, str(path))
+            validate_document(doc, schema, file)
         except CatalogueError as exc:
             out.append(Finding(exc.figure, prefix + exc.field, exc.message, "SA-M58"))
             continue
