@@ -70,13 +70,21 @@ class Reveal:
 
 @dataclass(frozen=True)
 class Fire:
+    """FS-M68: guns (any or all: ``guns``, none named = every working gun) at one target;
+    FS-M77: ``double`` doubles down with ``doubled`` (none named = every gun that fires)."""
+
     plane: str
     target: str
     double: bool = False
     tow: bool = False  # FS-M110: at the object the target tows
+    guns: tuple[str, ...] = ()
+    doubled: tuple[str, ...] = ()
 
     def text(self) -> str:
-        return (f"fire {self.plane} {self.target}" + (" double" if self.double else "")
+        return (f"fire {self.plane} {self.target}"
+                + (f" with {','.join(self.guns)}" if self.guns else "")
+                + (" double" if self.double else "")
+                + (f" {','.join(self.doubled)}" if self.doubled else "")
                 + (" tow" if self.tow else ""))
 
 
@@ -240,6 +248,31 @@ def seal_digest(seat: str, turn: int, plots: tuple[tuple[str, str, bool], ...], 
     return hashlib.sha256(f"fasa|turn {turn}|{body}".encode()).hexdigest()
 
 
+GUN_LIST = re.compile(r"^(gun[0-9]+|turret_gun)(,(gun[0-9]+|turret_gun))*$")
+
+
+def _fire(args: list[str], text: str) -> Fire:
+    """``fire A1 B1 [with gun1,gun3] [double [gun1]] [tow]`` (FS-M68, FS-M77, FS-M110)."""
+    rest, guns, doubled, double, tow = args[2:], "", "", False, False
+    if rest[:1] == ["with"] and len(rest) > 1 and GUN_LIST.match(rest[1]):
+        guns, rest = rest[1], rest[2:]
+    if rest[:1] == ["double"]:
+        double, rest = True, rest[1:]
+        if rest and GUN_LIST.match(rest[0]):
+            doubled, rest = rest[0], rest[1:]
+    if rest[:1] == ["tow"]:
+        tow, rest = True, rest[1:]
+    if rest:
+        raise InvalidActionError(f"{text!r}: fire PLANE TARGET [with gun1,gun2] "
+                                 "[double [gun1]] [tow]")
+    return Fire(_plane(args[0], text), _plane(args[1], text), double, tow, _split(guns),
+                _split(doubled))
+
+
+def _split(x: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(x.split(","))) if x else ()
+
+
 def _plane(tok: str, text: str) -> str:
     if not PLANE.match(tok):
         raise InvalidActionError(f"{text!r}: {tok!r} is not a plane id (A1)")
@@ -282,10 +315,8 @@ def parse_action(text: str) -> FasaAction:
         if not re.fullmatch(r"[0-9a-zA-Z]{1,64}", salt):
             raise InvalidActionError(f"{text!r}: the salt must be 1..64 letters or digits")
         return Reveal(args[0], tuple(plots), salt)
-    if verb == "fire" and 2 <= n <= 4 and args[2:] in ([], ["double"], ["tow"],
-                                                       ["double", "tow"]):
-        return Fire(_plane(args[0], text), _plane(args[1], text), "double" in args[2:],
-                    "tow" in args[2:])
+    if verb == "fire" and n >= 2:
+        return _fire(args, text)
     if verb in ("harpoon", "torpedo") and n == 3:
         return (Harpoon if verb == "harpoon" else Torpedo)(_plane(args[0], text), args[1],
                                                             _object(args[2], text))

@@ -248,6 +248,8 @@ class GreedyBot(Bot):
         return min(best, key=lambda x: x[0])[1]
 
     def combat(self, g: FasaGame, legal: list[FasaAction]) -> FasaAction:
+        if g.state.launching is not None:  # FS-M68: one launched weapon is its round's plan
+            return next(a for a in legal if isinstance(a, Pass))
         special = [a for a in legal if isinstance(a, Harpoon | Torpedo)
                    or (isinstance(a, Land) and _homeward(g, a.plane))]
         if special:

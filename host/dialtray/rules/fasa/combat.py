@@ -166,7 +166,8 @@ class Attack:
         return [g for g in self.p.sheet_data.guns if g.id in working
                 and (g.id == "turret_gun") == self.turret]
 
-    def fire_guns(self, target: str, double: bool, tow: bool = False) -> None:
+    def fire_guns(self, target: str, double: bool, tow: bool = False,
+                  chosen: tuple[str, ...] = (), doubled: tuple[str, ...] = ()) -> None:
         """FS-M73 one roll per gun (two doubling down, FS-M77: a jam from next turn if either
         misses, every hit counts, FS-A19); one location roll for all the hits (FS-M79), a
         column per hit (FS-M80), Steady Hand may shift gun hits (FS-M21)."""
@@ -175,6 +176,9 @@ class Attack:
         hits: list[Gun] = []
         misses: list[int] = []  # FS-M119: each miss's template points, for a stray shot
         for g in self.guns():
+            if chosen and g.id not in chosen:
+                continue  # FS-M68: any or all of the guns
+            twice = double and (not doubled or g.id in doubled)  # FS-M77: the chosen guns
             reach = g.range
             rng = target_range(self.map, self.p, t, reach, self.turret)
             if rng is None:
@@ -182,8 +186,8 @@ class Attack:
             tn = to_hit_tn(t.sheet_data.base_to_hit, deflection(self.p.facing, t.facing), rng,
                            dead_eye, 0, shocked)
             shots = [self.roll(f"{g.id} to-hit on {target}", tn, "FS-M73")
-                     for _ in range(2 if double else 1)]
-            self.emit(ev.GunState(self.p.id, g.id, "jam-next" if double and not all(shots)
+                     for _ in range(2 if twice else 1)]
+            self.emit(ev.GunState(self.p.id, g.id, "jam-next" if twice and not all(shots)
                                   else "fired", len(shots)))
             hits.extend(g for s in shots if s)
             misses += [len(gun_shape(g.ammo, g.caliber)) for s in shots if not s]

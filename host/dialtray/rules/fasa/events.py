@@ -253,6 +253,19 @@ class Phase(Event):
 
 
 @dataclass(frozen=True)
+class Launching(Event):
+    """FS-M68: the combatant has launched weapons this round and may launch more (lethal ones
+    only at ``target``, "" while none is chosen), or pass; no guns this round."""
+
+    plane: str
+    target: str
+
+    def text(self) -> str:
+        at = f", lethal ones at {self.target}" if self.target else ""
+        return f"{self.plane} may launch more{at} [FS-M68]"
+
+
+@dataclass(frozen=True)
 class Acted(Event):
     """The current combatant is done (FS-M72: each resolves all its combat in turn)."""
 

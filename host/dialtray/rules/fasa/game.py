@@ -346,7 +346,7 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         att = Attack(st, self.map, self.dice, emit, p.id, turret)
         dead_eye, _, shocked = att.skills()
         if isinstance(a, Fire):
-            att.fire_guns(a.target, a.double, a.tow)
+            att.fire_guns(a.target, a.double, a.tow, a.guns, a.doubled)
         elif isinstance(a, Harpoon):
             tow.harpoon(st, self.map, self.dice, emit, p, a.hardpoint, a.obj, dead_eye, shocked)
         elif isinstance(a, Torpedo):
@@ -367,9 +367,23 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
             att.bomb(a.hardpoint, a.hex)
         elif isinstance(a, Clear):
             att.clear()
+        if isinstance(a, Rocket | Launch | Bomb) and st.pending is None and st.over is None \
+                and p.flying and self._launch_more(p, a, emit):
+            return
         if st.pending is None and st.over is None:
             emit(ev.Acted(p.id + (TURRET if turret else "")))
             self._after_combatant(emit)
+
+    def _launch_more(self, p: PlaneState, a: Rocket | Launch | Bomb, emit: Emit) -> bool:
+        """FS-M68: launched weapons are "any or all" (lethal ones at one target, non-lethal
+        at any hexes): the plane keeps the turn while it has more to launch (D-FS-32)."""
+        from dialtray.rules.fasa.sheets import deployed
+
+        st = self.state
+        held = st.launching[1] if st.launching and st.launching[0] == p.id else ""
+        target = a.target if isinstance(a, Rocket) and deployed()[a.code].lethal else held
+        emit(ev.Launching(p.id, target))
+        return any(isinstance(x, Rocket | Launch | Bomb) for x in combat_actions(st, self.map))
 
     def _tail_info(self, plane: str, emit: Emit) -> None:
         """FS-M61: a tailed plane's plot tells its tailer what the tailing number allows."""

@@ -150,7 +150,25 @@ def combat_actions(st: FasaState, sheet: MapSheet) -> list[FasaAction]:
                         out.append(Rocket(p.id, hp, code, t))
                         if tp.towing and code in tow.TOW_ROCKETS:  # FS-M110
                             out.append(Rocket(p.id, hp, code, t, True))
+    if st.launching is not None and st.launching[0] == p.id:
+        return [x for x in out if launch_why(st, x) is None]
     return out + tow.options(st, sheet, p) + landing.options(st, sheet, p)
+
+
+def launch_why(st: FasaState, a: FasaAction) -> tuple[str, str, str] | None:
+    """FS-M68 after a launched weapon this round: more launched weapons (lethal ones at the
+    same target) or pass; nothing else."""
+    if st.launching is None or isinstance(a, Pass):
+        return None
+    heading = "Weapon choice per combat round"
+    if not isinstance(a, Rocket | Launch | Bomb):
+        return ("this round it launches weapons: guns or launched weapons, not both "
+                "(more launched weapons, or pass)", "FS-M68", heading)
+    target = st.launching[1]
+    if isinstance(a, Rocket) and deployed()[a.code].lethal and target and a.target != target:
+        return (f"lethal launched weapons go at one target ({target}) this round", "FS-M68",
+                heading)
+    return None
 
 
 def allowed(st: FasaState, sheet: MapSheet, p: PlaneState, turret: bool,
@@ -165,14 +183,12 @@ def allowed(st: FasaState, sheet: MapSheet, p: PlaneState, turret: bool,
         return max(1, col - k) <= a.column <= min(10, col + k)
     if isinstance(a, Pass):
         return True
+    if st.launching is not None and st.launching[0] == p.id and launch_why(st, a) is not None:
+        return False
     if isinstance(a, Clear):
         return any((g == "turret_gun") == turret for g in p.jammed)
     if isinstance(a, Fire):
-        t = st.planes.get(a.target)
-        working = [g for g in p.sheet_data.guns if g.id in p.guns_working()
-                   and (g.id == "turret_gun") == turret]
-        return t is not None and (t.towing or not a.tow) and any(
-            target_range(sheet, p, t, g.range, turret) is not None for g in working)
+        return fire_why(st, sheet, p, turret, a) is None
     if isinstance(a, Attack):
         obj = next((o for o in sheet.objects if o.id == a.target), None)
         working = [g for g in p.sheet_data.guns if g.id in p.guns_working()
@@ -204,6 +220,44 @@ def allowed(st: FasaState, sheet: MapSheet, p: PlaneState, turret: bool,
     return target_range(sheet, p, t, d.range, wide=wide) is not None
 
 
+def fire_why(st: FasaState, sheet: MapSheet, p: PlaneState, turret: bool,
+             a: Fire) -> tuple[str, str, str] | None:
+    """Why ``a`` may not be fired (message, mechanic, heading), or None. FS-M68: any or all
+    of the guns at a single target; FS-M77: double down on guns that fire."""
+    choice = "Weapon choice per combat round"
+    t = st.planes.get(a.target)
+    if t is None:
+        return f"no plane {a.target}", "FS-M69", "Valid target"
+    if a.tow and not t.towing:
+        return f"{a.target} tows nothing", "FS-M110", "Towing"
+    mine = {g.id: g for g in p.sheet_data.guns if (g.id == "turret_gun") == turret}
+    working = set(p.guns_working())
+    for gid in a.guns:
+        if gid not in mine:
+            return (f"{p.id}{' turret' if turret else ''} has no {gid}", "FS-M68", choice)
+        if gid in p.lost:
+            return f"{gid} is destroyed", "FS-M90", "Guns"
+        if gid in p.jammed:
+            return f"{gid} is jammed (clear it: FS-M78)", "FS-M77", "Doubling down"
+        if gid not in working:
+            return f"{gid} has no ammunition left", "FS-M32", "Guns and ordnance"
+    firing = [mine[g] for g in a.guns] if a.guns else [g for g in mine.values()
+                                                       if g.id in working]
+    if not firing:
+        return "no gun can fire", "FS-M68", choice
+    if any(d not in {g.id for g in firing} for d in a.doubled) or (a.doubled and not a.double):
+        return "only guns that fire can double down", "FS-M77", "Doubling down"
+    reach = [target_range(sheet, p, t, g.range, turret) is not None for g in firing]
+    if a.guns and not all(reach):
+        far = next(g.id for g, ok in zip(firing, reach, strict=True) if not ok)
+        return (f"{far} cannot reach {a.target}: not straight ahead in its range and in sight",
+                "FS-M69", "Valid target")
+    if not any(reach):
+        return (f"{a.target} is not straight ahead in range and in sight", "FS-M69",
+                "Valid target")
+    return None
+
+
 def check_combat(st: FasaState, sheet: MapSheet, a: FasaAction,
                  legal: Sequence[FasaAction]) -> None:
     c = st.current()
@@ -232,6 +286,10 @@ def check_combat(st: FasaState, sheet: MapSheet, a: FasaAction,
     if st.pending is not None:
         raise IllegalActionError(a.text(), "place the pending hits first", "FS-M82",
                                  "Order of damage")
+    if st.launching is not None and st.launching[0] == p.id:
+        why = launch_why(st, a)
+        if why is not None:
+            raise IllegalActionError(a.text(), *why)
     if isinstance(a, Harpoon | Torpedo | Cut):
         if turret:
             raise IllegalActionError(a.text(), "a turret fires its guns only", "FS-M68",
@@ -251,7 +309,11 @@ def check_combat(st: FasaState, sheet: MapSheet, a: FasaAction,
     if isinstance(a, Rocket) and a.tow and a.code not in tow.TOW_ROCKETS:
         raise IllegalActionError(a.text(), f"a {a.code} rocket does no damage to an object",
                                  "FS-M110", "Towing")
-    if isinstance(a, Fire | Attack):
+    if isinstance(a, Fire):
+        why = fire_why(st, sheet, p, turret, a)
+        assert why is not None
+        raise IllegalActionError(a.text(), *why)
+    if isinstance(a, Attack):
         raise IllegalActionError(a.text(), f"{a.target} is not straight ahead in range and in "
                                  "sight, or no gun can fire", "FS-M69", "Valid target")
     if isinstance(a, Clear):

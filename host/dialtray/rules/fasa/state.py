@@ -131,6 +131,7 @@ class FasaState:
     acted: set[str] = field(default_factory=set)
     counters: list[tuple[str, Hex, str, int]] = field(default_factory=list)
     pending: tuple[str, str, tuple[tuple[str, str, int], ...]] | None = None
+    launching: tuple[str, str] | None = None  # FS-M68: (plane, lethal target) this round
     ground: dict[str, int] = field(default_factory=dict)
     tailing: list[tuple[str, str, int, str]] = field(default_factory=list)
     over: tuple[str, str | None] | None = None
@@ -155,6 +156,10 @@ def fold_event(st: FasaState, e: Event) -> None:
         return  # the commonest event changes nothing: skip the chain below
     if isinstance(e, ev.Acted):  # the next commonest, ahead of the chain
         st.acted.add(e.plane)
+        st.launching = None
+        return
+    if isinstance(e, ev.Launching):
+        st.launching = (e.plane, e.target)
         return
     if isinstance(e, ev.GameSetup):
         st.map, st.seats, st.turn_limit = e.map, e.seats, e.turn_limit
@@ -180,6 +185,7 @@ def fold_event(st: FasaState, e: Event) -> None:
         if e.phase == "plot":
             st.seals = {}
             st.order, st.acted, st.pending = (), set(), None
+        st.launching = None
         if e.phase == "combat":
             st.order, st.acted = e.order, set()
             st.tailing = []

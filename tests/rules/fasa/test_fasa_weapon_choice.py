@@ -1,0 +1,83 @@
+"""FS-M68 "Weapon choice per combat round" and FS-M77 "Doubling down" as a player meets them
+(issue 34): "either guns (any or all, at a single target) or launched weapons. Launched weapons
+can be lethal (any or all at one target), non-lethal (at any number of target hexes), or both";
+two to-hit rolls "per machine gun chosen"."""
+
+from __future__ import annotations
+
+from dialtray.rules.fasa import events as ev
+from dialtray.rules.fasa.actions import Launch, Pass, Rocket, parse_action
+from dialtray.rules.fasa.hexmap import from_offset
+from fasahelp import d10, game, placed, refused
+
+
+def _hawk_vs_gunship(faces: int = 40) -> object:
+    return game([placed("A1", "P1", "sample-hawk", 10, 8, "A", 2),
+                 placed("B1", "P2", "sample-gunship", 10, 6, "D", 2)], combat=["A1", "B1"],
+                dice=d10(*[5] * faces))
+
+
+def test_fs_m68_a_flare_a_flak_and_a_rocket_in_one_round() -> None:
+    """The hawk launches its flak and its flare at two hexes and its AP rocket at B1, all in
+    one Combat Phase turn; the round ends by itself when nothing is left to launch. Guns are
+    refused after a launch, naming FS-M68, with the state unchanged."""
+    g = _hawk_vs_gunship()
+    g.apply(Launch("A1", "rockets_s1", "FK", from_offset(10, 6)))  # type: ignore[attr-defined]
+    assert g.state.current() == "A1"  # type: ignore[attr-defined]
+    refused(g, "fire A1 B1", "FS-M68")  # type: ignore[arg-type]
+    g.apply(Launch("A1", "rockets_s1", "FL", from_offset(10, 5)))  # type: ignore[attr-defined]
+    out = g.apply(Rocket("A1", "rockets_p1", "AP", "B1"))  # type: ignore[attr-defined]
+    assert any(isinstance(e, ev.Acted) and e.plane == "A1" for e in out)
+    codes = sorted(c for c, _, who, _ in g.state.counters if who == "A1")  # type: ignore
+    assert codes == ["FK", "FL"] and g.state.current() == "B1"  # type: ignore[attr-defined]
+
+
+def test_fs_m68_lethal_launched_weapons_go_at_one_target() -> None:
+    """The brute's HE rocket at A1, then its drill at A2: refused (lethal ones at one target);
+    its sonic rocket at a hex is still allowed (non-lethal: any hex), then it passes."""
+    g = game([placed("A1", "P1", "sample-hawk", 10, 5, "A", 2),
+              placed("A2", "P1", "sample-pusher", 10, 6, "A", 2),
+              placed("B1", "P2", "sample-brute", 10, 3, "D", 2)], combat=["B1", "A1", "A2"],
+             dice=d10(*[5] * 60))
+    g.apply(Rocket("B1", "rockets_p1", "HE", "A1"))
+    refused(g, Rocket("B1", "rockets_s2", "DR", "A2"), "FS-M68")
+    assert Rocket("B1", "rockets_s2", "DR", "A1") in g.legal_actions()
+    g.apply(Launch("B1", "rockets_s1", "SS", from_offset(10, 6)))
+    g.apply(Pass("B1"))
+    assert g.state.current() == "A1"
+
+
+def test_fs_m68_m77_the_guns_chosen_fire_and_only_those_double_down() -> None:
+    """``fire A1 B1 with gun1``: one roll, gun2 silent; ``with gun1,gun2 double gun2``: one
+    roll for gun1, two for gun2 (a miss jams gun2 alone, from next turn); doubling a gun not
+    firing is refused naming FS-M77."""
+    def rolls(text: str) -> dict[str, int]:
+        g = _hawk_vs_gunship()
+        out = g.apply(text)  # type: ignore[attr-defined]
+        got: dict[str, int] = {}
+        for e in out:
+            if isinstance(e, ev.Rolled) and e.rule == "FS-M73":
+                gun = e.purpose.split()[0]
+                got[gun] = got.get(gun, 0) + 1
+        return got
+
+    assert rolls("fire A1 B1 with gun1") == {"gun1": 1}
+    assert rolls("fire A1 B1 with gun1,gun2 double gun2") == {"gun1": 1, "gun2": 2}
+    assert rolls("fire A1 B1 double") == {"gun1": 2, "gun2": 2}
+    g = _hawk_vs_gunship()
+    refused(g, "fire A1 B1 with gun1 double gun2", "FS-M77")  # type: ignore[arg-type]
+    refused(g, "fire A1 B1 with gun7", "FS-M68")  # type: ignore[arg-type]
+    assert parse_action("fire A1 B1 with gun1,gun2 double gun2 tow").text() == (
+        "fire A1 B1 with gun1,gun2 double gun2 tow")
+
+
+def test_fs_m90_m77_a_destroyed_or_jammed_gun_cannot_be_chosen() -> None:
+    """FS-M90: a destroyed gun is gone for the mission; FS-M77/FS-M78: a jammed gun waits to
+    be cleared; naming either is refused with its own rule."""
+    g = game([placed("A1", "P1", "sample-hawk", 10, 8, "A", 2),
+              placed("B1", "P2", "sample-gunship", 10, 6, "D", 2)], combat=["A1", "B1"],
+             extra=[ev.LocationLost("A1", "gun1", "FS-M90"), ev.GunState("A1", "gun2",
+                                                                          "jammed")],
+             dice=d10(*[5] * 10))
+    refused(g, "fire A1 B1 with gun1", "FS-M90")
+    refused(g, "fire A1 B1 with gun2", "FS-M77")
