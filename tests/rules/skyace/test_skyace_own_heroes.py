@@ -96,3 +96,39 @@ def test_a_bad_hero_file_in_a_log_names_the_line_file_and_field(tmp_path: Path) 
     text = "Game: skyace\nHeroes: nobody twilight\n---\n"
     with pytest.raises(NotationError, match="unknown hero 'nobody'"):
         replay_log(parse_log(text, "x.log"))
+
+
+def test_sa_m46_m50_a_level_adds_to_its_own_attack_type_and_powerful_adds_one_in_play(
+        tmp_path: Path) -> None:
+    """SA-M43/SA-M46: "Health Levels add to Hand-to-Hand Successes" and so on, each to its own
+    attack type only; SA-M50 Powerful: +1 when attacking. Brute (H 3, S 1, D 1, C 3; Powerful,
+    Unbreakable) plays The Mugging with bots: every attack it makes scores the matching cards,
+    the two pawn cards (SA-M24), its level *for that attack type* and 1 for Powerful."""
+    from dialtray.rules.skyace.cards import matches
+
+    brute = {"id": "brute", "name": "Brute",
+             "powers": ["Smash (HE+3)", "Lurk (SO+1)", "Hurl (DR+1)", "Ram (CA+3)"],
+             "abilities": ["powerful", "unbreakable"]}
+    own = load_heroes(_write(tmp_path / "brute.json", brute))
+    levels = {"H": 3, "S": 1, "D": 1, "C": 3}
+    freq = {"H": "E", "S": "O", "D": "R", "C": "A"}
+    checked: set[str] = set()
+    for seed in range(12):
+        g = SkyAceGame.mission(SeededDice(seed), heroes=("brute", "twilight"), own=own)
+        tops: list[dict[str, str | None]] = []
+        bots = {"P1": GreedyBot(seed), "P2": RandomBot(seed), GM: GreedyBot(seed + 1)}
+        play(g, lambda s, bots=bots: bots.get(s, RandomBot(0)),  # type: ignore[misc]
+             observe=lambda g, tops=tops: tops.append(  # type: ignore[misc]
+                 {p.id: g.state.top(p.cell) for p in g.state.pawns.values()}))
+        for k, entry in enumerate(g.history):
+            for e in entry.events:
+                if not (hasattr(e, "attack_type") and getattr(e, "attacker", "") == "P1"):
+                    continue
+                t = e.attack_type  # type: ignore[attr-defined]
+                f = freq[t]
+                want = sum(matches(c, f) for c in e.played)  # type: ignore[attr-defined]
+                want += sum(1 for c in (tops[k]["P1"], tops[k][e.target])  # type: ignore
+                            if c is not None and matches(c, f))
+                assert e.successes == want + levels[t] + 1, (seed, e)  # type: ignore
+                checked.add(t)
+    assert len(checked) >= 2, checked  # more than one attack type seen, each its own level

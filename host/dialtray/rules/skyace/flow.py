@@ -118,6 +118,11 @@ def _step(st: SkyAceState, emit: Emit) -> bool:
     if st.phase == "endturn":
         _next_turn(st, emit)
         return True
+    if st.phase == "defend":  # SA-M25: the attacker has drawn; now the defence
+        from dialtray.rules.skyace.turn import resolve_defence
+
+        resolve_defence(st, emit)
+        return True
     return False
 
 

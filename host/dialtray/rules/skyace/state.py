@@ -69,6 +69,7 @@ class SkyAceState:
     over: tuple[str, tuple[str, ...]] | None = None
     digits: str = "ul-lr"  # SA-A04: which corners carry the index
     regen_cap: str = "start"  # SA-A11: "start" (the hero's starting LIFE) or "5" (the text)
+    attack: tuple[str, str, str, int, bool] | None = None  # the attack the defence answers
     heroes: dict[str, Hero] = field(default_factory=dict)  # the owner's (``Hero-file:``)
     hero_files: tuple[str, ...] = ()
     reveal: str = "discard"  # SA-A10: the revealed card is "discard"ed or stays on "top"
@@ -207,6 +208,7 @@ def fold_event(st: SkyAceState, e: Event) -> None:
         st.knocked = (e.target, e.attack_type)
         st.moves += 1
     elif isinstance(e, ev.Attacked):
+        st.attack = (e.attacker, e.target, e.attack_type, e.successes, e.preferred)
         deck = st.pawns[e.attacker].deck
         remove(st.hands[deck], e.played)
         st.piles[deck].discard = sort_cards(st.piles[deck].discard + list(e.played))
