@@ -113,6 +113,8 @@ class Sheet:
     diagram: dict[str, dict[str, tuple[tuple[int, int], ...]]] = field(
         default_factory=dict, compare=False, hash=False, repr=False)
     """The damage diagram of ``layout`` in the tables the sheet was loaded with (FS-M83)."""
+    tanks: tuple[str, ...] = field(default=(), compare=False, hash=False, repr=False)
+    """Its fuel tank locations (FS-M89), looked up on every engine check."""
 
     def spans(self, hardpoint: str) -> tuple[str, ...]:
         """The hardpoint and those its load also occupies (an aerial torpedo needs 2,
@@ -167,7 +169,9 @@ def sheet_from(doc: dict[str, Any], tables: FasaTables | None = None) -> Sheet:
                        p["natural_touch"], p["sixth_sense"], p["constitution"],
                        p.get("quick_draw_points", 0), p.get("previous_bailouts", 0)),
                  tuple((h["id"], tuple(h["joined"])) for h in doc["hardpoints"]
-                       if h.get("joined")), t.layout(doc["layout"]))
+                       if h.get("joined")), t.layout(doc["layout"]),
+                 tuple(loc for tb in t.layout(doc["layout"]).values() for loc in tb
+                       if loc.startswith("fuel")))
 
 
 def load_sheet(path: str | Path, tables: FasaTables | None = None) -> Sheet:

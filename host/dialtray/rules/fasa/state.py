@@ -69,8 +69,7 @@ class PlaneState:
 
     def engine_out(self) -> bool:
         """FS-M88 / FS-M89: the engine destroyed, or every fuel tank empty."""
-        tanks = [loc for t in self.sheet_data.diagram.values() for loc in t
-                 if loc.startswith("fuel")]
+        tanks = self.sheet_data.tanks
         return "engine" in self.lost or (bool(tanks) and all(t in self.lost for t in tanks))
 
     def max_speed(self) -> int:

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -353,11 +351,18 @@ def active() -> FasaTables:
     return got if got is not None else load_tables()
 
 
-@contextmanager
-def using(tables: FasaTables) -> Iterator[FasaTables]:
-    """Bind ``tables`` for the rules code called inside the block."""
-    token = _ACTIVE.set(tables)
-    try:
-        yield tables
-    finally:
-        _ACTIVE.reset(token)
+class using:  # lower case: it reads as a function, ``with using(tables):``
+    """Bind ``tables`` for the rules code called inside the block (a plain class: it is
+    entered on every call into a game, where ``contextlib``'s generator costs showed)."""
+
+    __slots__ = ("tables", "token")
+
+    def __init__(self, tables: FasaTables) -> None:
+        self.tables = tables
+
+    def __enter__(self) -> FasaTables:
+        self.token = _ACTIVE.set(self.tables)
+        return self.tables
+
+    def __exit__(self, *exc: object) -> None:
+        _ACTIVE.reset(self.token)
