@@ -132,3 +132,30 @@ def test_sa_m46_m50_a_level_adds_to_its_own_attack_type_and_powerful_adds_one_in
                 assert e.successes == want + levels[t] + 1, (seed, e)  # type: ignore
                 checked.add(t)
     assert len(checked) >= 2, checked  # more than one attack type seen, each its own level
+
+
+def test_sa_m37_the_gm_lays_out_the_mission_and_the_log_keeps_it() -> None:
+    """SA-M37 "GM set-up powers": the GM arranges the starting cards ("PC and GM cards need not
+    start adjacent"): each pawn starts at its ``Layout:`` cell, or the next along the row its
+    card's colour fits; the log keeps the layout and replays; a pawn the mission lacks, or a
+    layout in a duel, is refused naming SA-M37."""
+    from dialtray.rules.skyace.notation import LogWriter
+
+    for seed in range(3):
+        g = SkyAceGame.mission(SeededDice(seed), layout=[("P1", (0, 0)), ("P2", (6, 0)),
+                                                         ("T1", (0, 9)), ("T2", (3, 9)),
+                                                         ("T3", (6, 9)), ("T4", (9, 9))])
+        w = LogWriter(g)
+        w.apply("deal")
+        want = {"P1": (0, 0), "P2": (6, 0), "T1": (0, 9), "T2": (3, 9), "T3": (6, 9),
+                "T4": (9, 9)}
+        for pid, (x, y) in want.items():
+            cell = g.state.pawns[pid].cell
+            assert cell is not None and cell[1] == y and x <= cell[0] <= x + 1, (pid, cell)
+    text = w.text()
+    assert "Layout: P1=0,0 P2=6,0 T1=0,9 T2=3,9 T3=6,9 T4=9,9" in text
+    assert state_json(replay_log(parse_log(text, "gm.log")).game) == state_json(g)
+    with pytest.raises(NotationError, match="SA-M37"):
+        replay_log(parse_log(text.replace("T4=9,9", "T9=9,9"), "gm.log"))
+    with pytest.raises(NotationError, match="SA-M37"):
+        replay_log(parse_log("Game: skyace\nLayout: P1=0,0\n---\n", "duel.log"))

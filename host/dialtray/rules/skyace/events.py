@@ -39,6 +39,7 @@ class Setup(Event):
     reveal: str = "discard"
     heroes: tuple[Hero, ...] = ()  # the owner's heroes this game uses (``Hero-file:``)
     hero_files: tuple[str, ...] = ()  # where they were read from (the log names them)
+    layout: tuple[tuple[str, Cell], ...] = ()  # SA-M37: the GM's start cell for each pawn
 
     def text(self) -> str:
         who = ", ".join(f"{p.id}={p.hero}" for p in self.pawns)

@@ -142,13 +142,17 @@ def deal_after_layout(st: SkyAceState, emit: Emit) -> None:
 
 def _place_mission(st: SkyAceState, emit: Emit) -> None:
     """SA-M55 "Mission set-up" with SA-M37 "GM set-up powers": heroes in row 0, villains in the
-    row after ``gap`` empty rows ("Two card spaces separate the heroes from the villains"); each
-    start card goes to the first free cell of its row whose checkerboard colour it fits."""
+    row after ``gap`` empty rows ("Two card spaces separate the heroes from the villains"), or
+    where the GM's ``Layout:`` puts each pawn ("PC and GM cards need not start adjacent"); each
+    start card goes to the first free cell from there along its row whose checkerboard colour
+    it fits (D-SA-11: the colours are drawn, the GM chooses the places)."""
     taken: set[Cell] = set()
     for p in st.pawns.values():
-        y = 0 if p.seat != GM else st.gap + 1
         card = st.start[p.id][0]
-        x = 0
+        if p.id in st.layout:  # SA-M37: the GM's cell, or the next along its row that fits
+            x, y = st.layout[p.id]
+        else:
+            x, y = 0, (0 if p.seat != GM else st.gap + 1)
         while (x, y) in taken or not _fits(st, (x, y), card):
             x += 1
         c = (x, y)

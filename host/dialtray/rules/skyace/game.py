@@ -86,10 +86,23 @@ class SkyAceGame(EventSourcedGame[SkyAceState, SkyAceAction]):
                 physical: bool = False, turn_limit: int = DEFAULT_TURN_LIMIT,
                 digits: str = "ul-lr", regen_cap: str = "start",
              reveal: str = "discard", own: Sequence[Hero] = (),
-             hero_files: Sequence[str] = ()) -> SkyAceGame:
+             hero_files: Sequence[str] = (),
+             layout: Sequence[tuple[str, tuple[int, int]]] = ()) -> SkyAceGame:
+        """SA-M38 "Advanced preparation"; ``layout``: SA-M37, the GM's start cell per pawn
+        (``ValueError`` naming SA-M37 for a pawn the mission does not have or a cell given
+        twice)."""
         setup = mission_setup(name, heroes, physical, turn_limit, own)
+        ids = {p.id for p in setup.pawns}
+        cells = [c for _, c in layout]
+        for pid, _ in layout:
+            if pid not in ids:
+                raise ValueError(f"no pawn {pid} in this mission (pawns: {' '.join(sorted(ids))}"
+                                 "; SA-M37)")
+        if len(set(cells)) != len(cells) or len({p for p, _ in layout}) != len(layout):
+            raise ValueError("a pawn or a cell given twice (SA-M37)")
         return cls(replace(setup, digits=digits, regen_cap=regen_cap, reveal=reveal,
-                           heroes=tuple(own), hero_files=tuple(hero_files)), dice)
+                           heroes=tuple(own), hero_files=tuple(hero_files),
+                           layout=tuple(layout)), dice)
 
     # -- fold --------------------------------------------------------------------------------
     def initial_state(self) -> SkyAceState:

@@ -10,6 +10,7 @@
     Regenerative-cap: start    # SA-A11: start (the hero's starting LIFE) | 5 (the text)
     Preferred-card: discard    # SA-A10: discard | top (left face up, drawn next)
     Hero-file: my-heroes.json  # the owner's heroes (repeatable; ``dialtray skyace hero check``)
+    Layout: P1=0,0 T1=4,6      # missions: the GM's start cell per pawn (SA-M37)
     ---
     deal | 3 1 6 ...
     layout 1,0
@@ -29,7 +30,7 @@ from dialtray.rules.skyace.heroes import Hero, catalogue
 from dialtray.rules.skyace.mat import DIGIT_LAYOUTS
 
 KEYS = ("Mode", "Heroes", "Mission", "Deck", "Turn-limit", "Digit-corners", "Regenerative-cap",
-        "Preferred-card", "Hero-file")
+        "Preferred-card", "Hero-file", "Layout")
 MAX_TURNS = 1000
 MAX_HEROES = 12  # the tray shows 12 LIFE dice
 
@@ -62,6 +63,9 @@ class SkyAceKind:
                 raise log.error(log.line_of("Heroes"), f"Heroes: unknown hero {h!r} "
                                 f"(known: {', '.join(sorted(known))})")
         if mode == "duel":
+            if log.one("Layout") is not None:
+                raise log.error(log.line_of("Layout"), "Layout: the GM lays out missions only "
+                                "(SA-M37); a duel's first player lays the cards (SA-M17)")
             if log.one("Mission") is not None:
                 raise log.error(log.line_of("Mission"), "Mission: only with Mode: mission")
             if heroes is not None and not 2 <= len(heroes) <= MAX_HEROES:
@@ -71,10 +75,25 @@ class SkyAceKind:
                                    opts["digits"], opts["regen_cap"], opts["reveal"], own, files)
         name = log.one("Mission") or "mugging"
         try:
+            layout = _layout(log)
             return SkyAceGame.mission(dice, name, heroes, physical, limit, opts["digits"],
-                                      opts["regen_cap"], opts["reveal"], own, files)
+                                      opts["regen_cap"], opts["reveal"], own, files, layout)
         except KeyError as exc:
             raise log.error(log.line_of("Mission"), f"Mission: {exc.args[0]}") from None
+        except ValueError as exc:
+            raise log.error(log.line_of("Layout"), f"Layout: {exc}") from None
+
+
+def _layout(log: GameLog) -> list[tuple[str, tuple[int, int]]]:
+    """``Layout: P1=0,0 P2=3,0 T1=0,5``: SA-M37, the GM's start cell for each pawn."""
+    out: list[tuple[str, tuple[int, int]]] = []
+    for tok in (log.one("Layout") or "").split():
+        pid, eq, cell = tok.partition("=")
+        x, comma, y = cell.partition(",")
+        if not eq or not comma or not x.lstrip("-").isdigit() or not y.lstrip("-").isdigit():
+            raise ValueError(f"{tok!r} is not PAWN=X,Y")
+        out.append((pid.upper(), (int(x), int(y))))
+    return out
 
 
 def header_of(g: SkyAceGame) -> list[tuple[str, str]]:
@@ -91,6 +110,8 @@ def header_of(g: SkyAceGame) -> list[tuple[str, str]]:
     if st.reveal != "discard":
         out.append(("Preferred-card", st.reveal))
     out += [("Hero-file", f) for f in st.hero_files]
+    if st.layout:
+        out.append(("Layout", " ".join(f"{k}={x},{y}" for k, (x, y) in st.layout.items())))
     return out
 
 

@@ -72,6 +72,7 @@ class SkyAceState:
     attack: tuple[str, str, str, int, bool] | None = None  # the attack the defence answers
     heroes: dict[str, Hero] = field(default_factory=dict)  # the owner's (``Hero-file:``)
     hero_files: tuple[str, ...] = ()
+    layout: dict[str, Cell] = field(default_factory=dict)  # SA-M37: the GM's start cells
     reveal: str = "discard"  # SA-A10: the revealed card is "discard"ed or stays on "top"
     tops: dict[str, str] = field(default_factory=dict)  # a revealed card left on its draw pile
 
@@ -151,6 +152,7 @@ def fold_event(st: SkyAceState, e: Event) -> None:
         st.victim_life, st.hostage = e.victim_life, e.hostage
         st.digits, st.regen_cap, st.reveal = e.digits, e.regen_cap, e.reveal
         st.heroes, st.hero_files = {h.id: h for h in e.heroes}, e.hero_files
+        st.layout = dict(e.layout)
         for p in e.pawns:
             st.pawns[p.id] = Pawn(p.id, p.seat, p.hero, p.deck, p.life, p.life)
             if p.deck not in st.piles:
