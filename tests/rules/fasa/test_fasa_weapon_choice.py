@@ -81,3 +81,46 @@ def test_fs_m90_m77_a_destroyed_or_jammed_gun_cannot_be_chosen() -> None:
              dice=d10(*[5] * 10))
     refused(g, "fire A1 B1 with gun1", "FS-M90")
     refused(g, "fire A1 B1 with gun2", "FS-M77")
+
+
+def test_fs_m65_memento_or_cargo_chosen_for_a_combat_bailout_in_play() -> None:
+    """FS table 9 / FS-T19: a pilot who tries to save the memento bails out at TN +1 (cargo
+    +3) and earns +5 XP (cargo +10) when it works (FS table 6, FS-A22); the log's ``Rescue:``
+    header sets the choice and replays it. The gunship's wing is sheared off by the hawk's
+    guns (FS-M85) in a game where B1 saves its cargo."""
+    from dialtray.rules.core.notation import parse_log
+    from dialtray.rules.core.replay import replay_log
+    from dialtray.rules.fasa.apply import combat_bailout
+    from dialtray.rules.fasa.game import record
+    from dialtray.rules.fasa.skills import mission_xp
+
+    def bail(rescue: str, roll: int) -> tuple[int, int]:
+        g = game([placed("A1", "P1", "sample-hawk", 10, 8, "A", 2),
+                  placed("B1", "P2", "sample-gunship", 10, 6, "D", 2)],
+                 dice=d10(roll))
+        st = g.state
+        st.planes["B1"].rescue = rescue
+        events: list[ev.Event] = []
+
+        def emit(e: ev.Event) -> None:
+            from dialtray.rules.fasa.state import fold_event
+
+            fold_event(st, e)
+            events.append(e)
+
+        with g.bound():
+            combat_bailout(st, g.dice, emit, "B1", "wing", "wing sheared off", "FS-M85")
+        tn = next(e.tn for e in events if isinstance(e, ev.Rolled))
+        return tn, mission_xp(record(st.planes["B1"]))
+
+    plain, memento, cargo = bail("", 10), bail("memento", 10), bail("cargo", 10)
+    assert memento[0] - plain[0] == 1 and cargo[0] - plain[0] == 3
+    assert memento[1] - plain[1] == 5 and cargo[1] - plain[1] == 10
+    assert bail("cargo", 1)[1] <= plain[1]  # failed: no rescue XP (down with the ship)
+    text = ("Game: fasa\nSide: P1 A1=sample-hawk\nSide: P2 B1=sample-gunship\n"
+            "Rescue: B1=cargo\n---\n")
+    g = replay_log(parse_log(text, "r.log")).game
+    assert g.state.planes["B1"].rescue == "cargo"  # type: ignore[attr-defined]
+    from dialtray.rules.fasa.notation import header_of
+
+    assert ("Rescue", "B1=cargo") in header_of(g)  # type: ignore[arg-type]

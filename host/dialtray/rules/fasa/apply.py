@@ -152,12 +152,15 @@ def combat_bailout(st: FasaState, dice: DiceSource, emit: Emit, plane: str, situ
     p = st.planes[plane]
     pilot = p.sheet_data.pilot
     tn = bailout_tn(situation, pilot.sixth_sense, pilot.quick_draw, p.shocked(st.turn),
-                    pilot.previous_bailouts)
-    (roll,) = roll_d10(dice, f"{plane} combat bailout ({reason})")
+                    pilot.previous_bailouts, p.rescue == "memento", p.rescue == "cargo")
+    saving = f", saving the {p.rescue}" if p.rescue else ""
+    (roll,) = roll_d10(dice, f"{plane} combat bailout ({reason}{saving})")
     ok = succeeds(roll, tn)
-    emit(ev.Rolled(plane, f"combat bailout ({reason})", roll, tn, ok, "FS-M65"))
+    emit(ev.Rolled(plane, f"combat bailout ({reason}{saving})", roll, tn, ok, "FS-M65"))
     if ok:
         emit(ev.Credit(plane, "bailout-combat"))
+        if p.rescue:  # FS table 6: +5 XP for the memento, +10 for the cargo (FS-A22)
+            emit(ev.Credit(plane, p.rescue))
     emit(ev.PlaneOut(plane, "bailed" if ok else "dead", reason, rule))
 
 

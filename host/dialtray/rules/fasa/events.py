@@ -19,6 +19,7 @@ class GameSetup(Event):
     collision_damage: bool
     start_speed: int = 2
     tables: str = ""  # the owner's tables directory ("" = the shipped samples)
+    rescue: tuple[tuple[str, str], ...] = ()  # FS table 9: (plane, "memento" | "cargo")
 
     def text(self) -> str:
         return f"map {self.map}, seats {' '.join(self.seats)}, turn limit {self.turn_limit}"

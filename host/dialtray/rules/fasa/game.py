@@ -78,7 +78,8 @@ class Outcome:
 def start_events(map_name: str, planes: Sequence[tuple[str, str, str]], turn_limit: int,
                  sealed: bool = False, fractional: bool = False,
                  collision_damage: bool = False, speed: int = 2, tables: str = "",
-                 speeds: dict[str, int] | None = None) -> list[Event]:
+                 speeds: dict[str, int] | None = None,
+                 rescue: dict[str, str] | None = None) -> list[Event]:
     """FS-M07 "Set-up": P1 on the south edge facing A, P2 on the north edge facing D, home
     sides behind them; ``planes`` are (seat, plane id, sheet id). "Pilots may start at any
     speed <= their plane's max speed": ``speeds`` sets a plane's own, ``speed`` the rest (a
@@ -87,7 +88,8 @@ def start_events(map_name: str, planes: Sequence[tuple[str, str, str]], turn_lim
     with using(load_tables(tables or None)) as t:
         sheet = t.map(map_name)
         out: list[Event] = [ev.GameSetup(map_name, SEATS, turn_limit, sealed, fractional,
-                                         collision_damage, speed, tables)]
+                                         collision_damage, speed, tables,
+                                         tuple(sorted((rescue or {}).items())))]
         from dialtray.rules.fasa.hexmap import from_offset
 
         count = {s: 0 for s in SEATS}
@@ -517,4 +519,5 @@ def record(p: PlaneState) -> MissionRecord:
                          inflicted_damage="damage" in c, kills=c.count("kill"),
                          half_kill="half-kill" in c,
                          planned_bailout="bailout-planned" in c, fled="fled" in c,
-                         combat_bailout="bailout-combat" in c, landed="landed" in c)
+                         combat_bailout="bailout-combat" in c, landed="landed" in c,
+                         memento="memento" in c, cargo="cargo" in c)

@@ -11,6 +11,7 @@
     Start-speed: 2
     Speeds: A1=3 B2=4              # FS-M07: a plane's own start speed (the others: Start-speed)
     Tables: /home/me/crimson-box   # the owner's tables, sheets and maps (rules/fasa/tables.py)
+    Rescue: A1=memento B1=cargo    # FS table 9: what a pilot saves at a combat bailout
     ---
     plot A1 3SA
     plot B1 2L2A | d10: 7          # every die a d10: faces after the d10: marker
@@ -27,7 +28,7 @@ from dialtray.rules.fasa.sheets import sheet
 from dialtray.rules.fasa.tables import active, load_tables, using
 
 KEYS = ("Map", "Side", "Turn-limit", "Plots", "Quick-draw", "Collisions", "Start-speed", "Speeds",
-        "Tables")
+        "Tables", "Rescue")
 DEFAULT_SIDES = (("P1", "A1", "sample-hawk"), ("P1", "A2", "sample-pusher"),
                  ("P2", "B1", "sample-brute"), ("P2", "B2", "sample-gunship"))
 
@@ -84,8 +85,17 @@ class FasaKind:
                 raise log.error(log.line_of("Speeds"), f"Speeds: {tok!r} is not PLANE=SPEED "
                                 "for a plane of the Side lines")
             speeds[pid.upper()] = int(v)
+        rescue: dict[str, str] = {}
+        for tok in (log.one("Rescue") or "").split():  # FS table 9 / FS-A22
+            pid, eq, what = tok.partition("=")
+            if not eq or what not in ("memento", "cargo") \
+                    or pid.upper() not in {p for _, p, _ in planes}:
+                raise log.error(log.line_of("Rescue"), f"Rescue: {tok!r} is not PLANE=memento "
+                                "or PLANE=cargo for a plane of the Side lines (FS-M65)")
+            rescue[pid.upper()] = what
         try:
-            setup = start_events(map_name, planes, limit, sealed, frac, dmg, speed, source, speeds)
+            setup = start_events(map_name, planes, limit, sealed, frac, dmg, speed, source, speeds,
+                                 rescue)
         except ValueError as exc:
             raise log.error(log.line_of("Speeds"), f"Speeds: {exc}") from None
         return FasaGame(dice, setup)
@@ -107,6 +117,8 @@ def header_of(g: FasaGame) -> list[tuple[str, str]]:
         out.append(("Speeds", " ".join(f"{k}={v}" for k, v in sorted(own.items()))))
     if g.tables.source:
         out.append(("Tables", g.tables.source))
+    if st.rescue:
+        out.append(("Rescue", " ".join(f"{k}={v}" for k, v in sorted(st.rescue.items()))))
     return out
 
 

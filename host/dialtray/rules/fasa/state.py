@@ -53,6 +53,7 @@ class PlaneState:
     towing: str = ""  # the object on the harpoon's cable (FS-M110)
     straight_run: int = 0  # hexes flown in a continuous straight path (FS-M115)
     start: int = 0  # the speed chosen at set-up (FS-M07)
+    rescue: str = ""  # FS table 9: what the pilot tries to save at a combat bailout
 
     @cached_property
     def sheet_data(self) -> Sheet:
@@ -131,6 +132,7 @@ class FasaState:
     counters: list[tuple[str, Hex, str, int]] = field(default_factory=list)
     pending: tuple[str, str, tuple[tuple[str, str, int], ...]] | None = None
     launching: tuple[str, str] | None = None  # FS-M68: (plane, lethal target) this round
+    rescue: dict[str, str] = field(default_factory=dict)  # FS table 9, by plane
     ground: dict[str, int] = field(default_factory=dict)
     tailing: list[tuple[str, str, int, str]] = field(default_factory=list)
     over: tuple[str, str | None] | None = None
@@ -165,6 +167,7 @@ def fold_event(st: FasaState, e: Event) -> None:
         st.sealed, st.fractional_qd, st.collision_damage = (e.sealed, e.fractional_qd,
                                                             e.collision_damage)
         st.start_speed = e.start_speed
+        st.rescue = dict(e.rescue)
         from dialtray.rules.fasa.tables import active
 
         objects = active().map(e.map).objects
@@ -176,6 +179,7 @@ def fold_event(st: FasaState, e: Event) -> None:
         st.planes[e.plane] = plane = PlaneState(
             e.plane, e.seat, e.sheet, e.hex, e.facing, e.speed, e.home,
             constitution=sh.pilot.constitution, start=e.speed,
+            rescue=st.rescue.get(e.plane, ""),
             bursts={g.id: g.bursts for g in sh.guns},
             rockets={hp: list(load) for hp, load in sh.hardpoints})
         plane.__dict__["sheet_data"] = sh  # the game's own sheet (its tables), looked up once
