@@ -1,0 +1,122 @@
+"""Mechanics whose tests only touched their edge, now checked in play as the text states them
+(issue 34): FS-M16 "Gunners", FS-M28 "Max Gs", FS-M41 "Stall", FS-M105 "Flak rocket (FK)",
+FS-M112 "Seeker (SK)"."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from dialtray.rules.fasa import events as ev
+from dialtray.rules.fasa.actions import Launch, Pass, Plot, Rocket
+from dialtray.rules.fasa.game import FasaGame
+from dialtray.rules.fasa.hexmap import from_offset, step
+from dialtray.rules.fasa.movement import caps, pushes
+from dialtray.rules.fasa.tables import SHIPPED
+from dialtray.rules.fasa.template import parse_plot
+from fasahelp import d10, done, game, placed, refused
+
+
+def test_fs_m16_the_turret_gunner_shoots_one_level_below_the_pilot() -> None:
+    """FS-M16: the gunship's gunner (pilot Dead Eye 4, so 3) fires the turret at the hawk
+    behind it: TN = 7 base + 0 deflection (same direction) + 2 range - 3 = 6; Constitution 3
+    whatever the pilot's; Quick Draw one below orders the turret (pilot 6 -> 5 beats 4)."""
+    g = game([placed("A1", "P1", "sample-hawk", 10, 4, "D", 2),
+              placed("B1", "P2", "sample-gunship", 10, 6, "D", 2)],
+             combat=["B1-turret", "A1"], dice=d10(1))
+    assert g.state.planes["B1"].gunner_constitution == 3
+    out = g.apply("fire B1 A1")
+    (roll,) = [e for e in out if isinstance(e, ev.Rolled)]
+    assert roll.purpose.startswith("turret_gun") and roll.tn == 7 + 0 + 2 - 3
+    from dialtray.rules.fasa.combat import quick_draw
+
+    assert quick_draw(g.state.planes["B1"], True, False).level == 5
+
+
+def _owner_sheet(tmp_path: Path, **changes: object) -> str:
+    d = tmp_path / "box"
+    (d / "sheets").mkdir(parents=True, exist_ok=True)
+    doc = json.loads((SHIPPED.parent / "sheets" / "sample-hawk.json").read_text())
+    doc.update(id="lopsided", sample=False, **changes)
+    (d / "sheets" / "lopsided.json").write_text(json.dumps(doc))
+    return str(d)
+
+
+def test_fs_m28_each_wing_has_its_own_rating_and_zero_allows_only_gentle_turns(
+        tmp_path: Path) -> None:
+    """FS-M28 / FS-M36: a port wing rated 0 flies only 0 G left turns without pushing the Gs;
+    the starboard wing (3) judges right turns; "Only the G rating of the plane's destination
+    hex counts"."""
+    tables = _owner_sheet(tmp_path, g_port=0, g_starboard=3)
+    g = FasaGame(d10(), [ev.GameSetup("sample-blank", ("P1", "P2"), 12, False, False, False, 2,
+                                      tables),
+                         placed("A1", "P1", "lopsided", 10, 10, "A", 3),
+                         placed("B1", "P2", "sample-gunship", 10, 2, "D", 2)])
+    with g.bound():
+        c = caps(g.state.planes["A1"], 1)
+
+        def kinds(plot: str) -> set[str]:
+            return {x.kind for x in pushes(c, parse_plot(plot))}
+
+        assert parse_plot("3L1A").gs == 0 and kinds("3L1A") == set()  # a gentle left turn
+        assert parse_plot("3L2F").gs == 1 and "gs" in kinds("3L2F")  # pushes the port wing
+        assert kinds("3R2B") == set()  # 1 G right: the starboard wing's 3 is enough
+
+
+def test_fs_m41_a_stall_stays_turns_once_and_must_fly_on() -> None:
+    """FS-M41: from speed 1 a stall plot ``B`` keeps the hex and turns one hexside (one of 3
+    facings); it counts as 0 G; the next turn the plane must move forward (FS-A20)."""
+    g = game([placed("A1", "P1", "sample-hawk", 10, 10, "A", 1),
+              placed("B1", "P2", "sample-gunship", 10, 2, "D", 2)], dice=d10(*[5] * 20))
+    start = g.state.planes["A1"].hex
+    assert {m.text() for m in parse_plot_all() if m.speed == 0} == {"A", "B", "F"}
+    g.apply(Plot("A1", "B"))
+    g.apply(Plot("B1", "2SA"))
+    a1 = g.state.planes["A1"]
+    assert (a1.hex, a1.facing, a1.speed, a1.last_gs) == (start, 1, 0, 0)
+    while g.state.phase != "plot":
+        g.apply(Pass((g.state.current() or "").removesuffix("-turret")))
+    refused(g, Plot("A1", "F"), "FS-M41")
+    g.apply(Plot("A1", "1SA"))
+
+
+def parse_plot_all() -> list:  # type: ignore[type-arg]
+    from dialtray.rules.fasa.template import template
+
+    return list(template().values())
+
+
+def test_fs_m105_flak_hits_friend_and_foe_by_their_side_and_nose_in_the_hex() -> None:
+    """FS-M105: A1's flak at B1's hex explodes after the next Movement Phase: B1, stalled in
+    the hex, takes 2 hits on the Nose table; A1's own wingman A2, stalled next to it, takes 1
+    (friend or foe), on the table its side toward the hex gives; nobody else."""
+    target = from_offset(10, 5)
+    g = game([placed("A1", "P1", "sample-hawk", 10, 8, "A", 2),
+              placed("A2", "P1", "sample-pusher", 10, 6, "A", 1),
+              placed("B1", "P2", "sample-gunship", 10, 5, "D", 1)],
+             combat=["A1", "A2", "B1"], dice=d10(*[5, 3, 7, 2, 9, 4, 6, 8] * 10))
+    assert step(g.state.planes["A2"].hex, 0) == target  # A2 faces the hex, one away
+    g.apply(Launch("A1", "rockets_s1", "FK", target))
+    done(g, "A1")
+    g.apply(Pass("A2"))
+    g.apply(Pass("B1"))
+    g.apply(Plot("A1", "1SA"))
+    g.apply(Plot("A2", "A"))  # both stall where they are
+    out = g.apply(Plot("B1", "A"))
+    flak = [e for e in out if isinstance(e, ev.Marked) and e.rule == "FS-M105"]
+    hits = {p: sum(1 for e in flak if e.plane == p) for p in ("A1", "A2", "B1")}
+    assert hits == {"A1": 0, "A2": 1, "B1": 2}
+    assert all(b[0] == "nose" for e in flak if e.plane == "B1" for b in e.boxes)
+
+
+def test_fs_m112_a_seeker_on_a_tagged_target_adds_its_last_gs_not_deflection() -> None:
+    """FS-M112: against a tagged target the seeker's TN has no deflection and adds the G
+    rating of the target's last maneuver: 7 base + 3 range - 5 Dead Eye + 1 rocket + 2 G = 8
+    (nose to nose would have added 2 more)."""
+    a1 = placed("A1", "P1", "sample-hawk", 10, 6, "A", 2)
+    b1 = placed("B1", "P2", "sample-brute", 10, 3, "D", 2)
+    moved = ev.Moved("A1", "2L1A", a1.hex, 0, 2, 2, False, "plotted", "FS-M33")
+    g = game([a1, b1], [moved, ev.Tagged("A1", 5)], combat=["B1", "A1"], dice=d10(1))
+    out = g.apply(Rocket("B1", "rockets_p2", "SK", "A1"))
+    (roll,) = [e for e in out if isinstance(e, ev.Rolled)]
+    assert roll.tn == 7 + 3 - 5 + 1 + 2
