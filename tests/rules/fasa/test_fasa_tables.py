@@ -121,12 +121,12 @@ def test_fs_m81_the_owners_damage_template_marks_its_boxes(tmp_path: Path) -> No
 
 
 def test_fs_m102_the_owners_gun_range_table_sets_the_reach(tmp_path: Path) -> None:
-    """FS-M102: the sample 50 cal reaches 2 hexes; an owner's table giving it 1 hex makes the
-    target at range 2 no valid target (FS-M69)."""
+    """FS-M102: the sample 50 cal reaches 2 hexes; an owner's table giving it 1 hex puts the
+    target at range 2 out of reach (refused naming FS-M102)."""
     doc = shipped("weapons")
     doc["gun_range"]["50"] = 1
     g = duel(str(owner(tmp_path, weapons=doc)))
-    refused(g, "fire A1 B1", "FS-M69")
+    refused(g, "fire A1 B1", "FS-M102")
     assert one_hit(duel())  # the sample reaches
 
 

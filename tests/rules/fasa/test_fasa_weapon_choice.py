@@ -124,3 +124,19 @@ def test_fs_m65_memento_or_cargo_chosen_for_a_combat_bailout_in_play() -> None:
     from dialtray.rules.fasa.notation import header_of
 
     assert ("Rescue", "B1=cargo") in header_of(g)  # type: ignore[arg-type]
+
+
+def test_refusals_name_the_rule_that_forbids_the_shot() -> None:
+    """Not one generic rule: a rocket not loaded is FS-M103, on a destroyed hardpoint FS-M94,
+    beyond its range FS-M104, at a target off the column ahead FS-M69, a launch at a hex off
+    the column FS-M69 as well, a bomb beyond the next hex FS-M114."""
+    g = game([placed("A1", "P1", "sample-hawk", 10, 10, "A", 2),
+              placed("B1", "P2", "sample-gunship", 10, 4, "D", 2),
+              placed("B2", "P2", "sample-gunship", 12, 9, "D", 2)], combat=["A1", "B1", "B2"],
+             extra=[ev.LocationLost("A1", "rockets_s1", "FS-M94")], dice=d10(*[5] * 20))
+    refused(g, Rocket("A1", "rockets_p1", "HE", "B1"), "FS-M103")
+    refused(g, Launch("A1", "rockets_s1", "FK", from_offset(10, 8)), "FS-M94")
+    refused(g, Rocket("A1", "rockets_p1", "AP", "B1"), "FS-M104")  # 6 ahead, reach 4
+    refused(g, Rocket("A1", "rockets_p1", "AP", "B2"), "FS-M69")
+    refused(g, "fire A1 B2", "FS-M69")
+    refused(g, "fire A1 B1", "FS-M102")

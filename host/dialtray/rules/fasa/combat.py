@@ -92,6 +92,35 @@ def target_range(sheet: MapSheet, a: PlaneState, t: PlaneState, reach: int,
     return rng if ok and in_sight(sheet, a.hex, t.hex) else None
 
 
+def target_why(sheet: MapSheet, a: PlaneState, t: PlaneState, reach: int,
+               turret: bool = False, wide: bool = False) -> tuple[str, str, str]:
+    """Why ``t`` is no target for ``a`` at ``reach`` (``target_range`` said None): the rule
+    that forbids it, most specific first."""
+    if not t.flying:
+        return f"{t.id} is not flying", "FS-M69", "Valid target"
+    if t.seat == a.seat:
+        return f"{t.id} is on your side", "FS-M69", "Valid target"
+    if a.hex == t.hex:
+        return (f"{t.id} shares the hex and this orientation does not allow a shot", "FS-M70",
+                "Same-hex firing")
+    if turret or wide:
+        arc = "the turret's arc" if turret else "the seeker's V"
+        if distance(a.hex, t.hex) > reach:
+            return f"{t.id} is beyond the range of {reach}", "FS-M102", "Machine guns"
+        if not in_sight(sheet, a.hex, t.hex):
+            return f"a dotted hex blocks the line to {t.id}", "FS-M71", "Line of sight"
+        return f"{t.id} is outside {arc}", "FS-M120" if turret else "FS-M112", (
+            "Turrets" if turret else "Seeker (SK)")
+    r = straight_ahead(a.hex, a.facing, t.hex)
+    if r is None:
+        return (f"{t.id} is not in the hex column straight ahead (targets left or right "
+                "cannot be attacked directly)", "FS-M69", "Valid target")
+    if r > reach:
+        return f"{t.id} is {r} hexes ahead, beyond the range of {reach}", "FS-M104" if \
+            not turret else "FS-M102", "Deployed weapons"
+    return f"a dotted hex blocks the line to {t.id}", "FS-M71", "Line of sight"
+
+
 def quick_draw(p: PlaneState, turret: bool, fractional: bool) -> QuickDraw:
     pilot = p.sheet_data.pilot
     if turret:

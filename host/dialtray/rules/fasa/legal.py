@@ -31,6 +31,7 @@ from dialtray.rules.fasa.combat import (
     hexes_ahead,
     object_range,
     target_range,
+    target_why,
 )
 from dialtray.rules.fasa.damage import shift_allowed
 from dialtray.rules.fasa.hexmap import MapSheet
@@ -249,13 +250,57 @@ def fire_why(st: FasaState, sheet: MapSheet, p: PlaneState, turret: bool,
         return "only guns that fire can double down", "FS-M77", "Doubling down"
     reach = [target_range(sheet, p, t, g.range, turret) is not None for g in firing]
     if a.guns and not all(reach):
-        far = next(g.id for g, ok in zip(firing, reach, strict=True) if not ok)
-        return (f"{far} cannot reach {a.target}: not straight ahead in its range and in sight",
-                "FS-M69", "Valid target")
+        far = next(g for g, ok in zip(firing, reach, strict=True) if not ok)
+        msg, rule, heading = target_why(sheet, p, t, far.range, turret)
+        if rule == "FS-M104":
+            rule, heading = "FS-M102", "Machine guns"
+        return f"{far.id}: {msg}", rule, heading
     if not any(reach):
-        return (f"{a.target} is not straight ahead in range and in sight", "FS-M69",
-                "Valid target")
+        best = max(firing, key=lambda g: g.range)
+        msg, rule, heading = target_why(sheet, p, t, best.range, turret)
+        if rule == "FS-M104":
+            rule, heading = "FS-M102", "Machine guns"
+        return msg, rule, heading
     return None
+
+
+def rocket_why(st: FasaState, sheet: MapSheet, p: PlaneState, a: FasaAction
+               ) -> tuple[str, str, str]:
+    """Why a rocket, launch or bomb is refused, naming the rule (``allowed`` said no)."""
+    assert isinstance(a, Rocket | Launch | Bomb)
+    load = p.rockets.get(a.hardpoint)
+    if load is None:
+        return f"no hardpoint {a.hardpoint} on {p.id}'s sheet", "FS-M103", "Rockets"
+    if a.hardpoint in p.lost:
+        return f"{a.hardpoint} is destroyed, and its load with it", "FS-M94", "Rockets location"
+    if isinstance(a, Bomb):
+        if not any(c in bombs() for c in load):
+            return f"no bomb on {a.hardpoint}", "FS-M103", "Rockets"
+        return ("a bomb drops in the plane's own hex or an adjacent one", "FS-M114", "Bombs")
+    if a.code not in load:
+        return f"no {a.code} left on {a.hardpoint}", "FS-M103", "Rockets"
+    if a.code in bombs():
+        return f"{a.code} is a bomb: bomb {p.id} {a.hardpoint} HEX", "FS-M114", "Bombs"
+    if a.code == "TP":
+        return "an aerial torpedo is launched at an object: torpedo", "FS-M115", "Aerial torpedo"
+    d = deployed()[a.code]
+    if isinstance(a, Launch):
+        if not d.at_hex:
+            return (f"a {d.name} is fired at a target, not a hex", "FS-M104",
+                    "Deployed weapons")
+        return (f"a {d.name} goes to a hex in the column straight ahead within {d.range}, on "
+                "the map and in sight", "FS-M69", "Valid target")
+    if d.at_hex:
+        return f"a {d.name} is fired at a hex: launch", "FS-M104", "Deployed weapons"
+    if a.code == "HP":
+        return "a harpoon is fired at an object: harpoon", "FS-M108", "Harpoon (HP)"
+    t = st.planes.get(a.target)
+    if t is None:
+        return f"no plane {a.target}", "FS-M69", "Valid target"
+    if a.tow and not (t.towing and a.code in tow.TOW_ROCKETS):
+        return f"a {a.code} rocket does no damage to a towed object", "FS-M110", "Towing"
+    wide = a.code == "SK" and t.tagged_until >= st.turn
+    return target_why(sheet, p, t, d.range, wide=wide)
 
 
 def check_combat(st: FasaState, sheet: MapSheet, a: FasaAction,
@@ -319,7 +364,9 @@ def check_combat(st: FasaState, sheet: MapSheet, a: FasaAction,
     if isinstance(a, Clear):
         raise IllegalActionError(a.text(), "no jammed gun", "FS-M78", "Clearing jams")
     if isinstance(a, Rocket | Launch | Bomb):
-        raise IllegalActionError(a.text(), "no such rocket loaded, or the target is out of "
-                                 "arc, range or sight", "FS-M104", "Deployed weapons")
+        if turret:
+            raise IllegalActionError(a.text(), "a turret fires its guns only", "FS-M68",
+                                     "Weapon choice per combat round")
+        raise IllegalActionError(a.text(), *rocket_why(st, sheet, p, a))
     raise IllegalActionError(a.text(), "not a combat action", "FS-M68", "Weapon choice per "
                              "combat round")
