@@ -120,3 +120,27 @@ def test_fs_m112_a_seeker_on_a_tagged_target_adds_its_last_gs_not_deflection() -
     out = g.apply(Rocket("B1", "rockets_p2", "SK", "A1"))
     (roll,) = [e for e in out if isinstance(e, ev.Rolled)]
     assert roll.tn == 7 + 3 - 5 + 1 + 2
+
+
+def test_fs_m63_m64_an_empty_plane_flies_on_at_its_target_over_several_turns() -> None:
+    """FS-M63: "this may build up over several turns": A1 bails out at speed 2 with B1 three
+    hexes straight ahead, flying away from it at speed 1; the empty plane is not in B1's hex
+    after the first turn, flies on the next, and when it ends in B1's hex its TN counts every
+    hex it flew straight (2 + 2): 5 + 7 - 4 = 8 (FS-T17's way); FS-M64 7 flak hits on a hit;
+    the empty plane is then out of play."""
+    g = game([placed("A1", "P1", "sample-hawk", 10, 10, "A", 2),
+              placed("A2", "P1", "sample-pusher", 3, 12, "A", 1),  # the wingman, far aside
+              placed("B1", "P2", "sample-gunship", 10, 7, "A", 1)],
+             dice=d10(*[5, 3, 7, 2, 9, 4, 6, 8] * 12))
+    g.apply(Plot("A1", "2SA", bail=True))
+    g.apply(Plot("A2", "1SA"))
+    g.apply(Plot("B1", "1SA"))
+    assert g.state.planes["A1"].status == "projectile"
+    while g.state.phase != "plot":
+        g.apply(Pass((g.state.current() or "").removesuffix("-turret")))
+    g.apply(Plot("A2", "1SA"))
+    out = g.apply(Plot("B1", "A"))  # B1 stalls: the empty plane reaches it
+    roll = next(e for e in out if isinstance(e, ev.Rolled) and e.rule == "FS-M63")
+    assert roll.tn == 5 + 7 - 4
+    assert g.state.planes["A1"].status == "bailed"
+    assert any(isinstance(e, ev.Marked) and e.rule == "FS-M64" for e in out) == roll.success

@@ -148,7 +148,9 @@ def test_fs_m11_m62_planned_bailout() -> None:
     assert Plot("A1", "2SA", True) in g.legal_actions()
     g.apply(Plot("A1", "2SA", bail=True))
     g.apply(Plot("B1", "1SA"))
-    assert g.state.planes["A1"].status == "bailed"
+    # the pilot is out safely; B1 straight ahead: the empty plane flies on at it (FS-M63)
+    assert g.state.planes["A1"].status == "projectile"
+    assert "bailout-planned" in g.state.planes["A1"].credits
     assert mission_xp(MissionRecord(planned_bailout=True)) == -20
 
 

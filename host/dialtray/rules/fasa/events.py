@@ -217,7 +217,7 @@ class Tagged(Event):
 @dataclass(frozen=True)
 class PlaneOut(Event):
     plane: str
-    status: str  # destroyed | dead | fled | withdrawn | bailed | crashed
+    status: str  # destroyed | dead | fled | withdrawn | bailed | crashed | projectile (FS-M63)
     reason: str
     rule: str
 

@@ -14,7 +14,7 @@ from dialtray.rules.core.dice import DiceSource
 from dialtray.rules.fasa import events as ev
 from dialtray.rules.fasa.apply import Damage, Emit, combat_bailout
 from dialtray.rules.fasa.damage import shape
-from dialtray.rules.fasa.hexmap import Hex, MapSheet, step
+from dialtray.rules.fasa.hexmap import Hex, MapSheet, step, straight_ahead
 from dialtray.rules.fasa.state import FasaState, PlaneState
 from dialtray.rules.fasa.template import Maneuver, flown_randomly, parse_plot
 from dialtray.rules.fasa.tn import (
@@ -145,6 +145,9 @@ class Mover:
                    else parse_plot(p.plot) for p in flying if p.plot is not None}
         order = sorted(planned, key=lambda k: (self._rank(st.planes[k], planned[k]), k))
         abandoned: list[PlaneState] = []
+        for p in sorted(st.planes.values(), key=lambda x: x.id):
+            if p.status == PROJECTILE and self.fly_on(p):  # FS-M63 over several turns
+                abandoned.append(p)
         for pid in order:
             p = st.planes[pid]
             if p.bail:
@@ -155,7 +158,13 @@ class Mover:
             elif p.flying:
                 self.fly(p, planned[pid])
         for p in abandoned:
-            self.projectile(p)
+            if not self.projectile(p) and _aimed(st, p):
+                if p.status != PROJECTILE:
+                    self.emit(ev.PlaneOut(p.id, PROJECTILE, "the empty plane flies on at an "
+                                          "enemy straight ahead", "FS-M63"))
+            elif p.status == PROJECTILE:
+                self.emit(ev.PlaneOut(p.id, "bailed", "the empty plane is out of play",
+                                      "FS-M62"))
         for p in sorted(st.planes.values(), key=lambda x: x.id):
             if p.flying and p.towing and p.speed < 1:
                 # FS-M110: below speed 1 the pilot cuts the cable or crashes; the engine cuts
@@ -177,10 +186,22 @@ class Mover:
                            "abandoned, flying straight on", "FS-M62"))
         return True
 
-    def projectile(self, p: PlaneState) -> None:
+    def fly_on(self, p: PlaneState) -> bool:
+        """FS-M63: an empty plane used as a projectile flies straight on at its speed each
+        Movement Phase; True while it is still over the map."""
+        path = [step(p.hex, p.facing, i) for i in range(1, p.speed + 1)]
+        if not path or not all(self.map.on_map(h) for h in path):
+            self.emit(ev.PlaneOut(p.id, "bailed", "the empty plane left the map", "FS-M62"))
+            return False
+        self.emit(ev.Moved(p.id, f"{p.speed}SA", path[-1], p.facing, p.speed, 0, False,
+                           "abandoned, flying straight on", "FS-M63"))
+        return True
+
+    def projectile(self, p: PlaneState) -> bool:
         """FS-M63: an abandoned plane ending the Movement Phase in an enemy's hex hits on
-        target base + own base - hexes flown straight at it (this turn's); FS-M64: 14 - own
-        base flak hits, each located from the angle of the collision."""
+        target base + own base - hexes flown straight (over every turn it stayed on target,
+        D-FS-38); FS-M64: 14 - own base flak hits, each located from the angle of the
+        collision. True if it struck (it is then out of play)."""
         from dialtray.rules.fasa.combat import side_of
         from dialtray.rules.fasa.damage import hit_table
         from dialtray.rules.fasa.tn import projectile_hits, projectile_tn
@@ -189,7 +210,7 @@ class Mover:
         for t in sorted(self.st.planes.values(), key=lambda x: x.id):
             if not t.flying or t.seat == p.seat or t.hex != p.hex:
                 continue
-            tn = projectile_tn(t.sheet_data.base_to_hit, own, p.speed)
+            tn = projectile_tn(t.sheet_data.base_to_hit, own, max(p.speed, p.straight_run))
             if not self.roll(p.id, f"projectile at {t.id}", tn, "FS-M63"):
                 continue
             dmg = Damage(self.st, self.dice, self.emit, t.id, p.id)
@@ -201,7 +222,11 @@ class Mover:
                 dmg.hit(hit_table(side, loc), col - 1, shape("flak"), "plane as projectile",
                         "FS-M64")
             dmg.finish()
-            return
+            if p.status == PROJECTILE:
+                self.emit(ev.PlaneOut(p.id, "bailed", f"the empty plane struck {t.id}",
+                                      "FS-M63"))
+            return True
+        return False
 
     def _rank(self, p: PlaneState, m: Maneuver) -> int:
         kinds = {x.kind for x in pushes(caps(p, self.st.turn), m)}
@@ -367,6 +392,15 @@ class Mover:
             if kind == "FK" and turn == self.st.turn - 1:
                 flak_burst(self.st, self.map, self.dice, self.emit, h, owner)
                 self.emit(ev.Counter(kind, h, owner, -1))
+
+
+PROJECTILE = "projectile"  # FS-M63: an empty plane flying on at an enemy (D-FS-38)
+
+
+def _aimed(st: FasaState, p: PlaneState) -> bool:
+    """An enemy flying plane in the hex column straight ahead of the empty plane."""
+    return any(t.flying and t.seat != p.seat and straight_ahead(p.hex, p.facing, t.hex)
+               is not None for t in st.planes.values())
 
 
 def crowded(st: FasaState) -> list[list[PlaneState]]:
