@@ -144,3 +144,33 @@ def test_fs_m63_m64_an_empty_plane_flies_on_at_its_target_over_several_turns() -
     assert roll.tn == 5 + 7 - 4
     assert g.state.planes["A1"].status == "bailed"
     assert any(isinstance(e, ev.Marked) and e.rule == "FS-M64" for e in out) == roll.success
+
+
+def test_fs_m54_m55_teammates_radios_and_several_pairs() -> None:
+    """FS-M08 more pairs a side; FS-M54: teammates of two pairs ending in one hex avoid each
+    other while their radios work; with A1's radio shot away both check, rolling a die
+    instead of choosing (FS-M55, FS-A17): equal rolls collide (FS-M57). A1 and its own
+    wingman A2 never collide."""
+    def run(radio_lost: bool, rolls: tuple[int, ...]) -> FasaGame:
+        extra = [ev.LocationLost("A1", "radio", "FS-M93")] if radio_lost else []
+        g = game([placed("A1", "P1", "sample-hawk", 10, 10, "A", 2),
+                  placed("A2", "P1", "sample-pusher", 4, 12, "A", 1),
+                  placed("A3", "P1", "sample-hawk", 10, 9, "A", 1),
+                  placed("A4", "P1", "sample-pusher", 16, 12, "A", 1),
+                  placed("B1", "P2", "sample-gunship", 3, 2, "D", 1)], extra,
+                 dice=d10(*rolls, *[5, 3, 7, 2, 9, 4, 6, 8] * 8))
+        assert [g.state.planes[p].pair for p in ("A1", "A2", "A3", "A4")] == [0, 0, 1, 1]
+        for p, plot in (("A1", "2SA"), ("A2", "1SA"), ("A3", "1SA"), ("A4", "1SA"),
+                        ("B1", "1SA")):
+            g.apply(Plot(p, plot))
+        return g
+
+    calm = run(False, ())
+    assert calm.state.planes["A1"].hex == calm.state.planes["A3"].hex
+    assert calm.state.planes["A1"].flying and calm.state.planes["A3"].flying
+    hit = run(True, (4, 4))
+    assert not hit.state.planes["A1"].flying and not hit.state.planes["A3"].flying
+    miss = run(True, (4, 5))
+    assert miss.state.planes["A1"].flying and miss.state.planes["A3"].flying
+    rolled = [e for x in miss.history for e in x.events if isinstance(e, ev.Picked)]
+    assert [(e.plane, e.number) for e in rolled] == [("A1", 4), ("A3", 5)]

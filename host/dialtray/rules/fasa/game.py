@@ -60,7 +60,7 @@ from dialtray.rules.fasa.skills import MissionRecord, mission_xp
 from dialtray.rules.fasa.state import FasaState, PlaneState, fold_event
 from dialtray.rules.fasa.tables import FasaTables, active, load_tables, using
 from dialtray.rules.fasa.template import parse_plot
-from dialtray.rules.fasa.tn import tailing_number, tailing_reveal
+from dialtray.rules.fasa.tn import roll_d10, tailing_number, tailing_reveal
 from dialtray.rules.fasa.zeppelin import FALLS_AT
 
 SPEED = "speed"
@@ -96,9 +96,10 @@ def start_events(map_name: str, planes: Sequence[tuple[str, str, str]], turn_lim
         for seat, pid, sid in planes:
             i = count[seat]
             count[seat] += 1
-            col = sheet.cols // 2 - 2 + 3 * i
+            col = sheet.cols // 2 - 2 + 3 * (i % 2)  # FS-M08: a pair side by side ...
             south = seat == "P1"
-            h = from_offset(col, sheet.rows - 2 if south else 1)
+            row = i // 2  # ... and each further pair one row further in
+            h = from_offset(col, sheet.rows - 2 - row if south else 1 + row)
             top = t.sheet(sid).max_speed
             chosen = (speeds or {}).get(pid)
             if chosen is not None and not 0 <= chosen <= top:
@@ -401,10 +402,15 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         if self._victory(emit):
             return
         groups = crowded(st)
-        if groups:  # FS-M55: the pilots in each shared hex pick their numbers first
-            emit(ev.Phase("pick", st.turn, tuple(p.id for g in groups for p in g)))
-            return
-        self._after_moves(emit)
+        mixed = [g for g in groups if len({p.seat for p in g}) > 1]
+        rolled = [p for g in groups if len({p.seat for p in g}) == 1 for p in g]
+        if mixed:  # FS-M55: the pilots in each shared hex with an enemy pick their numbers
+            emit(ev.Phase("pick", st.turn, tuple(p.id for g in mixed for p in g)))
+        for p in rolled:  # FS-M55 / FS-A17: teammates who must check roll a die instead
+            (n,) = roll_d10(self.dice, f"{p.id} collision number (teammates roll, FS-M54)")
+            emit(ev.Picked(p.id, n))
+        if not mixed:
+            self._after_moves(emit)
 
     def _after_moves(self, emit: Emit) -> None:
         """Collisions (FS-M55), last turn's flak (FS-M105), then the Combat Phase."""

@@ -374,13 +374,14 @@ class Mover:
         combat_bailout(self.st, self.dice, self.emit, p.id, "collision", reason, "FS-M57")
 
     def collisions(self) -> None:
-        """FS-M54/FS-M55: enemies ending in one hex have each picked 1..10 (``Picked``);
-        equal numbers collide (FS-M57, or FS-M58's damage)."""
+        """FS-M54/FS-M55: the planes checking in one hex have each a number 1..10 (picked by
+        enemies, rolled by teammates: ``Picked``); equal numbers collide (FS-M57, or FS-M58's
+        damage); a pilot and their own wingman never do (FS-M08)."""
         for group in crowded(self.st):
             picks = self.st.picks
             for p in group:
-                foes = [q for q in group if q.seat != p.seat and q.id in picks
-                        and picks.get(q.id) == picks.get(p.id)]
+                foes = [q for q in group if (q.seat, q.pair) != (p.seat, p.pair)
+                        and q.id in picks and picks.get(q.id) == picks.get(p.id)]
                 if foes and p.flying:
                     self.collide(p, foes[0].sheet_data.base_to_hit, f"mid-air with {foes[0].id}")
 
@@ -404,11 +405,19 @@ def _aimed(st: FasaState, p: PlaneState) -> bool:
 
 
 def crowded(st: FasaState) -> list[list[PlaneState]]:
-    """Hexes where planes of different seats ended the move (FS-M55); a pilot and their own
-    wingman never collide (FS-M08), so a pair alone in a hex is no group."""
+    """Hexes where planes must check for collisions (FS-M55): planes of different seats, or
+    teammates of different pairs when a radio there is damaged (FS-M54: teammates with working
+    radios avoid each other; an enemy in the hex makes every aircraft check). A pilot and
+    their own wingman never collide (FS-M08), so a pair alone in a hex is no group."""
     by_hex: dict[Hex, list[PlaneState]] = {}
     for p in st.planes.values():
         if p.flying:
             by_hex.setdefault(p.hex, []).append(p)
-    return [sorted(by_hex[h], key=lambda x: x.id) for h in sorted(by_hex)
-            if len({p.seat for p in by_hex[h]}) > 1]
+    out = []
+    for h in sorted(by_hex):
+        g = by_hex[h]
+        if len({(p.seat, p.pair) for p in g}) < 2:
+            continue
+        if len({p.seat for p in g}) > 1 or any("radio" in p.lost for p in g):
+            out.append(sorted(g, key=lambda x: x.id))
+    return out

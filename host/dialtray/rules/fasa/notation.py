@@ -29,6 +29,7 @@ from dialtray.rules.fasa.tables import active, load_tables, using
 
 KEYS = ("Map", "Side", "Turn-limit", "Plots", "Quick-draw", "Collisions", "Start-speed", "Speeds",
         "Tables", "Rescue")
+MAX_PAIRS = 3  # FS-M08: "more pairs are allowed"; three a side fit every sample map
 DEFAULT_SIDES = (("P1", "A1", "sample-hawk"), ("P1", "A2", "sample-pusher"),
                  ("P2", "B1", "sample-brute"), ("P2", "B2", "sample-gunship"))
 
@@ -57,9 +58,10 @@ class FasaKind:
         planes: list[tuple[str, str, str]] = []
         for h in log.values("Side"):
             seat, *rest = h.value.split()
-            if seat not in SEATS or not 1 <= len(rest) <= 2:
-                raise log.error(h.line, "Side: SEAT PLANE=SHEET [PLANE=SHEET] with SEAT P1 or "
-                                "P2 (FS-M08: a pilot and wingman pair)")
+            if seat not in SEATS or not 1 <= len(rest) <= 2 * MAX_PAIRS:
+                raise log.error(h.line, "Side: SEAT PLANE=SHEET [PLANE=SHEET ...] with SEAT P1 "
+                                f"or P2 and up to {MAX_PAIRS} pairs (FS-M08: pilot and wingman "
+                                "pairs, in pair order)")
             for tok in rest:
                 pid, eq, sid = tok.partition("=")
                 if not eq or not pid.isalnum() or pid in {p for _, p, _ in planes}:

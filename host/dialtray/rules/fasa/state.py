@@ -54,6 +54,7 @@ class PlaneState:
     straight_run: int = 0  # hexes flown in a continuous straight path (FS-M115)
     start: int = 0  # the speed chosen at set-up (FS-M07)
     rescue: str = ""  # FS table 9: what the pilot tries to save at a combat bailout
+    pair: int = 0  # FS-M08: which of its seat's pilot/wingman pairs (in set-up order)
 
     @cached_property
     def sheet_data(self) -> Sheet:
@@ -180,6 +181,7 @@ def fold_event(st: FasaState, e: Event) -> None:
             e.plane, e.seat, e.sheet, e.hex, e.facing, e.speed, e.home,
             constitution=sh.pilot.constitution, start=e.speed,
             rescue=st.rescue.get(e.plane, ""),
+            pair=sum(1 for q in st.planes.values() if q.seat == e.seat) // 2,
             bursts={g.id: g.bursts for g in sh.guns},
             rockets={hp: list(load) for hp, load in sh.hardpoints})
         plane.__dict__["sheet_data"] = sh  # the game's own sheet (its tables), looked up once
