@@ -174,3 +174,40 @@ def test_fs_m54_m55_teammates_radios_and_several_pairs() -> None:
     assert miss.state.planes["A1"].flying and miss.state.planes["A3"].flying
     rolled = [e for x in miss.history for e in x.events if isinstance(e, ev.Picked)]
     assert [(e.plane, e.number) for e in rolled] == [("A1", 4), ("A3", 5)]
+
+
+def test_fs_m66_m67_landing_at_home_in_a_field_and_the_mishap_rows() -> None:
+    """FS table 10 "If not on surfaced road or runway +2": A1 (Natural Touch 5) going home
+    lands on a runway with no roll (TN -1); in a field (``Home-field: P1=field``) at TN 1 it
+    must roll. With its landing gear shot away (+3) in a field, TN 4: a roll of 1 reads the
+    Ground Landing Table at 3: the wings and all components in them are destroyed and the
+    pilot loses 1 Constitution (FS-M67)."""
+    def home(fields: tuple[str, ...], gear: bool) -> list[ev.Event]:
+        extra = [ev.LocationLost("A1", "landing_gear_tail", "FS-M91")] if gear else []
+        setup = [ev.GameSetup("sample-blank", ("P1", "P2"), 12, False, False, False, 2, "",
+                              (), fields),
+                 placed("A1", "P1", "sample-hawk", 10, 12, "D", 2),
+                 placed("A2", "P1", "sample-pusher", 4, 12, "A", 1),
+                 placed("B1", "P2", "sample-gunship", 3, 2, "D", 1), *extra]
+        g = FasaGame(d10(1, *[5, 3, 7, 2, 9, 4, 6, 8] * 8), setup)
+        out: list[ev.Event] = []
+        for p, plot in (("A1", "2SA"), ("A2", "1SA"), ("B1", "1SA")):
+            out += g.apply(Plot(p, plot))
+        return out
+
+    def landing(out: list[ev.Event]) -> list[ev.Rolled]:
+        return [e for e in out if isinstance(e, ev.Rolled) and e.rule == "FS-M66"]
+
+    runway = home((), False)
+    assert landing(runway) == [] and any(isinstance(e, ev.Credit) and e.what == "landed"
+                                         for e in runway)
+    (field,) = landing(home(("P1",), False))
+    assert field.tn == 1
+    rough = home(("P1",), True)
+    (roll,) = landing(rough)
+    assert (roll.tn, roll.roll, roll.success) == (4, 1, False)
+    wings = {e.location for e in rough if isinstance(e, ev.LocationLost) and e.rule == "FS-M67"}
+    assert wings and all(w.startswith(("gun3", "gun4", "fuel_", "rockets_", "spar_", "wing_",
+                                       "flap_", "aileron_", "landing_gear_port",
+                                       "landing_gear_starboard")) for w in wings)
+    assert [e.amount for e in rough if isinstance(e, ev.Wounded)] == [1]

@@ -20,6 +20,7 @@ class GameSetup(Event):
     start_speed: int = 2
     tables: str = ""  # the owner's tables directory ("" = the shipped samples)
     rescue: tuple[tuple[str, str], ...] = ()  # FS table 9: (plane, "memento" | "cargo")
+    fields: tuple[str, ...] = ()  # seats whose home landing ground is a field, not a runway
 
     def text(self) -> str:
         return f"map {self.map}, seats {' '.join(self.seats)}, turn limit {self.turn_limit}"

@@ -79,7 +79,8 @@ def start_events(map_name: str, planes: Sequence[tuple[str, str, str]], turn_lim
                  sealed: bool = False, fractional: bool = False,
                  collision_damage: bool = False, speed: int = 2, tables: str = "",
                  speeds: dict[str, int] | None = None,
-                 rescue: dict[str, str] | None = None) -> list[Event]:
+                 rescue: dict[str, str] | None = None,
+                 fields: Sequence[str] = ()) -> list[Event]:
     """FS-M07 "Set-up": P1 on the south edge facing A, P2 on the north edge facing D, home
     sides behind them; ``planes`` are (seat, plane id, sheet id). "Pilots may start at any
     speed <= their plane's max speed": ``speeds`` sets a plane's own, ``speed`` the rest (a
@@ -89,7 +90,8 @@ def start_events(map_name: str, planes: Sequence[tuple[str, str, str]], turn_lim
         sheet = t.map(map_name)
         out: list[Event] = [ev.GameSetup(map_name, SEATS, turn_limit, sealed, fractional,
                                          collision_damage, speed, tables,
-                                         tuple(sorted((rescue or {}).items())))]
+                                         tuple(sorted((rescue or {}).items())),
+                                         tuple(fields))]
         from dialtray.rules.fasa.hexmap import from_offset
 
         count = {s: 0 for s in SEATS}

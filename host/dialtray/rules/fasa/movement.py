@@ -330,13 +330,15 @@ class Mover:
         return False
 
     def land(self, p: PlaneState) -> None:
-        """Home: the landing (D-FS-14, on a runway): FS-M66 TN 4 + FS table 10 - Natural Touch,
-        no roll at <= 0 unless Natural Touch <= 3 or any damage; FS-M67 a failure reads the
-        Ground Landing Table at TN - roll (FS-A04); FS table 6: 10 XP for landing."""
+        """Home: the landing (D-FS-14: on a runway, or in a field, D-FS-40): FS-M66 TN 4 + FS
+        table 10 - Natural Touch, no roll at <= 0 unless Natural Touch <= 3 or any damage;
+        FS-M67 a failure reads the Ground Landing Table at TN - roll (FS-A04) and its row is
+        done to the sheet; FS table 6: 10 XP for landing."""
         lost = p.lost
         nt = p.sheet_data.pilot.natural_touch
         tn = landing_tn(nt, gear_damaged=any(x.startswith("landing_gear") for x in lost),
                         rudders_damaged=len(p.rudders()),
+                        off_runway=p.seat in self.st.fields,
                         flaps_damaged=any(x.startswith(("flap", "wing_controls")) for x in lost),
                         wounds=p.sheet_data.pilot.constitution - p.constitution)
         if not landing_needs_roll(tn, nt, bool(p.marked)):
@@ -350,9 +352,14 @@ class Mover:
             self.emit(ev.Credit(p.id, "landed"))
             return
         loss = 2 if index >= 5 else 1 if index >= 3 else 0
+        self.emit(ev.Credit(p.id, f"landing mishap {index}"))
+        for loc in _mishap_losses(p, index):  # FS table 11's row, on the record sheet
+            self.emit(ev.LocationLost(p.id, loc, "FS-M67"))
+        if index >= 5:
+            self.emit(ev.PlaneOut(p.id, "crashed", "landing mishap: the plane flips and is "
+                                  "destroyed", "FS-M67"))
         if loss:
             self.emit(ev.Wounded(p.id, "pilot", loss))
-        self.emit(ev.Credit(p.id, f"landing mishap {index}"))
 
     def travel(self, p: PlaneState, path: list[Hex], facing: int, text: str, speed: int,
                gs: int, pushed: bool, how: str, rule: str) -> None:
@@ -393,6 +400,18 @@ class Mover:
             if kind == "FK" and turn == self.st.turn - 1:
                 flak_burst(self.st, self.map, self.dice, self.emit, h, owner)
                 self.emit(ev.Counter(kind, h, owner, -1))
+
+
+def _mishap_losses(p: PlaneState, index: int) -> list[str]:
+    """FS table 11: 1-2 the nose weapons and the engine; 3-4 the wings and every component in
+    them; 5+ the plane (``crashed``)."""
+    if index >= 5:
+        return []
+    tables = ("nose",) if index <= 2 else ("port_leading", "port_trailing",
+                                           "starboard_leading", "starboard_trailing")
+    out = [loc for t in tables for loc in p.sheet_data.diagram.get(t, {})
+           if loc not in p.lost and (index >= 3 or loc.startswith(("gun", "rockets", "engine")))]
+    return sorted(out)
 
 
 PROJECTILE = "projectile"  # FS-M63: an empty plane flying on at an enemy (D-FS-38)

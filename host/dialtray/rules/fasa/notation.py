@@ -12,6 +12,7 @@
     Speeds: A1=3 B2=4              # FS-M07: a plane's own start speed (the others: Start-speed)
     Tables: /home/me/crimson-box   # the owner's tables, sheets and maps (rules/fasa/tables.py)
     Rescue: A1=memento B1=cargo    # FS table 9: what a pilot saves at a combat bailout
+    Home-field: P2=field           # FS table 10: P2 lands at home in a field (+2), not a runway
     ---
     plot A1 3SA
     plot B1 2L2A | d10: 7          # every die a d10: faces after the d10: marker
@@ -28,7 +29,7 @@ from dialtray.rules.fasa.sheets import sheet
 from dialtray.rules.fasa.tables import active, load_tables, using
 
 KEYS = ("Map", "Side", "Turn-limit", "Plots", "Quick-draw", "Collisions", "Start-speed", "Speeds",
-        "Tables", "Rescue")
+        "Tables", "Rescue", "Home-field")
 MAX_PAIRS = 3  # FS-M08: "more pairs are allowed"; three a side fit every sample map
 DEFAULT_SIDES = (("P1", "A1", "sample-hawk"), ("P1", "A2", "sample-pusher"),
                  ("P2", "B1", "sample-brute"), ("P2", "B2", "sample-gunship"))
@@ -95,9 +96,17 @@ class FasaKind:
                 raise log.error(log.line_of("Rescue"), f"Rescue: {tok!r} is not PLANE=memento "
                                 "or PLANE=cargo for a plane of the Side lines (FS-M65)")
             rescue[pid.upper()] = what
+        fields: list[str] = []
+        for tok in (log.one("Home-field") or "").split():  # FS table 10 (D-FS-40)
+            seat, eq, what = tok.partition("=")
+            if not eq or seat not in SEATS or what not in ("runway", "field"):
+                raise log.error(log.line_of("Home-field"), f"Home-field: {tok!r} is not "
+                                "SEAT=runway or SEAT=field (FS-M66)")
+            if what == "field":
+                fields.append(seat)
         try:
             setup = start_events(map_name, planes, limit, sealed, frac, dmg, speed, source, speeds,
-                                 rescue)
+                                 rescue, fields)
         except ValueError as exc:
             raise log.error(log.line_of("Speeds"), f"Speeds: {exc}") from None
         return FasaGame(dice, setup)
@@ -121,6 +130,8 @@ def header_of(g: FasaGame) -> list[tuple[str, str]]:
         out.append(("Tables", g.tables.source))
     if st.rescue:
         out.append(("Rescue", " ".join(f"{k}={v}" for k, v in sorted(st.rescue.items()))))
+    if st.fields:
+        out.append(("Home-field", " ".join(f"{s}=field" for s in st.fields)))
     return out
 
 

@@ -134,6 +134,7 @@ class FasaState:
     pending: tuple[str, str, tuple[tuple[str, str, int], ...]] | None = None
     launching: tuple[str, str] | None = None  # FS-M68: (plane, lethal target) this round
     rescue: dict[str, str] = field(default_factory=dict)  # FS table 9, by plane
+    fields: tuple[str, ...] = ()  # seats landing in a field at home (FS table 10: +2)
     ground: dict[str, int] = field(default_factory=dict)
     tailing: list[tuple[str, str, int, str]] = field(default_factory=list)
     over: tuple[str, str | None] | None = None
@@ -169,6 +170,7 @@ def fold_event(st: FasaState, e: Event) -> None:
                                                             e.collision_damage)
         st.start_speed = e.start_speed
         st.rescue = dict(e.rescue)
+        st.fields = e.fields
         from dialtray.rules.fasa.tables import active
 
         objects = active().map(e.map).objects
