@@ -222,3 +222,32 @@ def test_a_game_on_the_owners_tables_replays_from_its_log_alone(tmp_path: Path) 
     assert f"Tables: {d}" in text and "A1=my-hawk" in text and "Speeds: A1=4" in text
     again = replay_log(parse_log(text, "owner.log")).game
     assert state_json(again) == state_json(g)
+
+
+def test_fs_m117_zep_dmg_numbers_commercial_and_military(tmp_path: Path) -> None:
+    """FS-M117: a gas cell takes the template's "Zep. Dmg." number, the first against a
+    commercial zeppelin and the one after the slash against a military one: an owner's AP
+    template giving 9/20 takes 9 points off a cell of the commercial sample zeppelin and 20
+    off the same cell of the owner's military copy of the map (FS-M64's box count, 3, with no
+    number given)."""
+    doc = shipped("damage_templates")
+    doc["templates"]["AP"]["zep_damage"] = {"commercial": 9, "military": 20}
+    d = owner(tmp_path, damage_templates=doc)
+    (d / "maps").mkdir()
+    zep = json.loads((SHIPPED.parent / "maps" / "sample-zeppelin.json").read_text())
+    zep.update(id="my-warship", military=True, sample=False)
+    (d / "maps" / "my-warship.json").write_text(json.dumps(zep))
+
+    def cell_after(tables: str, map_name: str) -> int:
+        setup: list[Event] = [ev.GameSetup(map_name, ("P1", "P2"), 12, False, False, False, 2,
+                                           tables),
+                              placed("A1", "P1", "sample-hawk", 7, 8, "A", 2),
+                              placed("B1", "P2", "sample-gunship", 15, 2, "D", 2),
+                              ev.Phase("combat", 1, ("A1", "B1"))]
+        g = FasaGame(d10(2, 1), setup)
+        g.apply("attack A1 cell-1")
+        return g.state.ground["cell-1"]
+
+    assert cell_after("", "sample-zeppelin") == 60 - 3
+    assert cell_after(str(d), "sample-zeppelin") == 60 - 9
+    assert cell_after(str(d), "my-warship") == 60 - 20

@@ -219,7 +219,8 @@ class Attack:
             self.emit(ev.GunState(self.p.id, g.id, "jam-next" if twice and not all(shots)
                                   else "fired", len(shots)))
             hits.extend(g for s in shots if s)
-            misses += [len(gun_shape(g.ammo, g.caliber)) for s in shots if not s]
+            misses += [active().zep_points(g.ammo, len(gun_shape(g.ammo, g.caliber)),
+                                           self.map.military) for s in shots if not s]
         if misses and not self.turret:
             from dialtray.rules.fasa.stray import strays
 
@@ -268,7 +269,8 @@ class Attack:
         """Guns at a map object straight ahead: a gas cell hits on anything but a 1 (3 when
         shocked, FS-M117), a nacelle on 7 + range - Dead Eye with no deflection (FS-M118), a
         ground object on its base TN + range - Dead Eye (FS-M73); each hit takes the
-        template's box count in points (FS-M64, FS-M117: "Zep. Dmg." is missing, D-FS-13)."""
+        template's box count in points (FS-M64), a gas cell the template's "Zep. Dmg." number
+        when the damage templates give one (FS-M117, D-FS-41)."""
         from dialtray.rules.fasa.tow import where
 
         obj = next(o for o in self.map.objects if o.id == target)
@@ -287,7 +289,9 @@ class Attack:
                 tn, rule = to_hit_tn(obj.base_tn, 0, rng, dead_eye, 0, shocked), "FS-M73"
             self.emit(ev.GunState(self.p.id, g.id, "fired", 1))
             if self.roll(f"{g.id} to-hit on {target}", tn, rule):
-                points += len(gun_shape(g.ammo, g.caliber))
+                boxes = len(gun_shape(g.ammo, g.caliber))  # FS-M64: the template's boxes
+                points += (active().zep_points(g.ammo, boxes, self.map.military)
+                           if obj.kind == "zeppelin" else boxes)  # FS-M117: "Zep. Dmg."
         if points:
             self.emit(ev.GroundHit(target, min(points, self.st.ground.get(target, 0))))
 
@@ -312,7 +316,9 @@ class Attack:
                 from dialtray.rules.fasa.stray import strays
                 from dialtray.rules.fasa.tow import rocket_points
 
-                strays(self.st, self.map, self.emit, self.p, t.hex, [rocket_points(code)])
+                kind = "HE" if code == "HE" else "rocket"
+                strays(self.st, self.map, self.emit, self.p, t.hex,
+                       [active().zep_points(kind, rocket_points(code), self.map.military)])
             return
         if code == "BP":
             self.emit(ev.Tagged(target, self.st.turn + TAG_TURNS))

@@ -172,6 +172,7 @@ class MapSheet:
     rows: int
     sample: bool
     objects: tuple[MapObject, ...] = field(default=())
+    military: bool = False  # FS-M117: its zeppelin takes the second "Zep. Dmg." number
 
     def on_map(self, h: Hex) -> bool:
         c, r = to_offset(h)
@@ -257,7 +258,8 @@ def _load_map(name: str, directory: Path | None) -> MapSheet:
                               o.get("flak", False), o.get("quick_draw", 0),
                               o.get("dead_eye", 0), o.get("on", "")))
     _check_guns(path, doc["id"], objs)
-    return MapSheet(doc["id"], doc["title"], doc["cols"], doc["rows"], doc["sample"], tuple(objs))
+    return MapSheet(doc["id"], doc["title"], doc["cols"], doc["rows"], doc["sample"], tuple(objs),
+                    bool(doc.get("military", False)))
 
 
 GUN_POSTS = ("turret", "main-gun", "ground-turret")
