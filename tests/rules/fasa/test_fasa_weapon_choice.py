@@ -140,3 +140,28 @@ def test_refusals_name_the_rule_that_forbids_the_shot() -> None:
     refused(g, Rocket("A1", "rockets_p1", "AP", "B2"), "FS-M69")
     refused(g, "fire A1 B2", "FS-M69")
     refused(g, "fire A1 B1", "FS-M102")
+
+
+def test_rockets_at_zeppelin_gas_cells_and_nacelles() -> None:
+    """D-FS-42 (FS-M117, FS-M118, FS-M104): an AP rocket at a gas cell hits on anything but a 1
+    and takes the rocket template's boxes (6 in the sample) off the cell; at a nacelle its TN
+    is 7 + range - Dead Eye + 1 (the rocket's modifier), no deflection; a beeper does no damage
+    to an object and is refused."""
+    g = game([placed("A1", "P1", "sample-hawk", 7, 8, "A", 2),
+              placed("B1", "P2", "sample-gunship", 15, 2, "D", 2)], map_name="sample-zeppelin",
+             combat=["A1", "B1"], dice=d10(2, 5, 5))
+    a = parse_action("rocket A1 rockets_p1 AP cell-1")
+    assert a in g.legal_actions()
+    out = g.apply(a)
+    (roll,) = [e for e in out if isinstance(e, ev.Rolled)]
+    assert (roll.tn, roll.rule) == (1, "FS-M117") and g.state.ground["cell-1"] == 60 - 6
+    nac = game([placed("A1", "P1", "sample-hawk", 10, 10, "A", 2),
+                placed("B1", "P2", "sample-gunship", 15, 2, "D", 2)],
+               map_name="sample-zeppelin", combat=["A1", "B1"], dice=d10(9))
+    out = nac.apply("rocket A1 rockets_p1 AP nacelle-starboard")
+    (roll,) = [e for e in out if isinstance(e, ev.Rolled)]
+    assert (roll.tn, roll.rule) == (7 + 2 - 6 + 1, "FS-M118")
+    brute = game([placed("A1", "P1", "sample-brute", 7, 8, "A", 2),
+                  placed("B1", "P2", "sample-gunship", 15, 2, "D", 2)],
+                 map_name="sample-zeppelin", combat=["A1", "B1"])
+    refused(brute, "rocket A1 rockets_s1 BP cell-1", "FS-M104")

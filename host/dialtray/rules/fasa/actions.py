@@ -329,8 +329,10 @@ def parse_action(text: str) -> FasaAction:
     if verb == "pass" and n == 1 and OBJECT.match(args[0]):
         return Pass(args[0])
     if verb == "rocket" and n in (4, 5) and args[4:] in ([], ["tow"]):
-        return Rocket(_plane(args[0], text), args[1], args[2].upper(), _plane(args[3], text),
-                      n == 5)
+        # a lower-case target is a map object (``cell-1``, ``crate``; D-FS-42), else a plane
+        target = args[3] if args[3].islower() and OBJECT.match(args[3]) else _plane(args[3],
+                                                                                     text)
+        return Rocket(_plane(args[0], text), args[1], args[2].upper(), target, n == 5)
     if verb == "launch" and n == 4:
         return Launch(_plane(args[0], text), args[1], args[2].upper(), _hex(args[3], text))
     if verb == "bomb" and n == 3:

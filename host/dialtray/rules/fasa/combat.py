@@ -298,7 +298,11 @@ class Attack:
     def rocket(self, hardpoint: str, code: str, target: str, tow: bool = False) -> None:
         """FS-M103/FS-M104 one lethal rocket: its own location and column (FS-M79), no shift
         (FS-M21). BP tags (FS-M111), SK (FS-M112), DR drills on (FS-M113); ``tow``: at the
-        object the target tows (FS-M110, no drilling on into an object)."""
+        object the target tows (FS-M110, no drilling on into an object). A map object as the
+        target: ``rocket_at``."""
+        if target not in self.st.planes:
+            self.rocket_at(hardpoint, code, target)
+            return
         t = self.st.planes[target]
         dead_eye, _, shocked = self.skills()
         d = deployed()[code]
@@ -337,6 +341,34 @@ class Attack:
         if code == "DR" and dmg.p.flying:
             self.emit(ev.Burning(target, "DR", table, col, rng, True))
         dmg.finish()
+
+    def rocket_at(self, hardpoint: str, code: str, target: str) -> None:
+        """A lethal rocket at a map object straight ahead in range (D-FS-42): a gas cell hits
+        on anything but a 1 (3 when shocked, FS-M117) and loses the template's "Zep. Dmg."
+        (D-FS-41); a nacelle on 7 + range - Dead Eye + the rocket's modifier, no deflection
+        (FS-M118); a ground object on its base TN + range - Dead Eye + modifier (FS-M73,
+        FS-M104); the others lose the template's box count (FS-M64)."""
+        from dialtray.rules.fasa.tow import rocket_points, where
+
+        obj = next(o for o in self.map.objects if o.id == target)
+        h = where(self.st, obj)
+        d = deployed()[code]
+        dead_eye, _, shocked = self.skills()
+        rng = (object_range(self.map, self.p, h, d.range) if h is not None else None) or 0
+        self.emit(ev.RocketUsed(self.p.id, hardpoint, code))
+        if obj.kind == "zeppelin":
+            tn, rule = gas_cell_tn(shocked), "FS-M117"
+        elif obj.kind == "nacelle":
+            tn, rule = nacelle_tn(rng, dead_eye, d.modifier, shocked), "FS-M118"
+        else:
+            tn, rule = to_hit_tn(obj.base_tn, 0, rng, dead_eye, d.modifier, shocked), "FS-M104"
+        if not self.roll(f"{code} rocket to-hit on {target}", tn, rule):
+            return
+        kind = "HE" if code == "HE" else "rocket"
+        boxes = rocket_points(code)
+        points = (active().zep_points(kind, boxes, self.map.military)
+                  if obj.kind == "zeppelin" else boxes)
+        self.emit(ev.GroundHit(target, min(points, self.st.ground.get(target, 0)), rule))
 
     def launch(self, hardpoint: str, code: str, h: Hex) -> None:
         """FS-M105..FS-M107: auto-hit at a hex; flak explodes after the next Movement Phase,

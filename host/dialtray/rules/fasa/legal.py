@@ -144,6 +144,9 @@ def combat_actions(st: FasaState, sheet: MapSheet) -> list[FasaAction]:
             elif d.at_hex:
                 out += [Launch(p.id, hp, code, h) for h in hexes_ahead(sheet, p, d.range)]
             elif code not in ("HP", "TP"):  # objects only (FS-M108, FS-M115): ``tow``
+                if code in OBJECT_ROCKETS:  # D-FS-42: at a map object straight ahead
+                    out += [Rocket(p.id, hp, code, o) for o in objects_ahead(st, sheet, p,
+                                                                            d.range)]
                 for t in sorted(st.planes):
                     tp = st.planes[t]
                     wide = code == "SK" and tp.tagged_until >= st.turn
@@ -154,6 +157,20 @@ def combat_actions(st: FasaState, sheet: MapSheet) -> list[FasaAction]:
     if st.launching is not None and st.launching[0] == p.id:
         return [x for x in out if launch_why(st, x) is None]
     return out + tow.options(st, sheet, p) + landing.options(st, sheet, p)
+
+
+OBJECT_ROCKETS = ("AP", "HE", "DR", "SK")  # the damaging rockets (D-FS-42)
+
+
+def objects_ahead(st: FasaState, sheet: MapSheet, p: PlaneState, reach: int) -> list[str]:
+    """Map objects with points left straight ahead within ``reach`` and in sight (FS-M69)."""
+    out = []
+    for o in sheet.objects:
+        h = tow.where(st, o)
+        if st.ground.get(o.id, 0) > 0 and h is not None and o.kind != "cargo" \
+                and object_range(sheet, p, h, reach) is not None:
+            out.append(o.id)
+    return out
 
 
 def launch_why(st: FasaState, a: FasaAction) -> tuple[str, str, str] | None:
@@ -213,6 +230,9 @@ def allowed(st: FasaState, sheet: MapSheet, p: PlaneState, turret: bool,
     d = deployed()[a.code]
     if isinstance(a, Launch):
         return d.at_hex and a.hex in hexes_ahead(sheet, p, d.range)
+    if a.target not in st.planes and not d.at_hex and a.code in OBJECT_ROCKETS \
+            and not a.tow:
+        return a.target in objects_ahead(st, sheet, p, d.range)
     t = st.planes.get(a.target)
     if t is None or d.at_hex or a.code == "HP" or (a.tow and not (
             t.towing and a.code in tow.TOW_ROCKETS)):
@@ -296,7 +316,13 @@ def rocket_why(st: FasaState, sheet: MapSheet, p: PlaneState, a: FasaAction
         return "a harpoon is fired at an object: harpoon", "FS-M108", "Harpoon (HP)"
     t = st.planes.get(a.target)
     if t is None:
-        return f"no plane {a.target}", "FS-M69", "Valid target"
+        if any(o.id == a.target for o in sheet.objects):
+            if a.code not in OBJECT_ROCKETS:
+                return (f"a {d.name} does no damage to an object", "FS-M104",
+                        "Deployed weapons")
+            return (f"{a.target} is not straight ahead within {d.range} hexes and in sight, "
+                    "or has no points left", "FS-M69", "Valid target")
+        return f"no plane or map object {a.target}", "FS-M69", "Valid target"
     if a.tow and not (t.towing and a.code in tow.TOW_ROCKETS):
         return f"a {a.code} rocket does no damage to a towed object", "FS-M110", "Towing"
     wide = a.code == "SK" and t.tagged_until >= st.turn
