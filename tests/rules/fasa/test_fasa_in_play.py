@@ -211,3 +211,37 @@ def test_fs_m66_m67_landing_at_home_in_a_field_and_the_mishap_rows() -> None:
                                        "flap_", "aileron_", "landing_gear_port",
                                        "landing_gear_starboard")) for w in wings)
     assert [e.amount for e in rough if isinstance(e, ev.Wounded)] == [1]
+
+
+def test_fs_m59_m60_m61_tailing_in_a_sealed_game() -> None:
+    """FS-M59..FS-M61 with sealed plots: A1 tails B1 (tailing number 1: direction and speed).
+    B1's seat tells first ("L speed 4"), every other plot still sealed; A1's seat may not seal
+    before; the tell's shape is the number's; the reveal must agree with what was told."""
+    from dialtray.rules.fasa.actions import Reveal, Seal, Tell, seal_digest
+
+    def start() -> FasaGame:
+        return game([placed("A1", "P1", "sample-hawk", 10, 10, "A", 3),
+                     placed("B1", "P2", "sample-gunship", 10, 8, "A", 3)], sealed=True,
+                    extra=[ev.TailingInfo("A1", "B1", 1, "in tailing position")],
+                    dice=d10(*[5, 3, 7, 2, 9, 4, 6, 8] * 8))
+
+    g = start()
+    assert g.to_move() == "P2"  # the tailed plane's seat first
+    a1 = (("A1", "3SA", False),)
+    refused(g, Seal("P1", seal_digest("P1", 1, a1, "s1")), "FS-M61")
+    refused(g, Tell("B1", "L"), "FS-M61")  # number 1: direction and speed
+    out = g.apply(Tell("B1", "L speed 3"))
+    assert [e.revealed for e in out if isinstance(e, ev.TailingInfo)] == ["L speed 3"]
+    assert g.to_move() == "P1"
+    g.apply(Seal("P1", seal_digest("P1", 1, a1, "s1")))
+    b1 = (("B1", "3L2F", False),)
+    g.apply(Seal("P2", seal_digest("P2", 1, b1, "s2")))
+    g.apply(Reveal("P1", a1, "s1"))
+    g.apply(Reveal("P2", b1, "s2"))  # 3L2F: left at speed 3, as told
+    liar = start()
+    liar.apply(Tell("B1", "L speed 3"))
+    liar.apply(Seal("P1", seal_digest("P1", 1, a1, "s1")))
+    lie = (("B1", "3R2B", False),)
+    liar.apply(Seal("P2", seal_digest("P2", 1, lie, "s2")))
+    liar.apply(Reveal("P1", a1, "s1"))
+    refused(liar, Reveal("P2", lie, "s2"), "FS-M61")

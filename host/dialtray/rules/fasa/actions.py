@@ -49,6 +49,18 @@ class Plot:
 
 
 @dataclass(frozen=True)
+class Tell:
+    """FS-M61 in a sealed game: a tailed plane's seat tells what its tailing number makes it
+    reveal (``L``; ``L speed 4``; ``4L3``) before the tailer plots; checked at the reveal."""
+
+    plane: str
+    info: str
+
+    def text(self) -> str:
+        return f"tell {self.plane} {self.info}"
+
+
+@dataclass(frozen=True)
 class Seal:
     seat: str
     digest: str
@@ -237,7 +249,7 @@ class Land:
         return f"land {self.plane}"
 
 
-FasaAction = (Plot | Seal | Reveal | Fire | Attack | Rocket | Launch | Bomb | Clear | Place
+FasaAction = (Plot | Tell | Seal | Reveal | Fire | Attack | Rocket | Launch | Bomb | Clear | Place
               | Pick | Pass | Harpoon | Torpedo | Cut | Gun | Barrage | Land)
 
 
@@ -301,6 +313,8 @@ def parse_action(text: str) -> FasaAction:
     n = len(args)
     if verb == "plot" and n in (2, 3) and (n == 2 or args[1] == "bail"):
         return Plot(_plane(args[0], text), args[-1].upper(), n == 3)
+    if verb == "tell" and n >= 2:
+        return Tell(_plane(args[0], text), " ".join(args[1:]))
     if verb == "seal" and n == 2 and SEAT.match(args[0]) and re.fullmatch(r"[0-9a-f]{64}", args[1]):
         return Seal(args[0], args[1])
     if verb == "reveal" and n >= 2 and SEAT.match(args[0]) and args[-1].startswith("salt="):

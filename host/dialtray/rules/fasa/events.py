@@ -89,6 +89,17 @@ class Picked(Event):
 
 
 @dataclass(frozen=True)
+class Told(Event):
+    """FS-M61 in a sealed game: what a tailed plane's seat told before its tailers plot."""
+
+    plane: str
+    info: str
+
+    def text(self) -> str:
+        return f"{self.plane} tells its tailers: {self.info} [FS-M61]"
+
+
+@dataclass(frozen=True)
 class TailingInfo(Event):
     """FS-M61: what the tailed plane's plot tells the tailer."""
 

@@ -41,6 +41,7 @@ from dialtray.rules.fasa.actions import (
     Reveal,
     Rocket,
     Seal,
+    Tell,
     Torpedo,
     parse_action,
     seal_digest,
@@ -59,6 +60,7 @@ from dialtray.rules.fasa.movement import Mover, caps, crowded, refusal
 from dialtray.rules.fasa.skills import MissionRecord, mission_xp
 from dialtray.rules.fasa.state import FasaState, PlaneState, fold_event
 from dialtray.rules.fasa.tables import FasaTables, active, load_tables, using
+from dialtray.rules.fasa.tailing import tells_due as tails_due
 from dialtray.rules.fasa.template import parse_plot
 from dialtray.rules.fasa.tn import roll_d10, tailing_number, tailing_reveal
 from dialtray.rules.fasa.zeppelin import FALLS_AT
@@ -186,6 +188,9 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
             return None
         if st.phase == "plot":
             if st.sealed:
+                due = tails_due(st)  # FS-M61: a tailed plane's seat tells first
+                if due:
+                    return st.planes[due[0]].seat
                 return next(s for s in st.seats if s not in st.seals)
             return st.planes[plot_order(st)[0]].seat
         if st.phase == "reveal":
@@ -258,6 +263,8 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
             check_plot(st, a)
         elif isinstance(a, Seal | Reveal):
             self._check_secret(a)
+        elif isinstance(a, Tell):
+            self._check_tell(a)
         else:
             cached = self._legal[1] if self._legal[0] == self._version else ()
             check_combat(st, self.map, a, cached)
@@ -269,12 +276,35 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         with using(self.tables):
             return super().undo()
 
+    def _check_tell(self, a: Tell) -> None:
+        """FS-M61 (sealed games): the tailed plane's seat tells, in the shape its number
+        gives, before the tailers plot."""
+        from dialtray.rules.fasa.tailing import HEADING, wanted, well_formed
+
+        st = self.state
+        if a.plane not in tails_due(st):
+            raise IllegalActionError(a.text(), f"{a.plane} has nothing to tell now (it tells "
+                                     "only when tailed, in a sealed game, before the plots)",
+                                     "FS-M61", HEADING)
+        n = wanted(st, a.plane)
+        if not well_formed(a.info, n):
+            shape = ("its direction (L, R, S or stall)" if n < 0 else "direction and speed "
+                     "(L speed 4)" if n < 3 else "its destination hex without the facing (4L3)")
+            raise IllegalActionError(a.text(), f"at tailing number {n} it tells {shape}",
+                                     "FS-M61", HEADING)
+
     def _check_secret(self, a: Seal | Reveal) -> None:
         st = self.state
         heading = "Simultaneous movement"
         if not st.sealed:
             raise IllegalActionError(a.text(), "this game plots openly (Plots: open)", "FS-M33",
                                      heading)
+        if isinstance(a, Seal) and tails_due(st):
+            raise IllegalActionError(a.text(), f"{' '.join(tails_due(st))} must first tell its "
+                                     "tailers what the tailing number reveals", "FS-M61",
+                                     "Information revealed")
+        if isinstance(a, Reveal) and st.phase == "reveal":
+            self._check_told(a)
         if isinstance(a, Seal):
             if st.phase not in ("plot", "pick") or a.seat in st.seals \
                     or a.seat != self.to_move():
@@ -299,8 +329,32 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
             raise IllegalActionError(a.text(), f"must plot exactly {' '.join(mine)}", "FS-M06",
                                      "Ten-step turn")
 
+    def _check_told(self, a: Reveal) -> None:
+        """FS-M61: a revealed plot agrees with what its seat told the tailers."""
+        from dialtray.rules.fasa.tailing import HEADING, told_for, wanted
+
+        st = self.state
+        for plane, text, _ in a.plots:
+            if plane not in st.told:
+                continue
+            try:
+                m = parse_plot(text)
+            except ValueError:
+                continue  # off the template: flown randomly (FS-M44), nothing to compare
+            want = told_for(m, wanted(st, plane))
+            if want != st.told[plane]:
+                raise IllegalActionError(a.text(), f"{plane} told {st.told[plane]!r}; {text} "
+                                         f"tells {want!r}", "FS-M61", HEADING)
+
     def _run(self, a: FasaAction, emit: Emit) -> None:
         st = self.state
+        if isinstance(a, Tell):
+            from dialtray.rules.fasa.tailing import coarser, tailers_of
+
+            emit(ev.Told(a.plane, a.info))
+            for tailer, n in tailers_of(st, a.plane):
+                emit(ev.TailingInfo(tailer, a.plane, n, coarser(a.info, n)))
+            return
         if isinstance(a, Plot):
             emit(ev.PlotRecorded(a.plane, a.maneuver, a.bail))
             self._tail_info(a.plane, emit)

@@ -137,6 +137,7 @@ class FasaState:
     fields: tuple[str, ...] = ()  # seats landing in a field at home (FS table 10: +2)
     ground: dict[str, int] = field(default_factory=dict)
     tailing: list[tuple[str, str, int, str]] = field(default_factory=list)
+    told: dict[str, str] = field(default_factory=dict)  # FS-M61 (sealed): plane -> info
     over: tuple[str, str | None] | None = None
     gunposts: dict[str, str] = field(default_factory=dict)  # gun post id -> owner seat
     gunner_shocked: dict[str, int] = field(default_factory=dict)  # FS-M122: until turn
@@ -190,7 +191,7 @@ def fold_event(st: FasaState, e: Event) -> None:
     elif isinstance(e, ev.Phase):
         st.phase, st.turn = e.phase, e.turn
         if e.phase == "plot":
-            st.seals = {}
+            st.seals, st.told = {}, {}
             st.order, st.acted, st.pending = (), set(), None
         st.launching = None
         if e.phase == "combat":
@@ -198,6 +199,8 @@ def fold_event(st: FasaState, e: Event) -> None:
             st.tailing = []
         if e.phase == "pick":
             st.order, st.picks, st.seals = e.order, {}, {}
+    elif isinstance(e, ev.Told):
+        st.told[e.plane] = e.info
     elif isinstance(e, ev.Picked):
         st.picks[e.plane] = e.number
     elif isinstance(e, ev.PlotSealed):
