@@ -74,7 +74,8 @@ def test_hero_new_writes_a_hero_that_passes_and_never_overwrites(
 
 def test_a_mission_with_the_owners_hero_is_played_stored_and_replayed(tmp_path: Path) -> None:
     """Nightjar (Lucky: LIFE 6, SA-M49) and Twilight against the Thugs; the log names the hero
-    file, and the replay from the log text alone rebuilds the very same state."""
+    file, the replay from the log text alone rebuilds the very same state, and the log is
+    stored (`dialtray import`) and verified (`dialtray verify`)."""
     f = _write(tmp_path / "mine.json", {"heroes": [NIGHTJAR]})
     own = load_heroes(f)
     g = SkyAceGame.mission(SeededDice(11), heroes=("nightjar", "twilight"), own=own,
@@ -86,6 +87,10 @@ def test_a_mission_with_the_owners_hero_is_played_stored_and_replayed(tmp_path: 
     assert f"Hero-file: {f}" in text and "Heroes: nightjar twilight" in text
     again = replay_log(parse_log(text, "mine.log")).game
     assert state_json(again) == state_json(g) and g.outcome() is not None
+    log, db = tmp_path / "mine.log", tmp_path / "games.sqlite3"
+    log.write_text(text, encoding="utf-8")
+    assert main(["import", "--db", str(db), str(log)]) == 0
+    assert main(["verify", "--db", str(db)]) == 0
 
 
 def test_a_bad_hero_file_in_a_log_names_the_line_file_and_field(tmp_path: Path) -> None:
