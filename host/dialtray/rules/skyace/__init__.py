@@ -15,12 +15,14 @@ Source of truth: ``/work/shared/seeds/004_6593e8b5f90f4d60.txt`` (Jeff Moore, 20
   ``life`` the LIFE counters as LED-dice data for the tray
 """
 
+from dialtray.rules.core.position import PositionedKind
 from dialtray.rules.skyace.actions import SkyAceAction, parse_action
 from dialtray.rules.skyace.game import Outcome, SkyAceGame
 from dialtray.rules.skyace.notation import SkyAceKind
+from dialtray.rules.skyace.position import read as read_position
 from dialtray.rules.skyace.state import SkyAceState
 
-GAME_KIND = SkyAceKind()
+GAME_KIND = PositionedKind(SkyAceKind(), read_position)
 
 __all__ = ["GAME_KIND", "Outcome", "SkyAceAction", "SkyAceGame", "SkyAceKind", "SkyAceState",
            "parse_action"]

@@ -115,6 +115,9 @@ def _step(st: SkyAceState, emit: Emit) -> bool:
     if st.phase == "ready":
         _start_turn(st, 0, 1, emit)
         return True
+    if st.phase == "resume":  # a judge's position (D-SA-12): its turn starts now
+        _start_turn(st, st.turn, st.round, emit)
+        return True
     if st.phase == "endturn":
         _next_turn(st, emit)
         return True

@@ -136,7 +136,7 @@ class SkyAceGame(EventSourcedGame[SkyAceState, SkyAceAction]):
         st = self.state
         if st.over is not None:
             return None
-        if st.pending or st.phase == "deal":
+        if st.pending or st.phase in ("deal", "resume"):
             return TABLE
         if st.phase == "layout":
             return st.pawns[st.order[0]].seat
@@ -153,6 +153,8 @@ class SkyAceGame(EventSourcedGame[SkyAceState, SkyAceAction]):
         st = self.state
         if st.over is not None:
             return []
+        if st.phase == "resume" and not st.pending:  # a judge's position (D-SA-12)
+            return [Deal()]
         if st.pending:
             if not st.physical:
                 return [Deal()]
@@ -206,13 +208,13 @@ class SkyAceGame(EventSourcedGame[SkyAceState, SkyAceAction]):
         if st.over is not None:
             rule = ("SA-M57", "Mugging loss condition") if st.advanced else ("SA-M30", "Defeat")
             self._refuse(a, f"the game is over ({st.over[0]})", *rule)
-        pending = bool(st.pending) or st.phase == "deal"
+        pending = bool(st.pending) or st.phase in ("deal", "resume")
         if isinstance(a, Deal | Draw) != pending:
             if pending:
                 self._refuse(a, "cards must be drawn first", "SA-M15", "Preparation steps")
             self._refuse(a, "no card is waiting to be drawn", "SA-M02", "LIFE and hand size")
         if isinstance(a, Deal):
-            if st.physical:
+            if st.physical and st.phase != "resume":  # a position's turn starts with deal
                 self._refuse(a, "physical decks: type each card drawn (draw DECK CARD)",
                              "SA-M15", "Preparation steps")
             return

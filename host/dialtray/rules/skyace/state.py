@@ -144,8 +144,40 @@ def _put(st: SkyAceState, c: Cell, deck: str, card: str) -> None:
     st.mat.setdefault(c, []).append((deck, card, col or cell_col))
 
 
+def fold_position(st: SkyAceState, e: Any) -> None:
+    """A judge's mid-game position (``position.PositionSet``, D-SA-12): the playmat, pawns,
+    hands and discards as given, each draw pile the rest of its deck; the table's ``deal``
+    then starts the turn (phase ``resume``)."""
+    st.mat, st.red_parity = {}, None
+    for c, stack in e.cells:
+        for deck, card in stack:
+            _put(st, c, deck, card)
+    for deck, pile in st.piles.items():
+        gone = [card for stack in st.mat.values() for d, card, _ in stack if d == deck]
+        hand = list(dict(e.hands).get(deck, ()))
+        discard = list(dict(e.discards).get(deck, ()))
+        draw = list(DECK)
+        for card in [*gone, *hand, *discard]:
+            draw.remove(card)
+        pile.draw, pile.discard = draw, sort_cards(discard)
+        st.hands[deck] = hand
+    for pid, cell, life in e.pawns:
+        p = st.pawns[pid]
+        p.cell, p.out = cell, cell is None
+        if cell is not None:
+            p.life = life
+    if e.victim is not None:
+        st.victim_life = e.victim
+    st.order, st.round = list(e.order), e.round
+    st.turn = st.order.index(e.turn)
+    st.phase, st.pending = "resume", []
+
+
 def fold_event(st: SkyAceState, e: Event) -> None:
     """Apply one event to ``st`` in place (the pure fold of ``EventSourcedGame``)."""
+    if type(e).__name__ == "PositionSet":
+        fold_position(st, e)
+        return
     if isinstance(e, ev.Setup):
         st.mode, st.physical, st.mission = e.mode, e.physical, e.mission
         st.turn_limit, st.gap, st.seats = e.turn_limit, e.gap, list(e.seats)
