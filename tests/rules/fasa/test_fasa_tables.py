@@ -22,6 +22,7 @@ from dialtray.rules.core.replay import replay_log
 from dialtray.rules.fasa import events as ev
 from dialtray.rules.fasa.bots import GreedyBot, RandomBot
 from dialtray.rules.fasa.game import FasaGame, start_events
+from dialtray.rules.fasa.hexmap import from_offset
 from dialtray.rules.fasa.notation import DEFAULT_SIDES, LogWriter
 from dialtray.rules.fasa.tables import SHIPPED, load_tables
 from dialtray.rules.fasa.template import sample_template, template
@@ -277,3 +278,40 @@ def test_fs_m117_zep_dmg_numbers_commercial_and_military(tmp_path: Path) -> None
     assert cell_after("", "sample-zeppelin") == 60 - 3
     assert cell_after(str(d), "sample-zeppelin") == 60 - 9
     assert cell_after(str(d), "my-warship") == 60 - 20
+
+
+def test_fs_m117_a_gas_cell_over_several_hexes(tmp_path: Path) -> None:
+    """FS-M03/FS-M117: an owner's zeppelin map whose cell-1 covers 7,6 and 7,7: the plane two
+    hexes below 7,7 strafes the cell at that hex (out of reach of 7,6, and the shipped map's
+    single-hex cell is no target from there); the map finds the cell at 7,7 (what movement and
+    sight ask, FS-M116, FS-M71); a hex of a cell that touches none of its others is refused
+    naming the field."""
+    from dialtray.rules.fasa.hexmap import load_map
+
+    zep = json.loads((SHIPPED.parent / "maps" / "sample-zeppelin.json").read_text())
+    zep.update(id="long-zep", sample=False)
+    zep["objects"][0]["more"] = [[7, 7]]
+    d = owner(tmp_path)
+    (d / "maps").mkdir()
+    (d / "maps" / "long-zep.json").write_text(json.dumps(zep))
+
+    def strafe(tables: str, map_name: str) -> FasaGame:
+        return FasaGame(d10(2, 2), [
+            ev.GameSetup(map_name, ("P1", "P2"), 12, False, False, False, 2, tables),
+            placed("A1", "P1", "sample-hawk", 7, 9, "A", 2),
+            placed("B1", "P2", "sample-gunship", 15, 2, "D", 2),
+            ev.Phase("combat", 1, ("A1", "B1"))])
+
+    from dialtray.rules.fasa.actions import Attack
+
+    long = strafe(str(d), "long-zep")
+    assert long.map.object_at(from_offset(7, 7)).id == "cell-1"  # type: ignore[union-attr]
+    assert Attack("A1", "cell-1") in long.legal_actions()
+    long.apply("attack A1 cell-1")
+    assert long.state.ground["cell-1"] == 60 - 3 - 4  # both guns hit: AP 3, DD 4 boxes
+    assert Attack("A1", "cell-1") not in strafe("", "sample-zeppelin").legal_actions()
+    zep["objects"][0]["more"] = [[3, 3]]
+    (d / "maps" / "long-zep.json").write_text(json.dumps(zep))
+    with pytest.raises(CatalogueError) as info:
+        load_map("long-zep", d / "maps")
+    assert info.value.field == "objects[0].more[0]"

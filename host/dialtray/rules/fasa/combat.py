@@ -13,6 +13,7 @@ from dialtray.rules.fasa.apply import Damage, Emit
 from dialtray.rules.fasa.damage import gun_shape, hit_table, shape, shift_allowed
 from dialtray.rules.fasa.hexmap import (
     Hex,
+    MapObject,
     MapSheet,
     bearing,
     distance,
@@ -271,14 +272,11 @@ class Attack:
         ground object on its base TN + range - Dead Eye (FS-M73); each hit takes the
         template's box count in points (FS-M64), a gas cell the template's "Zep. Dmg." number
         when the damage templates give one (FS-M117, D-FS-41)."""
-        from dialtray.rules.fasa.tow import where
-
         obj = next(o for o in self.map.objects if o.id == target)
-        h = where(self.st, obj)
         dead_eye, _, shocked = self.skills()
         points = 0
         for g in self.guns():
-            rng = None if h is None else object_range(self.map, self.p, h, g.range)
+            rng = object_reach(self.st, self.map, self.p, obj, g.range)
             if rng is None:
                 continue
             if obj.kind == "zeppelin":
@@ -348,13 +346,12 @@ class Attack:
         (D-FS-41); a nacelle on 7 + range - Dead Eye + the rocket's modifier, no deflection
         (FS-M118); a ground object on its base TN + range - Dead Eye + modifier (FS-M73,
         FS-M104); the others lose the template's box count (FS-M64)."""
-        from dialtray.rules.fasa.tow import rocket_points, where
+        from dialtray.rules.fasa.tow import rocket_points
 
         obj = next(o for o in self.map.objects if o.id == target)
-        h = where(self.st, obj)
         d = deployed()[code]
         dead_eye, _, shocked = self.skills()
-        rng = (object_range(self.map, self.p, h, d.range) if h is not None else None) or 0
+        rng = object_reach(self.st, self.map, self.p, obj, d.range) or 0
         self.emit(ev.RocketUsed(self.p.id, hardpoint, code))
         if obj.kind == "zeppelin":
             tn, rule = gas_cell_tn(shocked), "FS-M117"
@@ -474,6 +471,17 @@ def object_range(sheet: MapSheet, p: PlaneState, h: Hex, reach: int) -> int | No
     if r is None or r > reach or not in_sight(sheet, p.hex, h):
         return None
     return r
+
+
+def object_reach(st: FasaState, sheet: MapSheet, p: PlaneState, o: MapObject,
+                 reach: int) -> int | None:
+    """The range to object ``o`` straight ahead within ``reach`` and in sight, at the nearest
+    of its hexes (a gas cell may span several, FS-M117); cargo where it is now (FS-M110)."""
+    if o.kind == "cargo":
+        h = st.cargo.get(o.id, o.hex)
+        return None if h is None else object_range(sheet, p, h, reach)
+    ranges = [r for h in o.span if (r := object_range(sheet, p, h, reach)) is not None]
+    return min(ranges) if ranges else None
 
 
 def hexes_ahead(sheet: MapSheet, p: PlaneState, reach: int) -> list[Hex]:

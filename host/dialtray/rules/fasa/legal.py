@@ -29,7 +29,7 @@ from dialtray.rules.fasa.combat import (
     TURRET,
     bomb_hexes,
     hexes_ahead,
-    object_range,
+    object_reach,
     target_range,
     target_why,
 )
@@ -128,9 +128,8 @@ def combat_actions(st: FasaState, sheet: MapSheet) -> list[FasaAction]:
             if st.planes[t].towing:  # FS-M110: or at the object it tows
                 out += [Fire(p.id, t, False, True), Fire(p.id, t, True, True)]
     for o in sheet.objects:
-        h = tow.where(st, o)
-        if st.ground.get(o.id, 0) > 0 and working and h is not None and any(
-                object_range(sheet, p, h, g.range) is not None for g in working):
+        if st.ground.get(o.id, 0) > 0 and working and any(
+                object_reach(st, sheet, p, o, g.range) is not None for g in working):
             out.append(Attack(p.id, o.id))
     if turret:
         return out
@@ -166,9 +165,8 @@ def objects_ahead(st: FasaState, sheet: MapSheet, p: PlaneState, reach: int) -> 
     """Map objects with points left straight ahead within ``reach`` and in sight (FS-M69)."""
     out = []
     for o in sheet.objects:
-        h = tow.where(st, o)
-        if st.ground.get(o.id, 0) > 0 and h is not None and o.kind != "cargo" \
-                and object_range(sheet, p, h, reach) is not None:
+        if st.ground.get(o.id, 0) > 0 and o.kind != "cargo" \
+                and object_reach(st, sheet, p, o, reach) is not None:
             out.append(o.id)
     return out
 
@@ -211,9 +209,8 @@ def allowed(st: FasaState, sheet: MapSheet, p: PlaneState, turret: bool,
         obj = next((o for o in sheet.objects if o.id == a.target), None)
         working = [g for g in p.sheet_data.guns if g.id in p.guns_working()
                    and (g.id == "turret_gun") == turret]
-        h = None if obj is None else tow.where(st, obj)
-        return h is not None and st.ground.get(a.target, 0) > 0 and any(
-            object_range(sheet, p, h, g.range) is not None for g in working)
+        return obj is not None and st.ground.get(a.target, 0) > 0 and any(
+            object_reach(st, sheet, p, obj, g.range) is not None for g in working)
     if isinstance(a, Harpoon | Torpedo | Cut):
         return not turret and tow.why(st, sheet, p, a) is None
     if isinstance(a, Land):
