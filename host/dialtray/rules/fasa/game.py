@@ -48,7 +48,7 @@ from dialtray.rules.fasa.actions import (
 )
 from dialtray.rules.fasa.apply import Emit
 from dialtray.rules.fasa.combat import TURRET, Attack, combat_order, continuing, non_lethal
-from dialtray.rules.fasa.hexmap import FACINGS, MapSheet, distance, hex_text, in_arc
+from dialtray.rules.fasa.hexmap import MapSheet
 from dialtray.rules.fasa.legal import (
     check_combat,
     check_plot,
@@ -57,13 +57,14 @@ from dialtray.rules.fasa.legal import (
     plots_for,
 )
 from dialtray.rules.fasa.movement import Mover, caps, crowded, refusal
-from dialtray.rules.fasa.skills import MissionRecord, mission_xp
+from dialtray.rules.fasa.skills import mission_xp
 from dialtray.rules.fasa.state import FasaState, PlaneState, fold_event
-from dialtray.rules.fasa.tables import FasaTables, active, load_tables, using
+from dialtray.rules.fasa.summary import record
+from dialtray.rules.fasa.tables import FasaTables, load_tables, using
+from dialtray.rules.fasa.tailing import check_tell, check_told, tails
 from dialtray.rules.fasa.tailing import tells_due as tails_due
 from dialtray.rules.fasa.template import parse_plot
 from dialtray.rules.fasa.tn import roll_d10, tailing_number, tailing_reveal
-from dialtray.rules.fasa.zeppelin import FALLS_AT
 
 SPEED = "speed"
 SEATS = ("P1", "P2")
@@ -264,7 +265,7 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         elif isinstance(a, Seal | Reveal):
             self._check_secret(a)
         elif isinstance(a, Tell):
-            self._check_tell(a)
+            check_tell(self.state, a)
         else:
             cached = self._legal[1] if self._legal[0] == self._version else ()
             check_combat(st, self.map, a, cached)
@@ -275,23 +276,6 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         self._version += 1
         with using(self.tables):
             return super().undo()
-
-    def _check_tell(self, a: Tell) -> None:
-        """FS-M61 (sealed games): the tailed plane's seat tells, in the shape its number
-        gives, before the tailers plot."""
-        from dialtray.rules.fasa.tailing import HEADING, wanted, well_formed
-
-        st = self.state
-        if a.plane not in tails_due(st):
-            raise IllegalActionError(a.text(), f"{a.plane} has nothing to tell now (it tells "
-                                     "only when tailed, in a sealed game, before the plots)",
-                                     "FS-M61", HEADING)
-        n = wanted(st, a.plane)
-        if not well_formed(a.info, n):
-            shape = ("its direction (L, R, S or stall)" if n < 0 else "direction and speed "
-                     "(L speed 4)" if n < 3 else "its destination hex without the facing (4L3)")
-            raise IllegalActionError(a.text(), f"at tailing number {n} it tells {shape}",
-                                     "FS-M61", HEADING)
 
     def _check_secret(self, a: Seal | Reveal) -> None:
         st = self.state
@@ -304,7 +288,7 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
                                      "tailers what the tailing number reveals", "FS-M61",
                                      "Information revealed")
         if isinstance(a, Reveal) and st.phase == "reveal":
-            self._check_told(a)
+            check_told(self.state, a)
         if isinstance(a, Seal):
             if st.phase not in ("plot", "pick") or a.seat in st.seals \
                     or a.seat != self.to_move():
@@ -328,23 +312,6 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         if sorted(p for p, _, _ in a.plots) != mine:
             raise IllegalActionError(a.text(), f"must plot exactly {' '.join(mine)}", "FS-M06",
                                      "Ten-step turn")
-
-    def _check_told(self, a: Reveal) -> None:
-        """FS-M61: a revealed plot agrees with what its seat told the tailers."""
-        from dialtray.rules.fasa.tailing import HEADING, told_for, wanted
-
-        st = self.state
-        for plane, text, _ in a.plots:
-            if plane not in st.told:
-                continue
-            try:
-                m = parse_plot(text)
-            except ValueError:
-                continue  # off the template: flown randomly (FS-M44), nothing to compare
-            want = told_for(m, wanted(st, plane))
-            if want != st.told[plane]:
-                raise IllegalActionError(a.text(), f"{plane} told {st.told[plane]!r}; {text} "
-                                         f"tells {want!r}", "FS-M61", HEADING)
 
     def _run(self, a: FasaAction, emit: Emit) -> None:
         st = self.state
@@ -539,47 +506,7 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
 
     @_bound
     def report(self) -> str:
-        st = self.state
-        lines = [f"FASA Crimson Skies on {st.map}, turn {st.turn} ({st.phase})"]
-        for p in sorted(st.planes.values(), key=lambda x: x.id):
-            lines.append(f"  {p.id} {p.sheet:16} {p.status:9} {hex_text(p.hex):>6} "
-                         f"{FACINGS[p.facing]} speed {p.speed} boxes {len(p.marked):3} "
-                         f"Con {p.constitution} XP {mission_xp(record(p))}")
-        if st.ground:
-            shown = ", ".join(f"{k} {v}" for k, v in sorted(st.ground.items()))
-            lines.append(f"  objects: {shown}")
-            cells = [v for k, v in st.ground.items() if k.startswith("cell-")]
-            if cells and sum(cells) <= FALLS_AT:  # FS-M117
-                lines.append(f"  the zeppelin falls: gas cells {sum(cells)} <= {FALLS_AT}")
-        for obj, h in sorted(st.cargo.items()):  # FS-M108..FS-M110
-            by = [p.id for p in st.planes.values() if p.towing == obj]
-            lines.append(f"  cargo {obj}: " + (f"towed by {by[0]}" if by else hex_text(h)
-                                               if h is not None else "carried off the map"))
-        out = self.outcome()
-        if out is not None:
-            lines.append(f"  result: {out.termination}; winner {out.winner or 'none'}; "
-                         + ", ".join(f"{s} {v} XP" for s, v in out.vp.items()))
-        return "\n".join(lines)
+        """The state as text (``summary.report``)."""
+        from dialtray.rules.fasa.summary import report
 
-
-def tails(a: PlaneState, t: PlaneState, turn: int) -> bool:
-    """FS-M59: same facing, the leader in the follower's front arc and the follower in the
-    leader's rear arc, within 3 hexes; in one hex the slower is behind; no shocked tailer."""
-    if a.facing != t.facing or a.shocked(turn) or distance(a.hex, t.hex) > 3:
-        return False
-    if a.hex == t.hex:
-        return a.speed < t.speed
-    arcs = active()  # FS-M59 "DATA MISSING: the arcs diagram": arcs.json
-    return in_arc(a.hex, a.facing, t.hex, arcs.front_half) and in_arc(t.hex, t.facing + 3, a.hex,
-                                                                      arcs.rear_half)
-
-
-def record(p: PlaneState) -> MissionRecord:
-    """FS table 6 facts of one pilot (FS-M25)."""
-    c = p.credits
-    return MissionRecord(survived=p.status not in ("dead",) and p.constitution > 0,
-                         inflicted_damage="damage" in c, kills=c.count("kill"),
-                         half_kill="half-kill" in c,
-                         planned_bailout="bailout-planned" in c, fled="fled" in c,
-                         combat_bailout="bailout-combat" in c, landed="landed" in c,
-                         memento="memento" in c, cargo="cargo" in c)
+        return report(self.state, self.outcome())

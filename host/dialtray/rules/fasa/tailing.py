@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import re
 
-from dialtray.rules.fasa.state import FasaState
-from dialtray.rules.fasa.template import Maneuver
+from dialtray.rules.core.errors import IllegalActionError
+from dialtray.rules.fasa.actions import Reveal, Tell
+from dialtray.rules.fasa.hexmap import distance, in_arc
+from dialtray.rules.fasa.state import FasaState, PlaneState
+from dialtray.rules.fasa.tables import active
+from dialtray.rules.fasa.template import Maneuver, parse_plot
 from dialtray.rules.fasa.tn import tailing_reveal
 
 HEADING = "Information revealed"
@@ -62,3 +66,45 @@ def coarser(info: str, number: int) -> str:
 def told_for(m: Maneuver, number: int) -> str:
     """What a plane flying ``m`` must tell at ``number`` (the reveal's check)."""
     return tailing_reveal(number, m.text(), m.direction or "stall", m.speed)
+
+
+def check_tell(st: FasaState, a: Tell) -> None:
+    """FS-M61 (sealed games): the tailed plane's seat tells, in the shape its number
+    gives, before the tailers plot."""
+    if a.plane not in tells_due(st):
+        raise IllegalActionError(a.text(), f"{a.plane} has nothing to tell now (it tells "
+                                 "only when tailed, in a sealed game, before the plots)",
+                                 "FS-M61", HEADING)
+    n = wanted(st, a.plane)
+    if not well_formed(a.info, n):
+        shape = ("its direction (L, R, S or stall)" if n < 0 else "direction and speed "
+                 "(L speed 4)" if n < 3 else "its destination hex without the facing (4L3)")
+        raise IllegalActionError(a.text(), f"at tailing number {n} it tells {shape}",
+                                 "FS-M61", HEADING)
+
+
+def check_told(st: FasaState, a: Reveal) -> None:
+    """FS-M61: a revealed plot agrees with what its seat told the tailers."""
+    for plane, text, _ in a.plots:
+        if plane not in st.told:
+            continue
+        try:
+            m = parse_plot(text)
+        except ValueError:
+            continue  # off the template: flown randomly (FS-M44), nothing to compare
+        want = told_for(m, wanted(st, plane))
+        if want != st.told[plane]:
+            raise IllegalActionError(a.text(), f"{plane} told {st.told[plane]!r}; {text} "
+                                     f"tells {want!r}", "FS-M61", HEADING)
+
+
+def tails(a: PlaneState, t: PlaneState, turn: int) -> bool:
+    """FS-M59: same facing, the leader in the follower's front arc and the follower in the
+    leader's rear arc, within 3 hexes; in one hex the slower is behind; no shocked tailer."""
+    if a.facing != t.facing or a.shocked(turn) or distance(a.hex, t.hex) > 3:
+        return False
+    if a.hex == t.hex:
+        return a.speed < t.speed
+    arcs = active()  # FS-M59 "DATA MISSING: the arcs diagram": arcs.json
+    return in_arc(a.hex, a.facing, t.hex, arcs.front_half) and in_arc(t.hex, t.facing + 3, a.hex,
+                                                                      arcs.rear_half)
