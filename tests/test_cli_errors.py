@@ -121,6 +121,10 @@ BAD_ARGUMENTS: list[tuple[list[str], list[str]]] = [
     (["judge", "verify", "3", "--dock", "99"], ["--dock", "99", "0..15"]),
     (["report"], ["game", "required"]),
     (["report", "abc"], ["game", "whole number", "'abc'"]),
+    (["fasa", "sheet", "burn", "x.json"], ["invalid choice", "'burn'"]),
+    (["fasa", "sheet", "check"], ["FILE", "required"]),
+    (["skyace", "hero", "check"], ["FILE", "required"]),
+    (["skyace"], ["WHAT", "required"]),
     (["nosuchcommand"], ["nosuchcommand"]),
     (["--data-dir"], ["--data-dir", "expected one argument"]),
 ]

@@ -90,7 +90,8 @@ def sheet_svg(path: str, plane: str, after: int | None = None) -> str:
                            f"{', '.join(planes)})", 2)
     if after is not None:  # replay again up to the line asked for
         game = _game_after(log, after)
-    return render(game.state.planes[plane], game.state.turn)
+    with game.bound():  # the game's own layouts (Tables: DIR)
+        return render(game.state.planes[plane], game.state.turn)
 
 
 def _game_after(log: Any, after: int) -> Any:

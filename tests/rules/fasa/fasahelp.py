@@ -51,3 +51,11 @@ def refused(g: FasaGame, action: str | FasaAction, rule: str) -> IllegalActionEr
     assert caught.value.rule.mechanic == rule, caught.value
     assert state_json(g) == before
     return caught.value
+
+
+def done(g: FasaGame, plane: str) -> None:
+    """FS-M68: a plane that launched may launch more this round; it passes if it still can."""
+    from dialtray.rules.fasa.actions import Pass
+
+    if g.state.current() == plane:
+        g.apply(Pass(plane))

@@ -223,7 +223,9 @@ def test_replay_of_a_log_with_landings_and_stray_shots(tmp_path: Path,
     assert main(["replay", str(path)]) == 0
     assert "sample-escort" in capsys.readouterr().out
     lines = log.splitlines()
-    i = next(k for k, t in enumerate(lines) if t.startswith("pass B1"))  # turn 1: B1 at 8,1
+    i = next(k for k, t in enumerate(lines) if t.startswith("pass B1")  # turn 1: B1 at 8,1
+             and lines[k - 1].split()[:2] not in (["rocket", "B1"], ["launch", "B1"],
+                                                  ["bomb", "B1"]))  # not ending a launch
     lines[i] = "land B1" + lines[i][len("pass B1"):]
     path.write_text("\n".join(lines) + "\n")
     assert main(["replay", str(path)]) == 2

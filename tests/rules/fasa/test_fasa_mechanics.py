@@ -148,7 +148,9 @@ def test_fs_m11_m62_planned_bailout() -> None:
     assert Plot("A1", "2SA", True) in g.legal_actions()
     g.apply(Plot("A1", "2SA", bail=True))
     g.apply(Plot("B1", "1SA"))
-    assert g.state.planes["A1"].status == "bailed"
+    # the pilot is out safely; B1 straight ahead: the empty plane flies on at it (FS-M63)
+    assert g.state.planes["A1"].status == "projectile"
+    assert "bailout-planned" in g.state.planes["A1"].credits
     assert mission_xp(MissionRecord(planned_bailout=True)) == -20
 
 
@@ -230,10 +232,12 @@ def test_fs_m33_secret_plots_sealed_and_revealed_together() -> None:
     with pytest.raises(IllegalActionError):
         g.apply(Reveal("P1", (("A1", "2SA", False),), "s1"))  # not what was sealed
     g.apply(Reveal("P1", p1, "s1"))
-    feed(g, 1, 1, 1)  # B1 random movement: 3SA (FS-M44), no rotations
+    feed(g, *[1] * 9)  # B1 random movement at the recorded speed 9 (FS-M44), no rotations
+    start = g.state.planes["B1"].hex
     events = g.apply(Reveal("P2", p2, "s2"))
     moved = {e.plane: e for e in events if isinstance(e, ev.Moved)}
     assert moved["A1"].how == "plotted" and moved["B1"].how == "random movement"
+    assert moved["B1"].speed == 9 and moved["B1"].hex == step(start, 3, 9)
 
 
 def test_fs_m36_m39_m40_m49_pushes_are_legal_with_a_roll() -> None:

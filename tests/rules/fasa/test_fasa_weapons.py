@@ -14,7 +14,7 @@ from dialtray.rules.fasa.zeppelin import (
     turret_covers,
     zep_damage,
 )
-from fasahelp import d10, game, placed
+from fasahelp import d10, done, game, placed
 
 
 def test_fs_m105_flak_explodes_after_the_next_movement_phase() -> None:
@@ -26,6 +26,7 @@ def test_fs_m105_flak_explodes_after_the_next_movement_phase() -> None:
     target = from_offset(10, 5)
     g.apply(Launch("A1", "rockets_s1", "FK", target))
     assert g.state.counters == [("FK", target, "A1", 1)]
+    done(g, "A1")  # FS-M68: it may launch more this round; it passes
     g.apply(Pass("B1"))
     g.apply(Plot("A1", "1SA"))
     g.apply(Plot("B1", "A"))  # stalls in the target hex
@@ -41,6 +42,7 @@ def test_fs_m106_flare_blinds_pilots_facing_the_hex_not_the_launcher() -> None:
               placed("B1", "P2", "sample-gunship", 10, 3, "D", 2)], combat=["A1", "B1"],
              dice=d10(1))
     g.apply(Launch("A1", "rockets_s1", "FL", from_offset(10, 5)))
+    done(g, "A1")
     events = g.apply(Pass("B1"))
     rolls = [e for e in events if isinstance(e, ev.Rolled) and e.rule == "FS-M106"]
     assert [r.plane for r in rolls] == ["B1"] and g.state.planes["B1"].shocked(2)
@@ -52,6 +54,7 @@ def test_fs_m107_sonic_stuns_the_mega_hex() -> None:
               placed("B1", "P2", "sample-brute", 10, 3, "D", 2)], combat=["B1", "A1"],
              dice=d10(9))
     g.apply(Launch("B1", "rockets_s1", "SS", from_offset(10, 5)))
+    done(g, "B1")
     events = g.apply(Pass("A1"))
     rolls = [e for e in events if isinstance(e, ev.Rolled) and e.rule == "FS-M107"]
     assert [(r.plane, r.success) for r in rolls] == [("A1", True)]
@@ -82,6 +85,7 @@ def test_fs_m113_drill_keeps_drilling_until_it_fails() -> None:
               placed("B1", "P2", "sample-brute", 10, 3, "D", 2)], combat=["B1", "A1"],
              dice=d10(10, 3, 2, 9, 9, 9, 9))
     g.apply(Rocket("B1", "rockets_s2", "DR", "A1"))
+    done(g, "B1")
     assert g.state.planes["A1"].burning
     before = len(g.state.planes["A1"].marked)
     events = g.apply(Pass("A1"))

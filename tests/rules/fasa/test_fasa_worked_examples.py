@@ -11,11 +11,11 @@ from dialtray.rules.fasa.actions import Fire, Place, Plot
 from dialtray.rules.fasa.apply import Damage
 from dialtray.rules.fasa.combat import combat_order, deflection, side_of
 from dialtray.rules.fasa.damage import (
-    SHAPES,
     cut_in_half,
     first_open_row,
     gun_shape,
     hit_table,
+    shape,
     shift_allowed,
     widowed,
 )
@@ -313,7 +313,7 @@ def test_fs_t27_internal_location_breaks_on_its_first_box() -> None:
     d = _damage()
     r, c = cells[0]
     d.p.marked |= {("nose", rr, c) for rr in range(r)}  # armour above it already gone
-    d.hit("nose", c, SHAPES["fracture"], "one box", "FS-M86")
+    d.hit("nose", c, shape("fracture"), "one box", "FS-M86")
     assert "engine" in d.p.lost
     assert len([x for x in cells if ("nose", *x) in d.p.marked]) == 1
 

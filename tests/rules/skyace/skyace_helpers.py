@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from dialtray.rules.core.dice import ManualDice
+from dialtray.rules.core.events import Event
 from dialtray.rules.skyace import SkyAceGame
 from dialtray.rules.skyace.actions import Draw
 
@@ -30,3 +31,14 @@ def duel(p1: list[str], p2: list[str], layout: str = "1,0",
     g.apply(f"layout {layout}")
     feed(g, {"P1": p1[1:], "P2": p2[1:]})
     return g
+
+
+def attack(g: SkyAceGame, text: str) -> list[Event]:
+    """Apply an attack, then type in the attacker's redraw (SA-M25: before the defence) from
+    the top of its draw pile (the pile's sorted order); every event, the defence's included."""
+    out = list(g.apply(text))
+    attacker = g.state.attack[0] if g.state.attack else ""
+    deck = g.state.pawns[attacker].deck if attacker else ""
+    while g.state.pending and g.state.pending[0][0] == deck and g.state.pending[0][1] == "hand":
+        out += g.apply(Draw(deck, g.state.piles[deck].draw[0]))
+    return out

@@ -7,7 +7,7 @@ from dialtray.rules.skyace import SkyAceGame
 from dialtray.rules.skyace import events as ev
 from dialtray.rules.skyace.combat import attack_successes, damage, defence_successes, forced_defence
 from dialtray.rules.skyace.heroes import hero
-from skyace_helpers import duel
+from skyace_helpers import attack, duel
 
 # Sky Ace (1.3) first (AS outranks KS), Twilight's start card KS at Sky Ace's Digit card; Sky Ace's
 # hand: 7H to maneuver with, the Jack and Queen of the example, two Clubs.
@@ -36,7 +36,7 @@ def test_sa_t03_continued_three_against_nothing_costs_one_life_and_sa_m29() -> N
     """SA-T03 [derived]: 3 attack successes against 0 defence successes is difference 3: 1 LIFE.
     SA-M26: the defence type is Stealth too; Twilight's Stealth is (SE): no Evens in hand."""
     g = _stealth_position()
-    events = g.apply("attack P2 JD QD")
+    events = attack(g, "attack P2 JD QD")  # SA-M25: Sky Ace redraws, then Twilight defends
     d = next(e for e in events if isinstance(e, ev.Defended))
     assert d.played == () and d.successes == 0
     assert g.state.pawns["P2"].life == 4
@@ -75,7 +75,7 @@ def test_sa_t11_defender_must_play_every_matching_card_sa_m27() -> None:
     twi = ["KS", "2C", "7C", "10C", "9C", "AC"]  # Twilight's Stealth is (SE): Evens
     g = duel(SKY, twi, layout="1,1")
     g.apply("move 0,1 7H")
-    d = next(e for e in g.apply("attack P2 JD QD") if isinstance(e, ev.Defended))
+    d = next(e for e in attack(g, "attack P2 JD QD") if isinstance(e, ev.Defended))
     assert d.played == ("2C", "10C") and d.successes == 2
     assert "7C" in g.state.hands["P2"] or g.state.pawns["P2"].life < 5
 

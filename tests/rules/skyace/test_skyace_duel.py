@@ -81,7 +81,7 @@ def test_sa_m18_maneuver_adjacent_to_both_pawns_and_sa_m09_checkerboard() -> Non
     assert g.state.pawns["P1"].cell == (1, 1) and g.state.top((1, 1)) == "4S"
 
 
-def test_sa_m22_head_card_gives_hand_to_hand_sa_m34_card_counted_once_sa_m31_discard() -> None:
+def test_sa_m22_head_hand_to_hand_sa_m25_attacker_redraws_before_defence_sa_m34_sa_m31() -> None:
     """SA-M22: the target above the attacker's card is on its Head: Hand-to-Hand, (HE) for Sky
     Ace. SA-M34: the 4S played to maneuver counts once, as the attacker's card (4 + 1 = 5).
     Twilight (HO) has no Odd: difference 5, 2 LIFE (SA-M29); her 5 cards exceed LIFE 3, so she
@@ -91,8 +91,11 @@ def test_sa_m22_head_card_gives_hand_to_hand_sa_m34_card_counted_once_sa_m31_dis
     events = g.apply("attack P2 2C 6C 8C 10C")
     att = next(e for e in events if isinstance(e, ev.Attacked))
     assert (att.attack_type, att.successes) == ("H", 5)
-    assert g.state.pawns["P2"].life == 3 and g.to_move() == TABLE  # P1's 4 redraws first
+    # SA-M25: the attacker's 5 redraws come before the defence: Twilight is untouched yet
+    assert g.state.pawns["P2"].life == 5 and g.to_move() == TABLE and g.state.phase == "defend"
+    assert not any(isinstance(e, ev.Defended) for e in events)
     feed(g, {"P1": ["3C", "5C", "7C", "9C", "JC"]})
+    assert g.state.pawns["P2"].life == 3
     assert g.to_move() == "P2" and g.state.phase == "discard"
     refused(g, "move 0,0 2D", "SA-M31")
     refused(g, "discard P2 2D", "SA-M31")  # exactly 2

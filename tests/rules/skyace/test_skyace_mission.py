@@ -118,7 +118,8 @@ def test_sa_t09_stealth_attack_on_the_hostage_thug_resolves_normally() -> None:
     att = [e for e in seen if isinstance(e, ev.Attacked) and e.target == "T1"]
     assert att and att[0].attack_type == "S"
     i = seen.index(att[0])
-    assert isinstance(seen[i + 1], ev.Defended) and g.state.victim_life == 3
+    d = next(e for e in seen[i:] if isinstance(e, ev.Defended | ev.Shielded))
+    assert isinstance(d, ev.Defended) and g.state.victim_life == 3
 
 
 def test_sa_m39_sa_t08_preferred_attack_by_suit_and_sa_a10_card_discarded() -> None:
@@ -135,6 +136,10 @@ def test_sa_m39_sa_t08_preferred_attack_by_suit_and_sa_a10_card_discarded() -> N
     assert len(g.state.hands["P1"]) == 5
 
 
+def st_deck(g: SkyAceGame, pawn: str) -> str:
+    return g.state.pawns[pawn].deck
+
+
 def test_sa_m40_preferred_attack_adds_one_damage_in_play() -> None:
     """SA-M40: the preferred attack's +1 is applied to the damage of a real attack."""
     g = _near(seed=7)
@@ -143,8 +148,10 @@ def test_sa_m40_preferred_attack_adds_one_damage_in_play() -> None:
     att = [e for e in seen if isinstance(e, ev.Attacked) and e.preferred]
     assert att, "no preferred attack found"
     i = seen.index(att[0])
-    d = seen[i + 1]
-    assert isinstance(d, ev.Defended)
+    d = next(e for e in seen[i:] if isinstance(e, ev.Defended))
+    j = seen.index(d)  # SA-M25: the attacker's redraw comes between the attack and the defence
+    assert all(not isinstance(e, ev.Drew) or e.deck == st_deck(g, att[0].attacker)
+               for e in seen[i:j])
     lost = [e for e in seen[i:] if isinstance(e, ev.LifeChanged)][:1]
     if att[0].successes >= d.successes:
         assert lost and lost[0].before - lost[0].after >= 1

@@ -21,6 +21,11 @@ layout 1,0
 """ + "".join(f"draw P1 {c}\n" for c in ("4S", "2C", "6C", "8C", "10C")) + \
     "".join(f"draw P2 {c}\n" for c in ("2D", "4D", "6D", "8D", "10D")) + """move 1,1 4S
 attack P2 2C 6C 8C 10C
+draw P1 3C
+draw P1 5C
+draw P1 7C
+draw P1 9C
+draw P1 JC
 """
 
 

@@ -49,6 +49,18 @@ class Plot:
 
 
 @dataclass(frozen=True)
+class Tell:
+    """FS-M61 in a sealed game: a tailed plane's seat tells what its tailing number makes it
+    reveal (``L``; ``L speed 4``; ``4L3``) before the tailer plots; checked at the reveal."""
+
+    plane: str
+    info: str
+
+    def text(self) -> str:
+        return f"tell {self.plane} {self.info}"
+
+
+@dataclass(frozen=True)
 class Seal:
     seat: str
     digest: str
@@ -70,13 +82,21 @@ class Reveal:
 
 @dataclass(frozen=True)
 class Fire:
+    """FS-M68: guns (any or all: ``guns``, none named = every working gun) at one target;
+    FS-M77: ``double`` doubles down with ``doubled`` (none named = every gun that fires)."""
+
     plane: str
     target: str
     double: bool = False
     tow: bool = False  # FS-M110: at the object the target tows
+    guns: tuple[str, ...] = ()
+    doubled: tuple[str, ...] = ()
 
     def text(self) -> str:
-        return (f"fire {self.plane} {self.target}" + (" double" if self.double else "")
+        return (f"fire {self.plane} {self.target}"
+                + (f" with {','.join(self.guns)}" if self.guns else "")
+                + (" double" if self.double else "")
+                + (f" {','.join(self.doubled)}" if self.doubled else "")
                 + (" tow" if self.tow else ""))
 
 
@@ -229,7 +249,7 @@ class Land:
         return f"land {self.plane}"
 
 
-FasaAction = (Plot | Seal | Reveal | Fire | Attack | Rocket | Launch | Bomb | Clear | Place
+FasaAction = (Plot | Tell | Seal | Reveal | Fire | Attack | Rocket | Launch | Bomb | Clear | Place
               | Pick | Pass | Harpoon | Torpedo | Cut | Gun | Barrage | Land)
 
 
@@ -238,6 +258,31 @@ def seal_digest(seat: str, turn: int, plots: tuple[tuple[str, str, bool], ...], 
     notation and a secret salt (so a short plot cannot be guessed from its hash)."""
     body = Reveal(seat, plots, salt).text()
     return hashlib.sha256(f"fasa|turn {turn}|{body}".encode()).hexdigest()
+
+
+GUN_LIST = re.compile(r"^(gun[0-9]+|turret_gun)(,(gun[0-9]+|turret_gun))*$")
+
+
+def _fire(args: list[str], text: str) -> Fire:
+    """``fire A1 B1 [with gun1,gun3] [double [gun1]] [tow]`` (FS-M68, FS-M77, FS-M110)."""
+    rest, guns, doubled, double, tow = args[2:], "", "", False, False
+    if rest[:1] == ["with"] and len(rest) > 1 and GUN_LIST.match(rest[1]):
+        guns, rest = rest[1], rest[2:]
+    if rest[:1] == ["double"]:
+        double, rest = True, rest[1:]
+        if rest and GUN_LIST.match(rest[0]):
+            doubled, rest = rest[0], rest[1:]
+    if rest[:1] == ["tow"]:
+        tow, rest = True, rest[1:]
+    if rest:
+        raise InvalidActionError(f"{text!r}: fire PLANE TARGET [with gun1,gun2] "
+                                 "[double [gun1]] [tow]")
+    return Fire(_plane(args[0], text), _plane(args[1], text), double, tow, _split(guns),
+                _split(doubled))
+
+
+def _split(x: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(x.split(","))) if x else ()
 
 
 def _plane(tok: str, text: str) -> str:
@@ -268,6 +313,8 @@ def parse_action(text: str) -> FasaAction:
     n = len(args)
     if verb == "plot" and n in (2, 3) and (n == 2 or args[1] == "bail"):
         return Plot(_plane(args[0], text), args[-1].upper(), n == 3)
+    if verb == "tell" and n >= 2:
+        return Tell(_plane(args[0], text), " ".join(args[1:]))
     if verb == "seal" and n == 2 and SEAT.match(args[0]) and re.fullmatch(r"[0-9a-f]{64}", args[1]):
         return Seal(args[0], args[1])
     if verb == "reveal" and n >= 2 and SEAT.match(args[0]) and args[-1].startswith("salt="):
@@ -282,10 +329,8 @@ def parse_action(text: str) -> FasaAction:
         if not re.fullmatch(r"[0-9a-zA-Z]{1,64}", salt):
             raise InvalidActionError(f"{text!r}: the salt must be 1..64 letters or digits")
         return Reveal(args[0], tuple(plots), salt)
-    if verb == "fire" and 2 <= n <= 4 and args[2:] in ([], ["double"], ["tow"],
-                                                       ["double", "tow"]):
-        return Fire(_plane(args[0], text), _plane(args[1], text), "double" in args[2:],
-                    "tow" in args[2:])
+    if verb == "fire" and n >= 2:
+        return _fire(args, text)
     if verb in ("harpoon", "torpedo") and n == 3:
         return (Harpoon if verb == "harpoon" else Torpedo)(_plane(args[0], text), args[1],
                                                             _object(args[2], text))
@@ -298,8 +343,10 @@ def parse_action(text: str) -> FasaAction:
     if verb == "pass" and n == 1 and OBJECT.match(args[0]):
         return Pass(args[0])
     if verb == "rocket" and n in (4, 5) and args[4:] in ([], ["tow"]):
-        return Rocket(_plane(args[0], text), args[1], args[2].upper(), _plane(args[3], text),
-                      n == 5)
+        # a lower-case target is a map object (``cell-1``, ``crate``; D-FS-42), else a plane
+        target = args[3] if args[3].islower() and OBJECT.match(args[3]) else _plane(args[3],
+                                                                                     text)
+        return Rocket(_plane(args[0], text), args[1], args[2].upper(), target, n == 5)
     if verb == "launch" and n == 4:
         return Launch(_plane(args[0], text), args[1], args[2].upper(), _hex(args[3], text))
     if verb == "bomb" and n == 3:

@@ -63,8 +63,9 @@ class Damage:
                 canopy_hits += 1
                 continue
             if loc in ("pilot", "gunner"):
-                for _ in range(boxes_in):  # FS-M92: each box 1 Constitution and a roll
-                    self.wound(loc, 1)
+                # FS-M92: each box costs 1 Constitution; the hit forces one Constitution roll
+                # at the reduced Constitution (D-FS-30: one roll per hit, not per box)
+                self.wound(loc, boxes_in)
                 continue
             if loc.startswith("fuel") and ammo == "MG" and loc not in self.p.lost:
                 # FS-M89: magnesium on an undamaged tank: the plane explodes this phase
@@ -83,9 +84,8 @@ class Damage:
             self.emit(ev.LocationLost(self.plane, "engine", "FS-M89"))
 
     def _fill(self, loc: str) -> None:
-        from dialtray.rules.fasa.layouts import layout
 
-        cells = [(t, r, c) for t, locs in layout(self.p.sheet_data.layout).items()
+        cells = [(t, r, c) for t, locs in self.p.sheet_data.diagram.items()
                  for name, cs in locs.items() if name == loc for r, c in cs]
         rest = tuple(b for b in cells if b not in self.p.marked)
         if rest:
@@ -152,12 +152,15 @@ def combat_bailout(st: FasaState, dice: DiceSource, emit: Emit, plane: str, situ
     p = st.planes[plane]
     pilot = p.sheet_data.pilot
     tn = bailout_tn(situation, pilot.sixth_sense, pilot.quick_draw, p.shocked(st.turn),
-                    pilot.previous_bailouts)
-    (roll,) = roll_d10(dice, f"{plane} combat bailout ({reason})")
+                    pilot.previous_bailouts, p.rescue == "memento", p.rescue == "cargo")
+    saving = f", saving the {p.rescue}" if p.rescue else ""
+    (roll,) = roll_d10(dice, f"{plane} combat bailout ({reason}{saving})")
     ok = succeeds(roll, tn)
-    emit(ev.Rolled(plane, f"combat bailout ({reason})", roll, tn, ok, "FS-M65"))
+    emit(ev.Rolled(plane, f"combat bailout ({reason}{saving})", roll, tn, ok, "FS-M65"))
     if ok:
         emit(ev.Credit(plane, "bailout-combat"))
+        if p.rescue:  # FS table 6: +5 XP for the memento, +10 for the cargo (FS-A22)
+            emit(ev.Credit(plane, p.rescue))
     emit(ev.PlaneOut(plane, "bailed" if ok else "dead", reason, rule))
 
 

@@ -34,6 +34,7 @@ from dialtray.rules.fasa.actions import (
     Reveal,
     Rocket,
     Seal,
+    Tell,
     Torpedo,
     seal_digest,
 )
@@ -51,6 +52,7 @@ from dialtray.rules.fasa.movement import Caps, caps, pushes, refusal
 from dialtray.rules.fasa.notation import DEFAULT_SIDES, LogWriter
 from dialtray.rules.fasa.state import PlaneState
 from dialtray.rules.fasa.stray import stray_cell
+from dialtray.rules.fasa.tailing import tells_due, told_for, wanted
 from dialtray.rules.fasa.template import parse_plot, template
 
 
@@ -59,6 +61,10 @@ class Bot:
         self.rng = random.Random(seed)
 
     def choose(self, g: FasaGame) -> FasaAction:
+        with g.bound():  # the game's own template and tables
+            return self._choose(g)
+
+    def _choose(self, g: FasaGame) -> FasaAction:
         st = g.state
         if st.sealed and st.phase in ("plot", "reveal", "pick", "pick-reveal"):
             return self.secret(g)
@@ -103,10 +109,17 @@ class Bot:
         seat = g.to_move()
         assert seat is not None
         if st.phase == "plot":
-            mine = [p for p in st.planes.values() if p.seat == seat and p.flying]
-            plots = tuple(sorted((p.id, self.plot(g, self.plot_options(g, p.id)).maneuver, False)
-                                 for p in mine))
-            self._sealed = (plots, f"{self.rng.getrandbits(64):016x}")
+            planned = getattr(self, "_planned", None)
+            if planned is None or planned[0] != (seat, st.turn):
+                mine = [p for p in st.planes.values() if p.seat == seat and p.flying]
+                plots = tuple(sorted((p.id, self.plot(g, self.plot_options(g, p.id)).maneuver,
+                                      False) for p in mine))
+                self._planned = planned = ((seat, st.turn), plots)
+            due = [t for t in tells_due(st) if st.planes[t].seat == seat]
+            if due:  # FS-M61: tell the tailers first, from the plot this seat will seal
+                m = parse_plot(dict((p, m) for p, m, _ in planned[1])[due[0]])
+                return Tell(due[0], told_for(m, wanted(st, due[0])))
+            self._sealed = (planned[1], f"{self.rng.getrandbits(64):016x}")
             return Seal(seat, seal_digest(seat, st.turn, *self._sealed))
         if st.phase == "pick":  # FS-M55: a secret number per plane in a shared hex
             picks = tuple(sorted((pid, str(self.rng.randint(1, 10)), False) for pid in st.order
@@ -244,6 +257,8 @@ class GreedyBot(Bot):
         return min(best, key=lambda x: x[0])[1]
 
     def combat(self, g: FasaGame, legal: list[FasaAction]) -> FasaAction:
+        if g.state.launching is not None:  # FS-M68: one launched weapon is its round's plan
+            return next(a for a in legal if isinstance(a, Pass))
         special = [a for a in legal if isinstance(a, Harpoon | Torpedo)
                    or (isinstance(a, Land) and _homeward(g, a.plane))]
         if special:

@@ -10,9 +10,10 @@ from __future__ import annotations
 from dialtray.rules.core.dice import DiceSource
 from dialtray.rules.fasa import events as ev
 from dialtray.rules.fasa.apply import Damage, Emit
-from dialtray.rules.fasa.damage import SHAPES, gun_shape, hit_table, shift_allowed
+from dialtray.rules.fasa.damage import gun_shape, hit_table, shape, shift_allowed
 from dialtray.rules.fasa.hexmap import (
     Hex,
+    MapObject,
     MapSheet,
     bearing,
     distance,
@@ -22,9 +23,10 @@ from dialtray.rules.fasa.hexmap import (
     step,
     straight_ahead,
 )
-from dialtray.rules.fasa.sheets import BOMBS, DEPLOYED, Gun
+from dialtray.rules.fasa.sheets import Gun, bombs, deployed
 from dialtray.rules.fasa.skills import QuickDraw, gunner_skill
 from dialtray.rules.fasa.state import FasaState, PlaneState
+from dialtray.rules.fasa.tables import active
 from dialtray.rules.fasa.tn import (
     bomb_tn,
     constitution_tn,
@@ -43,10 +45,9 @@ TAG_TURNS = 4  # FS-M111: the rest of this turn and 4 more
 
 
 def deflection(attacker_facing: int, target_facing: int) -> int:
-    """FS-M74 / FS table 13 (diagram missing: SAMPLE by facing difference, D-FS-03): same
-    direction 0, one hexside off 1, nose to nose 2, two hexsides off 3."""
-    d = (target_facing - attacker_facing) % 6
-    return {0: 0, 1: 1, 5: 1, 3: 2, 2: 3, 4: 3}[d]
+    """FS-M74 / FS table 13 (diagram missing: ``arcs.json``, SAMPLE by facing difference,
+    D-FS-03: same direction 0, one hexside off 1, nose to nose 2, two hexsides off 3)."""
+    return active().deflection[(target_facing - attacker_facing) % 6]
 
 
 def side_of(target: PlaneState, src: Hex) -> int | None:
@@ -81,15 +82,44 @@ def target_range(sheet: MapSheet, a: PlaneState, t: PlaneState, reach: int,
         return 0 if not turret and same_hex_fire(a, t) else None
     if turret:  # FS-M120 / D-FS-05 SAMPLE: an aircraft turret covers the rear half
         rng = distance(a.hex, t.hex)
-        ok = in_arc(a.hex, a.facing + 3, t.hex, 1.5) and rng <= reach
+        ok = in_arc(a.hex, a.facing + 3, t.hex, active().turret_half) and rng <= reach
     elif wide:  # FS-M112: a seeker against a tagged target: the V of three hexrows
         rng = distance(a.hex, t.hex)
-        ok = in_arc(a.hex, a.facing, t.hex, 0.5) and rng <= reach
+        ok = in_arc(a.hex, a.facing, t.hex, active().front_half) and rng <= reach
     else:
         r = straight_ahead(a.hex, a.facing, t.hex)
         rng = r if r is not None else 0
         ok = r is not None and r <= reach
     return rng if ok and in_sight(sheet, a.hex, t.hex) else None
+
+
+def target_why(sheet: MapSheet, a: PlaneState, t: PlaneState, reach: int,
+               turret: bool = False, wide: bool = False) -> tuple[str, str, str]:
+    """Why ``t`` is no target for ``a`` at ``reach`` (``target_range`` said None): the rule
+    that forbids it, most specific first."""
+    if not t.flying:
+        return f"{t.id} is not flying", "FS-M69", "Valid target"
+    if t.seat == a.seat:
+        return f"{t.id} is on your side", "FS-M69", "Valid target"
+    if a.hex == t.hex:
+        return (f"{t.id} shares the hex and this orientation does not allow a shot", "FS-M70",
+                "Same-hex firing")
+    if turret or wide:
+        arc = "the turret's arc" if turret else "the seeker's V"
+        if distance(a.hex, t.hex) > reach:
+            return f"{t.id} is beyond the range of {reach}", "FS-M102", "Machine guns"
+        if not in_sight(sheet, a.hex, t.hex):
+            return f"a dotted hex blocks the line to {t.id}", "FS-M71", "Line of sight"
+        return f"{t.id} is outside {arc}", "FS-M120" if turret else "FS-M112", (
+            "Turrets" if turret else "Seeker (SK)")
+    r = straight_ahead(a.hex, a.facing, t.hex)
+    if r is None:
+        return (f"{t.id} is not in the hex column straight ahead (targets left or right "
+                "cannot be attacked directly)", "FS-M69", "Valid target")
+    if r > reach:
+        return f"{t.id} is {r} hexes ahead, beyond the range of {reach}", "FS-M104" if \
+            not turret else "FS-M102", "Deployed weapons"
+    return f"a dotted hex blocks the line to {t.id}", "FS-M71", "Line of sight"
 
 
 def quick_draw(p: PlaneState, turret: bool, fractional: bool) -> QuickDraw:
@@ -166,7 +196,8 @@ class Attack:
         return [g for g in self.p.sheet_data.guns if g.id in working
                 and (g.id == "turret_gun") == self.turret]
 
-    def fire_guns(self, target: str, double: bool, tow: bool = False) -> None:
+    def fire_guns(self, target: str, double: bool, tow: bool = False,
+                  chosen: tuple[str, ...] = (), doubled: tuple[str, ...] = ()) -> None:
         """FS-M73 one roll per gun (two doubling down, FS-M77: a jam from next turn if either
         misses, every hit counts, FS-A19); one location roll for all the hits (FS-M79), a
         column per hit (FS-M80), Steady Hand may shift gun hits (FS-M21)."""
@@ -175,6 +206,9 @@ class Attack:
         hits: list[Gun] = []
         misses: list[int] = []  # FS-M119: each miss's template points, for a stray shot
         for g in self.guns():
+            if chosen and g.id not in chosen:
+                continue  # FS-M68: any or all of the guns
+            twice = double and (not doubled or g.id in doubled)  # FS-M77: the chosen guns
             reach = g.range
             rng = target_range(self.map, self.p, t, reach, self.turret)
             if rng is None:
@@ -182,11 +216,12 @@ class Attack:
             tn = to_hit_tn(t.sheet_data.base_to_hit, deflection(self.p.facing, t.facing), rng,
                            dead_eye, 0, shocked)
             shots = [self.roll(f"{g.id} to-hit on {target}", tn, "FS-M73")
-                     for _ in range(2 if double else 1)]
-            self.emit(ev.GunState(self.p.id, g.id, "jam-next" if double and not all(shots)
+                     for _ in range(2 if twice else 1)]
+            self.emit(ev.GunState(self.p.id, g.id, "jam-next" if twice and not all(shots)
                                   else "fired", len(shots)))
             hits.extend(g for s in shots if s)
-            misses += [len(gun_shape(g.ammo, g.caliber)) for s in shots if not s]
+            misses += [active().zep_points(g.ammo, len(gun_shape(g.ammo, g.caliber)),
+                                           self.map.military) for s in shots if not s]
         if misses and not self.turret:
             from dialtray.rules.fasa.stray import strays
 
@@ -235,15 +270,13 @@ class Attack:
         """Guns at a map object straight ahead: a gas cell hits on anything but a 1 (3 when
         shocked, FS-M117), a nacelle on 7 + range - Dead Eye with no deflection (FS-M118), a
         ground object on its base TN + range - Dead Eye (FS-M73); each hit takes the
-        template's box count in points (FS-M64, FS-M117: "Zep. Dmg." is missing, D-FS-13)."""
-        from dialtray.rules.fasa.tow import where
-
+        template's box count in points (FS-M64), a gas cell the template's "Zep. Dmg." number
+        when the damage templates give one (FS-M117, D-FS-41)."""
         obj = next(o for o in self.map.objects if o.id == target)
-        h = where(self.st, obj)
         dead_eye, _, shocked = self.skills()
         points = 0
         for g in self.guns():
-            rng = None if h is None else object_range(self.map, self.p, h, g.range)
+            rng = object_reach(self.st, self.map, self.p, obj, g.range)
             if rng is None:
                 continue
             if obj.kind == "zeppelin":
@@ -254,17 +287,23 @@ class Attack:
                 tn, rule = to_hit_tn(obj.base_tn, 0, rng, dead_eye, 0, shocked), "FS-M73"
             self.emit(ev.GunState(self.p.id, g.id, "fired", 1))
             if self.roll(f"{g.id} to-hit on {target}", tn, rule):
-                points += len(gun_shape(g.ammo, g.caliber))
+                boxes = len(gun_shape(g.ammo, g.caliber))  # FS-M64: the template's boxes
+                points += (active().zep_points(g.ammo, boxes, self.map.military)
+                           if obj.kind == "zeppelin" else boxes)  # FS-M117: "Zep. Dmg."
         if points:
             self.emit(ev.GroundHit(target, min(points, self.st.ground.get(target, 0))))
 
     def rocket(self, hardpoint: str, code: str, target: str, tow: bool = False) -> None:
         """FS-M103/FS-M104 one lethal rocket: its own location and column (FS-M79), no shift
         (FS-M21). BP tags (FS-M111), SK (FS-M112), DR drills on (FS-M113); ``tow``: at the
-        object the target tows (FS-M110, no drilling on into an object)."""
+        object the target tows (FS-M110, no drilling on into an object). A map object as the
+        target: ``rocket_at``."""
+        if target not in self.st.planes:
+            self.rocket_at(hardpoint, code, target)
+            return
         t = self.st.planes[target]
         dead_eye, _, shocked = self.skills()
-        d = DEPLOYED[code]
+        d = deployed()[code]
         self.emit(ev.RocketUsed(self.p.id, hardpoint, code))
         wide = code == "SK" and t.tagged_until >= self.st.turn
         rng = target_range(self.map, self.p, t, d.range, wide=wide) or 0
@@ -279,7 +318,9 @@ class Attack:
                 from dialtray.rules.fasa.stray import strays
                 from dialtray.rules.fasa.tow import rocket_points
 
-                strays(self.st, self.map, self.emit, self.p, t.hex, [rocket_points(code)])
+                kind = "HE" if code == "HE" else "rocket"
+                strays(self.st, self.map, self.emit, self.p, t.hex,
+                       [active().zep_points(kind, rocket_points(code), self.map.military)])
             return
         if code == "BP":
             self.emit(ev.Tagged(target, self.st.turn + TAG_TURNS))
@@ -293,11 +334,38 @@ class Attack:
         table = hit_table(side_of(t, self.p.hex), loc)
         (col,) = roll_d10(self.dice, f"{self.p.id} {code} column")
         dmg = Damage(self.st, self.dice, self.emit, target, self.p.id)
-        dmg.hit(table, col - 1, SHAPES["rocket" if code != "HE" else "HE"], f"{code} rocket",
+        dmg.hit(table, col - 1, shape("rocket" if code != "HE" else "HE"), f"{code} rocket",
                 rule)
         if code == "DR" and dmg.p.flying:
             self.emit(ev.Burning(target, "DR", table, col, rng, True))
         dmg.finish()
+
+    def rocket_at(self, hardpoint: str, code: str, target: str) -> None:
+        """A lethal rocket at a map object straight ahead in range (D-FS-42): a gas cell hits
+        on anything but a 1 (3 when shocked, FS-M117) and loses the template's "Zep. Dmg."
+        (D-FS-41); a nacelle on 7 + range - Dead Eye + the rocket's modifier, no deflection
+        (FS-M118); a ground object on its base TN + range - Dead Eye + modifier (FS-M73,
+        FS-M104); the others lose the template's box count (FS-M64)."""
+        from dialtray.rules.fasa.tow import rocket_points
+
+        obj = next(o for o in self.map.objects if o.id == target)
+        d = deployed()[code]
+        dead_eye, _, shocked = self.skills()
+        rng = object_reach(self.st, self.map, self.p, obj, d.range) or 0
+        self.emit(ev.RocketUsed(self.p.id, hardpoint, code))
+        if obj.kind == "zeppelin":
+            tn, rule = gas_cell_tn(shocked), "FS-M117"
+        elif obj.kind == "nacelle":
+            tn, rule = nacelle_tn(rng, dead_eye, d.modifier, shocked), "FS-M118"
+        else:
+            tn, rule = to_hit_tn(obj.base_tn, 0, rng, dead_eye, d.modifier, shocked), "FS-M104"
+        if not self.roll(f"{code} rocket to-hit on {target}", tn, rule):
+            return
+        kind = "HE" if code == "HE" else "rocket"
+        boxes = rocket_points(code)
+        points = (active().zep_points(kind, boxes, self.map.military)
+                  if obj.kind == "zeppelin" else boxes)
+        self.emit(ev.GroundHit(target, min(points, self.st.ground.get(target, 0)), rule))
 
     def launch(self, hardpoint: str, code: str, h: Hex) -> None:
         """FS-M105..FS-M107: auto-hit at a hex; flak explodes after the next Movement Phase,
@@ -308,8 +376,8 @@ class Attack:
     def bomb(self, hardpoint: str, h: Hex) -> None:
         """FS-M114: own hex or adjacent; a miss scatters (SAMPLE scatter, D-FS-08) and still
         damages a ground object where it lands."""
-        code = next(c for c in self.p.rockets[hardpoint] if c in BOMBS)
-        _, modifier, hits = BOMBS[code]
+        code = next(c for c in self.p.rockets[hardpoint] if c in bombs())
+        _, modifier, hits = bombs()[code]
         self.emit(ev.RocketUsed(self.p.id, hardpoint, code))
         obj = self.map.object_at(h)
         dead_eye, _, shocked = self.skills()
@@ -321,7 +389,7 @@ class Attack:
             lands = step(h, r - 1) if r <= 6 else step(h, r - 7, 2) if r <= 9 else h
         hit = self.map.object_at(lands)
         if hit is not None and hit.kind == "ground" and self.st.ground.get(hit.id, 0) > 0:
-            self.emit(ev.GroundHit(hit.id, hits * len(SHAPES["flak"])))
+            self.emit(ev.GroundHit(hit.id, hits * len(shape("flak"))))
 
     def clear(self) -> None:
         """FS-M78: TN 8 - Steady Hand per jammed gun; the shooter's only action."""
@@ -345,7 +413,7 @@ def flak_burst(st: FasaState, sheet: MapSheet, dice: DiceSource, emit: Emit, h: 
         for _ in range(n):
             (loc,) = roll_d10(dice, f"{p.id} flak location")
             (col,) = roll_d10(dice, f"{p.id} flak column")
-            dmg.hit(hit_table(side_of(p, h), loc), col - 1, SHAPES["flak"], "flak", "FS-M105")
+            dmg.hit(hit_table(side_of(p, h), loc), col - 1, shape("flak"), "flak", "FS-M105")
         dmg.finish()
 
 
@@ -383,14 +451,14 @@ def continuing(st: FasaState, dice: DiceSource, emit: Emit) -> None:
                 break
             dmg = Damage(st, dice, emit, p.id, None)
             if kind == "MG":
-                dmg.hit(table, col - 1, SHAPES["fracture"], "magnesium burn", "FS-M06")
+                dmg.hit(table, col - 1, shape("fracture"), "magnesium burn", "FS-M06")
                 emit(ev.Burning(p.id, kind, table, col, rng, False))
             else:
                 (r,) = roll_d10(dice, f"{p.id} drill")
                 ok = succeeds(r, drill_tn(rng))
                 emit(ev.Rolled(p.id, "drill continues", r, drill_tn(rng), ok, "FS-M113"))
                 if ok:
-                    dmg.hit(table, col - 1, SHAPES["drill"], "drill", "FS-M113")
+                    dmg.hit(table, col - 1, shape("drill"), "drill", "FS-M113")
                 else:
                     emit(ev.Burning(p.id, kind, table, col, rng, False))
             dmg.finish()
@@ -403,6 +471,17 @@ def object_range(sheet: MapSheet, p: PlaneState, h: Hex, reach: int) -> int | No
     if r is None or r > reach or not in_sight(sheet, p.hex, h):
         return None
     return r
+
+
+def object_reach(st: FasaState, sheet: MapSheet, p: PlaneState, o: MapObject,
+                 reach: int) -> int | None:
+    """The range to object ``o`` straight ahead within ``reach`` and in sight, at the nearest
+    of its hexes (a gas cell may span several, FS-M117); cargo where it is now (FS-M110)."""
+    if o.kind == "cargo":
+        h = st.cargo.get(o.id, o.hex)
+        return None if h is None else object_range(sheet, p, h, reach)
+    ranges = [r for h in o.span if (r := object_range(sheet, p, h, reach)) is not None]
+    return min(ranges) if ranges else None
 
 
 def hexes_ahead(sheet: MapSheet, p: PlaneState, reach: int) -> list[Hex]:

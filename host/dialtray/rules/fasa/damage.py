@@ -3,7 +3,8 @@
 FS-M79 "Hit location", FS-M80 "Column hit", FS-M81 "Damage template", FS-M83 "Damage diagram",
 FS-M84 "Widowing", FS-M85 "Cut in half", FS-M86 "Internal locations". The Hit Location Table
 and the template shapes are missing from the seed (FS-A08, FS-M81 DATA MISSING): the tables and
-shapes here are a documented SAMPLE (docs/rules-decisions.md D-FS-02).
+shapes are data files (``data/fasa/tables/hit_location.json``, ``damage_templates.json``; SAMPLE,
+docs/rules-decisions.md D-FS-02) an owner may replace with the box's (``tables``).
 
 The diagram is one grid: the front tables (port leading | nose | starboard leading) on top with
 row 5 next to the centre line, the rear tables (port trailing | tail | starboard trailing)
@@ -18,51 +19,25 @@ from collections import deque
 from collections.abc import Iterable
 
 from dialtray.rules.fasa.layouts import COLS, FRONT, OPPOSITE, ROWS, TABLES
+from dialtray.rules.fasa.tables import active
 
 Box = tuple[str, int, int]  # table, row (0 outer .. 5 centre), column 0..9
 
-# SAMPLE template shapes: (rows inward from the top box, column offset)
-SHAPES: dict[str, tuple[tuple[int, int], ...]] = {
-    "fracture": ((0, 0),),
-    "AP": ((0, 0), (1, 0), (2, 0)),
-    "DD": ((0, -1), (0, 0), (0, 1), (1, 0)),
-    "MG": ((0, 0), (1, 0)),
-    "HE": ((0, -1), (0, 0), (0, 1), (1, -1), (1, 0), (1, 1)),
-    "flak": ((0, -1), (0, 0), (0, 1)),
-    "rocket": ((0, 0), (1, -1), (1, 0), (1, 1), (2, 0), (3, 0)),
-    "drill": ((0, -1), (0, 0), (0, 1), (1, 0)),  # FS-M113: a row of 3 plus the tip
-}
+def shape(kind: str) -> tuple[tuple[int, int], ...]:
+    """FS-M81: the boxes one ``kind`` of hit marks (``damage_templates.json``): (rows inward
+    from the top box, column offset)."""
+    return active().shapes[kind]
 
 
 def gun_shape(ammo: str, caliber: int) -> tuple[tuple[int, int], ...]:
-    """The SAMPLE shape of one gun hit: the ammunition's shape, one box deeper from 60 cal."""
-    base = SHAPES[ammo]
-    if caliber >= 60:
-        deepest = max(r for r, _ in base)
-        base = (*base, (deepest + 1, 0))
-    return base
-
-
-# SAMPLE Hit Location Table (FS-A08): by the side of the target the shot comes from (hexside
-# A..F relative to the target's facing), d10 ranges -> damage table.
-HIT_LOCATION: dict[int, tuple[tuple[int, str], ...]] = {
-    0: ((6, "nose"), (8, "port_leading"), (10, "starboard_leading")),
-    1: ((6, "starboard_leading"), (10, "nose")),
-    2: ((6, "starboard_trailing"), (10, "tail")),  # FS-T33: the C side
-    3: ((6, "tail"), (8, "port_trailing"), (10, "starboard_trailing")),
-    4: ((6, "port_trailing"), (10, "tail")),
-    5: ((6, "port_leading"), (10, "nose")),  # FS-T34: the port leading edge
-}
+    """One gun hit's template (the ammunition's, deeper from the file's caliber)."""
+    return active().gun_shape(ammo, caliber)
 
 
 def hit_table(side: int | None, roll: int) -> str:
-    """FS-M79: the damage table for a location roll from ``side`` (None: same hex -> Nose)."""
-    if side is None:
-        return "nose"
-    for top, table in HIT_LOCATION[side % 6]:
-        if roll <= top:
-            return table
-    raise ValueError(roll)
+    """FS-M79: the damage table for a location roll from ``side`` (the hexside of the target,
+    relative to its facing, the shot comes in by; None: same hex) by ``hit_location.json``."""
+    return active().hit_table(side, roll)
 
 
 def first_open_row(marked: set[Box], table: str, col: int) -> int:

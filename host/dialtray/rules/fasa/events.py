@@ -18,6 +18,9 @@ class GameSetup(Event):
     fractional_qd: bool
     collision_damage: bool
     start_speed: int = 2
+    tables: str = ""  # the owner's tables directory ("" = the shipped samples)
+    rescue: tuple[tuple[str, str], ...] = ()  # FS table 9: (plane, "memento" | "cargo")
+    fields: tuple[str, ...] = ()  # seats whose home landing ground is a field, not a runway
 
     def text(self) -> str:
         return f"map {self.map}, seats {' '.join(self.seats)}, turn limit {self.turn_limit}"
@@ -83,6 +86,17 @@ class Picked(Event):
 
     def text(self) -> str:
         return f"{self.plane} picks {self.number} [FS-M55]"
+
+
+@dataclass(frozen=True)
+class Told(Event):
+    """FS-M61 in a sealed game: what a tailed plane's seat told before its tailers plot."""
+
+    plane: str
+    info: str
+
+    def text(self) -> str:
+        return f"{self.plane} tells its tailers: {self.info} [FS-M61]"
 
 
 @dataclass(frozen=True)
@@ -215,7 +229,7 @@ class Tagged(Event):
 @dataclass(frozen=True)
 class PlaneOut(Event):
     plane: str
-    status: str  # destroyed | dead | fled | withdrawn | bailed | crashed
+    status: str  # destroyed | dead | fled | withdrawn | bailed | crashed | projectile (FS-M63)
     reason: str
     rule: str
 
@@ -249,6 +263,19 @@ class Phase(Event):
     def text(self) -> str:
         extra = f": {' '.join(self.order)}" if self.order else ""
         return f"turn {self.turn} {self.phase} phase{extra}"
+
+
+@dataclass(frozen=True)
+class Launching(Event):
+    """FS-M68: the combatant has launched weapons this round and may launch more (lethal ones
+    only at ``target``, "" while none is chosen), or pass; no guns this round."""
+
+    plane: str
+    target: str
+
+    def text(self) -> str:
+        at = f", lethal ones at {self.target}" if self.target else ""
+        return f"{self.plane} may launch more{at} [FS-M68]"
 
 
 @dataclass(frozen=True)

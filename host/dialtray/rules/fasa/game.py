@@ -12,9 +12,11 @@ it. Every roll is a d10 from the injected dice source (FS-M01).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from dialtray.rules.core.dials import Dial, DialChange, DialSetting, click_change
 from dialtray.rules.core.dice import DiceSource
@@ -39,13 +41,14 @@ from dialtray.rules.fasa.actions import (
     Reveal,
     Rocket,
     Seal,
+    Tell,
     Torpedo,
     parse_action,
     seal_digest,
 )
 from dialtray.rules.fasa.apply import Emit
 from dialtray.rules.fasa.combat import TURRET, Attack, combat_order, continuing, non_lethal
-from dialtray.rules.fasa.hexmap import FACINGS, MapSheet, distance, hex_text, in_arc, load_map
+from dialtray.rules.fasa.hexmap import MapSheet
 from dialtray.rules.fasa.legal import (
     check_combat,
     check_plot,
@@ -54,11 +57,14 @@ from dialtray.rules.fasa.legal import (
     plots_for,
 )
 from dialtray.rules.fasa.movement import Mover, caps, crowded, refusal
-from dialtray.rules.fasa.skills import MissionRecord, mission_xp
+from dialtray.rules.fasa.skills import mission_xp
 from dialtray.rules.fasa.state import FasaState, PlaneState, fold_event
+from dialtray.rules.fasa.summary import record
+from dialtray.rules.fasa.tables import FasaTables, load_tables, using
+from dialtray.rules.fasa.tailing import check_tell, check_told, tails
+from dialtray.rules.fasa.tailing import tells_due as tails_due
 from dialtray.rules.fasa.template import parse_plot
-from dialtray.rules.fasa.tn import tailing_number, tailing_reveal
-from dialtray.rules.fasa.zeppelin import FALLS_AT
+from dialtray.rules.fasa.tn import roll_d10, tailing_number, tailing_reveal
 
 SPEED = "speed"
 SEATS = ("P1", "P2")
@@ -74,26 +80,54 @@ class Outcome:
 
 def start_events(map_name: str, planes: Sequence[tuple[str, str, str]], turn_limit: int,
                  sealed: bool = False, fractional: bool = False,
-                 collision_damage: bool = False, speed: int = 2) -> list[Event]:
+                 collision_damage: bool = False, speed: int = 2, tables: str = "",
+                 speeds: dict[str, int] | None = None,
+                 rescue: dict[str, str] | None = None,
+                 fields: Sequence[str] = ()) -> list[Event]:
     """FS-M07 "Set-up": P1 on the south edge facing A, P2 on the north edge facing D, home
-    sides behind them; ``planes`` are (seat, plane id, sheet id)."""
-    sheet = load_map(map_name)
-    out: list[Event] = [ev.GameSetup(map_name, SEATS, turn_limit, sealed, fractional,
-                                     collision_damage, speed)]
-    from dialtray.rules.fasa.hexmap import from_offset
-    from dialtray.rules.fasa.sheets import sheet as sheet_of
+    sides behind them; ``planes`` are (seat, plane id, sheet id). "Pilots may start at any
+    speed <= their plane's max speed": ``speeds`` sets a plane's own, ``speed`` the rest (a
+    plane slower than ``speed`` at most starts at its max); a chosen speed above a plane's max
+    is refused (``ValueError`` naming FS-M07). ``tables``: the owner's tables directory."""
+    with using(load_tables(tables or None)) as t:
+        sheet = t.map(map_name)
+        out: list[Event] = [ev.GameSetup(map_name, SEATS, turn_limit, sealed, fractional,
+                                         collision_damage, speed, tables,
+                                         tuple(sorted((rescue or {}).items())),
+                                         tuple(fields))]
+        from dialtray.rules.fasa.hexmap import from_offset
 
-    count = {s: 0 for s in SEATS}
-    for seat, pid, sid in planes:
-        i = count[seat]
-        count[seat] += 1
-        col = sheet.cols // 2 - 2 + 3 * i
-        south = seat == "P1"
-        h = from_offset(col, sheet.rows - 2 if south else 1)
-        v = min(speed, sheet_of(sid).max_speed)
-        out.append(ev.PlanePlaced(pid, seat, sid, h, 0 if south else 3, v,
-                                  "south" if south else "north"))
+        count = {s: 0 for s in SEATS}
+        for seat, pid, sid in planes:
+            i = count[seat]
+            count[seat] += 1
+            col = sheet.cols // 2 - 2 + 3 * (i % 2)  # FS-M08: a pair side by side ...
+            south = seat == "P1"
+            row = i // 2  # ... and each further pair one row further in
+            h = from_offset(col, sheet.rows - 2 - row if south else 1 + row)
+            top = t.sheet(sid).max_speed
+            chosen = (speeds or {}).get(pid)
+            if chosen is not None and not 0 <= chosen <= top:
+                raise ValueError(f"{pid} ({sid}) cannot start at speed {chosen}: pilots start "
+                                 f"at any speed up to their plane's max speed {top} (FS-M07)")
+            v = chosen if chosen is not None else min(speed, top)
+            out.append(ev.PlanePlaced(pid, seat, sid, h, 0 if south else 3, v,
+                                      "south" if south else "north"))
     return out
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _bound(method: F) -> F:
+    """Run a ``FasaGame`` method with the game's tables bound (``tables.using``)."""
+
+    @functools.wraps(method)
+    def run(self: FasaGame, *args: Any, **kwargs: Any) -> Any:
+        with using(self.tables):
+            return method(self, *args, **kwargs)
+
+    return cast(F, run)
 
 
 class FasaGame(EventSourcedGame[FasaState, FasaAction]):
@@ -105,10 +139,18 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         self.dice = dice
         self._legal: tuple[int, tuple[FasaAction, ...]] = (-1, ())
         self._version = 0  # bumped by every apply and undo: the legal-action cache's key
-        super().__init__(setup)
-        self.map: MapSheet = load_map(self.state.map)
+        first = next((e for e in setup if isinstance(e, ev.GameSetup)), None)
+        self.tables: FasaTables = load_tables(first.tables if first and first.tables else None)
+        with using(self.tables):
+            super().__init__(setup)
+            self.map: MapSheet = self.tables.map(self.state.map)
         if self.state.phase == "setup":
             self.state.phase = "plot"  # folded setup: the first Movement Phase is plotting
+
+    def bound(self) -> AbstractContextManager[FasaTables]:
+        """Bind this game's tables for rules code called from outside the game (bots, the
+        record-sheet drawing): ``with game.bound(): ...``."""
+        return using(self.tables)
 
     def initial_state(self) -> FasaState:
         return FasaState()
@@ -117,7 +159,8 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         fold_event(state, event)
 
     def fold(self, events: Any) -> FasaState:
-        st = super().fold(events)
+        with using(self.tables):
+            st = super().fold(events)
         if st.phase == "setup":
             st.phase = "plot"
         return st
@@ -139,12 +182,16 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
     def seats(self) -> tuple[Seat, ...]:
         return self.state.seats
 
+    @_bound
     def to_move(self) -> Seat | None:
         st = self.state
         if st.over is not None:
             return None
         if st.phase == "plot":
             if st.sealed:
+                due = tails_due(st)  # FS-M61: a tailed plane's seat tells first
+                if due:
+                    return st.planes[due[0]].seat
                 return next(s for s in st.seats if s not in st.seals)
             return st.planes[plot_order(st)[0]].seat
         if st.phase == "reveal":
@@ -178,6 +225,7 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         return any(p.plot is None for p in self.state.planes.values()
                    if p.seat == seat and p.flying)
 
+    @_bound
     def legal_actions(self) -> Sequence[FasaAction]:
         """Every action that settles the current decision. Sealed plots cannot be listed (the
         digest hides them): ``plots_for`` gives each plane's choices then."""
@@ -199,6 +247,7 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
     def parse_action(self, text: str) -> FasaAction:
         return parse_action(text)
 
+    @_bound
     def apply(self, action: Any) -> tuple[Event, ...]:
         a: FasaAction = parse_action(action) if isinstance(action, str) else action
         st = self.state
@@ -215,6 +264,8 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
             check_plot(st, a)
         elif isinstance(a, Seal | Reveal):
             self._check_secret(a)
+        elif isinstance(a, Tell):
+            check_tell(self.state, a)
         else:
             cached = self._legal[1] if self._legal[0] == self._version else ()
             check_combat(st, self.map, a, cached)
@@ -223,7 +274,8 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
 
     def undo(self) -> Any:
         self._version += 1
-        return super().undo()
+        with using(self.tables):
+            return super().undo()
 
     def _check_secret(self, a: Seal | Reveal) -> None:
         st = self.state
@@ -231,6 +283,12 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         if not st.sealed:
             raise IllegalActionError(a.text(), "this game plots openly (Plots: open)", "FS-M33",
                                      heading)
+        if isinstance(a, Seal) and tails_due(st):
+            raise IllegalActionError(a.text(), f"{' '.join(tails_due(st))} must first tell its "
+                                     "tailers what the tailing number reveals", "FS-M61",
+                                     "Information revealed")
+        if isinstance(a, Reveal) and st.phase == "reveal":
+            check_told(self.state, a)
         if isinstance(a, Seal):
             if st.phase not in ("plot", "pick") or a.seat in st.seals \
                     or a.seat != self.to_move():
@@ -257,6 +315,13 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
 
     def _run(self, a: FasaAction, emit: Emit) -> None:
         st = self.state
+        if isinstance(a, Tell):
+            from dialtray.rules.fasa.tailing import coarser, tailers_of
+
+            emit(ev.Told(a.plane, a.info))
+            for tailer, n in tailers_of(st, a.plane):
+                emit(ev.TailingInfo(tailer, a.plane, n, coarser(a.info, n)))
+            return
         if isinstance(a, Plot):
             emit(ev.PlotRecorded(a.plane, a.maneuver, a.bail))
             self._tail_info(a.plane, emit)
@@ -286,8 +351,8 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
                 try:  # FS-M44: an illegal recorded move is flown as random movement
                     m = parse_plot(text)
                     bad = refusal(caps(st.planes[plane], st.turn), m, bail) is not None
-                except ValueError:
-                    bad, text = True, "3SA"
+                except ValueError:  # not on the template: flown at its written speed
+                    bad = True
                 emit(ev.PlotRecorded(plane, text, bail and not bad, bad))
             if not any(self._unrevealed(s) for s in st.seats):
                 self._movement(emit)
@@ -307,7 +372,7 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         att = Attack(st, self.map, self.dice, emit, p.id, turret)
         dead_eye, _, shocked = att.skills()
         if isinstance(a, Fire):
-            att.fire_guns(a.target, a.double, a.tow)
+            att.fire_guns(a.target, a.double, a.tow, a.guns, a.doubled)
         elif isinstance(a, Harpoon):
             tow.harpoon(st, self.map, self.dice, emit, p, a.hardpoint, a.obj, dead_eye, shocked)
         elif isinstance(a, Torpedo):
@@ -328,9 +393,23 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
             att.bomb(a.hardpoint, a.hex)
         elif isinstance(a, Clear):
             att.clear()
+        if isinstance(a, Rocket | Launch | Bomb) and st.pending is None and st.over is None \
+                and p.flying and self._launch_more(p, a, emit):
+            return
         if st.pending is None and st.over is None:
             emit(ev.Acted(p.id + (TURRET if turret else "")))
             self._after_combatant(emit)
+
+    def _launch_more(self, p: PlaneState, a: Rocket | Launch | Bomb, emit: Emit) -> bool:
+        """FS-M68: launched weapons are "any or all" (lethal ones at one target, non-lethal
+        at any hexes): the plane keeps the turn while it has more to launch (D-FS-32)."""
+        from dialtray.rules.fasa.sheets import deployed
+
+        st = self.state
+        held = st.launching[1] if st.launching and st.launching[0] == p.id else ""
+        target = a.target if isinstance(a, Rocket) and deployed()[a.code].lethal else held
+        emit(ev.Launching(p.id, target))
+        return any(isinstance(x, Rocket | Launch | Bomb) for x in combat_actions(st, self.map))
 
     def _tail_info(self, plane: str, emit: Emit) -> None:
         """FS-M61: a tailed plane's plot tells its tailer what the tailing number allows."""
@@ -346,10 +425,15 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         if self._victory(emit):
             return
         groups = crowded(st)
-        if groups:  # FS-M55: the pilots in each shared hex pick their numbers first
-            emit(ev.Phase("pick", st.turn, tuple(p.id for g in groups for p in g)))
-            return
-        self._after_moves(emit)
+        mixed = [g for g in groups if len({p.seat for p in g}) > 1]
+        rolled = [p for g in groups if len({p.seat for p in g}) == 1 for p in g]
+        if mixed:  # FS-M55: the pilots in each shared hex with an enemy pick their numbers
+            emit(ev.Phase("pick", st.turn, tuple(p.id for g in mixed for p in g)))
+        for p in rolled:  # FS-M55 / FS-A17: teammates who must check roll a die instead
+            (n,) = roll_d10(self.dice, f"{p.id} collision number (teammates roll, FS-M54)")
+            emit(ev.Picked(p.id, n))
+        if not mixed:
+            self._after_moves(emit)
 
     def _after_moves(self, emit: Emit) -> None:
         """Collisions (FS-M55), last turn's flak (FS-M105), then the Combat Phase."""
@@ -405,6 +489,7 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         return True
 
     # -- results ----------------------------------------------------------------------------
+    @_bound
     def outcome(self) -> Outcome | None:
         st = self.state
         if st.over is None:
@@ -419,45 +504,9 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         out["planes"] = {k: plain(v) for k, v in sorted(st.planes.items())}
         return out
 
+    @_bound
     def report(self) -> str:
-        st = self.state
-        lines = [f"FASA Crimson Skies on {st.map}, turn {st.turn} ({st.phase})"]
-        for p in sorted(st.planes.values(), key=lambda x: x.id):
-            lines.append(f"  {p.id} {p.sheet:16} {p.status:9} {hex_text(p.hex):>6} "
-                         f"{FACINGS[p.facing]} speed {p.speed} boxes {len(p.marked):3} "
-                         f"Con {p.constitution} XP {mission_xp(record(p))}")
-        if st.ground:
-            shown = ", ".join(f"{k} {v}" for k, v in sorted(st.ground.items()))
-            lines.append(f"  objects: {shown}")
-            cells = [v for k, v in st.ground.items() if k.startswith("cell-")]
-            if cells and sum(cells) <= FALLS_AT:  # FS-M117
-                lines.append(f"  the zeppelin falls: gas cells {sum(cells)} <= {FALLS_AT}")
-        for obj, h in sorted(st.cargo.items()):  # FS-M108..FS-M110
-            by = [p.id for p in st.planes.values() if p.towing == obj]
-            lines.append(f"  cargo {obj}: " + (f"towed by {by[0]}" if by else hex_text(h)
-                                               if h is not None else "carried off the map"))
-        out = self.outcome()
-        if out is not None:
-            lines.append(f"  result: {out.termination}; winner {out.winner or 'none'}; "
-                         + ", ".join(f"{s} {v} XP" for s, v in out.vp.items()))
-        return "\n".join(lines)
+        """The state as text (``summary.report``)."""
+        from dialtray.rules.fasa.summary import report
 
-
-def tails(a: PlaneState, t: PlaneState, turn: int) -> bool:
-    """FS-M59: same facing, the leader in the follower's front arc and the follower in the
-    leader's rear arc, within 3 hexes; in one hex the slower is behind; no shocked tailer."""
-    if a.facing != t.facing or a.shocked(turn) or distance(a.hex, t.hex) > 3:
-        return False
-    if a.hex == t.hex:
-        return a.speed < t.speed
-    return in_arc(a.hex, a.facing, t.hex) and in_arc(t.hex, t.facing + 3, a.hex)
-
-
-def record(p: PlaneState) -> MissionRecord:
-    """FS table 6 facts of one pilot (FS-M25)."""
-    c = p.credits
-    return MissionRecord(survived=p.status not in ("dead",) and p.constitution > 0,
-                         inflicted_damage="damage" in c, kills=c.count("kill"),
-                         half_kill="half-kill" in c,
-                         planned_bailout="bailout-planned" in c, fled="fled" in c,
-                         combat_bailout="bailout-combat" in c, landed="landed" in c)
+        return report(self.state, self.outcome())

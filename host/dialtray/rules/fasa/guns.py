@@ -19,7 +19,7 @@ from dialtray.rules.fasa.actions import Barrage, FasaAction, Gun, Pass
 from dialtray.rules.fasa.apply import Damage, Emit
 from dialtray.rules.fasa.damage import gun_shape, hit_table
 from dialtray.rules.fasa.hexmap import Hex, MapObject, MapSheet, mega_hex, step, straight_ahead
-from dialtray.rules.fasa.sheets import DEPLOYED, GUN_RANGE, TURRET_RANGE_BONUS
+from dialtray.rules.fasa.sheets import deployed, gun_range, turret_bonus
 from dialtray.rules.fasa.skills import QuickDraw
 from dialtray.rules.fasa.state import FasaState
 from dialtray.rules.fasa.tn import roll_d10, succeeds, to_hit_tn
@@ -34,13 +34,13 @@ def post(sheet: MapSheet, pid: str) -> MapObject:
 
 def gun_reach(caliber: int) -> int:
     """FS-M120 / FS-T35: a turret's gun reaches 2 hexes further than the plane version."""
-    return GUN_RANGE[caliber] + TURRET_RANGE_BONUS
+    return gun_range()[caliber] + turret_bonus()
 
 
 def flak_reach(o: MapObject) -> int:
     """FS-M121: a main gun's round flies 8 hexes; a turret's flak cannon is the flak rocket's
     7 + 2 (FS-M120, D-FS-15)."""
-    return MAIN_GUN_RANGE if o.kind == "main-gun" else DEPLOYED["FK"].range + TURRET_RANGE_BONUS
+    return MAIN_GUN_RANGE if o.kind == "main-gun" else deployed()["FK"].range + turret_bonus()
 
 
 def falling(st: FasaState, sheet: MapSheet) -> bool:

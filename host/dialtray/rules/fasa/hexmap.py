@@ -162,6 +162,12 @@ class MapObject:
     quick_draw: int = 0  # the gunner's (SAMPLE) skills
     dead_eye: int = 0
     on: str = ""  # the object the gun sits on (a nacelle, a gas cell): gone with it
+    more: tuple[Hex, ...] = ()  # FS-M117: the other hexes of a gas cell over several hexes
+
+    @property
+    def span(self) -> tuple[Hex, ...]:
+        """Every hex the object covers, its own ``hex`` first."""
+        return (self.hex, *self.more)
 
 
 @dataclass(frozen=True)
@@ -172,6 +178,7 @@ class MapSheet:
     rows: int
     sample: bool
     objects: tuple[MapObject, ...] = field(default=())
+    military: bool = False  # FS-M117: its zeppelin takes the second "Zep. Dmg." number
 
     def on_map(self, h: Hex) -> bool:
         c, r = to_offset(h)
@@ -187,11 +194,11 @@ class MapSheet:
         return "west" if c < 0 else "east"
 
     def blockers(self) -> dict[Hex, MapObject]:
-        return {o.hex: o for o in self.objects if o.blocks}
+        return {h: o for o in self.objects if o.blocks for h in o.span}
 
     def object_at(self, h: Hex) -> MapObject | None:
         for o in self.objects:
-            if o.hex == h:
+            if o.hex == h or h in o.more:
                 return o
         return None
 
@@ -255,9 +262,21 @@ def _load_map(name: str, directory: Path | None) -> MapSheet:
                               tuple(FACINGS.index(x) for x in o.get("rows", FACINGS)),
                               tuple((g["caliber"], g["ammo"]) for g in o.get("guns", ())),
                               o.get("flak", False), o.get("quick_draw", 0),
-                              o.get("dead_eye", 0), o.get("on", "")))
+                              o.get("dead_eye", 0), o.get("on", ""),
+                              tuple(from_offset(*x) for x in o.get("more", ()))))
+        for j, x in enumerate(o.get("more", ())):
+            if not (0 <= x[0] < doc["cols"] and 0 <= x[1] < doc["rows"]):
+                raise CatalogueError(str(path), doc["id"], f"objects[{i}].more[{j}]",
+                                     "off the sheet")
+            if o["kind"] != "zeppelin" or not any(
+                    distance(from_offset(*x), q) == 1 for q in objs[-1].span if q !=
+                    from_offset(*x)):
+                raise CatalogueError(str(path), doc["id"], f"objects[{i}].more[{j}]",
+                                     "only a gas cell spans hexes, each next to another of "
+                                     "its hexes (FS-M117)")
     _check_guns(path, doc["id"], objs)
-    return MapSheet(doc["id"], doc["title"], doc["cols"], doc["rows"], doc["sample"], tuple(objs))
+    return MapSheet(doc["id"], doc["title"], doc["cols"], doc["rows"], doc["sample"], tuple(objs),
+                    bool(doc.get("military", False)))
 
 
 GUN_POSTS = ("turret", "main-gun", "ground-turret")

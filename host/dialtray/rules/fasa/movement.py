@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from dialtray.rules.core.dice import DiceSource
 from dialtray.rules.fasa import events as ev
 from dialtray.rules.fasa.apply import Damage, Emit, combat_bailout
-from dialtray.rules.fasa.damage import SHAPES
-from dialtray.rules.fasa.hexmap import Hex, MapSheet, step
+from dialtray.rules.fasa.damage import shape
+from dialtray.rules.fasa.hexmap import Hex, MapSheet, step, straight_ahead
 from dialtray.rules.fasa.state import FasaState, PlaneState
-from dialtray.rules.fasa.template import Maneuver, parse_plot
+from dialtray.rules.fasa.template import Maneuver, flown_randomly, parse_plot
 from dialtray.rules.fasa.tn import (
     avoid_object_tn,
     collision_hits,
@@ -135,15 +135,19 @@ class Mover:
         dmg = Damage(self.st, self.dice, self.emit, plane, None)
         for _ in range(count):
             (col,) = roll_d10(self.dice, f"{plane} fracture column")
-            dmg.hit(table, col - 1, SHAPES["fracture"], "fracture hit", rule)
+            dmg.hit(table, col - 1, shape("fracture"), "fracture hit", rule)
         dmg.finish()
 
     def resolve(self) -> None:
         st = self.st
         flying = [p for p in st.planes.values() if p.flying]
-        planned = {p.id: parse_plot(p.plot or "") for p in flying if p.plot is not None}
+        planned = {p.id: flown_randomly(p.plot, p.speed) if p.plot_illegal
+                   else parse_plot(p.plot) for p in flying if p.plot is not None}
         order = sorted(planned, key=lambda k: (self._rank(st.planes[k], planned[k]), k))
         abandoned: list[PlaneState] = []
+        for p in sorted(st.planes.values(), key=lambda x: x.id):
+            if p.status == PROJECTILE and self.fly_on(p):  # FS-M63 over several turns
+                abandoned.append(p)
         for pid in order:
             p = st.planes[pid]
             if p.bail:
@@ -154,7 +158,13 @@ class Mover:
             elif p.flying:
                 self.fly(p, planned[pid])
         for p in abandoned:
-            self.projectile(p)
+            if not self.projectile(p) and _aimed(st, p):
+                if p.status != PROJECTILE:
+                    self.emit(ev.PlaneOut(p.id, PROJECTILE, "the empty plane flies on at an "
+                                          "enemy straight ahead", "FS-M63"))
+            elif p.status == PROJECTILE:
+                self.emit(ev.PlaneOut(p.id, "bailed", "the empty plane is out of play",
+                                      "FS-M62"))
         for p in sorted(st.planes.values(), key=lambda x: x.id):
             if p.flying and p.towing and p.speed < 1:
                 # FS-M110: below speed 1 the pilot cuts the cable or crashes; the engine cuts
@@ -176,10 +186,22 @@ class Mover:
                            "abandoned, flying straight on", "FS-M62"))
         return True
 
-    def projectile(self, p: PlaneState) -> None:
+    def fly_on(self, p: PlaneState) -> bool:
+        """FS-M63: an empty plane used as a projectile flies straight on at its speed each
+        Movement Phase; True while it is still over the map."""
+        path = [step(p.hex, p.facing, i) for i in range(1, p.speed + 1)]
+        if not path or not all(self.map.on_map(h) for h in path):
+            self.emit(ev.PlaneOut(p.id, "bailed", "the empty plane left the map", "FS-M62"))
+            return False
+        self.emit(ev.Moved(p.id, f"{p.speed}SA", path[-1], p.facing, p.speed, 0, False,
+                           "abandoned, flying straight on", "FS-M63"))
+        return True
+
+    def projectile(self, p: PlaneState) -> bool:
         """FS-M63: an abandoned plane ending the Movement Phase in an enemy's hex hits on
-        target base + own base - hexes flown straight at it (this turn's); FS-M64: 14 - own
-        base flak hits, each located from the angle of the collision."""
+        target base + own base - hexes flown straight (over every turn it stayed on target,
+        D-FS-38); FS-M64: 14 - own base flak hits, each located from the angle of the
+        collision. True if it struck (it is then out of play)."""
         from dialtray.rules.fasa.combat import side_of
         from dialtray.rules.fasa.damage import hit_table
         from dialtray.rules.fasa.tn import projectile_hits, projectile_tn
@@ -188,7 +210,7 @@ class Mover:
         for t in sorted(self.st.planes.values(), key=lambda x: x.id):
             if not t.flying or t.seat == p.seat or t.hex != p.hex:
                 continue
-            tn = projectile_tn(t.sheet_data.base_to_hit, own, p.speed)
+            tn = projectile_tn(t.sheet_data.base_to_hit, own, max(p.speed, p.straight_run))
             if not self.roll(p.id, f"projectile at {t.id}", tn, "FS-M63"):
                 continue
             dmg = Damage(self.st, self.dice, self.emit, t.id, p.id)
@@ -197,10 +219,14 @@ class Mover:
                 (loc,) = roll_d10(self.dice, f"{t.id} projectile location")
                 (col,) = roll_d10(self.dice, f"{t.id} projectile column")
                 side = side_of(t, p.hex) if back is None else back
-                dmg.hit(hit_table(side, loc), col - 1, SHAPES["flak"], "plane as projectile",
+                dmg.hit(hit_table(side, loc), col - 1, shape("flak"), "plane as projectile",
                         "FS-M64")
             dmg.finish()
-            return
+            if p.status == PROJECTILE:
+                self.emit(ev.PlaneOut(p.id, "bailed", f"the empty plane struck {t.id}",
+                                      "FS-M63"))
+            return True
+        return False
 
     def _rank(self, p: PlaneState, m: Maneuver) -> int:
         kinds = {x.kind for x in pushes(caps(p, self.st.turn), m)}
@@ -304,13 +330,15 @@ class Mover:
         return False
 
     def land(self, p: PlaneState) -> None:
-        """Home: the landing (D-FS-14, on a runway): FS-M66 TN 4 + FS table 10 - Natural Touch,
-        no roll at <= 0 unless Natural Touch <= 3 or any damage; FS-M67 a failure reads the
-        Ground Landing Table at TN - roll (FS-A04); FS table 6: 10 XP for landing."""
+        """Home: the landing (D-FS-14: on a runway, or in a field, D-FS-40): FS-M66 TN 4 + FS
+        table 10 - Natural Touch, no roll at <= 0 unless Natural Touch <= 3 or any damage;
+        FS-M67 a failure reads the Ground Landing Table at TN - roll (FS-A04) and its row is
+        done to the sheet; FS table 6: 10 XP for landing."""
         lost = p.lost
         nt = p.sheet_data.pilot.natural_touch
         tn = landing_tn(nt, gear_damaged=any(x.startswith("landing_gear") for x in lost),
                         rudders_damaged=len(p.rudders()),
+                        off_runway=p.seat in self.st.fields,
                         flaps_damaged=any(x.startswith(("flap", "wing_controls")) for x in lost),
                         wounds=p.sheet_data.pilot.constitution - p.constitution)
         if not landing_needs_roll(tn, nt, bool(p.marked)):
@@ -324,9 +352,14 @@ class Mover:
             self.emit(ev.Credit(p.id, "landed"))
             return
         loss = 2 if index >= 5 else 1 if index >= 3 else 0
+        self.emit(ev.Credit(p.id, f"landing mishap {index}"))
+        for loc in _mishap_losses(p, index):  # FS table 11's row, on the record sheet
+            self.emit(ev.LocationLost(p.id, loc, "FS-M67"))
+        if index >= 5:
+            self.emit(ev.PlaneOut(p.id, "crashed", "landing mishap: the plane flips and is "
+                                  "destroyed", "FS-M67"))
         if loss:
             self.emit(ev.Wounded(p.id, "pilot", loss))
-        self.emit(ev.Credit(p.id, f"landing mishap {index}"))
 
     def travel(self, p: PlaneState, path: list[Hex], facing: int, text: str, speed: int,
                gs: int, pushed: bool, how: str, rule: str) -> None:
@@ -342,19 +375,20 @@ class Mover:
             dmg = Damage(self.st, self.dice, self.emit, p.id, None)
             for _ in range(collision_hits(other_base)):
                 (col,) = roll_d10(self.dice, f"{p.id} collision column")
-                dmg.hit("nose", col - 1, SHAPES["flak"], reason, "FS-M58")
+                dmg.hit("nose", col - 1, shape("flak"), reason, "FS-M58")
             dmg.finish()
             return
         combat_bailout(self.st, self.dice, self.emit, p.id, "collision", reason, "FS-M57")
 
     def collisions(self) -> None:
-        """FS-M54/FS-M55: enemies ending in one hex have each picked 1..10 (``Picked``);
-        equal numbers collide (FS-M57, or FS-M58's damage)."""
+        """FS-M54/FS-M55: the planes checking in one hex have each a number 1..10 (picked by
+        enemies, rolled by teammates: ``Picked``); equal numbers collide (FS-M57, or FS-M58's
+        damage); a pilot and their own wingman never do (FS-M08)."""
         for group in crowded(self.st):
             picks = self.st.picks
             for p in group:
-                foes = [q for q in group if q.seat != p.seat and q.id in picks
-                        and picks.get(q.id) == picks.get(p.id)]
+                foes = [q for q in group if (q.seat, q.pair) != (p.seat, p.pair)
+                        and q.id in picks and picks.get(q.id) == picks.get(p.id)]
                 if foes and p.flying:
                     self.collide(p, foes[0].sheet_data.base_to_hit, f"mid-air with {foes[0].id}")
 
@@ -368,12 +402,41 @@ class Mover:
                 self.emit(ev.Counter(kind, h, owner, -1))
 
 
+def _mishap_losses(p: PlaneState, index: int) -> list[str]:
+    """FS table 11: 1-2 the nose weapons and the engine; 3-4 the wings and every component in
+    them; 5+ the plane (``crashed``)."""
+    if index >= 5:
+        return []
+    tables = ("nose",) if index <= 2 else ("port_leading", "port_trailing",
+                                           "starboard_leading", "starboard_trailing")
+    out = [loc for t in tables for loc in p.sheet_data.diagram.get(t, {})
+           if loc not in p.lost and (index >= 3 or loc.startswith(("gun", "rockets", "engine")))]
+    return sorted(out)
+
+
+PROJECTILE = "projectile"  # FS-M63: an empty plane flying on at an enemy (D-FS-38)
+
+
+def _aimed(st: FasaState, p: PlaneState) -> bool:
+    """An enemy flying plane in the hex column straight ahead of the empty plane."""
+    return any(t.flying and t.seat != p.seat and straight_ahead(p.hex, p.facing, t.hex)
+               is not None for t in st.planes.values())
+
+
 def crowded(st: FasaState) -> list[list[PlaneState]]:
-    """Hexes where planes of different seats ended the move (FS-M55); a pilot and their own
-    wingman never collide (FS-M08), so a pair alone in a hex is no group."""
+    """Hexes where planes must check for collisions (FS-M55): planes of different seats, or
+    teammates of different pairs when a radio there is damaged (FS-M54: teammates with working
+    radios avoid each other; an enemy in the hex makes every aircraft check). A pilot and
+    their own wingman never collide (FS-M08), so a pair alone in a hex is no group."""
     by_hex: dict[Hex, list[PlaneState]] = {}
     for p in st.planes.values():
         if p.flying:
             by_hex.setdefault(p.hex, []).append(p)
-    return [sorted(by_hex[h], key=lambda x: x.id) for h in sorted(by_hex)
-            if len({p.seat for p in by_hex[h]}) > 1]
+    out = []
+    for h in sorted(by_hex):
+        g = by_hex[h]
+        if len({(p.seat, p.pair) for p in g}) < 2:
+            continue
+        if len({p.seat for p in g}) > 1 or any("radio" in p.lost for p in g):
+            out.append(sorted(g, key=lambda x: x.id))
+    return out

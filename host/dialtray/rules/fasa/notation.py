@@ -9,6 +9,10 @@
     Quick-draw: whole              # whole | fractional (FS-M19, optional rule)
     Collisions: destroy            # destroy (FS-M57) | damage (FS-M58, optional rule)
     Start-speed: 2
+    Speeds: A1=3 B2=4              # FS-M07: a plane's own start speed (the others: Start-speed)
+    Tables: /home/me/crimson-box   # the owner's tables, sheets and maps (rules/fasa/tables.py)
+    Rescue: A1=memento B1=cargo    # FS table 9: what a pilot saves at a combat bailout
+    Home-field: P2=field           # FS table 10: P2 lands at home in a field (+2), not a runway
     ---
     plot A1 3SA
     plot B1 2L2A | d10: 7          # every die a d10: faces after the d10: marker
@@ -21,10 +25,12 @@ from dialtray.rules.core.errors import CatalogueError
 from dialtray.rules.core.notation import GameLog, format_action_line, format_log
 from dialtray.rules.fasa.actions import FasaAction, parse_action
 from dialtray.rules.fasa.game import SEATS, FasaGame, start_events
-from dialtray.rules.fasa.hexmap import load_map
 from dialtray.rules.fasa.sheets import sheet
+from dialtray.rules.fasa.tables import active, load_tables, using
 
-KEYS = ("Map", "Side", "Turn-limit", "Plots", "Quick-draw", "Collisions", "Start-speed")
+KEYS = ("Map", "Side", "Turn-limit", "Plots", "Quick-draw", "Collisions", "Start-speed", "Speeds",
+        "Tables", "Rescue", "Home-field")
+MAX_PAIRS = 3  # FS-M08: "more pairs are allowed"; three a side fit every sample map
 DEFAULT_SIDES = (("P1", "A1", "sample-hawk"), ("P1", "A2", "sample-pusher"),
                  ("P2", "B1", "sample-brute"), ("P2", "B2", "sample-gunship"))
 
@@ -36,16 +42,27 @@ class FasaKind:
     def new_game(self, log: GameLog, dice: DiceSource) -> FasaGame:
         log.check_keys(KEYS)
         map_name = log.one("Map") or "sample-blank"
+        source = log.one("Tables") or ""
         try:
-            load_map(map_name)
+            tables = load_tables(source or None)
+        except CatalogueError as exc:
+            raise log.error(log.line_of("Tables"), f"Tables: {exc}") from None
+        with using(tables):
+            return self._new_game(log, dice, map_name, source)
+
+    def _new_game(self, log: GameLog, dice: DiceSource, map_name: str,
+                  source: str) -> FasaGame:
+        try:
+            active().map(map_name)
         except CatalogueError as exc:
             raise log.error(log.line_of("Map"), f"Map: {exc.message}") from None
         planes: list[tuple[str, str, str]] = []
         for h in log.values("Side"):
             seat, *rest = h.value.split()
-            if seat not in SEATS or not 1 <= len(rest) <= 2:
-                raise log.error(h.line, "Side: SEAT PLANE=SHEET [PLANE=SHEET] with SEAT P1 or "
-                                "P2 (FS-M08: a pilot and wingman pair)")
+            if seat not in SEATS or not 1 <= len(rest) <= 2 * MAX_PAIRS:
+                raise log.error(h.line, "Side: SEAT PLANE=SHEET [PLANE=SHEET ...] with SEAT P1 "
+                                f"or P2 and up to {MAX_PAIRS} pairs (FS-M08: pilot and wingman "
+                                "pairs, in pair order)")
             for tok in rest:
                 pid, eq, sid = tok.partition("=")
                 if not eq or not pid.isalnum() or pid in {p for _, p, _ in planes}:
@@ -53,7 +70,7 @@ class FasaKind:
                 try:
                     sheet(sid)
                 except CatalogueError as exc:
-                    raise log.error(h.line, f"Side: {exc.message}") from None
+                    raise log.error(h.line, f"Side: {exc}") from None
                 planes.append((seat, pid.upper(), sid))
         if not planes:
             planes = list(DEFAULT_SIDES)
@@ -64,7 +81,35 @@ class FasaKind:
         sealed = log.choice("Plots", ("open", "sealed"), "open") == "sealed"
         frac = log.choice("Quick-draw", ("whole", "fractional"), "whole") == "fractional"
         dmg = log.choice("Collisions", ("destroy", "damage"), "destroy") == "damage"
-        return FasaGame(dice, start_events(map_name, planes, limit, sealed, frac, dmg, speed))
+        speeds: dict[str, int] = {}
+        for tok in (log.one("Speeds") or "").split():
+            pid, eq, v = tok.partition("=")
+            if not eq or not v.isdigit() or pid.upper() not in {p for _, p, _ in planes}:
+                raise log.error(log.line_of("Speeds"), f"Speeds: {tok!r} is not PLANE=SPEED "
+                                "for a plane of the Side lines")
+            speeds[pid.upper()] = int(v)
+        rescue: dict[str, str] = {}
+        for tok in (log.one("Rescue") or "").split():  # FS table 9 / FS-A22
+            pid, eq, what = tok.partition("=")
+            if not eq or what not in ("memento", "cargo") \
+                    or pid.upper() not in {p for _, p, _ in planes}:
+                raise log.error(log.line_of("Rescue"), f"Rescue: {tok!r} is not PLANE=memento "
+                                "or PLANE=cargo for a plane of the Side lines (FS-M65)")
+            rescue[pid.upper()] = what
+        fields: list[str] = []
+        for tok in (log.one("Home-field") or "").split():  # FS table 10 (D-FS-40)
+            seat, eq, what = tok.partition("=")
+            if not eq or seat not in SEATS or what not in ("runway", "field"):
+                raise log.error(log.line_of("Home-field"), f"Home-field: {tok!r} is not "
+                                "SEAT=runway or SEAT=field (FS-M66)")
+            if what == "field":
+                fields.append(seat)
+        try:
+            setup = start_events(map_name, planes, limit, sealed, frac, dmg, speed, source, speeds,
+                                 rescue, fields)
+        except ValueError as exc:
+            raise log.error(log.line_of("Speeds"), f"Speeds: {exc}") from None
+        return FasaGame(dice, setup)
 
 
 def header_of(g: FasaGame) -> list[tuple[str, str]]:
@@ -77,6 +122,16 @@ def header_of(g: FasaGame) -> list[tuple[str, str]]:
             ("Quick-draw", "fractional" if st.fractional_qd else "whole"),
             ("Collisions", "damage" if st.collision_damage else "destroy"),
             ("Start-speed", str(st.start_speed))]
+    own = {p.id: p.start for p in st.planes.values()
+           if p.start != min(st.start_speed, p.sheet_data.max_speed)}
+    if own:
+        out.append(("Speeds", " ".join(f"{k}={v}" for k, v in sorted(own.items()))))
+    if g.tables.source:
+        out.append(("Tables", g.tables.source))
+    if st.rescue:
+        out.append(("Rescue", " ".join(f"{k}={v}" for k, v in sorted(st.rescue.items()))))
+    if st.fields:
+        out.append(("Home-field", " ".join(f"{s}=field" for s in st.fields)))
     return out
 
 

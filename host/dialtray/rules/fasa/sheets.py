@@ -9,18 +9,14 @@ D-FS-04); FS-M103/FS-M104 hardpoints and FS table 16 "Deployed Weapons".
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cache
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from dialtray.rules.core.catalogue import FieldError, load_document, load_schema
-from dialtray.rules.core.errors import CatalogueError
 from dialtray.rules.fasa.hexmap import DATA
-from dialtray.rules.fasa.layouts import layout
-
-GUN_RANGE = {30: 1, 40: 2, 50: 2, 60: 3, 70: 3}  # FS-M102: 70 cal = 3 given, rest SAMPLE
-TURRET_RANGE_BONUS = 2  # FS-M120 (FS-T35)
+from dialtray.rules.fasa.tables import FasaTables, active
 
 
 @dataclass(frozen=True)
@@ -36,22 +32,40 @@ class Deployed:
     at_hex: bool  # fired at a hex (auto-hit counters) rather than at a target
 
 
-DEPLOYED = {d.code: d for d in (
-    Deployed("AP", "armor-piercing rocket", 4, 1, 1, True, False),
-    Deployed("HE", "high-explosive rocket", 4, 1, 1, True, False),
-    Deployed("FK", "flak rocket", 7, 0, 0.5, True, True),
-    Deployed("FL", "flare rocket", 7, 0, 0.5, False, True),
-    Deployed("SS", "sonic rocket", 7, 0, 0.5, False, True),
-    Deployed("HP", "harpoon rocket", 1, 2, 0.5, True, False),
-    Deployed("BP", "beeper", 7, 1, 0.5, False, False),
-    Deployed("SK", "seeker", 4, 1, 1, True, False),
-    Deployed("DR", "drill rocket", 7, 1, 1, True, False),
-    Deployed("B100", "100 lb bomb", 1, 5, 1, True, True),
-    # FS-M115: range and to-hit are "variable" (tn.torpedo_tn); 2 hardpoints (``joined``)
-    Deployed("TP", "aerial torpedo", 0, 5, 2, True, False),
-)}
-BOMBS = {"B100": (1, 5, 1), "B250": (2, 6, 3), "B500": (4, 7, 6), "B1000": (8, 8, 12)}
-"""FS table 17 "Bomb Table": hardpoints, to-hit modifier, hits."""
+class _ActiveDeployed(Mapping[str, Deployed]):
+    """``DEPLOYED[code]``: the game's weapons table, for callers written before it was data."""
+
+    def __getitem__(self, code: str) -> Deployed:
+        return active().deployed[code]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(active().deployed)
+
+    def __len__(self) -> int:
+        return len(active().deployed)
+
+
+DEPLOYED: Mapping[str, Deployed] = _ActiveDeployed()
+
+
+def deployed() -> dict[str, Deployed]:
+    """FS table 16 "Deployed Weapons Table" and every bomb of FS table 17 (``weapons.json``)."""
+    return active().deployed
+
+
+def bombs() -> dict[str, tuple[int, int, int]]:
+    """FS table 17 "Bomb Table": hardpoints, to-hit modifier, hits, by code (B100...)."""
+    return active().bombs
+
+
+def gun_range() -> dict[int, int]:
+    """FS-M102 Machine Gun Range Table by caliber (only 70 cal = 3 is in the text)."""
+    return active().gun_range
+
+
+def turret_bonus() -> int:
+    """FS-M120: a turret's guns reach 2 hexes past the plane version (FS-T35)."""
+    return active().turret_bonus
 
 
 @dataclass(frozen=True)
@@ -63,8 +77,8 @@ class Gun:
 
     @property
     def range(self) -> int:
-        base = GUN_RANGE[self.caliber]
-        return base + (TURRET_RANGE_BONUS if self.id == "turret_gun" else 0)
+        t = active()
+        return t.gun_range[self.caliber] + (t.turret_bonus if self.id == "turret_gun" else 0)
 
 
 @dataclass(frozen=True)
@@ -96,6 +110,11 @@ class Sheet:
     hardpoints: tuple[tuple[str, tuple[str, ...]], ...]
     pilot: Pilot
     joined: tuple[tuple[str, tuple[str, ...]], ...] = ()  # a load spanning more hardpoints
+    diagram: dict[str, dict[str, tuple[tuple[int, int], ...]]] = field(
+        default_factory=dict, compare=False, hash=False, repr=False)
+    """The damage diagram of ``layout`` in the tables the sheet was loaded with (FS-M83)."""
+    tanks: tuple[str, ...] = field(default=(), compare=False, hash=False, repr=False)
+    """Its fuel tank locations (FS-M89), looked up on every engine check."""
 
     def spans(self, hardpoint: str) -> tuple[str, ...]:
         """The hardpoint and those its load also occupies (an aerial torpedo needs 2,
@@ -103,19 +122,29 @@ class Sheet:
         return (hardpoint, *dict(self.joined).get(hardpoint, ()))
 
 
-def _semantic(doc: dict[str, Any]) -> None:
-    locs = {loc for t in layout(doc["layout"]).values() for loc in t}
+def _semantic(doc: dict[str, Any], tables: FasaTables) -> None:
+    if doc["layout"] not in tables.layouts:
+        raise FieldError("layout", f"no layout {doc['layout']!r} in "
+                         f"{tables.files['layouts']} (known: {', '.join(sorted(tables.layouts))})")
+    locs = {loc for t in tables.layouts[doc["layout"]].values() for loc in t}
     seen: set[str] = set()
     for i, g in enumerate(doc["guns"]):
         if g["id"] in seen:
             raise FieldError(f"guns[{i}].id", f"{g['id']} given twice")
         seen.add(g["id"])
+        if g["caliber"] not in tables.gun_range:
+            raise FieldError(f"guns[{i}].caliber", f"no {g['caliber']} cal row in the Machine "
+                             f"Gun Range Table {tables.files['weapons']} (FS-M102)")
         if g["id"] not in locs:
             raise FieldError(f"guns[{i}].id", f"layout {doc['layout']} has no {g['id']} location")
     for i, hp in enumerate(doc["hardpoints"]):
         if hp["id"] not in locs:
             raise FieldError(f"hardpoints[{i}].id", f"layout {doc['layout']} has no {hp['id']}")
-        used = sum(DEPLOYED[x].hardpoints for x in hp["load"])
+        for j, x in enumerate(hp["load"]):
+            if x not in tables.deployed:
+                raise FieldError(f"hardpoints[{i}].load[{j}]", f"no {x} in "
+                                 f"{tables.files['weapons']} (FS table 16, FS table 17)")
+        used = sum(tables.deployed[x].hardpoints for x in hp["load"])
         has = 1 + len(hp.get("joined", []))
         for j in hp.get("joined", []):
             if j not in locs or j == hp["id"] or j in {h["id"] for h in doc["hardpoints"]}:
@@ -128,8 +157,9 @@ def _semantic(doc: dict[str, Any]) -> None:
         raise FieldError("acceleration", "more than max speed (FS-M29)")
 
 
-def sheet_from(doc: dict[str, Any]) -> Sheet:
+def sheet_from(doc: dict[str, Any], tables: FasaTables | None = None) -> Sheet:
     p = doc["pilot"]
+    t = tables or active()
     return Sheet(doc["id"], doc["name"], doc["sample"], doc["base_to_hit"], doc["layout"],
                  doc["max_speed"], doc["acceleration"], doc["deceleration"], doc["g_port"],
                  doc["g_starboard"],
@@ -139,23 +169,23 @@ def sheet_from(doc: dict[str, Any]) -> Sheet:
                        p["natural_touch"], p["sixth_sense"], p["constitution"],
                        p.get("quick_draw_points", 0), p.get("previous_bailouts", 0)),
                  tuple((h["id"], tuple(h["joined"])) for h in doc["hardpoints"]
-                       if h.get("joined")))
+                       if h.get("joined")), t.layout(doc["layout"]),
+                 tuple(loc for tb in t.layout(doc["layout"]).values() for loc in tb
+                       if loc.startswith("fuel")))
 
 
-def load_sheet(path: str | Path) -> Sheet:
-    """One record sheet; ``CatalogueError(file, sheet, field, message)`` if it is malformed."""
-    doc = load_document(path, load_schema(DATA / "sheet.schema.json"), semantic=_semantic)
-    return sheet_from(doc)
+def load_sheet(path: str | Path, tables: FasaTables | None = None) -> Sheet:
+    """One record sheet checked against ``tables`` (default: the game's, ``active``);
+    ``CatalogueError(file, sheet, field, message)`` if it is malformed."""
+    t = tables or active()
+    doc = load_document(path, load_schema(DATA / "sheet.schema.json"),
+                        semantic=lambda d: _semantic(d, t))
+    return sheet_from(doc, t)
 
 
-@cache
 def sheet(name: str) -> Sheet:
-    """A shipped (SAMPLE) sheet by id."""
-    path = DATA / "sheets" / f"{name}.json"
-    if not path.exists():
-        known = ", ".join(sorted(p.stem for p in (DATA / "sheets").glob("*.json")))
-        raise CatalogueError(str(path), "-", "id", f"no record sheet {name!r} (known: {known})")
-    return load_sheet(path)
+    """A sheet by id: the owner's (``Tables: DIR``'s ``sheets/``) or a shipped SAMPLE."""
+    return active().sheet(name)
 
 
 def shipped() -> list[str]:

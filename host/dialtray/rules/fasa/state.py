@@ -7,7 +7,7 @@ engine caps, FS-M96 elevators, FS-M97 rudder, FS-M99 flaps, FS-M100 ailerons, FS
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cached_property
 
 from dialtray.rules.core.events import Event
 from dialtray.rules.fasa import events as ev
@@ -52,6 +52,9 @@ class PlaneState:
     turns: list[str] = field(default_factory=list)  # the turn record (FS table 1)
     towing: str = ""  # the object on the harpoon's cable (FS-M110)
     straight_run: int = 0  # hexes flown in a continuous straight path (FS-M115)
+    start: int = 0  # the speed chosen at set-up (FS-M07)
+    rescue: str = ""  # FS table 9: what the pilot tries to save at a combat bailout
+    pair: int = 0  # FS-M08: which of its seat's pilot/wingman pairs (in set-up order)
 
     @cached_property
     def sheet_data(self) -> Sheet:
@@ -68,7 +71,7 @@ class PlaneState:
 
     def engine_out(self) -> bool:
         """FS-M88 / FS-M89: the engine destroyed, or every fuel tank empty."""
-        tanks = _tanks(self.sheet_data.layout)
+        tanks = self.sheet_data.tanks
         return "engine" in self.lost or (bool(tanks) and all(t in self.lost for t in tanks))
 
     def max_speed(self) -> int:
@@ -111,19 +114,6 @@ class PlaneState:
                 and (g.id != "turret_gun" or self.gunner_constitution > 0)]
 
 
-@cache
-def _tanks(name: str) -> tuple[str, ...]:
-    from dialtray.rules.fasa.layouts import layout
-
-    return tuple(loc for t in layout(name).values() for loc in t if loc.startswith("fuel"))
-
-
-def _layout(p: PlaneState) -> dict[str, dict[str, tuple[tuple[int, int], ...]]]:
-    from dialtray.rules.fasa.layouts import layout
-
-    return layout(p.sheet_data.layout)
-
-
 @dataclass
 class FasaState:
     map: str = ""
@@ -142,8 +132,12 @@ class FasaState:
     acted: set[str] = field(default_factory=set)
     counters: list[tuple[str, Hex, str, int]] = field(default_factory=list)
     pending: tuple[str, str, tuple[tuple[str, str, int], ...]] | None = None
+    launching: tuple[str, str] | None = None  # FS-M68: (plane, lethal target) this round
+    rescue: dict[str, str] = field(default_factory=dict)  # FS table 9, by plane
+    fields: tuple[str, ...] = ()  # seats landing in a field at home (FS table 10: +2)
     ground: dict[str, int] = field(default_factory=dict)
     tailing: list[tuple[str, str, int, str]] = field(default_factory=list)
+    told: dict[str, str] = field(default_factory=dict)  # FS-M61 (sealed): plane -> info
     over: tuple[str, str | None] | None = None
     gunposts: dict[str, str] = field(default_factory=dict)  # gun post id -> owner seat
     gunner_shocked: dict[str, int] = field(default_factory=dict)  # FS-M122: until turn
@@ -166,35 +160,47 @@ def fold_event(st: FasaState, e: Event) -> None:
         return  # the commonest event changes nothing: skip the chain below
     if isinstance(e, ev.Acted):  # the next commonest, ahead of the chain
         st.acted.add(e.plane)
+        st.launching = None
+        return
+    if isinstance(e, ev.Launching):
+        st.launching = (e.plane, e.target)
         return
     if isinstance(e, ev.GameSetup):
         st.map, st.seats, st.turn_limit = e.map, e.seats, e.turn_limit
         st.sealed, st.fractional_qd, st.collision_damage = (e.sealed, e.fractional_qd,
                                                             e.collision_damage)
         st.start_speed = e.start_speed
-        from dialtray.rules.fasa.hexmap import load_map
+        st.rescue = dict(e.rescue)
+        st.fields = e.fields
+        from dialtray.rules.fasa.tables import active
 
-        objects = load_map(e.map).objects
+        objects = active().map(e.map).objects
         st.ground = {o.id: o.points for o in objects if o.points > 0}
         st.gunposts = {o.id: o.owner for o in objects if o.owner and o.kind != "hook"}
         st.cargo = {o.id: o.hex for o in objects if o.kind == "cargo"}
     elif isinstance(e, ev.PlanePlaced):
         sh = sheet(e.sheet)
-        st.planes[e.plane] = PlaneState(
+        st.planes[e.plane] = plane = PlaneState(
             e.plane, e.seat, e.sheet, e.hex, e.facing, e.speed, e.home,
-            constitution=sh.pilot.constitution,
+            constitution=sh.pilot.constitution, start=e.speed,
+            rescue=st.rescue.get(e.plane, ""),
+            pair=sum(1 for q in st.planes.values() if q.seat == e.seat) // 2,
             bursts={g.id: g.bursts for g in sh.guns},
             rockets={hp: list(load) for hp, load in sh.hardpoints})
+        plane.__dict__["sheet_data"] = sh  # the game's own sheet (its tables), looked up once
     elif isinstance(e, ev.Phase):
         st.phase, st.turn = e.phase, e.turn
         if e.phase == "plot":
-            st.seals = {}
+            st.seals, st.told = {}, {}
             st.order, st.acted, st.pending = (), set(), None
+        st.launching = None
         if e.phase == "combat":
             st.order, st.acted = e.order, set()
             st.tailing = []
         if e.phase == "pick":
             st.order, st.picks, st.seals = e.order, {}, {}
+    elif isinstance(e, ev.Told):
+        st.told[e.plane] = e.info
     elif isinstance(e, ev.Picked):
         st.picks[e.plane] = e.number
     elif isinstance(e, ev.PlotSealed):

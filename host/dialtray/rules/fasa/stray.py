@@ -27,7 +27,8 @@ def _by_hex(sheet: MapSheet) -> dict[Hex, list[MapObject]]:
         return known[1]
     out: dict[Hex, list[MapObject]] = {}
     for o in sheet.objects:
-        out.setdefault(o.hex, []).append(o)
+        for h in o.span:  # a gas cell over several hexes (FS-M117) in each of them
+            out.setdefault(h, []).append(o)
     if len(_BY_HEX) > 64:
         _BY_HEX.clear()
     _BY_HEX[id(sheet)] = (sheet, out)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from html import escape
 
 from dialtray.rules.fasa.damage import _grid
-from dialtray.rules.fasa.layouts import COLS, ROWS, TABLES, layout
+from dialtray.rules.fasa.layouts import COLS, ROWS, TABLES
 from dialtray.rules.fasa.state import PlaneState
 
 BOX = 14
@@ -82,7 +82,7 @@ def render(p: PlaneState, turn: int) -> str:
                 out.append(f'<rect class="{cls}" x="{DIAGRAM_X + x * BOX}" '
                            f'y="{DIAGRAM_Y + y * BOX}" width="{BOX}" height="{BOX}" '
                            f'fill="{fill}" stroke="#999" stroke-width="0.5"/>')
-    for t, locs in layout(sh.layout).items():
+    for t, locs in sh.diagram.items():
         for loc, cells in locs.items():
             colour = "#c00" if loc in p.lost else "#000"
             for r, c in cells:

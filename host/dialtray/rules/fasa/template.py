@@ -1,8 +1,9 @@
 """The maneuver template and the plot notation (FS-M34 "Plot notation", FS-M35 "Legal moves").
 
-The box's plastic maneuver template is not in the seed (FS-M34 DATA MISSING). This module is a
-SAMPLE template, built from the text's examples and documented in docs/rules-decisions.md
-(D-FS-01); its numbers are not the box's:
+The box's plastic maneuver template is not in the seed (FS-M34 DATA MISSING). A game reads its
+template from ``data/fasa/tables/template.json`` or the owner's own file (``tables``); the
+shipped file is the SAMPLE template built here (``sample_template``) from the text's examples,
+documented in docs/rules-decisions.md (D-FS-01); its numbers are not the box's:
 
 - a plot is ``<speed><L|R|S><hexrow><facing>`` (``3L2F``); straight plots omit the hexrow
   (``3SA``, the Immelmann ``1SD``); a stall is the facing letter alone (FS-M41); the plane is
@@ -26,6 +27,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from dialtray.rules.fasa.hexmap import FACINGS, Hex, step
+from dialtray.rules.fasa.tables import active
 
 MAX_TEMPLATE_SPEED = 6
 MAX_GS = 6
@@ -97,9 +99,16 @@ def _twist(direction: str, facing: int) -> int:
     return signed if direction == "R" else -signed if direction == "L" else abs(signed)
 
 
-@lru_cache(maxsize=1)
 def template() -> dict[str, Maneuver]:
-    """Every arrowhead of the SAMPLE template by its notation."""
+    """Every arrowhead of the game's template by its notation (``data/fasa/tables/
+    template.json`` or the owner's, ``tables``)."""
+    return active().template
+
+
+@lru_cache(maxsize=1)
+def sample_template() -> dict[str, Maneuver]:
+    """The SAMPLE template as built from the text's examples (D-FS-01): how the shipped
+    ``template.json`` was made; tests compare the two."""
     out: dict[str, Maneuver] = {}
     for f in (0, 1, 5):  # FS-M41 stall: stay, one of three facings, 0 G
         out[FACINGS[f]] = Maneuver(0, "", 0, f, 0, ())
@@ -134,3 +143,18 @@ def parse_plot(text: str) -> Maneuver:
         raise ValueError(f"{text!r} is not a plot (speed, L/R/S, hexrow, facing A-F: 3L2F; "
                          "FS-M34)")
     raise ValueError(f"{text!r}: no arrowhead for that hex and facing on the template (FS-M35)")
+
+
+def flown_randomly(text: str, speed: int) -> Maneuver:
+    """FS-M44 "Illegal moves": "an illegal recorded move becomes random movement at the
+    recorded speed". A plot the template has is flown as itself (``parse_plot``); one it lacks
+    keeps the speed and direction written (``9SA``: 9 straight; ``4L7C``: 4, turning left);
+    with no speed written, the plane's current ``speed`` (D-FS-31). Never raises."""
+    try:
+        return parse_plot(text)
+    except ValueError:
+        pass
+    m = re.match(r"^\s*([0-9])?\s*([LRSlrs])?", text)
+    v = int(m.group(1)) if m and m.group(1) else speed
+    way = (m.group(2) or "S").upper() if m else "S"
+    return Maneuver(v, way, 0, 0, 0, (0,) * v, f"{v}{way}{'' if way == 'S' else '0'}A")

@@ -18,9 +18,9 @@ from dialtray.rules.core.dice import DiceSource
 from dialtray.rules.fasa import events as ev
 from dialtray.rules.fasa.actions import Cut, FasaAction, Harpoon, Torpedo
 from dialtray.rules.fasa.apply import Emit
-from dialtray.rules.fasa.damage import SHAPES, gun_shape
+from dialtray.rules.fasa.damage import gun_shape, shape
 from dialtray.rules.fasa.hexmap import Hex, MapObject, MapSheet, step, straight_ahead
-from dialtray.rules.fasa.sheets import DEPLOYED
+from dialtray.rules.fasa.sheets import deployed
 from dialtray.rules.fasa.state import FasaState, PlaneState
 from dialtray.rules.fasa.tn import lift_tn, roll_d10, succeeds, to_hit_tn, torpedo_tn
 
@@ -36,7 +36,7 @@ def where(st: FasaState, o: MapObject) -> Hex | None:
 
 def _load(p: PlaneState, hardpoint: str, code: str) -> Why:
     if code not in p.rockets.get(hardpoint, []):
-        return f"no {DEPLOYED[code].name} on {hardpoint}", "FS-M103", "Rockets"
+        return f"no {deployed()[code].name} on {hardpoint}", "FS-M103", "Rockets"
     if any(h in p.lost for h in p.sheet_data.spans(hardpoint)):
         return f"{hardpoint} is destroyed", "FS-M94", "Rockets location"
     return None
@@ -56,7 +56,7 @@ def harpoon_why(st: FasaState, sheet: MapSheet, p: PlaneState, hardpoint: str, o
         return (f"{obj} is not cargo on the ground, a building or a zeppelin: the harpoon "
                 "grabs only such objects, never aircraft", "FS-M108", "Harpoon (HP)")
     h = where(st, o)
-    if h is None or _sight(sheet, p, h) != DEPLOYED["HP"].range:
+    if h is None or _sight(sheet, p, h) != deployed()["HP"].range:
         return (f"{obj} is not 1 hex straight ahead in sight (harpoon range 1)", "FS-M104",
                 "Deployed weapons")
     if p.towing:
@@ -128,7 +128,8 @@ def harpoon(st: FasaState, sheet: MapSheet, dice: DiceSource, emit: Emit, p: Pla
     o = next(x for x in sheet.objects if x.id == obj)
     h = where(st, o)
     emit(ev.RocketUsed(p.id, hardpoint, "HP"))
-    tn = to_hit_tn(o.base_tn, 0, DEPLOYED["HP"].range, dead_eye, DEPLOYED["HP"].modifier, shocked)
+    hp = deployed()["HP"]
+    tn = to_hit_tn(o.base_tn, 0, hp.range, dead_eye, hp.modifier, shocked)
     if not _roll(dice, emit, p.id, f"harpoon at {obj}", tn, "FS-M108"):
         return  # the harpoon and cable are lost
     lift = lift_tn(o.base_tn, p.speed, p.sheet_data.pilot.natural_touch, shocked)
@@ -149,7 +150,7 @@ def torpedo(st: FasaState, sheet: MapSheet, dice: DiceSource, emit: Emit, p: Pla
     emit(ev.RocketUsed(p.id, hardpoint, "TP"))
     tn = torpedo_tn(o.base_tn, rng, p.straight_run, dead_eye) + (2 if shocked else 0)
     if _roll(dice, emit, p.id, f"torpedo at {obj}", tn, "FS-M115"):
-        points = TORPEDO_HITS * len(SHAPES["rocket"])
+        points = TORPEDO_HITS * len(shape("rocket"))
         emit(ev.GroundHit(obj, min(points, st.ground.get(obj, 0)), "FS-M115"))
 
 
@@ -162,7 +163,7 @@ def gun_points(guns: list[tuple[int, str]]) -> int:
 
 
 def rocket_points(code: str) -> int:
-    return len(SHAPES["HE" if code == "HE" else "rocket"])
+    return len(shape("HE" if code == "HE" else "rocket"))
 
 
 def at_tow(st: FasaState, sheet: MapSheet, dice: DiceSource, emit: Emit, attacker: str,

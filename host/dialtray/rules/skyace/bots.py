@@ -18,7 +18,7 @@ from dialtray.rules.core.game import TABLE
 from dialtray.rules.skyace.actions import Attack, Hold, Knock, Move, SkyAceAction
 from dialtray.rules.skyace.cards import matches
 from dialtray.rules.skyace.game import SkyAceGame
-from dialtray.rules.skyace.heroes import Hero, hero
+from dialtray.rules.skyace.heroes import Hero
 from dialtray.rules.skyace.mat import relation
 from dialtray.rules.skyace.notation import LogWriter
 from dialtray.rules.skyace.state import Pawn, SkyAceState
@@ -57,7 +57,7 @@ class GreedyBot:
             legal = g.legal_actions()
             return legal[self.rng.randrange(len(legal))]
         counts = {f: sum(1 for c in st.hands[p.deck] if matches(c, f)) for f in "EORA"}
-        h = hero(p.hero)
+        h = st.hero(p.hero)
         foes = [q for q in st.enemies(p) if q.cell is not None]
         top = -99.0
         pick: Move | Knock = moves[0]
@@ -73,7 +73,7 @@ class GreedyBot:
         st = g.state
         p = st.active()
         assert p is not None
-        h = hero(p.hero)
+        h = st.hero(p.hero)
         options = []
         for t, typ in sorted(targets(st, p).items()):
             freq = h.frequency(typ)

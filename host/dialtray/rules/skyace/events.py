@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from dialtray.rules.core.events import Event
 from dialtray.rules.skyace.cards import ATTACK_NAMES
+from dialtray.rules.skyace.heroes import Hero
 from dialtray.rules.skyace.mat import Cell, cell_text
 
 
@@ -36,6 +37,9 @@ class Setup(Event):
     digits: str = "ul-lr"
     regen_cap: str = "start"
     reveal: str = "discard"
+    heroes: tuple[Hero, ...] = ()  # the owner's heroes this game uses (``Hero-file:``)
+    hero_files: tuple[str, ...] = ()  # where they were read from (the log names them)
+    layout: tuple[tuple[str, Cell], ...] = ()  # SA-M37: the GM's start cell for each pawn
 
     def text(self) -> str:
         who = ", ".join(f"{p.id}={p.hero}" for p in self.pawns)

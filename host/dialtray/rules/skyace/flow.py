@@ -14,7 +14,6 @@ from dialtray.rules.core.dice import FACES, DiceSource
 from dialtray.rules.core.events import Event
 from dialtray.rules.skyace import events as ev
 from dialtray.rules.skyace.cards import colour, rank, value
-from dialtray.rules.skyace.heroes import hero
 from dialtray.rules.skyace.mat import Cell
 from dialtray.rules.skyace.state import GM, SkyAceState
 
@@ -43,7 +42,7 @@ def after_draw(st: SkyAceState, drawn: ev.Drew, emit: Emit) -> None:
         return
     p = st.pawns[drawn.pawn]
     cap = p.max_life if st.regen_cap == "start" else 5
-    if hero(p.hero).has("regenerative") and p.life < cap:
+    if st.hero(p.hero).has("regenerative") and p.life < cap:
         emit(ev.LifeChanged(p.id, p.life, p.life + 1, "SA-M52"))
 
 
@@ -116,8 +115,16 @@ def _step(st: SkyAceState, emit: Emit) -> bool:
     if st.phase == "ready":
         _start_turn(st, 0, 1, emit)
         return True
+    if st.phase == "resume":  # a judge's position (D-SA-12): its turn starts now
+        _start_turn(st, st.turn, st.round, emit)
+        return True
     if st.phase == "endturn":
         _next_turn(st, emit)
+        return True
+    if st.phase == "defend":  # SA-M25: the attacker has drawn; now the defence
+        from dialtray.rules.skyace.turn import resolve_defence
+
+        resolve_defence(st, emit)
         return True
     return False
 
@@ -138,13 +145,17 @@ def deal_after_layout(st: SkyAceState, emit: Emit) -> None:
 
 def _place_mission(st: SkyAceState, emit: Emit) -> None:
     """SA-M55 "Mission set-up" with SA-M37 "GM set-up powers": heroes in row 0, villains in the
-    row after ``gap`` empty rows ("Two card spaces separate the heroes from the villains"); each
-    start card goes to the first free cell of its row whose checkerboard colour it fits."""
+    row after ``gap`` empty rows ("Two card spaces separate the heroes from the villains"), or
+    where the GM's ``Layout:`` puts each pawn ("PC and GM cards need not start adjacent"); each
+    start card goes to the first free cell from there along its row whose checkerboard colour
+    it fits (D-SA-11: the colours are drawn, the GM chooses the places)."""
     taken: set[Cell] = set()
     for p in st.pawns.values():
-        y = 0 if p.seat != GM else st.gap + 1
         card = st.start[p.id][0]
-        x = 0
+        if p.id in st.layout:  # SA-M37: the GM's cell, or the next along its row that fits
+            x, y = st.layout[p.id]
+        else:
+            x, y = 0, (0 if p.seat != GM else st.gap + 1)
         while (x, y) in taken or not _fits(st, (x, y), card):
             x += 1
         c = (x, y)

@@ -39,7 +39,7 @@ from dialtray.rules.skyace.actions import (
 )
 from dialtray.rules.skyace.cards import sort_cards
 from dialtray.rules.skyace.flow import Emit, after_draw, deal_after_layout, settle
-from dialtray.rules.skyace.heroes import hero
+from dialtray.rules.skyace.heroes import Hero, hero
 from dialtray.rules.skyace.mat import NEIGHBOURS, cell_text
 from dialtray.rules.skyace.missions import mission_setup
 from dialtray.rules.skyace.state import VICTIM, SkyAceState, fold_event
@@ -67,22 +67,42 @@ class SkyAceGame(EventSourcedGame[SkyAceState, SkyAceAction]):
     def duel(cls, dice: DiceSource, heroes: Sequence[str] = ("sky-ace-1.3", "twilight"),
              physical: bool = False, turn_limit: int = DEFAULT_TURN_LIMIT,
              digits: str = "ul-lr", regen_cap: str = "start",
-             reveal: str = "discard") -> SkyAceGame:
-        """SA-M15 "Preparation steps": two heroes, LIFE 5 each (the basic game has no Lucky)."""
+             reveal: str = "discard", own: Sequence[Hero] = (),
+             hero_files: Sequence[str] = ()) -> SkyAceGame:
+        """SA-M15 "Preparation steps": two heroes, LIFE 5 each (the basic game has no Lucky).
+        ``own``: the owner's heroes (read from ``hero_files``), found before the shipped."""
+        mine = {h.id: h for h in own}
         for h in heroes:
-            hero(h)
+            if h not in mine:
+                hero(h)
         pawns = tuple(ev.PawnSpec(f"P{i + 1}", f"P{i + 1}", h, f"P{i + 1}", 5)
                       for i, h in enumerate(heroes))
         return cls(ev.Setup("duel", physical, tuple(p.id for p in pawns), pawns, turn_limit,
-                            digits=digits, regen_cap=regen_cap, reveal=reveal), dice)
+                            digits=digits, regen_cap=regen_cap, reveal=reveal,
+                            heroes=tuple(own), hero_files=tuple(hero_files)), dice)
 
     @classmethod
     def mission(cls, dice: DiceSource, name: str = "mugging", heroes: Sequence[str] | None = None,
                 physical: bool = False, turn_limit: int = DEFAULT_TURN_LIMIT,
                 digits: str = "ul-lr", regen_cap: str = "start",
-             reveal: str = "discard") -> SkyAceGame:
-        setup = mission_setup(name, heroes, physical, turn_limit)
-        return cls(replace(setup, digits=digits, regen_cap=regen_cap, reveal=reveal), dice)
+             reveal: str = "discard", own: Sequence[Hero] = (),
+             hero_files: Sequence[str] = (),
+             layout: Sequence[tuple[str, tuple[int, int]]] = ()) -> SkyAceGame:
+        """SA-M38 "Advanced preparation"; ``layout``: SA-M37, the GM's start cell per pawn
+        (``ValueError`` naming SA-M37 for a pawn the mission does not have or a cell given
+        twice)."""
+        setup = mission_setup(name, heroes, physical, turn_limit, own)
+        ids = {p.id for p in setup.pawns}
+        cells = [c for _, c in layout]
+        for pid, _ in layout:
+            if pid not in ids:
+                raise ValueError(f"no pawn {pid} in this mission (pawns: {' '.join(sorted(ids))}"
+                                 "; SA-M37)")
+        if len(set(cells)) != len(cells) or len({p for p, _ in layout}) != len(layout):
+            raise ValueError("a pawn or a cell given twice (SA-M37)")
+        return cls(replace(setup, digits=digits, regen_cap=regen_cap, reveal=reveal,
+                           heroes=tuple(own), hero_files=tuple(hero_files),
+                           layout=tuple(layout)), dice)
 
     # -- fold --------------------------------------------------------------------------------
     def initial_state(self) -> SkyAceState:
@@ -116,7 +136,7 @@ class SkyAceGame(EventSourcedGame[SkyAceState, SkyAceAction]):
         st = self.state
         if st.over is not None:
             return None
-        if st.pending or st.phase == "deal":
+        if st.pending or st.phase in ("deal", "resume"):
             return TABLE
         if st.phase == "layout":
             return st.pawns[st.order[0]].seat
@@ -133,6 +153,8 @@ class SkyAceGame(EventSourcedGame[SkyAceState, SkyAceAction]):
         st = self.state
         if st.over is not None:
             return []
+        if st.phase == "resume" and not st.pending:  # a judge's position (D-SA-12)
+            return [Deal()]
         if st.pending:
             if not st.physical:
                 return [Deal()]
@@ -186,13 +208,13 @@ class SkyAceGame(EventSourcedGame[SkyAceState, SkyAceAction]):
         if st.over is not None:
             rule = ("SA-M57", "Mugging loss condition") if st.advanced else ("SA-M30", "Defeat")
             self._refuse(a, f"the game is over ({st.over[0]})", *rule)
-        pending = bool(st.pending) or st.phase == "deal"
+        pending = bool(st.pending) or st.phase in ("deal", "resume")
         if isinstance(a, Deal | Draw) != pending:
             if pending:
                 self._refuse(a, "cards must be drawn first", "SA-M15", "Preparation steps")
             self._refuse(a, "no card is waiting to be drawn", "SA-M02", "LIFE and hand size")
         if isinstance(a, Deal):
-            if st.physical:
+            if st.physical and st.phase != "resume":  # a position's turn starts with deal
                 self._refuse(a, "physical decks: type each card drawn (draw DECK CARD)",
                              "SA-M15", "Preparation steps")
             return
@@ -286,7 +308,7 @@ class SkyAceGame(EventSourcedGame[SkyAceState, SkyAceAction]):
         lines = []
         for p in st.pawns.values():
             where = "out" if p.out or p.cell is None else f"at {cell_text(p.cell)}"
-            lines.append(f"{p.id:<4} {hero(p.hero).name:<10} LIFE {p.life}  {where}  "
+            lines.append(f"{p.id:<4} {st.hero(p.hero).name:<10} LIFE {p.life}  {where}  "
                          f"hand {' '.join(sort_cards(st.hands[p.deck]))}")
         if st.victim_life is not None:
             lines.append(f"victim LIFE {st.victim_life}")

@@ -15,7 +15,7 @@ from functools import cache
 from dialtray.rules.core.catalogue import load_document, load_schema
 from dialtray.rules.core.errors import CatalogueError
 from dialtray.rules.skyace.events import PawnSpec, Setup
-from dialtray.rules.skyace.heroes import DATA_DIR, hero
+from dialtray.rules.skyace.heroes import DATA_DIR, Hero, hero
 from dialtray.rules.skyace.state import GM
 
 
@@ -53,14 +53,19 @@ def villain_count(m: Mission, heroes: int) -> int:
 
 
 def mission_setup(name: str, heroes: Sequence[str] | None, physical: bool = False,
-                  turn_limit: int = 60) -> Setup:
+                  turn_limit: int = 60, own: Sequence[Hero] = ()) -> Setup:
     """SA-M38 "Advanced preparation": each hero at LIFE 5 (6 when Lucky, SA-M49), one villain pawn
     per villain with its printed LIFE (Thugs: 3), the GM's one deck for every villain (SA-A15)."""
     m = load_mission(name)
+    mine = {h.id: h for h in own}
+
+    def sheet(ident: str) -> Hero:
+        return mine.get(ident) or hero(ident)
+
     ids = tuple(heroes) if heroes else m.heroes
-    pawns = [PawnSpec(f"P{i + 1}", f"P{i + 1}", h, f"P{i + 1}", hero(h).start_life())
+    pawns = [PawnSpec(f"P{i + 1}", f"P{i + 1}", h, f"P{i + 1}", sheet(h).start_life())
              for i, h in enumerate(ids)]
-    villain = hero(m.villain)
+    villain = sheet(m.villain)
     pawns += [PawnSpec(f"T{i + 1}", GM, villain.id, GM, villain.start_life())
               for i in range(villain_count(m, len(ids)))]
     seats = (*(p.seat for p in pawns if p.seat != GM), GM)

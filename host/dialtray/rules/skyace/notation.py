@@ -9,6 +9,8 @@
     Digit-corners: ul-lr       # SA-A04: ul-lr (default) | ur-ll, the corners showing the index
     Regenerative-cap: start    # SA-A11: start (the hero's starting LIFE) | 5 (the text)
     Preferred-card: discard    # SA-A10: discard | top (left face up, drawn next)
+    Hero-file: my-heroes.json  # the owner's heroes (repeatable; ``dialtray skyace hero check``)
+    Layout: P1=0,0 T1=4,6      # missions: the GM's start cell per pawn (SA-M37)
     ---
     deal | 3 1 6 ...
     layout 1,0
@@ -19,14 +21,16 @@
 from __future__ import annotations
 
 from dialtray.rules.core.dice import DiceSource, RecordingDice
+from dialtray.rules.core.errors import CatalogueError
 from dialtray.rules.core.notation import GameLog, format_action_line, format_log
 from dialtray.rules.skyace.actions import SkyAceAction, parse_action
+from dialtray.rules.skyace.creation import load_heroes
 from dialtray.rules.skyace.game import DEFAULT_TURN_LIMIT, SkyAceGame
-from dialtray.rules.skyace.heroes import catalogue
+from dialtray.rules.skyace.heroes import Hero, catalogue
 from dialtray.rules.skyace.mat import DIGIT_LAYOUTS
 
 KEYS = ("Mode", "Heroes", "Mission", "Deck", "Turn-limit", "Digit-corners", "Regenerative-cap",
-        "Preferred-card")
+        "Preferred-card", "Hero-file", "Layout")
 MAX_TURNS = 1000
 MAX_HEROES = 12  # the tray shows 12 LIFE dice
 
@@ -43,25 +47,53 @@ class SkyAceKind:
         opts = {"digits": log.choice("Digit-corners", DIGIT_LAYOUTS, DIGIT_LAYOUTS[0]),
                 "regen_cap": log.choice("Regenerative-cap", ("start", "5"), "start"),
                 "reveal": log.choice("Preferred-card", ("discard", "top"), "discard")}
+        own: list[Hero] = []
+        files: list[str] = []
+        for line in log.values("Hero-file"):  # the owner's heroes (``creation``)
+            try:
+                own += load_heroes(line.value)
+            except CatalogueError as exc:
+                raise log.error(line.line, f"Hero-file: {exc}") from None
+            files.append(line.value)
+        known = {*catalogue(), *(h.id for h in own)}
         heroes_text = log.one("Heroes")
         heroes = heroes_text.split() if heroes_text else None
         for h in heroes or ():
-            if h not in catalogue():
+            if h not in known:
                 raise log.error(log.line_of("Heroes"), f"Heroes: unknown hero {h!r} "
-                                f"(known: {', '.join(sorted(catalogue()))})")
+                                f"(known: {', '.join(sorted(known))})")
         if mode == "duel":
+            if log.one("Layout") is not None:
+                raise log.error(log.line_of("Layout"), "Layout: the GM lays out missions only "
+                                "(SA-M37); a duel's first player lays the cards (SA-M17)")
             if log.one("Mission") is not None:
                 raise log.error(log.line_of("Mission"), "Mission: only with Mode: mission")
             if heroes is not None and not 2 <= len(heroes) <= MAX_HEROES:
                 raise log.error(log.line_of("Heroes"), f"Heroes: a duel has 2..{MAX_HEROES} "
                                 "heroes (SA-A19)")
             return SkyAceGame.duel(dice, heroes or ("sky-ace-1.3", "twilight"), physical, limit,
-                                   **opts)
+                                   opts["digits"], opts["regen_cap"], opts["reveal"], own, files)
         name = log.one("Mission") or "mugging"
         try:
-            return SkyAceGame.mission(dice, name, heroes, physical, limit, **opts)
+            layout = _layout(log)
+            return SkyAceGame.mission(dice, name, heroes, physical, limit, opts["digits"],
+                                      opts["regen_cap"], opts["reveal"], own, files, layout)
         except KeyError as exc:
             raise log.error(log.line_of("Mission"), f"Mission: {exc.args[0]}") from None
+        except ValueError as exc:
+            raise log.error(log.line_of("Layout"), f"Layout: {exc}") from None
+
+
+def _layout(log: GameLog) -> list[tuple[str, tuple[int, int]]]:
+    """``Layout: P1=0,0 P2=3,0 T1=0,5``: SA-M37, the GM's start cell for each pawn."""
+    out: list[tuple[str, tuple[int, int]]] = []
+    for tok in (log.one("Layout") or "").split():
+        pid, eq, cell = tok.partition("=")
+        x, comma, y = cell.partition(",")
+        if not eq or not comma or not x.lstrip("-").isdigit() or not y.lstrip("-").isdigit():
+            raise ValueError(f"{tok!r} is not PAWN=X,Y")
+        out.append((pid.upper(), (int(x), int(y))))
+    return out
 
 
 def header_of(g: SkyAceGame) -> list[tuple[str, str]]:
@@ -77,6 +109,9 @@ def header_of(g: SkyAceGame) -> list[tuple[str, str]]:
         out.append(("Regenerative-cap", st.regen_cap))
     if st.reveal != "discard":
         out.append(("Preferred-card", st.reveal))
+    out += [("Hero-file", f) for f in st.hero_files]
+    if st.layout:
+        out.append(("Layout", " ".join(f"{k}={x},{y}" for k, (x, y) in st.layout.items())))
     return out
 
 

@@ -15,6 +15,7 @@ from dialtray.rules.core.events import Event
 from dialtray.rules.core.game import plain
 from dialtray.rules.skyace import events as ev
 from dialtray.rules.skyace.cards import DECK, colour, preferred_of, remove, sort_cards
+from dialtray.rules.skyace.heroes import Hero, hero
 from dialtray.rules.skyace.mat import Cell, cell_colour, cell_text, parity_for
 
 GM = "GM"
@@ -68,6 +69,10 @@ class SkyAceState:
     over: tuple[str, tuple[str, ...]] | None = None
     digits: str = "ul-lr"  # SA-A04: which corners carry the index
     regen_cap: str = "start"  # SA-A11: "start" (the hero's starting LIFE) or "5" (the text)
+    attack: tuple[str, str, str, int, bool] | None = None  # the attack the defence answers
+    heroes: dict[str, Hero] = field(default_factory=dict)  # the owner's (``Hero-file:``)
+    hero_files: tuple[str, ...] = ()
+    layout: dict[str, Cell] = field(default_factory=dict)  # SA-M37: the GM's start cells
     reveal: str = "discard"  # SA-A10: the revealed card is "discard"ed or stays on "top"
     tops: dict[str, str] = field(default_factory=dict)  # a revealed card left on its draw pile
 
@@ -89,6 +94,10 @@ class SkyAceState:
 
     def pawn_at(self, c: Cell) -> Pawn | None:
         return next((p for p in self.pawns.values() if p.cell == c and not p.out), None)
+
+    def hero(self, ident: str) -> Hero:
+        """A pawn's hero sheet: the owner's (``Hero-file:``) first, else the shipped one."""
+        return self.heroes.get(ident) or hero(ident)
 
     def hand_limit(self, deck: str) -> int:
         """SA-M02: a hero's hand is its LIFE; SA-M36: the GM always holds 4."""
@@ -135,13 +144,47 @@ def _put(st: SkyAceState, c: Cell, deck: str, card: str) -> None:
     st.mat.setdefault(c, []).append((deck, card, col or cell_col))
 
 
+def fold_position(st: SkyAceState, e: Any) -> None:
+    """A judge's mid-game position (``position.PositionSet``, D-SA-12): the playmat, pawns,
+    hands and discards as given, each draw pile the rest of its deck; the table's ``deal``
+    then starts the turn (phase ``resume``)."""
+    st.mat, st.red_parity = {}, None
+    for c, stack in e.cells:
+        for deck, card in stack:
+            _put(st, c, deck, card)
+    for deck, pile in st.piles.items():
+        gone = [card for stack in st.mat.values() for d, card, _ in stack if d == deck]
+        hand = list(dict(e.hands).get(deck, ()))
+        discard = list(dict(e.discards).get(deck, ()))
+        draw = list(DECK)
+        for card in [*gone, *hand, *discard]:
+            draw.remove(card)
+        pile.draw, pile.discard = draw, sort_cards(discard)
+        st.hands[deck] = hand
+    for pid, cell, life in e.pawns:
+        p = st.pawns[pid]
+        p.cell, p.out = cell, cell is None
+        if cell is not None:
+            p.life = life
+    if e.victim is not None:
+        st.victim_life = e.victim
+    st.order, st.round = list(e.order), e.round
+    st.turn = st.order.index(e.turn)
+    st.phase, st.pending = "resume", []
+
+
 def fold_event(st: SkyAceState, e: Event) -> None:
     """Apply one event to ``st`` in place (the pure fold of ``EventSourcedGame``)."""
+    if type(e).__name__ == "PositionSet":
+        fold_position(st, e)
+        return
     if isinstance(e, ev.Setup):
         st.mode, st.physical, st.mission = e.mode, e.physical, e.mission
         st.turn_limit, st.gap, st.seats = e.turn_limit, e.gap, list(e.seats)
         st.victim_life, st.hostage = e.victim_life, e.hostage
         st.digits, st.regen_cap, st.reveal = e.digits, e.regen_cap, e.reveal
+        st.heroes, st.hero_files = {h.id: h for h in e.heroes}, e.hero_files
+        st.layout = dict(e.layout)
         for p in e.pawns:
             st.pawns[p.id] = Pawn(p.id, p.seat, p.hero, p.deck, p.life, p.life)
             if p.deck not in st.piles:
@@ -199,6 +242,7 @@ def fold_event(st: SkyAceState, e: Event) -> None:
         st.knocked = (e.target, e.attack_type)
         st.moves += 1
     elif isinstance(e, ev.Attacked):
+        st.attack = (e.attacker, e.target, e.attack_type, e.successes, e.preferred)
         deck = st.pawns[e.attacker].deck
         remove(st.hands[deck], e.played)
         st.piles[deck].discard = sort_cards(st.piles[deck].discard + list(e.played))

@@ -15,7 +15,6 @@ from dialtray.rules.skyace.actions import Attack, Discard, Knock, Move
 from dialtray.rules.skyace.cards import colour, contains, sort_cards
 from dialtray.rules.skyace.combat import attack_successes, damage, defence_successes, forced_defence
 from dialtray.rules.skyace.flow import Emit, check_end
-from dialtray.rules.skyace.heroes import hero
 from dialtray.rules.skyace.mat import NEIGHBOURS, Cell, adjacent, behind, cell_text, relation
 from dialtray.rules.skyace.state import GM, Pawn, SkyAceState
 
@@ -96,7 +95,7 @@ def check_move(st: SkyAceState, p: Pawn, a: Move | Knock) -> None:
 def do_move(st: SkyAceState, p: Pawn, a: Move | Knock, emit: Emit) -> None:
     if isinstance(a, Move):
         emit(ev.Maneuvered(p.id, p.deck, a.cell, a.card))
-        quick = st.advanced and hero(p.hero).has("quick") and st.moves == 1
+        quick = st.advanced and st.hero(p.hero).has("quick") and st.moves == 1
         emit(ev.PhaseChanged("maneuver2" if quick else "attack"))  # SA-M51 "Quick"
         return
     target = knock_cells(st, p)[a.cell]
@@ -157,14 +156,30 @@ def check_attack(st: SkyAceState, p: Pawn, a: Attack) -> str:
 
 
 def do_attack(st: SkyAceState, p: Pawn, a: Attack, typ: str, emit: Emit) -> None:
+    """SA-M22..SA-M24 the attack, then SA-M25 "Attacker redraw" (1.4.2.2.2: discard the played
+    cards and draw up to LIFE) *before* the defence (1.4.2.3): the draws are queued and the
+    defence resolves once they are made (phase ``defend``, ``resolve_defence``)."""
     adv = st.advanced
     t = st.pawns[a.target]
-    ha, hd = hero(p.hero), hero(t.hero)
+    ha = st.hero(p.hero)
     preferred = adv and st.preferred is not None and st.preferred in ("*", typ)  # SA-M40
     own, other = st.top(p.cell), st.top(t.cell)
     succ = attack_successes(a.cards, ha.frequency(typ), own, other,
                             ha.attribute(typ) if adv else 0, adv and ha.has("powerful"))
     emit(ev.Attacked(p.id, t.id, typ, a.cards, succ, preferred))
+    emit(ev.DrawsQueued(_draw_up(st, p.deck)))
+    emit(ev.PhaseChanged("defend"))
+
+
+def resolve_defence(st: SkyAceState, emit: Emit) -> None:
+    """SA-M26..SA-M31 after the attacker's redraw: the forced defence (or the Mugging's shield,
+    SA-M56), damage, then the defender's redraw or discard."""
+    assert st.attack is not None
+    attacker, target, typ, succ, preferred = st.attack
+    adv = st.advanced
+    p, t = st.pawns[attacker], st.pawns[target]
+    hd = st.hero(t.hero)
+    own, other = st.top(p.cell), st.top(t.cell)
     if adv and t.id == st.hostage and typ != "S" and (st.victim_life or 0) > 0:
         # SA-M56: no defence cards, the thug is unaffected, the victim loses 1 LIFE.
         v = st.victim_life or 0
@@ -184,15 +199,12 @@ def do_attack(st: SkyAceState, p: Pawn, a: Attack, typ: str, emit: Emit) -> None
                 emit(ev.KnockedOut(t.id))
     if check_end(st, emit):
         return
-    # SA-M25 "Attacker redraw" then SA-M31 "Defender redraw/discard".
-    draws = _draw_up(st, p.deck)
+    # SA-M31 "Defender redraw/discard" (the attacker drew before the defence, SA-M25).
     if t.deck != GM and not t.out and len(st.hands[t.deck]) > st.hand_limit(t.deck):
-        emit(ev.DrawsQueued(draws))
         emit(ev.PhaseChanged("discard", t.deck))
         return
     if not t.out or t.deck == GM:  # the GM's hand is refilled even when a villain is down
-        draws += _draw_up(st, t.deck)
-    emit(ev.DrawsQueued(draws))
+        emit(ev.DrawsQueued(_draw_up(st, t.deck)))
     emit(ev.PhaseChanged("endturn"))
 
 

@@ -1,0 +1,107 @@
+"""`dialtray fasa sheet new|check FILE` and `dialtray fasa tables check DIR`: make and check the
+owner's record sheets and tables for the FASA 1998 board game (argument parsing only; the rules
+are ``dialtray.rules.fasa.creation`` and ``dialtray.rules.fasa.tables``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from dialtray.commands._common import CommandError
+from dialtray.rules.core.errors import CatalogueError
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "fasa",
+        help="make and check your own Crimson Skies (FASA 1998) record sheets and tables",
+        description=textwrap.fill(
+            "The FASA board game's record sheets and the tables its rules refer to but do not "
+            "print (maneuver template, Hit Location Table, damage templates, damage-diagram "
+            "layouts, gun ranges and deployed weapons, arcs) are files you can write from your "
+            "box. 'sheet new' writes a sheet that passes every check, to fill in; 'sheet check' "
+            "names each rule a sheet breaks (FS-M24 creation XP, FS-M27..FS-M32 the plane's "
+            "statistics ...); 'tables check' checks a tables directory. A game uses your "
+            "directory with the log header 'Tables: DIR' (sheets in DIR/sheets).",
+            width=78),
+        epilog=("examples:\n"
+                "  dialtray fasa sheet new my-box/sheets/condor.json --name 'Joe Condor'\n"
+                "  dialtray fasa sheet check my-box/sheets/condor.json --tables my-box\n"
+                "  dialtray fasa tables check my-box\n"
+                "exit status: 0 good, 1 a rule broken, 2 a usage error"),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    what = p.add_subparsers(dest="fasa_what", metavar="WHAT", required=True)
+    sheet = what.add_parser("sheet", help="a record sheet: new or check")
+    sheet.add_argument("action", choices=("new", "check"), help="write a new sheet, or check one")
+    sheet.add_argument("file", type=Path, metavar="FILE", help="the sheet's JSON file")
+    sheet.add_argument("--name", help="new: the plane's and pilot's name (default: the file's)")
+    sheet.add_argument("--wingman", action="store_true",
+                       help="new: a wingman's sheet (350 XP at creation, not 450; FS-M24)")
+    sheet.add_argument("--tables", type=Path, metavar="DIR",
+                       help="check against your tables directory (layouts, weapons) instead "
+                            "of the shipped samples")
+    sheet.set_defaults(func=run_sheet)
+    tables = what.add_parser("tables", help="a tables directory: check")
+    tables.add_argument("action", choices=("check",))
+    tables.add_argument("dir", type=Path, metavar="DIR")
+    tables.set_defaults(func=run_tables)
+
+
+def run_sheet(args: argparse.Namespace) -> int:
+    from dialtray.rules.fasa.creation import check_sheet, new_sheet
+    from dialtray.rules.fasa.tables import load_tables
+
+    path: Path = args.file
+    if args.action == "new":
+        if path.exists():
+            raise CommandError(f"{path} exists: not overwritten (choose another file)", 2)
+        ident = path.stem.lower().replace("_", "-")
+        doc = new_sheet(ident, args.name or ident, "wingman" if args.wingman else "hero")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise CommandError(f"cannot write {path}: {exc.strerror or exc}", 2) from None
+        print(f"{path}: a new sheet '{ident}'; fill in your plane's numbers, then "
+              f"`dialtray fasa sheet check {path}`")
+        return 0
+    try:
+        tables = load_tables(args.tables)
+    except CatalogueError as exc:
+        raise CommandError(str(exc), 2) from None
+    found = check_sheet(path, tables)
+    for f in found:
+        print(f"{path}: {f.text()}")
+    if not found:
+        print(f"{path}: good: it keeps every rule for making a sheet")
+    return 1 if found else 0
+
+
+def run_tables(args: argparse.Namespace) -> int:
+    from dialtray.rules.fasa.creation import check_sheet
+    from dialtray.rules.fasa.tables import FILES, load_tables
+
+    try:
+        tables = load_tables(args.dir)
+    except CatalogueError as exc:
+        print(str(exc))
+        return 1
+    own = [f"{n}.json" for n in FILES if (args.dir / f"{n}.json").is_file()]
+    bad = 0
+    for sheet in sorted((args.dir / "sheets").glob("*.json")):
+        for f in check_sheet(sheet, tables):
+            print(f"{sheet}: {f.text()}")
+            bad += 1
+    for m in sorted((args.dir / "maps").glob("*.json")):
+        try:
+            tables.map(m.stem)
+        except CatalogueError as exc:
+            print(str(exc))
+            bad += 1
+    if not bad:
+        print(f"{args.dir}: good: {', '.join(own) or 'no table'} of yours, the rest shipped "
+              "samples")
+    return 1 if bad else 0

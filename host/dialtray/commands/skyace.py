@@ -1,0 +1,67 @@
+"""`dialtray skyace hero new|check FILE`: make and check the owner's Sky Ace heroes (argument
+parsing only; the rules are ``dialtray.rules.skyace.creation``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from dialtray.commands._common import CommandError
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "skyace",
+        help="make and check your own Sky Ace heroes",
+        description=textwrap.fill(
+            "Making your own hero is the heart of Sky Ace. 'hero new' writes a starting hero "
+            "(advanced game: every attribute at Level 1, one special ability) to fill in; "
+            "'hero check' names each rule a hero file breaks: SA-M07 a power and frequency "
+            "per attack type, SA-A03 the frequencies E O R A once each, SA-M46 levels start at "
+            "1, SA-M48 floor(sum of the levels / 4) special abilities. A file holds one hero "
+            "or {\"heroes\": [...]}. A game uses it with the log header 'Hero-file: FILE'.",
+            width=78),
+        epilog=("examples:\n"
+                "  dialtray skyace hero new my-heroes/nightjar.json --name Nightjar\n"
+                "  dialtray skyace hero check my-heroes/nightjar.json\n"
+                "exit status: 0 good, 1 a rule broken, 2 a usage error"),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    what = p.add_subparsers(dest="skyace_what", metavar="WHAT", required=True)
+    hero = what.add_parser("hero", help="a hero (or villain) file: new or check")
+    hero.add_argument("action", choices=("new", "check"), help="write a new hero, or check one")
+    hero.add_argument("file", type=Path, metavar="FILE", help="the hero's JSON file")
+    hero.add_argument("--name", help="new: the hero's name (default: the file's)")
+    hero.set_defaults(func=run_hero)
+
+
+def run_hero(args: argparse.Namespace) -> int:
+    from dialtray.rules.skyace.creation import check_file, new_hero, read_documents, spare_abilities
+
+    path: Path = args.file
+    if args.action == "new":
+        if path.exists():
+            raise CommandError(f"{path} exists: not overwritten (choose another file)", 2)
+        ident = path.stem.lower().replace("_", "-")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(new_hero(ident, args.name or ident.title()), indent=1)
+                            + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise CommandError(f"cannot write {path}: {exc.strerror or exc}", 2) from None
+        print(f"{path}: a new hero '{ident}'; name the powers and choose the frequencies, "
+              f"then `dialtray skyace hero check {path}`")
+        return 0
+    found = check_file(path)
+    for f in found:
+        print(f"{path}: {f.text()}")
+    if found:
+        return 1
+    for doc in read_documents(path):
+        spare = spare_abilities(doc)
+        more = f"; may choose {spare} more special abilit{'y' if spare == 1 else 'ies'} " \
+               "(SA-M48)" if spare else ""
+        print(f"{path}: hero {doc['id']}: good{more}")
+    return 0
