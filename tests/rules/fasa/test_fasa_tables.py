@@ -232,8 +232,6 @@ def test_a_game_on_the_owners_tables_replays_from_its_log_alone(tmp_path: Path) 
     assert main(["replay", str(log)]) == 0  # ... and replayed from the log alone
 
 
-@pytest.mark.xfail(strict=True, reason="the store keeps no die sizes for FASA's d10s: "
-                   "`dialtray verify` of any stored FASA game fails today (branch records)")
 def test_a_stored_game_on_the_owners_tables_verifies(tmp_path: Path) -> None:
     """`dialtray verify` of a stored game played on the owner's tables."""
     from dialtray.cli import main
