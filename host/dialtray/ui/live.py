@@ -18,11 +18,12 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 from dialtray.link.messages import Click, TrayEvent
 from dialtray.link.session import TraySession
+from dialtray.rules.core.dials import Dial
 from dialtray.store.recorder import GameRecorder, RecordingTracker
 from dialtray.tracker import Tracker
 from dialtray.tracker.binding import Slot
@@ -46,6 +47,34 @@ class Stopped(Exception):
     """The server is shutting down: leave the table's loop."""
 
 
+class PacedHands(Hands):
+    """Bot hands that wait ``pace`` seconds before each move (a decision, a dial's turn), so a
+    person watching the page can follow; a move held while the game moved on is dropped."""
+
+    def __init__(self, *args: Any, pace: float = 0.0, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.pace = pace
+        self._held: tuple[Any, float, tuple[int, str]] | None = None
+
+    def next(self) -> Any:
+        if self.pace <= 0:
+            return super().next()
+        key = (len(self.t.game.history), self.t.phase)
+        if self._held is not None:
+            move, due, was = self._held
+            if was != key:
+                self._held = None
+            elif time.monotonic() >= due:
+                self._held = None
+                return move
+            else:
+                return None
+        move = super().next()
+        if move is not None:
+            self._held = (move, time.monotonic() + self.pace, key)
+        return None
+
+
 class _Table(TrackedTray):
     """``TrackedTray`` whose every pump is followed by the page's requests and a publish."""
 
@@ -64,7 +93,10 @@ class LiveTable:
     (JSON text, serialised once for every page): ``"game"`` (legal decisions, odds: only when
     the game moved on) before the state (the tray, dice, log: every change) — ``"patch"``
     (what changed, with ``full``, the whole state it leads to) or, the first time, ``"state"``.
-    ``brain``/``turn`` (both or neither): bots play every seat, turning dials with ``turn``.
+    ``brain``/``turn`` (both or neither): bots play ``bot_seats`` (default: every seat),
+    turning the dials ``owner`` gives them with ``turn``; a person takes the other seats on the
+    page (decisions, and the virtual tray's dials). ``pace``: seconds a bot waits before each
+    of its moves, so a person can follow (0 in tests).
     """
 
     def __init__(self, tracker: Tracker, session: TraySession, recorder: GameRecorder,
@@ -72,7 +104,11 @@ class LiveTable:
                  brain: Any = None, turn: Callable[[Slot, int], None] | None = None,
                  mistakes: Mistakes | None = None, source: str = "",
                  play_timeout: float = 3600.0, hold: bool = False,
-                 sim_turn: Callable[[Slot, int], None] | None = None) -> None:
+                 sim_turn: Callable[[Slot, int], None] | None = None,
+                 bot_seats: Iterable[str] | None = None,
+                 owner: Callable[[Dial], str | None] | None = None, pace: float = 0.0,
+                 board: Callable[[], dict[str, Any]] | None = None,
+                 ask: bool = False) -> None:
         self.tracker = tracker
         self.session = session
         self.recorder = recorder
@@ -80,14 +116,23 @@ class LiveTable:
         self.publish = publish
         self.brain = brain
         self.turn = turn
+        seats = tracker.game.seats()
+        self.bot_seats: tuple[str, ...] = () if brain is None else \
+            tuple(seats if bot_seats is None else [x for x in seats if x in set(bot_seats)])
+        self.people = tuple(x for x in seats if x not in self.bot_seats)
+        self.owner = owner
+        self.pace = pace
+        self.asking = ask and brain is not None  # the page picks who takes each seat first
         self.mistakes = mistakes
         # Set by whoever runs the table at an event (serve --event): while it says True the
         # bots start no new decision (the round's time is up; ``Hands(hold=…)``).
         self.hold_bots: Callable[[], bool] | None = None
         self.play_timeout = play_timeout
         self.sim_turn = sim_turn  # the virtual tray's hand: the page may turn its dials
-        self.states = StateBuilder(tracker, layout, recorder.gid, bots=brain is not None,
-                                   source=source, sim=sim_turn is not None)
+        self.states = StateBuilder(tracker, layout, recorder.gid, bots=not self.people,
+                                   source=source, sim=sim_turn is not None, board=board,
+                                   people=self.people)
+        self.states.asking = self.asking
         self.rulings: list[str] = []  # every ruling (or refused attempt) as the table was shown it
         self.recording = RecordingTracker(recorder, boot=self._boot, on_ruling=self.rulings.append)
         self._looked = 0.0  # monotonic time rulings were last looked for
@@ -108,7 +153,7 @@ class LiveTable:
             queue.SimpleQueue()
         self._stop = threading.Event()
         self._go = threading.Event()
-        if not hold:
+        if not hold and not self.asking:
             self._go.set()
         self._thread = threading.Thread(target=self._run, name="dialtray-table", daemon=True)
         self.publish_now()
@@ -142,15 +187,20 @@ class LiveTable:
     def _run(self) -> None:
         try:
             if self.brain is not None and self.turn is not None:
-                hands = Hands(cast(Tracker, self.recording), self.brain, self.mistakes,
-                              hold=lambda: self.hold_bots is not None and self.hold_bots())
+                while not self._go.is_set():  # (the page picks the seats first: ``choose``)
+                    self.table.pump(IDLE_WAIT)
+                bots, owner = set(self.bot_seats), self.owner
+                hands = PacedHands(
+                    cast(Tracker, self.recording), self.brain, self.mistakes,
+                    hold=lambda: self.hold_bots is not None and self.hold_bots(),
+                    seats=None if not self.people else bots,
+                    owns=None if not self.people or owner is None else
+                    (lambda d: owner(d) in bots), pace=self.pace)
                 try:
-                    while not self._go.is_set():
-                        self.table.pump(IDLE_WAIT)
                     self.table.wait_until(lambda: self.tracker.phase != "start-check", 120,
                                           "the start check")
                     play_out(self.table, hands, self.turn, timeout=self.play_timeout,
-                             step_timeout=60)
+                             step_timeout=self.play_timeout if self.people else 60)
                 except Stuck as e:
                     self.error = f"the bots stopped: {e}"
                     log.warning("%s", self.error)
@@ -220,7 +270,7 @@ class LiveTable:
         t = self.tracker
         return (t.events_seen, len(t.game.history), len(t.flags), len(t.lines), len(t.notes),
                 len(t.confirmed), t.phase, t.dice_error, id(t.dice.last), self.error,
-                len(self.rulings),
+                len(self.rulings), self.people, self.asking,
                 self.session.state,
                 tuple((id(st.flag), st.flag.text if st.flag else "", st.fault)
                       for st in t.slots.values()))
@@ -288,14 +338,37 @@ class LiveTable:
 
     def decide(self, text: str, seat: str | None) -> dict[str, Any]:
         """(Table thread.) A decision typed on the page, through the recorder and tracker."""
-        if self.brain is not None:
+        if self.asking:
+            return {"ok": False, "message": "pick who takes each seat first"}
+        if not self.people:
             return {"ok": False, "message": "the bots play every seat in this game: the page "
                     "follows it and takes no decisions"}
         seats = list(self.tracker.game.seats())
         if seat is not None and seat not in seats:
             return {"ok": False, "message": f"unknown seat {seat!r} (seats: {' '.join(seats)})"}
+        who = self.tracker.game.to_move()
+        if who in self.bot_seats and seat in (None, who):
+            return {"ok": False, "message": f"{who} is a bot's seat: it decides for itself"}
         r = self.recording.decide(text, time.monotonic(), seat)
         return {"ok": bool(r.ok), "message": str(r.message), "events": list(r.events)}
+
+    def choose(self, players: list[str]) -> dict[str, Any]:
+        """(Table thread.) The page's first screen: who takes each seat ("human": a person at
+        this page, "bot"), in seating order; then the bots start."""
+        seats = self.tracker.game.seats()
+        if not self.asking:
+            return {"ok": False, "message": "the seats are already taken: the game is on"}
+        if len(players) != len(seats) or any(p not in ("human", "bot") for p in players):
+            return {"ok": False, "message": f"seats: one of human or bot for each of "
+                    f"{', '.join(seats)}"}
+        self.bot_seats = tuple(x for x, p in zip(seats, players, strict=True) if p == "bot")
+        self.people = tuple(x for x in seats if x not in self.bot_seats)
+        self.states.people, self.states.bots = self.people, not self.people
+        self.asking = self.states.asking = False
+        self.go()
+        who = ", ".join(f"{x} {'a bot' if p == 'bot' else 'you'}"
+                        for x, p in zip(seats, players, strict=True))
+        return {"ok": True, "message": f"seats taken: {who}"}
 
     def rule(self, token: str | None, ruling: str, args: dict[str, Any],
              why: str) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """Exact odds before a shot: the engine's own numbers for each shot the rules allow now.
 
-Only Air Action has an odds model (``rules.airaction.odds``, the same code ``dialtray odds``
-prints); for other rule sets the page says there is none. Nothing here decides a rule: dice and
+Air Action's shots (``rules.airaction.odds``, the same code ``dialtray odds`` prints) and Aces'
+one-target attacks (``rules.aces.odds`` on the engine's own dice and defense, AC-M36/M39/M60);
+for other rule sets the page says there is none. Nothing here decides a rule: dice and
 target number come from the engine (``odds_of`` → ``game.shot_numbers``).
 """
 
@@ -53,8 +54,13 @@ def calculator(dice: int, target: int, defensive_fate: bool = False,
     return _wrap(f"{dice} dice, hit on {max(1, target)}+{fate}", o)
 
 
+MODELS = ("airaction", "aces")
+
+
 def shots(game: Any, legal: list[str]) -> list[Odds]:
-    """Odds of each legal ``shoot`` decision (Air Action), in the order the rules list them."""
+    """Odds of each legal attack decision, in the order the rules list them."""
+    if getattr(game, "kind", "") == "aces":
+        return aces_attacks(game, legal)
     if getattr(game, "kind", "") != "airaction":
         return []
     from dialtray.rules.airaction import actions as ac
@@ -68,6 +74,41 @@ def shots(game: Any, legal: list[str]) -> list[Odds]:
         if not isinstance(action, ac.Shoot):
             continue
         out.append(_wrap(text, odds_of(game, action)))
+        if len(out) >= MAX_SHOTS:
+            break
+    return out
+
+
+def aces_attacks(game: Any, legal: list[str]) -> list[Odds]:
+    """Odds of each legal one-target Aces attack: dice and the capped defense as the engine
+    computes them (hindering from its own line-of-fire check), damage clicks per AC-M36; a
+    capture's chance is that of at least one hit (AC-M39). ``clicks_left`` is the clicks to the
+    target's last click (past it, knocked out)."""
+    from dialtray.rules.aces import combat
+    from dialtray.rules.aces.actions import Attack
+    from dialtray.rules.aces.odds import attack_distribution
+    from dialtray.rules.core.odds import expectation, hit_distribution
+
+    out: list[Odds] = []
+    for text in legal:
+        if text.split()[0] not in ("shoot", "close", "capture"):
+            continue
+        a = game.parse_action(text)
+        if not isinstance(a, Attack) or len(a.targets) != 1:
+            continue
+        c, e = game.state.chars[a.label], game.state.chars[a.targets[0]]
+        check = game._check_ranged if a.kind == "ranged" else game._check_close
+        hindering = check(a, c, [e])[0]
+        v = c.values
+        n = combat.attack_dice(v.attack, a.kind, a.fate, v.fate)
+        d = combat.target_defense(e.values.defense, hindering, a.kind)
+        clicks = tuple(attack_distribution(n, d)) if n else (Fraction(1),)
+        hits = tuple(hit_distribution(n, d)) if n else (Fraction(1),)
+        left = max(1, len(e.figure.dial) - 1 - e.click)
+        if a.kind == "capture":
+            left = 1  # AC-M39: one hit captures
+        down = sum(clicks[left:], Fraction(0))
+        out.append(Odds(text, n, d, False, left, hits, clicks, down, expectation(list(clicks))))
         if len(out) >= MAX_SHOTS:
             break
     return out

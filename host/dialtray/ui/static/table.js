@@ -1,0 +1,236 @@
+// The table view: the map or play area with every figure, the decisions of the figure you
+// select (its squares and targets light up on the board), the dials the tray waits for (with
+// the virtual tray's turn buttons), the narrated move list, the odds, the winner, and the first
+// screen that picks who takes each seat. Drawn from the server's plain data (no rules here).
+"use strict";
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const esc = (s) => String(s).replace(/[&<>"']/g, (c) =>
+    ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+  const SEAT_COLOURS = ["#1565c0", "#c62828", "#2e7d32", "#6a1b9a"];
+  let selected = null;  // the figure whose decisions are shown
+  let lastKey = "";
+  let G = null, S = null, lastG = null, gameN = 0;
+
+  const seatColour = (g, seat) => SEAT_COLOURS[Math.max(0, g.seats.indexOf(seat)) % 4];
+  const mine = (g, s) => g.to_move && s.people.includes(g.to_move) && !s.asking && s.phase !== "over";
+
+  function send(obj) { window.dialtraySend(obj); }
+
+  // ---- the first screen: who takes each seat ---------------------------------------------------
+  function picker(g, s) {
+    const box = $("seat-picker");
+    box.hidden = !s.asking;
+    if (!s.asking) return;
+    const n = g.seats.length;
+    const opts = [];
+    g.seats.forEach((seat, i) => {
+      const players = g.seats.map((_, j) => (j === i ? "human" : "bot"));
+      opts.push([`Play ${seat} against ${n > 2 ? "bots" : "a bot"}`, players]);
+    });
+    opts.push(["Hot-seat: every seat a person at this screen", g.seats.map(() => "human")]);
+    opts.push(["Watch: bots in every seat", g.seats.map(() => "bot")]);
+    const html = `<h2>${esc(g.title)}: who plays?</h2>` + opts.map(([label, players]) =>
+      `<button type="button" class="pick" data-players="${players.join(",")}">${esc(label)}</button>`).join("");
+    if (box.dataset.html !== html) { box.dataset.html = html; box.innerHTML = html; }
+  }
+  $("seat-picker").addEventListener("click", (ev) => {
+    const b = ev.target.closest("button.pick");
+    if (b) send({ op: "seats", players: b.dataset.players.split(",") });
+  });
+
+  // ---- the board --------------------------------------------------------------------------------
+  const CELL = 24;
+  function gridSvg(g, b, sel, act) {
+    const W = b.w * CELL, H = b.h * CELL;
+    const parts = [`<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="-14 -14 ${W + 16} ${H + 16}" role="img" aria-label="the map ${esc(b.name)}: ${b.w} by ${b.h} squares">`];
+    for (let i = 0; i < b.terrain.length; i++) {
+      const x = (i % b.w) * CELL, y = Math.floor(i / b.w) * CELL, t = b.terrain[i];
+      const fill = t === "#" ? "#4e342e" : t === "~" ? "#a5d6a7" : "#f5f0e1";
+      parts.push(`<rect x="${x}" y="${y}" width="${CELL}" height="${CELL}" fill="${fill}" stroke="#cfc8b0" stroke-width="0.5"/>`);
+    }
+    for (let x = 0; x < b.w; x++) parts.push(`<text x="${x * CELL + CELL / 2}" y="-4" font-size="9" text-anchor="middle">${String.fromCharCode(97 + x)}</text>`);
+    for (let y = 0; y < b.h; y++) parts.push(`<text x="-7" y="${y * CELL + CELL / 2 + 3}" font-size="9" text-anchor="middle">${y + 1}</text>`);
+    for (const [i, j] of b.walls) {
+      const [ax, ay, bx, by] = [i % b.w, Math.floor(i / b.w), j % b.w, Math.floor(j / b.w)];
+      if (ay === by) parts.push(`<line x1="${Math.max(ax, bx) * CELL}" x2="${Math.max(ax, bx) * CELL}" y1="${ay * CELL}" y2="${(ay + 1) * CELL}" stroke="#212121" stroke-width="3"/>`);
+      else parts.push(`<line y1="${Math.max(ay, by) * CELL}" y2="${Math.max(ay, by) * CELL}" x1="${ax * CELL}" x2="${(ax + 1) * CELL}" stroke="#212121" stroke-width="3"/>`);
+    }
+    for (const m of act.moves) {
+      const x = m.to.charCodeAt(0) - 97, y = Number(m.to.slice(1)) - 1;
+      parts.push(`<rect class="dest" data-text="${esc(m.text)}" data-square="${esc(m.to)}" x="${x * CELL + 2}" y="${y * CELL + 2}" width="${CELL - 4}" height="${CELL - 4}" rx="4"><title>${esc(m.label)}</title></rect>`);
+    }
+    for (const f of b.figures) {
+      if (!f.at) continue;
+      const cx = f.at[0] * CELL + CELL / 2, cy = f.at[1] * CELL + CELL / 2;
+      parts.push(figureMark(g, f, cx, cy, CELL * 0.42, sel, act, null));
+    }
+    parts.push("</svg>");
+    return parts.join("");
+  }
+
+  function areaSvg(g, b, sel, act) {
+    const k = 14, W = b.w * k, H = b.h * k;
+    const parts = [`<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 ${W} ${H}" role="img" aria-label="the play area, ${b.w} by ${b.h} inches">`,
+      `<rect width="${W}" height="${H}" fill="#bbdefb" stroke="#0d47a1" stroke-width="2"/>`];
+    for (let i = 6; i < b.w; i += 6) parts.push(`<line x1="${i * k}" x2="${i * k}" y1="0" y2="${H}" stroke="#90caf9"/><line y1="${i * k}" y2="${i * k}" x1="0" x2="${W}" stroke="#90caf9"/>`);
+    for (const f of b.figures) {
+      if (!f.at) continue;
+      parts.push(figureMark(g, f, f.at[0] * k, f.at[1] * k, 13, sel, act, f.heading));
+    }
+    parts.push("</svg>");
+    return parts.join("");
+  }
+
+  // A figure: a disc (a character) or a plane's arrow pointing where it faces, in its seat's
+  // colour, its label written on it; the selected one ringed, a target ringed red.
+  function figureMark(g, f, cx, cy, r, sel, act, heading) {
+    const col = seatColour(g, f.seat);
+    const target = act.targets.some((t) => t.target === f.label);
+    const cls = ["fig", f.label === sel ? "sel" : "", target ? "target" : "", f.state ? "down" : ""].join(" ");
+    const shape = heading === null ?
+      `<circle r="${r}" fill="${col}"/>` :
+      `<g transform="rotate(${heading})"><polygon points="0,${r * 1.3} ${-r},${-r} 0,${-r * 0.4} ${r},${-r}" fill="${col}"/></g>`;
+    const facing = heading === null ? "" : `, facing ${Math.round(heading)}°`;
+    return `<g class="${cls}" data-figure="${esc(f.label)}" transform="translate(${cx.toFixed(1)},${cy.toFixed(1)})" tabindex="0" role="button" aria-label="${esc(f.label)} (${esc(f.seat)})${facing}">` +
+      `<title>${esc(f.name)} — ${esc(f.seat)}${facing}${f.state ? " — " + esc(f.state) : ""}</title>` +
+      (target ? `<circle r="${r + 5}" class="ring-target"/>` : "") +
+      (f.label === sel ? `<circle r="${r + 4}" class="ring-sel"/>` : "") + shape +
+      `<text y="${heading === null ? 4 : r + 12}" font-size="${heading === null ? 9 : 11}" text-anchor="middle" class="figlabel">${esc(f.label.slice(0, heading === null ? 3 : 4))}</text></g>`;
+  }
+
+  // ---- decisions --------------------------------------------------------------------------------
+  function actOf(g, label) {
+    const f = g.choices.figures.find((x) => x.label === label);
+    return f || { label, moves: [], targets: [], other: [] };
+  }
+  const btn = (d, cls) => `<button type="button" class="act ${cls || ""}" data-text="${esc(d.text)}" title="${esc(d.text)}">${esc(d.label)}</button>`;
+
+  function decisions(g, s, act) {
+    const me = mine(g, s);
+    const figs = g.choices.figures;
+    const parts = [];
+    if (!me) {
+      parts.push(`<p class="note">${g.winner ? "The game is over." : s.asking ? "Pick the seats first." :
+        g.to_move ? esc(g.to_move) + (s.people.includes(g.to_move) ? " to decide" : " is a bot: it decides") + " — watch the board and the move list." : "The table settles a step."}</p>`);
+      return parts.join("");
+    }
+    if (figs.length) {
+      parts.push(`<p class="figpick"><b>Select a figure:</b> ` + figs.map((f) =>
+        `<button type="button" class="figbtn${f.label === selected ? " on" : ""}" data-figure="${esc(f.label)}">${esc(f.label)}</button>`).join(" ") + "</p>");
+    }
+    if (act && (act.moves.length || act.targets.length || act.other.length)) {
+      parts.push(`<h3>${esc(act.label)}</h3>`);
+      if (act.moves.length) parts.push(`<p class="note">${act.moves.length} squares it may move to light up on the map: click one.</p>`);
+      if (act.targets.length) parts.push(`<div class="group"><b>Targets</b> ${act.targets.map((d) => btn(d, "tgt")).join("")}</div>`);
+      if (act.other.length) parts.push(`<div class="group"><b>Other</b> ${act.other.map((d) => btn(d)).join("")}</div>`);
+      if (act.moves.length) parts.push(`<details class="group"><summary>squares as a list (${act.moves.length})</summary>${act.moves.map((d) => btn(d)).join("")}</details>`);
+    }
+    if (g.choices.general.length) parts.push(`<div class="group"><b>Decide</b> ${g.choices.general.map((d) => btn(d)).join("")}</div>`);
+    return parts.join("");
+  }
+
+  function fullList(g, s) {
+    const me = mine(g, s);
+    const all = [];
+    for (const f of g.choices.figures) for (const k of ["moves", "targets", "other"]) for (const d of f[k]) all.push(d.text);
+    for (const d of g.choices.general) all.push(d.text);
+    return `<summary>All ${g.choices.count} legal decisions in notation</summary>` +
+      (me ? all.map((t) => `<button type="button" class="act note-act" data-text="${esc(t)}">${esc(t)}</button>`).join("") : "<p class='note'>(none for you now)</p>");
+  }
+
+  // ---- the dials the tray waits for ---------------------------------------------------------
+  function dials(s) {
+    const out = [];
+    for (const d of s.docks) d.readers.forEach((r) => {
+      if (!r.expect && !r.flag && !r.fault && !r.turn) return;
+      const what = `dock ${d.dock} ${r.reader} dial`;
+      const say = r.flag ? `⚑ ${r.flag.text}` : r.fault ? `⚠ ${r.fault}` : r.expect ? `↻ ${r.expect}` : `⋯ being turned`;
+      const buttons = s.sim && s.people.length ? `<span class="simturn">` +
+        `<button type="button" class="turn" data-dock="${d.dock}" data-reader="${r.reader_index}" data-clicks="-1" aria-label="turn the virtual ${esc(what)} 1 click counter-clockwise">⟲ −1</button>` +
+        `<button type="button" class="turn" data-dock="${d.dock}" data-reader="${r.reader_index}" data-clicks="1" aria-label="turn the virtual ${esc(what)} 1 click clockwise">⟳ +1</button></span>` : "";
+      out.push(`<li class="${r.flag || r.fault ? "flag" : "expect"}" data-dock="${d.dock}" data-reader="${r.reader_index}"><span>${esc(r.figure)} (${esc(what)}): ${esc(say)}</span>${buttons}</li>`);
+    });
+    return out.length ? `<h3>Turn these dials</h3><ul class="dials">${out.join("")}</ul>` : "";
+  }
+
+  // ---- the move list, odds, winner ----------------------------------------------------------
+  function moves(g) {
+    return g.moves.map((m) => `<li value="${m.n}"><b>${esc(m.who ? m.who + ": " : "")}${esc(m.text)}</b>` +
+      (m.caused.length ? ` — ${esc(m.caused.join("; "))}` : "") +
+      (m.clicks.length ? `<br><span class="clicks">↻ ${esc(m.clicks.join("; "))}</span>` : "") + "</li>").join("");
+  }
+
+  function odds(g, act) {
+    if (!g.odds_model) return `<p class="note">No odds model for ${esc(g.title)} yet.</p>`;
+    const mineOdds = act ? g.odds.filter((o) => o.label.split(" ").includes(act.label)) : g.odds;
+    const list = mineOdds.length ? mineOdds : g.odds;
+    if (!list.length) return '<p class="note">No attack is legal right now.</p>';
+    return list.slice(0, 4).map((o) => `<div class="shot"><h4>${esc(o.label)}</h4><p>${o.dice} dice, ` +
+      `hit on ${o.target}+ · expected clicks ${o.expected_clicks.toFixed(2)} · <b>${g.kind === "aces" ? "knocked out or captured" : "shot down"}: ` +
+      `${(100 * o.shot_down).toFixed(1)}%</b></p>${o.svg}</div>`).join("");
+  }
+
+  function winner(g) {
+    const w = g.winner;
+    if (!w) return "";
+    return `<h2>■ ${w.winner ? esc(w.winner) + " wins" : "No winner"}</h2><p>${esc(w.why)}</p>` +
+      `<table class="vp"><tr><th>seat</th><th>VP</th></tr>${w.vp.map((r) => `<tr><td>${esc(r.seat)}</td><td>${r.vp}</td></tr>`).join("")}</table>`;
+  }
+
+  function draw() {
+    const g = G, s = S;
+    if (!g || !s) return;
+    picker(g, s);
+    const figs = g.choices.figures;
+    if (!figs.some((f) => f.label === selected)) selected = figs.length === 1 || (figs.length && mine(g, s)) ? figs[0].label : null;
+    const act = selected && mine(g, s) ? actOf(g, selected) : { moves: [], targets: [], other: [] };
+    if (g !== lastG) { lastG = g; gameN++; }
+    const key = JSON.stringify([gameN, selected, s.asking, s.people, s.phase]);
+    const dialsHtml = dials(s);
+    if ($("t-dials").dataset.html !== dialsHtml) { $("t-dials").dataset.html = dialsHtml; $("t-dials").innerHTML = dialsHtml; }
+    const you = g.to_move && s.people.includes(g.to_move) ? (s.people.length > 1 ? " (a person here)" : " (you)") : g.to_move ? " (a bot)" : "";
+    $("t-head").textContent = `${g.title} — ${g.header || ""}${g.to_move ? " — " + g.to_move + " to decide" + you : ""}` +
+      (s.phase === "over" ? " — the game is over" : "");
+    if (key === lastKey) return;
+    lastKey = key;
+    const b = g.board;
+    $("board").innerHTML = b.kind === "grid" ? gridSvg(g, b, selected, act) :
+      b.kind === "area" ? areaSvg(g, b, selected, act) : '<p class="note">No board for this game.</p>';
+    const off = b.figures.filter((f) => !f.at);
+    $("board-note").textContent = (b.places ? `Places: ${b.places}. ` : "") +
+      (off.length ? "Not on the board: " + off.map((f) => f.label + (f.state ? ` (${f.state})` : "")).join(", ") : "");
+    $("t-decide").innerHTML = decisions(g, s, act);
+    $("t-all").innerHTML = fullList(g, s);
+    const ml = $("t-moves");
+    ml.innerHTML = moves(g);
+    ml.scrollTop = ml.scrollHeight;
+    $("t-odds").innerHTML = odds(g, selected ? act : null);
+    $("t-winner").innerHTML = winner(g);
+    $("t-winner").hidden = !g.winner;
+    window.dialtray.table = { selected, key, shown: performance.timeOrigin + performance.now() };
+  }
+
+  function pick(label) { selected = label; lastKey = ""; draw(); }
+  function decide(text) { send({ op: "decide", text, seat: G && G.to_move }); }
+
+  $("view-table").addEventListener("click", (ev) => {
+    const dest = ev.target.closest(".dest");
+    if (dest) return decide(dest.dataset.text);
+    const a = ev.target.closest("button.act");
+    if (a) return decide(a.dataset.text);
+    const t = ev.target.closest("button.turn");
+    if (t) return send({ op: "turn", dock: Number(t.dataset.dock), reader: Number(t.dataset.reader), clicks: Number(t.dataset.clicks) });
+    const f = ev.target.closest("[data-figure]");
+    if (f && G) {
+      const label = f.dataset.figure;
+      const act = selected ? actOf(G, selected) : null;
+      const hit = act && act.targets.filter((x) => x.target === label);
+      if (hit && hit.length === 1 && label !== selected) return decide(hit[0].text);
+      return pick(label);
+    }
+  });
+
+  window.tableView = (s, g) => { S = s; G = g; draw(); };
+})();
