@@ -53,10 +53,6 @@ class AirActionBrain:
         from dialtray.rules.airaction import actions as ac
 
         s = game.state
-        if s.phase != "deploy":  # a person's deployment too: their planes need places here
-            for pl in s.players:
-                if all(sp.id not in self.table.poses for sp in s.specs.values() if sp.owner == pl):
-                    self.table.deploy(game, pl)
         if s.turn > self.max_turns and not s.bailouts:  # the table rolls initiative itself,
             return ac.EndGame("time")  # so the agreed limit is called at the next decision
         if s.phase == "deploy":
