@@ -48,10 +48,36 @@ class AirActionBrain:
         rng = random.Random(seed)
         self.bots = {p: Bot(p, random.Random(rng.random())) for p in game.state.players}
         self.max_turns = max_turns
+        self.seen = 0  # history entries already folded into the digital table
+        self.laid: set[tuple[int, str]] = set()  # (history index, plane): moves it laid itself
+
+    def observe(self, game: Any) -> None:
+        """Fold every action taken since the last look into the digital table, whoever took
+        it: a person's deployment (AA-M14) puts their planes on it, a move reported by a
+        person (``moved A1``) moves its marker along the planned path. The table must know
+        every plane before a bot asks it anything (issue 30: a person's deployment was never
+        seen, and the first move phase failed on their planes)."""
+        from dialtray.rules.airaction import actions as ac
+
+        history = game.history
+        if len(history) < self.seen:  # an undo (a judge's ruling): markers stay where they are
+            self.seen = len(history)
+        s = game.state
+        for i in range(self.seen, len(history)):
+            a = history[i].action
+            if isinstance(a, ac.Deploy):
+                self.table.deploy(game, a.player)
+            elif isinstance(a, ac.ReportMove) and (i, a.plane) not in self.laid and \
+                    a.plane in self.table.poses and a.plane in s.plans:
+                # a move the bot did not report: lay it out now
+                _result, pose = self.table.move(game, a.plane)
+                self.table.poses[a.plane] = pose
+        self.seen = len(history)
 
     def choose(self, game: Any) -> Any:
         from dialtray.rules.airaction import actions as ac
 
+        self.observe(game)
         s = game.state
         if s.turn > self.max_turns and not s.bailouts:  # the table rolls initiative itself,
             return ac.EndGame("time")  # so the agreed limit is called at the next decision
@@ -66,6 +92,7 @@ class AirActionBrain:
                         if result == "obstacle" and not s.obstacles:
                             result = "moved"
                         self.table.poses[pid] = pose
+                        self.laid.add((len(game.history), pid))  # laid out already
                         return ac.ReportMove(pid, result)
             if s.phase == "overlaps":
                 found = self.table.overlaps(game)
