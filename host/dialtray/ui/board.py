@@ -66,8 +66,7 @@ def _airaction(game: Any, table: Any) -> dict[str, Any]:
     for pid, p in s.planes.items():
         spec = s.specs.get(pid)
         pose = poses.get(pid)
-        state = "" if p.in_play else f"out of play ({p.removed})" if p.removed else \
-            "out of play"
+        state = "" if p.in_play else str(p.removed or "out of play")
         figures.append({
             "label": pid, "name": _plane_name(game, spec), "seat": p.owner,
             "at": None if pose is None or not p.in_play else [round(pose.x, 2), round(pose.y, 2)],

@@ -19,8 +19,9 @@ MAX_LINES = 200
 
 
 def words(name: str) -> str:
-    """``AttackRolled`` → ``attack rolled``."""
-    return re.sub(r"(?<!^)(?=[A-Z])", " ", name).lower()
+    """``AttackRolled`` → ``attack rolled``; ``VPScored`` → ``VP scored``."""
+    parts = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)
+    return " ".join(p if p.isupper() and len(p) > 1 else p.lower() for p in parts)
 
 
 def value(v: Any) -> str:

@@ -72,7 +72,7 @@
 
   function areaSvg(g, b, sel, act) {
     const k = 14, W = b.w * k, H = b.h * k;
-    const parts = [`<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 ${W} ${H}" role="img" aria-label="the play area, ${b.w} by ${b.h} inches">`,
+    const parts = [`<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="-20 -20 ${W + 40} ${H + 40}" role="img" aria-label="the play area, ${b.w} by ${b.h} inches">`,
       `<rect width="${W}" height="${H}" fill="#bbdefb" stroke="#0d47a1" stroke-width="2"/>`];
     for (let i = 6; i < b.w; i += 6) parts.push(`<line x1="${i * k}" x2="${i * k}" y1="0" y2="${H}" stroke="#90caf9"/><line y1="${i * k}" y2="${i * k}" x1="0" x2="${W}" stroke="#90caf9"/>`);
     for (const f of b.figures) {
@@ -141,16 +141,19 @@
   }
 
   // ---- the dials the tray waits for ---------------------------------------------------------
-  function dials(s) {
+  function dials(s, g) {
     const out = [];
+    const seatOf = new Map(g.board.figures.map((f) => [f.label, f.seat]));
     for (const d of s.docks) d.readers.forEach((r) => {
       if (!r.expect && !r.flag && !r.fault && !r.turn) return;
       const what = `dock ${d.dock} ${r.reader} dial`;
       const say = r.flag ? `⚑ ${r.flag.text}` : r.fault ? `⚠ ${r.fault}` : r.expect ? `↻ ${r.expect}` : `⋯ being turned`;
-      const buttons = s.sim && s.people.length ? `<span class="simturn">` +
+      const seat = seatOf.get(r.figure);
+      const person = s.people.includes(seat) || (seat === undefined && s.people.length > 0);
+      const buttons = s.sim && person ? `<span class="simturn">` +
         `<button type="button" class="turn" data-dock="${d.dock}" data-reader="${r.reader_index}" data-clicks="-1" aria-label="turn the virtual ${esc(what)} 1 click counter-clockwise">⟲ −1</button>` +
         `<button type="button" class="turn" data-dock="${d.dock}" data-reader="${r.reader_index}" data-clicks="1" aria-label="turn the virtual ${esc(what)} 1 click clockwise">⟳ +1</button></span>` : "";
-      out.push(`<li class="${r.flag || r.fault ? "flag" : "expect"}" data-dock="${d.dock}" data-reader="${r.reader_index}"><span>${esc(r.figure)} (${esc(what)}): ${esc(say)}</span>${buttons}</li>`);
+      out.push(`<li class="${r.flag || r.fault ? "flag" : r.expect ? "expect" : "moving"}" data-dock="${d.dock}" data-reader="${r.reader_index}" data-turn="${r.turn}" data-mine="${person ? 1 : 0}"><span>${esc(r.figure)}${seat ? " (" + esc(seat) + ")" : ""}, ${esc(what)}: ${esc(say)}</span>${buttons}</li>`);
     });
     return out.length ? `<h3>Turn these dials</h3><ul class="dials">${out.join("")}</ul>` : "";
   }
@@ -188,7 +191,7 @@
     const act = selected && mine(g, s) ? actOf(g, selected) : { moves: [], targets: [], other: [] };
     if (g !== lastG) { lastG = g; gameN++; }
     const key = JSON.stringify([gameN, selected, s.asking, s.people, s.phase]);
-    const dialsHtml = dials(s);
+    const dialsHtml = dials(s, g);
     if ($("t-dials").dataset.html !== dialsHtml) { $("t-dials").dataset.html = dialsHtml; $("t-dials").innerHTML = dialsHtml; }
     const you = g.to_move && s.people.includes(g.to_move) ? (s.people.length > 1 ? " (a person here)" : " (you)") : g.to_move ? " (a bot)" : "";
     $("t-head").textContent = `${g.title} — ${g.header || ""}${g.to_move ? " — " + g.to_move + " to decide" + you : ""}` +
@@ -213,7 +216,7 @@
   }
 
   function pick(label) { selected = label; lastKey = ""; draw(); }
-  function decide(text) { send({ op: "decide", text, seat: G && G.to_move }); }
+  function decide(text) { $("t-result").textContent = ""; send({ op: "decide", text, seat: G && G.to_move }); }
 
   $("view-table").addEventListener("click", (ev) => {
     const dest = ev.target.closest(".dest");

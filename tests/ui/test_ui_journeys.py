@@ -1,0 +1,61 @@
+"""Journeys through the table screen in Chromium (issue 30): a person against a bot from the
+first screen (who plays?) to the winner, clicking only what the page offers and turning the
+virtual tray's dials when the page asks — with one deliberate dial mistake per game, caught by
+the page's flag and put right by its words — and hot-seat. Every text the page showed on the
+way is scanned for Python reprs. Shortened games (the agreed time limit), bots at pace 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from person import Person, no_repr
+from uikit import serve, shot
+
+from dialtray.ui.server import Served
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    ctx = browser.new_context(viewport={"width": 1100, "height": 900})
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    ctx.close()
+    assert not errors, errors
+
+
+def journey(tmp: Path, page: Any, kind: str, seat: str, *, seed: int = 3) -> Person:
+    s: Served = serve(tmp, kind=kind, ask=True, turns=1, seed=seed)
+    try:
+        page.goto(s.url)
+        p = Person(page, seed=seed)
+        p.seats(seat)
+        won = p.play()
+        assert "wins" in won or "No winner" in won, won
+        shot(page, f"journey-{kind}-{seat.split()[0].lower()}")
+        assert s.live.tracker.game.outcome() is not None
+        no_repr(p.texts + [page.inner_text("#t-moves")])
+        return p
+    finally:
+        s.close()
+
+
+@pytest.mark.parametrize("kind", ["aces", "airaction"])
+def test_a_person_against_a_bot(tmp_path: Path, page: Any, kind: str) -> None:
+    p = journey(tmp_path, page, kind, "Play P1 against a bot")
+    assert p.decisions > 0
+    assert p.flags and "wrong way" in p.flags[0], p.flags  # the mistake was caught …
+    assert not p.mistake  # … and put right (the game went on to its winner)
+
+
+@pytest.mark.parametrize("kind", ["aces", "airaction"])
+def test_hot_seat(tmp_path: Path, page: Any, kind: str) -> None:
+    p = journey(tmp_path, page, kind, "Hot-seat")
+    assert p.decisions > 0
