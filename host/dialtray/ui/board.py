@@ -2,6 +2,9 @@
 walls) with each character on its square; Air Action's planes with their place and facing on
 the 3' play area.
 
+FASA's planes on the hex mapsheet with their facing (A..F, A up the sheet, FS-M03); Sky Ace's
+playmat (the cards laid on each cell, the pawns on their cells) and the hands (``hands``).
+
 Read-only and engine-specific only here (the page draws what this says, and knows no rules).
 Air Action's engine keeps no positions (the players' table does, AA-M11): the places come from
 the bots' approximate digital table (``rules.airaction.table``), which the table's bots keep
@@ -23,6 +26,10 @@ def board(game: Any, brain: Any = None) -> dict[str, Any]:
         return _aces(game)
     if kind == "airaction":
         return _airaction(game, getattr(brain, "table", None))
+    if kind == "fasa":
+        return _fasa(game)
+    if kind == "skyace":
+        return _skyace(game)
     return {"kind": "none", "figures": []}
 
 
@@ -83,3 +90,40 @@ def _plane_name(game: Any, spec: Any) -> str:
         return str(game.cat.figure(spec.figure).name)
     except (AttributeError, KeyError, TypeError):
         return str(getattr(spec, "figure", "")).replace("sample-", "").replace("-", " ")
+
+
+def _fasa(game: Any) -> dict[str, Any]:
+    from dialtray.rules.fasa.hexmap import FACINGS, to_offset
+
+    s, m = game.state, game.map
+    figures = []
+    for pid, p in s.planes.items():
+        flying = p.status == "flying"
+        figures.append({
+            "label": pid, "name": str(p.sheet).replace("sample-", "").replace("-", " "),
+            "seat": p.seat, "at": list(to_offset(p.hex)) if flying and m.on_map(p.hex) else None,
+            "heading": p.facing * 60, "facing": FACINGS[p.facing % 6], "speed": p.speed,
+            "state": "" if flying else str(p.status).replace("_", " "),
+            "values": {"speed": p.speed, "constitution": p.constitution}})
+    objects = [{"at": list(to_offset(o.hex)), "blocks": bool(o.blocks),
+                "name": str(getattr(o, "name", "") or getattr(o, "kind", ""))}
+               for o in m.objects]
+    return {"kind": "hex", "name": m.title, "w": m.cols, "h": m.rows, "objects": objects,
+            "figures": figures}
+
+
+def _skyace(game: Any) -> dict[str, Any]:
+    d = game.state_dict()
+    cells = []
+    for key, cards in d.get("mat", {}).items():
+        x, y = (int(v) for v in key.split(","))
+        cells.append({"at": [x, y], "cell": key,
+                      "cards": [{"owner": c[0], "card": c[1], "colour": c[2]} for c in cards]})
+    figures = [{"label": pid, "name": str(p["hero"]).replace("-", " "), "seat": p["seat"],
+                "at": p["cell"], "cell": None if p["cell"] is None else
+                f"{p['cell'][0]},{p['cell'][1]}", "state": "knocked out" if p["out"] else "",
+                "values": {"life": p["life"], "max life": p["max_life"]}}
+               for pid, p in d.get("pawns", {}).items()]
+    hands = [{"seat": seat, "cards": list(cards)} for seat, cards in d.get("hands", {}).items()]
+    return {"kind": "mat", "cells": cells, "figures": figures, "hands": hands,
+            "draw": {seat: len(p.get("draw", [])) for seat, p in d.get("piles", {}).items()}}

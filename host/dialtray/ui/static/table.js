@@ -10,6 +10,7 @@
     ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
   const SEAT_COLOURS = ["#1565c0", "#c62828", "#2e7d32", "#6a1b9a"];
   let selected = null;  // the figure whose decisions are shown
+  let cellPick = null;  // a lit square reached more than one way: its options shown
   let lastKey = "";
   let G = null, S = null, lastG = null, gameN = 0;
 
@@ -83,16 +84,84 @@
     return parts.join("");
   }
 
+  // FASA: flat-topped hexes, odd columns half a hex down (the mapsheet's column,row); a plane's
+  // arrow points along its facing (A up the sheet).
+  function hexSvg(g, b, sel, act) {
+    const R = 16, dx = 1.5 * R, dy = Math.sqrt(3) * R;
+    const at = (c, r) => [c * dx + R, (r + (c & 1) / 2) * dy + dy / 2];
+    const W = b.w * dx + R, H = (b.h + 0.5) * dy;
+    const parts = [`<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="-4 -4 ${W + 8} ${H + 8}" role="img" aria-label="the mapsheet ${esc(b.name)}: ${b.w} by ${b.h} hexes">`];
+    const hexPath = (cx, cy, r) => [0, 60, 120, 180, 240, 300].map((a) => `${(cx + r * Math.cos(a * Math.PI / 180)).toFixed(1)},${(cy + r * Math.sin(a * Math.PI / 180)).toFixed(1)}`).join(" ");
+    const objs = new Map(b.objects.map((o) => [o.at.join(","), o]));
+    for (let c = 0; c < b.w; c++) for (let r = 0; r < b.h; r++) {
+      const [cx, cy] = at(c, r);
+      const o = objs.get(`${c},${r}`);
+      const fill = o ? (o.blocks ? "#5d4037" : "#ffe082") : "#e3f2fd";
+      parts.push(`<polygon points="${hexPath(cx, cy, R - 0.5)}" fill="${fill}" stroke="#90caf9">${o ? `<title>${esc(o.name)}</title>` : ""}</polygon>`);
+    }
+    for (const f of b.figures) {
+      if (!f.at) continue;
+      const [cx, cy] = at(f.at[0], f.at[1]);
+      parts.push(figureMark(g, f, cx, cy, R * 0.55, sel, act, (f.heading + 180) % 360, `facing ${f.facing}`));
+    }
+    parts.push("</svg>");
+    return parts.join("");
+  }
+
+  // Sky Ace: the playmat's cells around the start (0,0), each with the cards laid on it (the top
+  // card drawn last), the pawns on their cells, a lit cell where the selected pawn may move.
+  function matSvg(g, b, sel, act) {
+    const C = 58;
+    const pts = b.cells.map((c) => c.at).concat(b.figures.filter((f) => f.at).map((f) => f.at)).concat(act.moves.map((m) => m.to.split(",").map(Number)));
+    if (!pts.length) pts.push([0, 0]);
+    const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
+    const x0 = Math.min(...xs) - 1, y0 = Math.min(...ys) - 1, x1 = Math.max(...xs) + 1, y1 = Math.max(...ys) + 1;
+    const X = (x) => (x - x0) * C, Y = (y) => (y - y0) * C;
+    const parts = [`<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 ${(x1 - x0 + 1) * C} ${(y1 - y0 + 1) * C}" role="img" aria-label="the playmat">`,
+      `<rect width="100%" height="100%" fill="#33691e"/>`];
+    for (const c of b.cells) {
+      const top = c.cards[c.cards.length - 1];
+      const col = top.colour === "red" ? "#c62828" : "#111";
+      parts.push(`<g><title>${esc(c.cell)}: ${esc(c.cards.map((k) => k.card + " (" + k.owner + ")").join(", "))}</title>` +
+        `<rect x="${X(c.at[0]) + 3}" y="${Y(c.at[1]) + 3}" width="${C - 6}" height="${C - 6}" rx="6" fill="#fff" stroke="${seatColour(g, top.owner)}" stroke-width="3"/>` +
+        `<text x="${X(c.at[0]) + 8}" y="${Y(c.at[1]) + 20}" font-size="15" font-weight="bold" fill="${col}">${esc(top.card)}</text>` +
+        (c.cards.length > 1 ? `<text x="${X(c.at[0]) + C - 8}" y="${Y(c.at[1]) + C - 8}" font-size="10" text-anchor="end">×${c.cards.length}</text>` : "") + "</g>");
+    }
+    const seen = new Set();
+    for (const m of act.moves) {
+      if (seen.has(m.to)) continue;
+      seen.add(m.to);
+      const [x, y] = m.to.split(",").map(Number);
+      parts.push(`<rect class="dest" data-square="${esc(m.to)}" x="${X(x) + 6}" y="${Y(y) + 6}" width="${C - 12}" height="${C - 12}" rx="6"><title>move to ${esc(m.to)}</title></rect>`);
+    }
+    for (const f of b.figures) {
+      if (!f.at) continue;
+      parts.push(figureMark(g, f, X(f.at[0]) + C * 0.62, Y(f.at[1]) + C * 0.62, 13, sel, act, null));
+    }
+    parts.push("</svg>");
+    return parts.join("");
+  }
+
+  function hands(g, s, b) {
+    if (!b.hands) return "";
+    return b.hands.map((h) => {
+      const shown = !s.people.length || s.people.includes(h.seat);
+      const cards = shown ? h.cards.map((c) => `<span class="card ${/[DH]$/.test(c) ? "red" : ""}">${esc(c)}</span>`).join("") :
+        `<span class="note">${h.cards.length} cards (hidden)</span>`;
+      return `<p class="hand"><b>${esc(h.seat)}'s hand</b> (${b.draw[h.seat] ?? 0} to draw): ${cards || '<span class="note">empty</span>'}</p>`;
+    }).join("");
+  }
+
   // A figure: a disc (a character) or a plane's arrow pointing where it faces, in its seat's
   // colour, its label written on it; the selected one ringed, a target ringed red.
-  function figureMark(g, f, cx, cy, r, sel, act, heading) {
+  function figureMark(g, f, cx, cy, r, sel, act, heading, facingWords) {
     const col = seatColour(g, f.seat);
     const target = act.targets.some((t) => t.target === f.label);
     const cls = ["fig", f.label === sel ? "sel" : "", target ? "target" : "", f.state ? "down" : ""].join(" ");
     const shape = heading === null ?
       `<circle r="${r}" fill="${col}"/>` :
       `<g transform="rotate(${heading})"><polygon points="0,${r * 1.3} ${-r},${-r} 0,${-r * 0.4} ${r},${-r}" fill="${col}"/></g>`;
-    const facing = heading === null ? "" : `, facing ${Math.round(heading)}°`;
+    const facing = heading === null ? "" : `, ${facingWords || "facing " + Math.round(heading) + "°"}`;
     return `<g class="${cls}" data-figure="${esc(f.label)}" transform="translate(${cx.toFixed(1)},${cy.toFixed(1)})" tabindex="0" role="button" aria-label="${esc(f.label)} (${esc(f.seat)})${facing}">` +
       `<title>${esc(f.name)} — ${esc(f.seat)}${facing}${f.state ? " — " + esc(f.state) : ""}</title>` +
       (target ? `<circle r="${r + 5}" class="ring-target"/>` : "") +
@@ -122,7 +191,9 @@
     }
     if (act && (act.moves.length || act.targets.length || act.other.length)) {
       parts.push(`<h3>${esc(act.label)}</h3>`);
-      if (act.moves.length) parts.push(`<p class="note">${act.moves.length} squares it may move to light up on the map: click one.</p>`);
+      const there = cellPick ? act.moves.filter((m) => m.to === cellPick) : [];
+      if (there.length) parts.push(`<div class="group"><b>To ${esc(cellPick)}:</b> ${there.map((d) => btn(d, "how")).join("")}</div>`);
+      else if (act.moves.length) parts.push(`<p class="note">${new Set(act.moves.map((m) => m.to)).size} places it may move to light up on the board: click one.</p>`);
       if (act.targets.length) parts.push(`<div class="group"><b>Targets</b> ${act.targets.map((d) => btn(d, "tgt")).join("")}</div>`);
       if (act.other.length) parts.push(`<div class="group"><b>Other</b> ${act.other.map((d) => btn(d)).join("")}</div>`);
       if (act.moves.length) parts.push(`<details class="group"><summary>squares as a list (${act.moves.length})</summary>${act.moves.map((d) => btn(d)).join("")}</details>`);
@@ -189,8 +260,8 @@
     const figs = g.choices.figures;
     if (!figs.some((f) => f.label === selected)) selected = figs.length === 1 || (figs.length && mine(g, s)) ? figs[0].label : null;
     const act = selected && mine(g, s) ? actOf(g, selected) : { moves: [], targets: [], other: [] };
-    if (g !== lastG) { lastG = g; gameN++; }
-    const key = JSON.stringify([gameN, selected, s.asking, s.people, s.phase]);
+    if (g !== lastG) { lastG = g; gameN++; cellPick = null; }
+    const key = JSON.stringify([gameN, selected, cellPick, s.asking, s.people, s.phase]);
     const dialsHtml = dials(s, g);
     if ($("t-dials").dataset.html !== dialsHtml) { $("t-dials").dataset.html = dialsHtml; $("t-dials").innerHTML = dialsHtml; }
     const you = g.to_move && s.people.includes(g.to_move) ? (s.people.length > 1 ? " (a person here)" : " (you)") : g.to_move ? " (a bot)" : "";
@@ -199,8 +270,9 @@
     if (key === lastKey) return;
     lastKey = key;
     const b = g.board;
-    $("board").innerHTML = b.kind === "grid" ? gridSvg(g, b, selected, act) :
-      b.kind === "area" ? areaSvg(g, b, selected, act) : '<p class="note">No board for this game.</p>';
+    $("board").innerHTML = (b.kind === "grid" ? gridSvg(g, b, selected, act) :
+      b.kind === "area" ? areaSvg(g, b, selected, act) : b.kind === "hex" ? hexSvg(g, b, selected, act) :
+      b.kind === "mat" ? matSvg(g, b, selected, act) : '<p class="note">No board for this game.</p>') + hands(g, s, b);
     const off = b.figures.filter((f) => !f.at);
     $("board-note").textContent = (b.places ? `Places: ${b.places}. ` : "") +
       (off.length ? "Not on the board: " + off.map((f) => f.label + (f.state ? ` (${f.state})` : "")).join(", ") : "");
@@ -215,12 +287,18 @@
     window.dialtray.table = { selected, key, shown: performance.timeOrigin + performance.now() };
   }
 
-  function pick(label) { selected = label; lastKey = ""; draw(); }
+  function pick(label) { selected = label; cellPick = null; lastKey = ""; draw(); }
   function decide(text) { $("t-result").textContent = ""; send({ op: "decide", text, seat: G && G.to_move }); }
 
   $("view-table").addEventListener("click", (ev) => {
     const dest = ev.target.closest(".dest");
-    if (dest) return decide(dest.dataset.text);
+    if (dest && G && selected) {
+      const options = actOf(G, selected).moves.filter((m) => m.to === dest.dataset.square);
+      if (options.length === 1) return decide(options[0].text);
+      cellPick = dest.dataset.square;  // several ways to get there: the page asks which
+      lastKey = "";
+      return draw();
+    }
     const a = ev.target.closest("button.act");
     if (a) return decide(a.dataset.text);
     const t = ev.target.closest("button.turn");
