@@ -108,8 +108,8 @@ class Person:
         """Turn a dial as the page asks: its words say how many clicks and which way."""
         text = d["text"]
         flagged = d["cls"] == "flag"  # a flag says how to put it right: "… turn it N clicks …"
-        m = re.search(("turn it " if flagged else "") + r"(\d+) clicks? (counter-clockwise|clockwise)",
-                      text)
+        way = r"(\d+) clicks? (counter-clockwise|clockwise)"
+        m = re.search(("turn it " if flagged else "") + way, text)
         assert m, f"the page asks to turn a dial without saying how: {text!r}"
         n = int(m.group(1)) * (-1 if m.group(2) == "counter-clockwise" else 1)
         if not flagged:
@@ -150,14 +150,16 @@ class Person:
 
     def _toward(self, squares: list[str]) -> str:
         """Of the lit squares, one nearest the other side's figures (most of the time)."""
-        foes = self.page.evaluate("""() => { const g = window.dialtray.game, s = window.dialtray.state;
-          return g.board.figures.filter((f) => f.at && !s.people.includes(f.seat)).map((f) => f.at); }""")
+        foes = self.page.evaluate("""() => {
+          const g = window.dialtray.game, s = window.dialtray.state;
+          return g.board.figures.filter((f) => f.at && !s.people.includes(f.seat))
+            .map((f) => f.at); }""")
         if not foes or self.rng.random() < 0.2:
             return str(self.rng.choice(squares))
 
         def far(sq: str) -> int:
             x, y = ord(sq[0]) - 97, int(sq[1:]) - 1
-            return min(max(abs(x - a), abs(y - b)) for a, b in foes)
+            return int(min(max(abs(x - a), abs(y - b)) for a, b in foes))
         return min(squares, key=far)
 
     def _act(self, selector: str) -> None:
@@ -165,7 +167,8 @@ class Person:
         self.page.locator(selector).first.click()
         self.decisions += 1
         self.page.wait_for_function(
-            "r => window.dialtray.rev > r || /✖/.test(document.getElementById('t-result').innerText)",
+            "r => window.dialtray.rev > r || "
+            "/✖/.test(document.getElementById('t-result').innerText)",
             arg=rev)
         said = self.page.inner_text("#t-result")
         assert "✖" not in said, f"the page refused what it offered: {said}"
@@ -176,4 +179,6 @@ def no_repr(texts: list[str]) -> None:
     for text in texts:
         for p in REPR:
             m = p.search(text)
-            assert m is None, f"a repr on the page ({p.pattern}): …{text[max(0, m.start() - 60):m.end() + 60]}…"
+            if m is not None:
+                near = text[max(0, m.start() - 60):m.end() + 60]
+                raise AssertionError(f"a repr on the page ({p.pattern}): …{near}…")

@@ -12,10 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from dialtray.ui.server import Served
 from person import Person, no_repr
 from uikit import serve, shot
-
-from dialtray.ui.server import Served
 
 pytestmark = pytest.mark.slow
 
@@ -41,7 +40,7 @@ def journey(tmp: Path, page: Any, kind: str, seat: str, *, seed: int = 3) -> Per
         assert "wins" in won or "No winner" in won, won
         shot(page, f"journey-{kind}-{seat.split()[0].lower()}")
         assert s.live.tracker.game.outcome() is not None
-        no_repr(p.texts + [page.inner_text("#t-moves")])
+        no_repr([*p.texts, page.inner_text("#t-moves")])
         return p
     finally:
         s.close()

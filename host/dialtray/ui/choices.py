@@ -25,7 +25,8 @@ VERBS = {"move": "move", "shoot": "shoot at", "close": "close combat with",
          "layout": "lay out towards"}
 
 
-def group(legal: Sequence[str], figures: Iterable[str], order: Sequence[str] = ()) -> dict[str, Any]:
+def group(legal: Sequence[str], figures: Iterable[str],
+          order: Sequence[str] = ()) -> dict[str, Any]:
     """``{"figures": [{"label", "moves", "targets", "other"}], "general": [...], "count"}``;
     each decision ``{"text", "label"}`` (+ ``"to"``: a square, ``"target"``: a figure).
     Figures of ``order`` (the seat to decide's) come first, in that order."""
