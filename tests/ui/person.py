@@ -63,6 +63,7 @@ class Person:
     page: Any
     seed: int = 1
     mistake: bool = True  # one deliberate dial mistake, caught and put right
+    monkey: bool = False  # any decision on screen, at random (the monkey test's page share)
     decisions: int = 0
     turns: int = 0
     flags: list[str] = field(default_factory=list)
@@ -129,12 +130,14 @@ class Person:
 
     def decide(self, look: dict[str, Any]) -> None:
         rng = self.rng
+        if self.monkey:
+            return self._any(look)
         if look["targets"] and rng.random() < 0.9:
             return self._act(f'#t-decide button.tgt[data-text={q(rng.choice(look["targets"]))}]')
         acts = [a for a in look["acts"] if not a.startswith(AVOID)]
         if look["dests"] and (not acts or rng.random() < 0.8):
-            sq = self._toward(look["dests"])
-            return self._act(f'#board .dest[data-square="{sq}"]')
+            return self._any({**look, "targets": [], "acts": [], "figs": [],
+                              "dests": [self._toward(look["dests"])]})
         if acts:
             plain = [a for a in acts if not a.startswith("pass")] or acts
             return self._act(f'#t-decide div.group button.act[data-text={q(rng.choice(plain))}]')
@@ -148,6 +151,30 @@ class Person:
             return self._act(f'#t-decide div.group button.act[data-text={q(look["acts"][0])}]')
         raise AssertionError(f"the page offers nothing to decide: {look}")
 
+    def _any(self, look: dict[str, Any]) -> None:
+        """A monkey's decision: any figure, square, target or button the page offers now."""
+        rng = self.rng
+        picks: list[tuple[str, str]] = [("tgt", t) for t in look["targets"]]
+        picks += [("dest", d) for d in look["dests"]] + [("act", a) for a in look["acts"]]
+        picks += [("fig", f) for f in look["figs"] if f != look["selected"]]
+        kind, what = rng.choice(picks)
+        if kind == "fig":
+            self.page.locator(f'#t-decide .figbtn[data-figure={q(what)}]').click()
+            self.page.wait_for_function("s => (window.dialtray.table || {}).selected !== s",
+                                        arg=look["selected"])
+            return None
+        if kind == "dest":
+            rev = self.page.evaluate("() => window.dialtray.rev")
+            self.page.locator(f"#board .dest[data-square={q(what)}]").click()
+            how = self.page.locator("#t-decide button.how")  # a place reached several ways
+            if how.count():
+                self._act(f"#t-decide button.how >> nth={rng.randrange(how.count())}")
+            else:
+                self._wait_decided(rev)
+            return None
+        sel = "button.tgt" if kind == "tgt" else "div.group button.act"
+        return self._act(f"#t-decide {sel}[data-text={q(what)}]")
+
     def _toward(self, squares: list[str]) -> str:
         """Of the lit squares, one nearest the other side's figures (most of the time)."""
         foes = self.page.evaluate("""() => {
@@ -158,13 +185,19 @@ class Person:
             return str(self.rng.choice(squares))
 
         def far(sq: str) -> int:
-            x, y = ord(sq[0]) - 97, int(sq[1:]) - 1
+            if "," in sq:  # a Sky Ace cell
+                x, y = (int(v) for v in sq.split(","))
+            else:
+                x, y = ord(sq[0]) - 97, int(sq[1:]) - 1
             return int(min(max(abs(x - a), abs(y - b)) for a, b in foes))
         return min(squares, key=far)
 
     def _act(self, selector: str) -> None:
         rev = self.page.evaluate("() => window.dialtray.rev")
         self.page.locator(selector).first.click()
+        self._wait_decided(rev)
+
+    def _wait_decided(self, rev: int) -> None:
         self.decisions += 1
         self.page.wait_for_function(
             "r => window.dialtray.rev > r || "

@@ -58,3 +58,19 @@ def test_a_person_against_a_bot(tmp_path: Path, page: Any, kind: str) -> None:
 def test_hot_seat(tmp_path: Path, page: Any, kind: str) -> None:
     p = journey(tmp_path, page, kind, "Hot-seat")
     assert p.decisions > 0
+
+
+@pytest.mark.parametrize(("kind", "seed"), [("aces", 5), ("airaction", 6)])
+def test_monkey_through_the_page(tmp_path: Path, page: Any, kind: str, seed: int) -> None:
+    """The page's share of the monkey test (most games run in-process, tests/table): a seat
+    that takes a random decision among those on screen; the game ends, nothing is refused."""
+    s: Served = serve(tmp_path, kind=kind, ask=True, turns=1, seed=seed)
+    try:
+        page.goto(s.url)
+        p = Person(page, seed=seed, mistake=False, monkey=True)
+        p.seats("Play P2 against")
+        p.play()
+        assert s.live.tracker.game.outcome() is not None
+        no_repr(p.texts)
+    finally:
+        s.close()
