@@ -106,6 +106,11 @@ def run(args: argparse.Namespace) -> int:
     if args.seats is not None and (args.bots or not args.sim):
         raise CommandError("argument --seats: only with --sim and without --bots (bots take "
                            "the seats named bot)", 2)
+    if args.seats is not None:
+        seats = game_seats(args)
+        if len(args.seats) != len(seats):
+            raise CommandError(f"argument --seats: this game has {len(seats)} seats "
+                               f"({', '.join(seats)}), {len(args.seats)} given", 2)
     if args.mistakes and not args.bots:
         raise CommandError("argument --mistakes: only with --bots", 2)
     if args.layout is not None and not args.layout.is_file():
@@ -128,6 +133,16 @@ def run(args: argparse.Namespace) -> int:
         return serve(args, serial, layout, ev)
     finally:
         stop_event(ev)
+
+
+def game_seats(args: argparse.Namespace) -> tuple[str, ...]:
+    """The seats of the game ``serve`` would start (a throwaway copy on seeded dice)."""
+    from dialtray.commands._games import new_game
+    from dialtray.rules.core.dice import SeededDice
+    from dialtray.tracker import TableDice
+
+    return tuple(new_game(args.game, TableDice(SeededDice(0)), args.seed, args.turns)
+                 .game.seats())
 
 
 def serve(args: argparse.Namespace, serial: str | None, layout: Any, ev: Any) -> int:
