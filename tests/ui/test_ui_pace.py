@@ -8,7 +8,6 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-
 from dialtray.tracker.hands import Hands
 from dialtray.ui import live
 

@@ -9,10 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from dialtray.ui.server import Served
 from person import LOOK, no_repr
 from uikit import serve, shot
-
-from dialtray.ui.server import Served
 
 WIDE = "() => document.scrollingElement.scrollWidth - window.innerWidth"
 
