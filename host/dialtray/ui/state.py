@@ -31,9 +31,8 @@ TITLES = {"airaction": "Crimson Skies: Air Action", "aces": "Crimson Skies: Aces
 def header(game: Any) -> str:
     """The turn and phase in words (the page's header line)."""
     s = getattr(game, "state", None)
-    turn = getattr(s, "turn_number", None)
-    if turn is None:
-        turn = getattr(s, "turn", None)
+    turn = next((v for v in (getattr(s, n, None) for n in ("turn_number", "round", "turn"))
+                 if isinstance(v, int)), None)
     phase = getattr(s, "phase", "")
     bits = [f"turn {turn}" if isinstance(turn, int) else "",
             f"{phase} phase" if isinstance(phase, str) and phase else ""]

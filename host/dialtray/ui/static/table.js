@@ -266,7 +266,7 @@
     if ($("t-dials").dataset.html !== dialsHtml) { $("t-dials").dataset.html = dialsHtml; $("t-dials").innerHTML = dialsHtml; }
     const you = g.to_move && s.people.includes(g.to_move) ? (s.people.length > 1 ? " (a person here)" : " (you)") : g.to_move ? " (a bot)" : "";
     $("t-head").textContent = `${g.title} — ${g.header || ""}${g.to_move ? " — " + g.to_move + " to decide" + you : ""}` +
-      (s.phase === "over" ? " — the game is over" : "");
+      (s.phase === "over" ? " — the game is over" : "") + (s.error ? " — ✖ " + s.error : "");
     if (key === lastKey) return;
     lastKey = key;
     const b = g.board;
