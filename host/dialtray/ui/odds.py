@@ -1,8 +1,10 @@
 """Exact odds before a shot: the engine's own numbers for each shot the rules allow now.
 
-Air Action's shots (``rules.airaction.odds``, the same code ``dialtray odds`` prints) and Aces'
-one-target attacks (``rules.aces.odds`` on the engine's own dice and defense, AC-M36/M39/M60);
-for other rule sets the page says there is none. Nothing here decides a rule: dice and
+Air Action's shots (``rules.airaction.odds``, the same code ``dialtray odds`` prints), Aces'
+one-target attacks (``rules.aces.odds`` on the engine's own dice and defense, AC-M36/M39/M60)
+and Sky Ace's attacks (the LIFE the target loses, over the hands its player may hold: the
+engine's own success and damage functions, SA-M23..SA-M29); for FASA the page says there is
+none yet. Nothing here decides a rule: dice and
 target number come from the engine (``odds_of`` → ``game.shot_numbers``).
 """
 
@@ -54,13 +56,15 @@ def calculator(dice: int, target: int, defensive_fate: bool = False,
     return _wrap(f"{dice} dice, hit on {max(1, target)}+{fate}", o)
 
 
-MODELS = ("airaction", "aces")
+MODELS = ("airaction", "aces", "skyace")
 
 
 def shots(game: Any, legal: list[str]) -> list[Odds]:
     """Odds of each legal attack decision, in the order the rules list them."""
     if getattr(game, "kind", "") == "aces":
         return aces_attacks(game, legal)
+    if getattr(game, "kind", "") == "skyace":
+        return skyace_attacks(game, legal)
     if getattr(game, "kind", "") != "airaction":
         return []
     from dialtray.rules.airaction import actions as ac
@@ -109,6 +113,67 @@ def aces_attacks(game: Any, legal: list[str]) -> list[Odds]:
             left = 1  # AC-M39: one hit captures
         down = sum(clicks[left:], Fraction(0))
         out.append(Odds(text, n, d, False, left, hits, clicks, down, expectation(list(clicks))))
+        if len(out) >= MAX_SHOTS:
+            break
+    return out
+
+
+def skyace_attacks(game: Any, legal: list[str]) -> list[Odds]:
+    """Odds of each legal Sky Ace attack as its attacker sees it: the cards played and the cards
+    on the mat are known, the defender's hand is any hand of its size from the cards of its
+    deck not seen (not on the mat, not discarded); the defender plays every card of the
+    frequency (SA-M26), successes and LIFE lost as the engine counts them (``do_attack``).
+    ``clicks`` here is LIFE lost; "shot down" is a knock-out."""
+    from math import comb
+
+    from dialtray.rules.skyace.actions import Attack
+    from dialtray.rules.skyace.cards import matches
+    from dialtray.rules.skyace.combat import attack_successes, damage, defence_successes
+    from dialtray.rules.skyace.heroes import hero
+    from dialtray.rules.skyace.odds import unseen
+    from dialtray.rules.skyace.turn import check_attack
+
+    st = game.state
+    p = st.active()
+    out: list[Odds] = []
+    if p is None:
+        return out
+    for text in legal:
+        if not text.startswith("attack "):
+            continue
+        a = game.parse_action(text)
+        if not isinstance(a, Attack) or a.target == st.hostage:
+            continue
+        typ = check_attack(st, p, a)
+        t = st.pawns[a.target]
+        ha, hd, adv = hero(p.hero), hero(t.hero), st.advanced
+        preferred = adv and st.preferred is not None and st.preferred in ("*", typ)
+        own, other = st.top(p.cell), st.top(t.cell)
+        succ = attack_successes(a.cards, ha.frequency(typ), own, other,
+                                ha.attribute(typ) if adv else 0, adv and ha.has("powerful"))
+        freq = hd.frequency(typ)
+        seen = [c for cards in st.mat.values() for (deck, c, _colour) in cards if deck == t.deck]
+        seen += st.piles[t.deck].discard
+        try:
+            pool = unseen(seen)
+        except ValueError:
+            continue
+        h, n = len(st.hands[t.deck]), len(pool)
+        match = [c for c in pool if matches(c, freq)]
+        lost: dict[int, Fraction] = {}
+        for i in range(min(len(match), h) + 1):
+            ways = comb(len(match), i) * comb(n - len(match), h - i)
+            if not ways:
+                continue
+            d = defence_successes(match[:i], freq, other, own,
+                                  hd.attribute(typ) if adv else 0, adv and hd.has("unbreakable"))
+            k = min(t.life, damage(succ, d, adv, preferred))
+            lost[k] = lost.get(k, Fraction(0)) + Fraction(ways, comb(n, h))
+        clicks = tuple(lost.get(k, Fraction(0)) for k in range(max(lost) + 1))
+        down = lost.get(t.life, Fraction(0))
+        out.append(Odds(f"{text} ({typ} attack, {succ} successes)", len(a.cards), succ, False,
+                        t.life, clicks, clicks, down,
+                        sum((k * q for k, q in lost.items()), Fraction(0))))
         if len(out) >= MAX_SHOTS:
             break
     return out
