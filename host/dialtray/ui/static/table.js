@@ -60,7 +60,7 @@
     }
     for (const m of act.moves) {
       const x = m.to.charCodeAt(0) - 97, y = Number(m.to.slice(1)) - 1;
-      parts.push(`<rect class="dest" data-text="${esc(m.text)}" data-square="${esc(m.to)}" x="${x * CELL + 2}" y="${y * CELL + 2}" width="${CELL - 4}" height="${CELL - 4}" rx="4"><title>${esc(m.label)}</title></rect>`);
+      parts.push(`<rect class="dest" tabindex="0" role="button" aria-label="${esc(m.label)}" data-text="${esc(m.text)}" data-square="${esc(m.to)}" x="${x * CELL + 2}" y="${y * CELL + 2}" width="${CELL - 4}" height="${CELL - 4}" rx="4"><title>${esc(m.label)}</title></rect>`);
     }
     for (const f of b.figures) {
       if (!f.at) continue;
@@ -132,7 +132,7 @@
       if (seen.has(m.to)) continue;
       seen.add(m.to);
       const [x, y] = m.to.split(",").map(Number);
-      parts.push(`<rect class="dest" data-square="${esc(m.to)}" x="${X(x) + 6}" y="${Y(y) + 6}" width="${C - 12}" height="${C - 12}" rx="6"><title>move to ${esc(m.to)}</title></rect>`);
+      parts.push(`<rect class="dest" tabindex="0" role="button" aria-label="move to ${esc(m.to)}" data-square="${esc(m.to)}" x="${X(x) + 6}" y="${Y(y) + 6}" width="${C - 12}" height="${C - 12}" rx="6"><title>move to ${esc(m.to)}</title></rect>`);
     }
     for (const f of b.figures) {
       if (!f.at) continue;
@@ -268,7 +268,8 @@
     if ($("t-dials").dataset.html !== dialsHtml) { $("t-dials").dataset.html = dialsHtml; $("t-dials").innerHTML = dialsHtml; }
     const you = g.to_move && s.people.includes(g.to_move) ? (s.people.length > 1 ? " (a person here)" : " (you)") : g.to_move ? " (a bot)" : "";
     $("t-head").textContent = `${g.title} — ${g.header || ""}${g.to_move ? " — " + g.to_move + " to decide" + you : ""}` +
-      (s.phase === "over" ? " — the game is over" : "") + (s.error ? " — ✖ " + s.error : "");
+      (s.phase === "over" ? " — the game is over" : "") + (s.error ? " — ✖ " + s.error : "") +
+      (s.link && s.link !== "live" && s.link !== "catching up" ? ` — ✖ the tray's link is ${s.link}` : "");
     if (key === lastKey) return;
     lastKey = key;
     const b = g.board;
@@ -312,6 +313,14 @@
       const hit = act && act.targets.filter((x) => x.target === label);
       if (hit && hit.length === 1 && label !== selected) return decide(hit[0].text);
       return pick(label);
+    }
+  });
+
+  // the board by keyboard: a figure or a lit square takes Enter or Space like a click
+  $("view-table").addEventListener("keydown", (ev) => {
+    if ((ev.key === "Enter" || ev.key === " ") && ev.target.closest && ev.target.closest("#board [data-figure], #board .dest")) {
+      ev.preventDefault();
+      ev.target.dispatchEvent(new MouseEvent("click", { bubbles: true }));
     }
   });
 
