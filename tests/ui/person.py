@@ -67,6 +67,7 @@ class Person:
     decisions: int = 0
     turns: int = 0
     flags: list[str] = field(default_factory=list)
+    refusals: list[str] = field(default_factory=list)  # a mistyped decision, refused
     texts: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -93,6 +94,8 @@ class Person:
             if mine:
                 self.turn(mine[0])
             elif look["mine"]:
+                if self.mistake and not self._dialled():
+                    self.mistype(look)
                 self.decide(look)
         raise AssertionError(f"no winner after {most} steps; the page: {look}")
 
@@ -125,6 +128,39 @@ class Person:
         step = 1 if n > 0 else -1
         for _ in range(abs(n)):
             self._click_dial(d, step)
+
+    # ---- a game with no dial on the tray: the mistake is a mistyped decision ------------------
+
+    def _dialled(self) -> bool:
+        return bool(self.page.evaluate("() => window.dialtray.state.docks.length"))
+
+    def mistype(self, look: dict[str, Any]) -> None:
+        """Type, in the page's notation box, a decision the rules do not allow now (the wrong
+        figure, or a place out of reach); the page must refuse it, saying why, and the game
+        must not move; then play on."""
+        self.mistake = False
+        figs = self.page.evaluate("() => window.dialtray.game.board.figures.map((f) => f.label)")
+        text = (look["targets"] + look["acts"] + [f"move x {d}" for d in look["dests"]])[0]
+        words = text.split()
+        for i, w in enumerate(words):
+            if w in figs:
+                words[i] = next(f for f in reversed(figs) if f != w)
+                break
+            if re.fullmatch(r"-?\d+,-?\d+", w):
+                words[i] = "9,9"
+                break
+        else:
+            words.append("twice")
+        wrong = " ".join(words)
+        moves = self.page.locator("#t-moves li").count()
+        self.page.click("#t-all summary")
+        self.page.fill("#t-typed-text", wrong)
+        self.page.click("#t-all .t-typed button")
+        self.page.wait_for_function(
+            "() => /✖/.test(document.getElementById('t-result').innerText)")
+        self.refusals.append(self.page.inner_text("#t-result"))
+        assert self.page.locator("#t-moves li").count() == moves, "a refused decision moved"
+        self.page.click("#t-all summary")  # closed again
 
     # ---- decisions ----------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ way is scanned for Python reprs. Shortened games (the agreed time limit), bots a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -46,12 +47,16 @@ def journey(tmp: Path, page: Any, kind: str, seat: str, *, seed: int = 3) -> Per
         s.close()
 
 
-@pytest.mark.parametrize("kind", ["aces", "airaction"])
+@pytest.mark.parametrize("kind", ["aces", "airaction", "fasa", "skyace"])
 def test_a_person_against_a_bot(tmp_path: Path, page: Any, kind: str) -> None:
     p = journey(tmp_path, page, kind, "Play P1 against a bot")
     assert p.decisions > 0
-    assert p.flags and "wrong way" in p.flags[0], p.flags  # the mistake was caught …
-    assert not p.mistake  # … and put right (the game went on to its winner)
+    assert not p.mistake  # the mistake was made, caught …
+    if kind in ("aces", "airaction"):
+        assert p.flags and "wrong way" in p.flags[0], p.flags  # … a dial turned the wrong way
+    else:  # FASA and Sky Ace put no dial on the tray: a decision the rules refuse instead
+        assert p.refusals and "✖" in p.refusals[0], p.refusals
+        assert re.search(r"\[(FS|SA)-M\d+", p.refusals[0]) or "not" in p.refusals[0], p.refusals
 
 
 @pytest.mark.parametrize("kind", ["aces", "airaction"])
@@ -60,7 +65,8 @@ def test_hot_seat(tmp_path: Path, page: Any, kind: str) -> None:
     assert p.decisions > 0
 
 
-@pytest.mark.parametrize(("kind", "seed"), [("aces", 5), ("airaction", 6)])
+@pytest.mark.parametrize(("kind", "seed"), [("aces", 5), ("airaction", 6), ("fasa", 7),
+                                            ("skyace", 8)])
 def test_monkey_through_the_page(tmp_path: Path, page: Any, kind: str, seed: int) -> None:
     """The page's share of the monkey test (most games run in-process, tests/table): a seat
     that takes a random decision among those on screen; the game ends, nothing is refused."""

@@ -67,8 +67,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "(default %(default)s; 0: at once)")
     p.add_argument("--mistakes", action="store_true",
                    help="with --bots: the bots make each kind of mistake once (to see flags)")
-    p.add_argument("--game", choices=("airaction", "aces"), default="airaction",
-                   help="the rules (default %(default)s)")
+    p.add_argument("--game", choices=("airaction", "aces", "fasa", "skyace"),
+                   default="airaction", help="the rules: Air Action, Aces, the FASA board game "
+                   "(the tray is its dice tower) or Sky Ace (its LIFE counters on the LED dice; "
+                   "default %(default)s)")
     p.add_argument("--turns", type=int_range(1, 50), default=4,
                    help="the agreed time limit in turns, 1..50 (default %(default)s)")
     p.add_argument("--seed", type=int_range(0), default=2026, help="the bots' seed")
@@ -111,6 +113,9 @@ def run(args: argparse.Namespace) -> int:
         if len(args.seats) != len(seats):
             raise CommandError(f"argument --seats: this game has {len(seats)} seats "
                                f"({', '.join(seats)}), {len(args.seats)} given", 2)
+    if getattr(args, "event", None) and args.game in ("fasa", "skyace"):
+        raise CommandError(f"argument --game: {args.game} is not played at an event yet "
+                           "(the hub pairs Air Action and Aces tables)", 2)
     if args.mistakes and not args.bots:
         raise CommandError("argument --mistakes: only with --bots", 2)
     if args.layout is not None and not args.layout.is_file():
@@ -137,18 +142,18 @@ def run(args: argparse.Namespace) -> int:
 
 def game_seats(args: argparse.Namespace) -> tuple[str, ...]:
     """The seats of the game ``serve`` would start (a throwaway copy on seeded dice)."""
-    from dialtray.commands._games import new_game
     from dialtray.rules.core.dice import SeededDice
     from dialtray.tracker import TableDice
+    from dialtray.ui.setups import setup as new_game
 
     return tuple(new_game(args.game, TableDice(SeededDice(0)), args.seed, args.turns)
                  .game.seats())
 
 
 def serve(args: argparse.Namespace, serial: str | None, layout: Any, ev: Any) -> int:
-    from dialtray.commands._games import new_game
     from dialtray.tracker import Timing
     from dialtray.ui.server import Options, Served, is_local
+    from dialtray.ui.setups import setup as new_game
 
     body = wait_assignment(ev, args.wait) if ev is not None else None
     opts = Options(

@@ -98,7 +98,8 @@ class Served:
         setup = o.make_game(dice)
         game = setup.game
         self.tracker = Tracker(game, auto_bind(game.dials(), o.docks, setup.order), dice,
-                               header=setup.header, timing=o.timing)
+                               header=setup.header, timing=o.timing,
+                               input_kinds=("speed",) if game.dials() else ())
         self.store = GameStore.open(o.db)
         self._stack.callback(self.store.close)
         self.recorder = GameRecorder.start(self.store, self.tracker, origin="serve")

@@ -280,7 +280,8 @@ function result(m) {
 function said(id, m) {
   const r = $(id);
   r.className = "result " + (m.ok ? "ok" : "bad");
-  r.textContent = (m.ok ? "✔ " : "✖ ") + (m.text ? m.text + ": " : "") + m.message;
+  const said = String(m.message || "");
+  r.textContent = (m.ok ? "✔ " : "✖ ") + (m.text && !said.startsWith(m.text) ? m.text + ": " : "") + said;
 }
 
 $("tray").addEventListener("click", (ev) => {

@@ -208,6 +208,8 @@
     for (const f of g.choices.figures) for (const k of ["moves", "targets", "other"]) for (const d of f[k]) all.push(d.text);
     for (const d of g.choices.general) all.push(d.text);
     return `<summary>All ${g.choices.count} legal decisions in notation</summary>` +
+      (me ? `<form class="typed t-typed"><label for="t-typed-text">Type a decision</label>` +
+        `<input id="t-typed-text" autocomplete="off" maxlength="200"><button type="submit">Decide</button></form>` : "") +
       (me ? all.map((t) => `<button type="button" class="act note-act" data-text="${esc(t)}">${esc(t)}</button>`).join("") : "<p class='note'>(none for you now)</p>");
   }
 
@@ -314,6 +316,12 @@
       if (hit && hit.length === 1 && label !== selected) return decide(hit[0].text);
       return pick(label);
     }
+  });
+
+  $("view-table").addEventListener("submit", (ev) => {
+    if (!ev.target.closest(".t-typed")) return;
+    ev.preventDefault();
+    decide($("t-typed-text").value);
   });
 
   // the board by keyboard: a figure or a lit square takes Enter or Space like a click
