@@ -72,13 +72,13 @@ def setup(kind: str, dice: TableDice, seed: int, turns: int) -> Setup:
         from dialtray.rules.fasa.notation import header_of as fasa_header
 
         gf = FasaGame(dice, start_events(FASA_MAP, DEFAULT_SIDES, turns))
-        return Setup(Untracked(gf), fasa_header(gf), SeatBrains(kind, gf.seats(), seed),  # type: ignore[arg-type]
+        return Setup(Untracked(gf), fasa_header(gf), SeatBrains(kind, gf.seats(), seed),
                      [], lambda _d: None)
     if kind == "skyace":
         from dialtray.rules.skyace import SkyAceGame
         from dialtray.rules.skyace.notation import header_of as skyace_header
 
         gs = SkyAceGame.duel(dice, turn_limit=max(10, turns * 10))
-        return Setup(Untracked(gs), skyace_header(gs), SeatBrains(kind, gs.seats(), seed),  # type: ignore[arg-type]
+        return Setup(Untracked(gs), skyace_header(gs), SeatBrains(kind, gs.seats(), seed),
                      [], lambda _d: None)
     raise ValueError(f"unknown game {kind!r}: {', '.join(GAMES)}")
