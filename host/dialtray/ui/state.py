@@ -34,7 +34,7 @@ def header(game: Any) -> str:
     turn = next((v for v in (getattr(s, n, None) for n in ("turn_number", "round", "turn"))
                  if isinstance(v, int)), None)
     phase = getattr(s, "phase", "")
-    bits = [f"turn {turn}" if isinstance(turn, int) else "",
+    bits = [f"turn {turn}" if isinstance(turn, int) and turn > 0 else "",
             f"{phase} phase" if isinstance(phase, str) and phase else ""]
     return " · ".join(b for b in bits if b)
 

@@ -142,6 +142,15 @@
     return parts.join("");
   }
 
+  // Every figure in a line: its seat, name, what its dial shows (HeroClix's dial trackers).
+  function roster(g, b) {
+    const vals = (f) => Object.entries(f.values || {}).map(([k, v]) => `${k} ${v}`).join(" · ") ||
+      (f.speed !== undefined ? `speed ${f.speed} · combat click ${f.click}` : "");
+    return `<table class="roster"><tr><th>figure</th><th>seat</th><th>now</th></tr>` + b.figures.map((f) =>
+      `<tr data-figure="${esc(f.label)}" class="${f.state ? "down" : ""}${f.label === selected ? " sel" : ""}"><td><b>${esc(f.label)}</b> ${esc(f.name)}${f.facing ? " (facing " + esc(f.facing) + ")" : ""}</td>` +
+      `<td><span class="dot" style="background:${seatColour(g, f.seat)}"></span>${esc(f.seat)}</td><td>${esc(f.state || vals(f))}</td></tr>`).join("") + "</table>";
+  }
+
   function hands(g, s, b) {
     if (!b.hands) return "";
     return b.hands.map((h) => {
@@ -277,7 +286,8 @@
     const b = g.board;
     $("board").innerHTML = (b.kind === "grid" ? gridSvg(g, b, selected, act) :
       b.kind === "area" ? areaSvg(g, b, selected, act) : b.kind === "hex" ? hexSvg(g, b, selected, act) :
-      b.kind === "mat" ? matSvg(g, b, selected, act) : '<p class="note">No board for this game.</p>') + hands(g, s, b);
+      b.kind === "mat" ? matSvg(g, b, selected, act) : '<p class="note">No board for this game.</p>') + hands(g, s, b) +
+      `<details class="t-roster"><summary>Figures (${b.figures.length})</summary>${roster(g, b)}</details>`;
     const off = b.figures.filter((f) => !f.at);
     $("board-note").textContent = (b.places ? `Places: ${b.places}. ` : "") +
       (off.length ? "Not on the board: " + off.map((f) => f.label + (f.state ? ` (${f.state})` : "")).join(", ") : "");
