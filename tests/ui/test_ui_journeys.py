@@ -65,11 +65,12 @@ def test_hot_seat(tmp_path: Path, page: Any, kind: str) -> None:
     assert p.decisions > 0
 
 
-@pytest.mark.parametrize(("kind", "seed"), [("aces", 5), ("airaction", 6), ("fasa", 7),
-                                            ("skyace", 8)])
+@pytest.mark.parametrize(("kind", "seed"), [("airaction", 6), ("skyace", 8)])
 def test_monkey_through_the_page(tmp_path: Path, page: Any, kind: str, seed: int) -> None:
     """The page's share of the monkey test (most games run in-process, tests/table): a seat
-    that takes a random decision among those on screen; the game ends, nothing is refused."""
+    that takes a random decision among those on screen; the game ends, nothing is refused.
+    Two kinds here (a plane on the play area, a pawn on the playmat) to keep the suite's time;
+    the journeys above walk all four."""
     s: Served = serve(tmp_path, kind=kind, ask=True, turns=1, seed=seed)
     try:
         page.goto(s.url)
