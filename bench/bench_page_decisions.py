@@ -18,6 +18,7 @@ Prints a table and writes bench/results/page_decisions.json.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import statistics
@@ -34,13 +35,18 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from browsers import chromium_path  # noqa: E402
 from person import LOOK, READY, Person, q  # noqa: E402
+from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 from uikit import serve  # noqa: E402
 
 TIMED = """async (sel) => {
   const list = document.getElementById('t-moves');
   const el = document.querySelector(sel);
+  const n0 = list.children.length, last0 = list.lastElementChild && list.lastElementChild.value;
   const done = new Promise((res) => {
-    const o = new MutationObserver(() => { o.disconnect(); res(performance.now()); });
+    const o = new MutationObserver(() => {  // a new move at the end of the list
+      const last = list.lastElementChild && list.lastElementChild.value;
+      if (list.children.length > n0 || last !== last0) { o.disconnect(); res(performance.now()); }
+    });
     o.observe(list, {childList: true, subtree: true, characterData: true});
   });
   const t0 = performance.now();
@@ -48,6 +54,12 @@ TIMED = """async (sel) => {
   const t1 = await Promise.race([done, new Promise((r) => setTimeout(() => r(-1), 15000))]);
   return t1 < 0 ? -1 : t1 - t0;
 }"""
+
+
+MANY = """(sel) => { const sq = document.querySelector(sel).dataset.square;
+  const g = window.dialtray.game, f = g.choices.figures.find(
+    (x) => x.label === (window.dialtray.table || {}).selected);
+  return f ? f.moves.filter((m) => m.to === sq).length : 1; }"""
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -78,17 +90,25 @@ def decisions(browser: Any, kind: str, want: int, seed: int) -> list[float]:
                         person.turn(mine[0])
                         continue
                     sel = _choice(look, rng)
+                    if sel is not None and sel.startswith("#board .dest"):
+                        many = page.evaluate(MANY, sel)
+                        if many > 1:  # a place reached several ways: the page asks which
+                            page.locator(sel).click()
+                            sel = f"#t-decide button.how:nth-of-type({rng.randrange(many) + 1})"
                     if sel is None:
                         person.decide(look)  # select another figure: not a decision
                         continue
-                    rev = page.evaluate("() => window.dialtray.rev")
                     ms = page.evaluate(TIMED, sel)
                     if ms < 0:
                         raise RuntimeError(f"no move shown within 15 s after {sel}: "
                                            + page.inner_text("#t-result"))
                     out.append(ms)
-                    # the state (the dials it made due) follows the game's message
-                    page.wait_for_function("r => window.dialtray.rev > r", arg=rev)
+                    # the state (the dials it made due) follows the game's message, when the
+                    # decision changed it
+                    with contextlib.suppress(PlaywrightTimeout):
+                        page.wait_for_function(
+                            "() => window.dialtray.state.game_rev >= window.dialtray.gameRev",
+                            timeout=2000)
             finally:
                 ctx.close()
                 s.close()

@@ -42,7 +42,7 @@ function connect() {
     const m = JSON.parse(ev.data);
     if (m.op === "patch") { m.arrived = arrived; patch(m); }
     else if (m.op === "state") { m.arrived = arrived; resyncing = false; render(m, null); }
-    else if (m.op === "game") { G = m.game; gameRev = m.game_rev; seen.game = G; if (S) { renderGame(S); seen.state = { ...S, game: G }; if (window.tableView) window.tableView(S, G); } }
+    else if (m.op === "game") { G = m.game; gameRev = m.game_rev; seen.game = G; seen.gameRev = gameRev; if (S) { renderGame(S); seen.state = { ...S, game: G }; if (window.tableView) window.tableView(S, G); } }
     else if (m.op === "seated") result(m);
     else if (m.op === "result") result(m);
     else if (m.op === "turned" && !m.ok) result(m);

@@ -293,9 +293,12 @@
       (off.length ? "Not on the board: " + off.map((f) => f.label + (f.state ? ` (${f.state})` : "")).join(", ") : "");
     $("t-decide").innerHTML = decisions(g, s, act);
     $("t-all").innerHTML = fullList(g, s);
-    const ml = $("t-moves");
-    ml.innerHTML = moves(g);
-    ml.scrollTop = ml.scrollHeight;
+    const ml = $("t-moves"), mhtml = moves(g);
+    if (ml.dataset.html !== mhtml) {  // only a new move redraws the list (and scrolls to it)
+      ml.dataset.html = mhtml;
+      ml.innerHTML = mhtml;
+      ml.scrollTop = ml.scrollHeight;
+    }
     $("t-odds").innerHTML = odds(g, selected ? act : null);
     $("t-winner").innerHTML = winner(g);
     $("t-winner").hidden = !g.winner;
