@@ -41,6 +41,10 @@ def journey(tmp: Path, page: Any, kind: str, seat: str, *, seed: int = 3) -> Per
         assert "wins" in won or "No winner" in won, won
         shot(page, f"journey-{kind}-{seat.split()[0].lower()}")
         assert s.live.tracker.game.outcome() is not None
+        if kind == "skyace":  # SA-M01: the LIFE counters on the tray's LED dice, as they end
+            lives = [v.click for d, v in s.live.tracker.game.life().items()]
+            assert s.live.life is not None and s.live.life.shown is not None
+            assert s.live.life.shown[0] == [min(6, max(1, n or 0)) for n in lives]
         no_repr([*p.texts, page.inner_text("#t-moves")])
         return p
     finally:

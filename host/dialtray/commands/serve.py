@@ -69,7 +69,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="with --bots: the bots make each kind of mistake once (to see flags)")
     p.add_argument("--game", choices=("airaction", "aces", "fasa", "skyace"),
                    default="airaction", help="the rules: Air Action, Aces, the FASA board game "
-                   "(the tray is its dice tower) or the Sky Ace card game (default %(default)s)")
+                   "(the tray is its dice tower) or the Sky Ace card game (its LIFE counters on the "
+                   "tray's LED dice; default %(default)s)")
     p.add_argument("--turns", type=int_range(1, 50), default=4,
                    help="the agreed time limit in turns, 1..50 (default %(default)s)")
     p.add_argument("--seed", type=int_range(0), default=2026, help="the bots' seed")

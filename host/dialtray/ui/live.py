@@ -29,6 +29,7 @@ from dialtray.tracker import Tracker
 from dialtray.tracker.binding import Slot
 from dialtray.tracker.hands import Hands, Mistakes
 from dialtray.tracker.runner import Stuck, TrackedTray, play_out
+from dialtray.tracker.skyace_life import LifeDisplay
 from dialtray.ui import views
 from dialtray.ui.layout import TrayLayout
 from dialtray.ui.push import diff
@@ -123,6 +124,11 @@ class LiveTable:
         self.owner = owner
         self.pace = pace
         self.asking = ask and brain is not None  # the page picks who takes each seat first
+        # Sky Ace's LIFE counters on the tray's LED dice (SA-M01), pushed when they change
+        life = getattr(tracker.game, "life", None)
+        self.life = LifeDisplay(session) if callable(life) and \
+            any(d.kind == "life" for d in life()) else None
+        self._life_at = -1
         self.mistakes = mistakes
         # Set by whoever runs the table at an event (serve --event): while it says True the
         # bots start no new decision (the round's time is up; ``Hands(hold=…)``).
@@ -247,6 +253,7 @@ class LiveTable:
                 except Exception as e:
                     fut.set_exception(e)
         self.publish_now()
+        self._show_life()
         now = time.monotonic()
         store = self.recorder.store
         if store.pending:
@@ -262,6 +269,17 @@ class LiveTable:
                 self.publish_now()
         if self._stop.is_set():
             raise Stopped
+
+    def _show_life(self) -> None:
+        n = len(self.tracker.game.history)
+        if self.life is None or n == self._life_at:
+            return
+        self._life_at = n
+        try:
+            self.life.update(self.tracker.game.life())  # type: ignore[attr-defined]
+        except Exception as e:  # the game goes on; the page says the dice are not showing
+            self.error = f"the tray's LED dice could not show the LIFE counters: {e}"
+            log.warning("%s", self.error)
 
     def signature(self) -> tuple[object, ...]:
         """Cheap to take: when it is unchanged, so is the page's state (the tracker moves only

@@ -34,6 +34,10 @@ class Untracked:
     def dial_changes(self, index: int = -1) -> tuple[DialChange, ...]:
         return ()
 
+    def life(self) -> dict[Dial, DialSetting]:
+        """What the engine's own dials show (Sky Ace's LIFE counters, for the LED dice)."""
+        return dict(self._game.dials())
+
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):  # copy / pickle protocols: not the wrapped game's
             raise AttributeError(name)
