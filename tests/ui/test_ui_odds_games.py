@@ -54,3 +54,34 @@ def test_aces_attack_odds_agree_with_the_engine() -> None:
             assert o.clicks[min(hits, len(o.clicks) - 1)] > 0, (a.text(), hits, o.clicks)
             checked += 1
     assert checked > 10
+
+
+def test_fasa_shot_odds_agree_with_the_engine_and_change_nothing() -> None:
+    from dialtray.rules.core.game import state_json
+    from dialtray.rules.fasa.bots import GreedyBot
+    from dialtray.rules.fasa.game import FasaGame, start_events
+    from dialtray.rules.fasa.notation import DEFAULT_SIDES
+    from dialtray.tracker import TableDice
+
+    checked = 0
+    for seed in range(1, 7):
+        dice = TableDice(SeededDice(seed))
+        g = FasaGame(dice, start_events("sample-town", DEFAULT_SIDES, 6))
+        bots = {"P1": GreedyBot(seed), "P2": GreedyBot(seed + 1)}
+        while g.outcome() is None:
+            seat = g.to_move()
+            a = bots[seat].choose(g) if seat in bots else g.legal_actions()[0]
+            before = state_json(g)
+            odds = {o.label.split(" (")[0]: o for o in shots(g, [a.text()], dice)}
+            assert state_json(g) == before  # tried on the trial dice and taken back
+            events = g.apply(a)
+            o = odds.get(a.text())
+            if o is None:
+                continue
+            assert sum(o.clicks) == 1
+            rolls = [e for e in events if type(e).__name__ == "Rolled" and "to-hit" in e.purpose]
+            assert [e.tn for e in rolls] and len(rolls) == o.dice
+            hits = sum(1 for e in rolls if e.success)
+            assert o.clicks[hits] > 0, (a.text(), hits, o.clicks)
+            checked += 1
+    assert checked > 5

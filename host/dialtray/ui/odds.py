@@ -3,9 +3,9 @@
 Air Action's shots (``rules.airaction.odds``, the same code ``dialtray odds`` prints), Aces'
 one-target attacks (``rules.aces.odds`` on the engine's own dice and defense, AC-M36/M39/M60)
 and Sky Ace's attacks (the LIFE the target loses, over the hands its player may hold: the
-engine's own success and damage functions, SA-M23..SA-M29); for FASA the page says there is
-none yet. Nothing here decides a rule: dice and
-target number come from the engine (``odds_of`` → ``game.shot_numbers``).
+engine's own success and damage functions, SA-M23..SA-M29) and FASA's shots (the number of
+hits over the to-hit rolls the engine makes, each at its target number, FS-M01/M02/M73).
+Nothing here decides a rule: dice and target numbers come from the engine.
 """
 
 from __future__ import annotations
@@ -56,11 +56,15 @@ def calculator(dice: int, target: int, defensive_fate: bool = False,
     return _wrap(f"{dice} dice, hit on {max(1, target)}+{fate}", o)
 
 
-MODELS = ("airaction", "aces", "skyace")
+MODELS = ("airaction", "aces", "skyace", "fasa")
+FASA_SHOTS = ("fire", "attack", "gun", "bomb")  # a shot rolled now (rockets roll in flight)
 
 
-def shots(game: Any, legal: list[str]) -> list[Odds]:
-    """Odds of each legal attack decision, in the order the rules list them."""
+def shots(game: Any, legal: list[str], dice: Any = None) -> list[Odds]:
+    """Odds of each legal attack decision, in the order the rules list them (``dice``: the
+    table's dice, whose ``trial`` lets FASA's shots be tried and taken back)."""
+    if getattr(game, "kind", "") == "fasa":
+        return fasa_shots(game, legal, dice) if dice is not None else []
     if getattr(game, "kind", "") == "aces":
         return aces_attacks(game, legal)
     if getattr(game, "kind", "") == "skyace":
@@ -174,6 +178,37 @@ def skyace_attacks(game: Any, legal: list[str]) -> list[Odds]:
         out.append(Odds(f"{text} ({typ} attack, {succ} successes)", len(a.cards), succ, False,
                         t.life, clicks, clicks, down,
                         sum((k * q for k, q in lost.items()), Fraction(0))))
+        if len(out) >= MAX_SHOTS:
+            break
+    return out
+
+
+def fasa_shots(game: Any, legal: list[str], dice: Any) -> list[Odds]:
+    """Odds of each legal FASA shot: the shot is tried on the table's trial dice and taken
+    back, and every to-hit roll it made is read with its target number (the engine's own
+    FS-M73 arithmetic); a roll succeeds at TN or more, a 10 always, a 1 never (FS-M01/M02);
+    ``clicks`` is the number of hits (where they land is rolled after: not modelled)."""
+    from dialtray.rules.core.odds import tn_success
+
+    out: list[Odds] = []
+    for text in legal:
+        if text.split()[0] not in FASA_SHOTS:
+            continue
+        with dice.trial():
+            events = game.apply(game.parse_action(text))
+            game.undo()
+        tns = [e.tn for e in events if type(e).__name__ == "Rolled" and "to-hit" in e.purpose]
+        if not tns:
+            continue
+        hits = [Fraction(1)]
+        for tn in tns:  # independent rolls: the distribution of the number of hits
+            p = tn_success(tn)
+            hits = [(hits[k] if k < len(hits) else 0) * (1 - p)
+                    + (hits[k - 1] * p if k > 0 else 0) for k in range(len(hits) + 1)]
+        numbers = " ".join(f"{min(10, max(2, tn))}+" for tn in tns)
+        out.append(Odds(f"{text} (to-hit {numbers} on a d10)", len(tns), max(tns), False,
+                        None, tuple(hits), tuple(hits), Fraction(0),
+                        sum((k * q for k, q in enumerate(hits)), Fraction(0))))
         if len(out) >= MAX_SHOTS:
             break
     return out

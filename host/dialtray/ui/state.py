@@ -28,6 +28,11 @@ TITLES = {"airaction": "Crimson Skies: Air Action", "aces": "Crimson Skies: Aces
           "fasa": "Crimson Skies (FASA, 1998)", "skyace": "Sky Ace"}
 
 
+AXIS = "damage clicks (✖ = shot down)"
+AXES = {"aces": "damage clicks (✖ = knocked out)", "skyace": "LIFE lost (✖ = knocked out)",
+        "fasa": "hits"}
+
+
 def header(game: Any) -> str:
     """The turn and phase in words (the page's header line)."""
     s = getattr(game, "state", None)
@@ -128,7 +133,7 @@ class StateBuilder:
             v = t.view()
             self.moves.note_mover(len(g.history), g.to_move())
             legal = [a.text() for a in g.legal_actions()] if t.phase != "over" else []
-            shot_odds = od.shots(g, legal)
+            shot_odds = od.shots(g, legal, t.dice)
             board = self.board()
             mine = [f["label"] for f in board["figures"] if f.get("seat") == v.to_move]
             self._game_part = {
@@ -139,7 +144,8 @@ class StateBuilder:
                 "winner": winner(g), "board": board,
                 "choices": ch.group(legal, [f["label"] for f in board["figures"]], mine),
                 "moves": self.moves.update(g.history),
-                "odds": [{**o.to_dict(), "svg": svg.odds_chart(o)} for o in shot_odds],
+                "odds": [{**o.to_dict(), "svg": svg.odds_chart(o, AXES.get(g.kind, AXIS))}
+                         for o in shot_odds],
                 "odds_model": g.kind in od.MODELS}
             self._game_key = key
         return self._game_part

@@ -252,11 +252,12 @@
     const mineOdds = act ? g.odds.filter((o) => o.label.split(" ").includes(act.label)) : g.odds;
     const list = mineOdds.length ? mineOdds : g.odds;
     if (!list.length) return '<p class="note">No attack is legal right now.</p>';
-    const what = (o) => g.kind === "skyace" ? `${o.target} attack successes · expected LIFE lost ${o.expected_clicks.toFixed(2)} · <b>knock-out: ` :
+    const what = (o) => g.kind === "fasa" ? `${o.dice} to-hit roll${o.dice === 1 ? "" : "s"} · expected hits ${o.expected_clicks.toFixed(2)} · <b>at least one hit: ` :
+      g.kind === "skyace" ? `${o.target} attack successes · expected LIFE lost ${o.expected_clicks.toFixed(2)} · <b>knock-out: ` :
       g.kind === "aces" ? `${o.dice} dice against defense ${o.target} · expected clicks ${o.expected_clicks.toFixed(2)} · <b>${o.label.startsWith("capture") ? "captured" : "knocked out"}: ` :
       `${o.dice} dice, hit on ${o.target}+ · expected clicks ${o.expected_clicks.toFixed(2)} · <b>shot down: `;
     return list.slice(0, 4).map((o) => `<div class="shot"><h4>${esc(o.label)}</h4><p>${what(o)}` +
-      `${(100 * o.shot_down).toFixed(1)}%</b></p>${o.svg}</div>`).join("");
+      `${(100 * (g.kind === "fasa" ? 1 - o.clicks[0] : o.shot_down)).toFixed(1)}%</b></p>${o.svg}</div>`).join("");
   }
 
   function winner(g) {
