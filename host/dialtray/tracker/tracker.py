@@ -124,8 +124,8 @@ class Tracker:
     def dial_option(self, action: Any) -> DialOption | None:
         """``action`` as a turn of an input dial (what a player would turn to decide it);
         only a player's decision is one, never a table fact."""
-        if self.game.to_move() in (None, TABLE):
-            return None
+        if self.game.to_move() in (None, TABLE) or not self.input_kinds or not self.slots:
+            return None  # no dial to decide with (FASA, Sky Ace): never tried out
         return dial_option(self.game, self.dice, self.input_kinds, action)
 
     def slot_of(self, dial: Dial) -> SlotState | None:
