@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 from dialtray.commands._common import sim_missing
+from dialtray.table.games import new_game
 from dialtray.tracker import Timing
 from dialtray.ui import layout as lay
 from dialtray.ui.server import Options, Served
-from dialtray.ui.setups import setup as new_game
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = Path(__file__).parent / "screenshots"

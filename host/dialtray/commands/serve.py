@@ -68,9 +68,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--mistakes", action="store_true",
                    help="with --bots: the bots make each kind of mistake once (to see flags)")
     p.add_argument("--game", choices=("airaction", "aces", "fasa", "skyace"),
-                   default="airaction", help="the rules: Air Action, Aces, the FASA board game "
-                   "(the tray is its dice tower) or the Sky Ace card game (its LIFE counters on the "
-                   "tray's LED dice; default %(default)s)")
+                   default="airaction", help="the rules: Air Action, Aces, the FASA board "
+                   "game (the tray is its dice tower) or the Sky Ace card game (its LIFE counters "
+                   "on the tray's LED dice; default %(default)s)")
     p.add_argument("--turns", type=int_range(1, 50), default=4,
                    help="the agreed time limit in turns, 1..50 (default %(default)s)")
     p.add_argument("--seed", type=int_range(0), default=2026, help="the bots' seed")
@@ -143,17 +143,17 @@ def run(args: argparse.Namespace) -> int:
 def game_seats(args: argparse.Namespace) -> tuple[str, ...]:
     """The seats of the game ``serve`` would start (a throwaway copy on seeded dice)."""
     from dialtray.rules.core.dice import SeededDice
+    from dialtray.table.games import new_game
     from dialtray.tracker import TableDice
-    from dialtray.ui.setups import setup as new_game
 
     return tuple(new_game(args.game, TableDice(SeededDice(0)), args.seed, args.turns)
                  .game.seats())
 
 
 def serve(args: argparse.Namespace, serial: str | None, layout: Any, ev: Any) -> int:
+    from dialtray.table.games import new_game
     from dialtray.tracker import Timing
     from dialtray.ui.server import Options, Served, is_local
-    from dialtray.ui.setups import setup as new_game
 
     body = wait_assignment(ev, args.wait) if ev is not None else None
     opts = Options(

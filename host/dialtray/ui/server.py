@@ -23,7 +23,8 @@ from dialtray.link.session import TraySession
 from dialtray.rules.core.dice import TrayDice
 from dialtray.store.db import GameStore
 from dialtray.store.recorder import GameRecorder
-from dialtray.tracker import TableDice, Timing, Tracker, auto_bind
+from dialtray.table.build import binding_for, tracker_for
+from dialtray.tracker import TableDice, Timing
 from dialtray.tracker.hands import Mistakes
 from dialtray.ui.app import WS_MAX_FRAME, Server, make_app
 from dialtray.ui.board import board
@@ -96,10 +97,10 @@ class Served:
         self.session = TraySession(port, name="serve")
         dice = TableDice(TrayDice(self.session))
         setup = o.make_game(dice)
-        game = setup.game
-        self.tracker = Tracker(game, auto_bind(game.dials(), o.docks, setup.order), dice,
-                               header=setup.header, timing=o.timing,
-                               input_kinds=("speed",) if game.dials() else ())
+        # the table package's tracker: a game with no dial on the docks (FASA, Sky Ace) is
+        # one the tracker sees no dial of
+        self.tracker = tracker_for(setup, binding_for(setup, o.docks), dice, o.timing)
+        game = self.tracker.game
         self.store = GameStore.open(o.db)
         self._stack.callback(self.store.close)
         self.recorder = GameRecorder.start(self.store, self.tracker, origin="serve")
