@@ -1,53 +1,19 @@
-"""The move list: each decision of the game in plain words with what it caused and the clicks
-it made, as the page's narrated move list shows it (lichess's move list for clix games).
+"""The move list: each decision of the game with who took it, what it caused in plain words and
+the clicks it made, as the page's narrated move list shows it (lichess's move list for clix
+games).
 
-Generic over every engine: an event is named by its kind in words (``AttackRolled`` → "attack
-rolled") with its facts as words and numbers (never a Python repr); a dial change says the
-figure, the dial, the clicks, the direction and the rule. Bookkeeping events (an action begun,
-a turn passed) are left out. (The table package's narration, when it exists, replaces this.)
+The words are the table's narration (``dialtray.table.narrate.entry_lines``: the engine's own
+wording of each event, never a Python repr); a dial change adds the figure, the dial, the
+clicks, the direction and the rule that made them.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import re
 from typing import Any
 
-QUIET = {"ActionBegun", "ActionEnded", "TurnPassed", "AttackResolved", "MoveReported",
-         "PhaseBegun", "PhaseEnded"}
+from dialtray.table.narrate import entry_lines
+
 MAX_LINES = 200
-
-
-def words(name: str) -> str:
-    """``AttackRolled`` → ``attack rolled``; ``VPScored`` → ``VP scored``."""
-    parts = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)
-    return " ".join(p if p.isupper() and len(p) > 1 else p.lower() for p in parts)
-
-
-def value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, list | tuple | set | frozenset):
-        return " ".join(value(x) for x in v)
-    if isinstance(v, dict):
-        return ", ".join(f"{k} {value(x)}" for k, x in v.items())
-    if dataclasses.is_dataclass(v) and not isinstance(v, type):
-        return " ".join(value(getattr(v, f.name)) for f in dataclasses.fields(v))
-    return str(v)
-
-
-def event_text(e: Any) -> str | None:
-    name = type(e).__name__
-    if name in QUIET:
-        return None
-    facts = []
-    if dataclasses.is_dataclass(e):
-        for f in dataclasses.fields(e):
-            v = getattr(e, f.name)
-            if v is None or v == "" or v == () or v == [] or v == {}:
-                continue
-            facts.append(f"{f.name.replace('_', ' ')} {value(v)}")
-    return words(name) + (": " + ", ".join(facts) if facts else "")
 
 
 def change_text(c: Any) -> str:
@@ -60,8 +26,8 @@ def change_text(c: Any) -> str:
 
 def entry(n: int, who: str | None, e: Any) -> dict[str, Any]:
     """One numbered line of the move list: who decided what, and what it caused."""
-    caused = [t for t in (event_text(x) for x in e.events) if t]
-    return {"n": n, "who": who or "", "text": e.action.text(), "caused": caused,
+    lines = entry_lines(who or "table", e.action, e.events)
+    return {"n": n, "who": who or "", "text": e.action.text(), "caused": lines[1:],
             "clicks": [change_text(c) for c in e.dial_changes]}
 
 
