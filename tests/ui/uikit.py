@@ -35,7 +35,7 @@ def serve(tmp: Path, *, kind: str = "airaction", bots: bool = False, turns: int 
     return Served(Options(
         make_game=lambda dice: new_game(kind, dice, seed, turns), db=tmp / "games.sqlite3",
         layout=lay.find([layout_file], 8), docks=8, sim=True, bots=bots, host=host,
-        seed=tray_seed, hold=hold, timing=TIMING, play_timeout=240, ask=ask, players=players,
+        seed=tray_seed, hold=hold, timing=TIMING, ask=ask, players=players,
         pace=pace))
 
 

@@ -232,9 +232,9 @@ class Server:
         except ValueError:
             return {"op": "error", "message": "not a JSON message: nothing was done"}
         if not isinstance(m, dict) or m.get("op") not in ("decide", "ping", "turn", "resync",
-                                                             "seats"):
+                                                             "seats", "object"):
             return {"op": "error", "message": "unknown request (known: decide, turn, seats, "
-                    "ping, resync): nothing was done"}
+                    "object, ping, resync): nothing was done"}
         if m["op"] == "ping":
             return {"op": "pong", "rev": live.rev}
         if m["op"] == "resync":  # the page missed a patch's base: the whole state, in order
@@ -248,6 +248,13 @@ class Server:
             done = await asyncio.to_thread(live.turn_virtual, int(str(dock)), int(str(reader)),
                                            int(str(clicks)))
             return {"op": "turned", **done}
+        if m["op"] == "object":  # stop the bookkeeping the table is about to take
+            ofut = live.call(live.object)
+            try:
+                said = await asyncio.wait_for(asyncio.wrap_future(ofut), CALL_TIMEOUT)
+            except (TimeoutError, RuntimeError) as e:
+                return {"op": "result", "ok": False, "message": str(e)}
+            return {"op": "result", **said}
         if m["op"] == "seats":  # the first screen: who takes each seat
             players = m.get("players")
             if not isinstance(players, list) or not all(isinstance(p, str) for p in players):

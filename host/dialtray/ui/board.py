@@ -25,6 +25,9 @@ def board(game: Any, brain: Any = None) -> dict[str, Any]:
     if kind == "aces":
         return _aces(game)
     if kind == "airaction":
+        observe = getattr(brain, "observe", None)
+        if callable(observe):  # people's deployments and reported moves, laid out too
+            observe(game)
         return _airaction(game, getattr(brain, "table", None))
     if kind == "fasa":
         return _fasa(game)

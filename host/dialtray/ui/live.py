@@ -1,9 +1,10 @@
 """The table's thread: the one thread that touches the tracker (it is single-threaded).
 
-It pumps the tray's events into the tracker through the store's recorder (every event stored,
-then fed), lets the bots' hands play when they do (``tracker.runner.play_out``), runs the page's
-requests (a typed decision, a ruling) between two pumps, and after each pump publishes the
-page's state when it changed. A judge's ruling (the page's, or ``dialtray judge``'s from
+It drives the table (``dialtray.table.Table``: the bots at their pace, the bookkeeping nobody
+objected to) over the tray's events fed into the tracker through the store's recorder (every
+event stored, then fed), runs the page's requests (a decision, a turn of a virtual dial, the
+seats, a ruling) between two pumps, and after each pump publishes the page's state when it
+changed. A judge's ruling (the page's, or ``dialtray judge``'s from
 another process) is stored, then applied to the live tracker by the recorder's
 ``RecordingTracker`` (``tracker.rulings``) and shown on the page. ``received`` in a state is
 the wall-clock time the first tray click behind it reached the host (the bench measures
@@ -25,10 +26,11 @@ from dialtray.link.messages import Click, TrayEvent
 from dialtray.link.session import TraySession
 from dialtray.rules.core.dials import Dial
 from dialtray.store.recorder import GameRecorder, RecordingTracker
+from dialtray.table import Table
 from dialtray.tracker import Tracker
 from dialtray.tracker.binding import Slot
-from dialtray.tracker.hands import Hands, Mistakes
-from dialtray.tracker.runner import Stuck, TrackedTray, play_out
+from dialtray.tracker.hands import Mistakes
+from dialtray.tracker.runner import TrackedTray
 from dialtray.tracker.skyace_life import LifeDisplay
 from dialtray.ui import views
 from dialtray.ui.layout import TrayLayout
@@ -46,34 +48,6 @@ RULINGS_SHOWN = 8
 
 class Stopped(Exception):
     """The server is shutting down: leave the table's loop."""
-
-
-class PacedHands(Hands):
-    """Bot hands that wait ``pace`` seconds before each move (a decision, a dial's turn), so a
-    person watching the page can follow; a move held while the game moved on is dropped."""
-
-    def __init__(self, *args: Any, pace: float = 0.0, **kw: Any) -> None:
-        super().__init__(*args, **kw)
-        self.pace = pace
-        self._held: tuple[Any, float, tuple[int, str]] | None = None
-
-    def next(self) -> Any:
-        if self.pace <= 0:
-            return super().next()
-        key = (len(self.t.game.history), self.t.phase)
-        if self._held is not None:
-            move, due, was = self._held
-            if was != key:
-                self._held = None
-            elif time.monotonic() >= due:
-                self._held = None
-                return move
-            else:
-                return None
-        move = super().next()
-        if move is not None:
-            self._held = (move, time.monotonic() + self.pace, key)
-        return None
 
 
 class _Table(TrackedTray):
@@ -94,22 +68,23 @@ class LiveTable:
     (JSON text, serialised once for every page): ``"game"`` (legal decisions, odds: only when
     the game moved on) before the state (the tray, dice, log: every change) — ``"patch"``
     (what changed, with ``full``, the whole state it leads to) or, the first time, ``"state"``.
-    ``brain``/``turn`` (both or neither): bots play ``bot_seats`` (default: every seat),
-    turning the dials ``owner`` gives them with ``turn``; a person takes the other seats on the
-    page (decisions, and the virtual tray's dials). ``pace``: seconds a bot waits before each
-    of its moves, so a person can follow (0 in tests).
+    ``setup`` (the table package's: game, brain, dial owners): the game is driven by a
+    ``Table``; ``brain``/``turn`` (both or neither): bots play ``bot_seats`` (default: every
+    seat), turning their dials with ``turn`` (the virtual tray's hand); a person takes the
+    other seats on the page (decisions, and the virtual tray's dials). ``pace``: seconds a bot
+    waits before each of its moves and the table before taking a bookkeeping step, so a person
+    can follow and object (0 in tests). ``ask``: the page's first screen picks the seats.
     """
 
     def __init__(self, tracker: Tracker, session: TraySession, recorder: GameRecorder,
                  layout: TrayLayout, publish: Callable[..., None], *,
                  brain: Any = None, turn: Callable[[Slot, int], None] | None = None,
-                 mistakes: Mistakes | None = None, source: str = "",
-                 play_timeout: float = 3600.0, hold: bool = False,
+                 mistakes: Mistakes | None = None, source: str = "", hold: bool = False,
                  sim_turn: Callable[[Slot, int], None] | None = None,
                  bot_seats: Iterable[str] | None = None,
                  owner: Callable[[Dial], str | None] | None = None, pace: float = 0.0,
                  board: Callable[[], dict[str, Any]] | None = None,
-                 ask: bool = False) -> None:
+                 ask: bool = False, setup: Any = None) -> None:
         self.tracker = tracker
         self.session = session
         self.recorder = recorder
@@ -123,6 +98,8 @@ class LiveTable:
         self.people = tuple(x for x in seats if x not in self.bot_seats)
         self.owner = owner
         self.pace = pace
+        self.setup = setup
+        self.game_table: Table | None = None  # once the seats are known (``_run``)
         self.asking = ask and brain is not None  # the page picks who takes each seat first
         # Sky Ace's LIFE counters on the tray's LED dice (SA-M01), pushed when they change
         life = getattr(tracker.game, "life", None)
@@ -133,12 +110,12 @@ class LiveTable:
         # Set by whoever runs the table at an event (serve --event): while it says True the
         # bots start no new decision (the round's time is up; ``Hands(hold=…)``).
         self.hold_bots: Callable[[], bool] | None = None
-        self.play_timeout = play_timeout
         self.sim_turn = sim_turn  # the virtual tray's hand: the page may turn its dials
         self.states = StateBuilder(tracker, layout, recorder.gid, bots=not self.people,
                                    source=source, sim=sim_turn is not None, board=board,
                                    people=self.people)
         self.states.asking = self.asking
+        self.states.pending = self.pending
         self.rulings: list[str] = []  # every ruling (or refused attempt) as the table was shown it
         self.recording = RecordingTracker(recorder, boot=self._boot, on_ruling=self.rulings.append)
         self._looked = 0.0  # monotonic time rulings were last looked for
@@ -192,26 +169,20 @@ class LiveTable:
 
     def _run(self) -> None:
         try:
-            if self.brain is not None and self.turn is not None:
-                while not self._go.is_set():  # (the page picks the seats first: ``choose``)
-                    self.table.pump(IDLE_WAIT)
-                bots, owner = set(self.bot_seats), self.owner
-                hands = PacedHands(
-                    cast(Tracker, self.recording), self.brain, self.mistakes,
-                    hold=lambda: self.hold_bots is not None and self.hold_bots(),
-                    seats=None if not self.people else bots,
-                    owns=None if not self.people or owner is None else
-                    (lambda d: owner(d) in bots), pace=self.pace)
-                try:
-                    self.table.wait_until(lambda: self.tracker.phase != "start-check", 120,
-                                          "the start check")
-                    play_out(self.table, hands, self.turn, timeout=self.play_timeout,
-                             step_timeout=self.play_timeout if self.people else 60)
-                except Stuck as e:
-                    self.error = f"the bots stopped: {e}"
-                    log.warning("%s", self.error)
-            while True:
+            while not self._go.is_set():  # (the page picks the seats first: ``choose``)
                 self.table.pump(IDLE_WAIT)
+            if self.setup is None:
+                while True:
+                    self.table.pump(IDLE_WAIT)
+            seats = self.tracker.game.seats()
+            roles = ["bot" if x in self.bot_seats else "human" for x in seats]
+            self.game_table = gt = Table(
+                self.setup, roles, self.table, hand=self.turn, pace=self.pace,
+                mistakes=self.mistakes if self.bot_seats else None,
+                hold=lambda: self.hold_bots is not None and self.hold_bots())
+            while True:
+                gt.pump(IDLE_WAIT)
+                self.after_pump()  # a bot's move or the table's bookkeeping, shown at once
         except Stopped:
             pass
         except Exception as e:  # the page says so; the server keeps serving the store
@@ -367,8 +338,24 @@ class LiveTable:
         who = self.tracker.game.to_move()
         if who in self.bot_seats and seat in (None, who):
             return {"ok": False, "message": f"{who} is a bot's seat: it decides for itself"}
-        r = self.recording.decide(text, time.monotonic(), seat)
+        if self.game_table is not None:
+            r = self.game_table.decide(text, seat)
+        else:
+            r = self.recording.decide(text, time.monotonic(), seat)
         return {"ok": bool(r.ok), "message": str(r.message), "events": list(r.events)}
+
+    def object(self) -> dict[str, Any]:
+        """(Table thread.) A player objects to the bookkeeping the table is about to take: it
+        waits for them to decide it themselves."""
+        if self.game_table is None:
+            return {"ok": False, "message": "the table has not started"}
+        return {"ok": True, "message": self.game_table.object()}
+
+    def pending(self) -> str:
+        """The bookkeeping the table will take unless someone objects ("" none)."""
+        gt = self.game_table
+        book = gt._bookkeeping() if gt is not None else None
+        return "" if book is None else str(book.text())
 
     def choose(self, players: list[str]) -> dict[str, Any]:
         """(Table thread.) The page's first screen: who takes each seat ("human": a person at

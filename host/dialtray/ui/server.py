@@ -59,7 +59,6 @@ class Options:
     seed: int = 2026  # the virtual tray's (its dice and physics)
     hold: bool = False  # bots wait for ``live.go()`` (a test opens its pages first)
     timing: Timing | None = None
-    play_timeout: float = 3600.0
     # who takes each seat, in seating order: "human" (a person on the page) or "bot"; None:
     # every seat a bot with ``bots``, else every seat a person (no bot at all)
     players: tuple[str, ...] | None = None
@@ -118,7 +117,7 @@ class Served:
             brain=setup.brain if bots else None, turn=turn if bots else None,
             mistakes=Mistakes(kinds=list(o.mistakes)) if bots else None,
             source=f"virtual tray on {port}" if o.sim else f"tray on {port}",
-            play_timeout=o.play_timeout, hold=o.hold, sim_turn=turn, bot_seats=bot_seats,
+            hold=o.hold, sim_turn=turn, bot_seats=bot_seats, setup=setup,
             owner=getattr(setup, "owner", None), pace=o.pace,
             board=lambda: board(game, setup.brain), ask=o.ask and o.players is None)
         self.session.start()

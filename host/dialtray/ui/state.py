@@ -71,6 +71,7 @@ class StateBuilder:
         self.people = tuple(people)  # the seats a person takes on the page
         self.moves = MoveList()
         self.asking = False  # the page's first screen: who takes each seat
+        self.pending: Callable[[], str] = lambda: ""  # bookkeeping the table will take
         self._game_key: tuple[object, ...] = ()
         self._game_part: dict[str, Any] = {}
         self._dice_key: object = None
@@ -141,7 +142,7 @@ class StateBuilder:
                 "seats": list(g.seats()), "people": list(self.people), "to_move": v.to_move,
                 "legal": list(v.legal), "legal_count": v.legal_count, "history": v.history,
                 "outcome": v.outcome, "vp": v.vp, "header": header(g),
-                "winner": winner(g), "board": board,
+                "winner": winner(g), "board": board, "pending": self.pending(),
                 "choices": ch.group(legal, [f["label"] for f in board["figures"]], mine),
                 "moves": self.moves.update(g.history),
                 "odds": [{**o.to_dict(), "svg": svg.odds_chart(o, AXES.get(g.kind, AXIS))}

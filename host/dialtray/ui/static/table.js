@@ -189,6 +189,10 @@
     const me = mine(g, s);
     const figs = g.choices.figures;
     const parts = [];
+    if (g.pending && s.people.length) {
+      parts.push(`<p class="pending">The table will take <b>${esc(g.pending)}</b> unless you object ` +
+        `<button type="button" class="object">✋ Object</button></p>`);
+    }
     if (!me) {
       parts.push(`<p class="note">${g.winner ? "The game is over." : s.asking ? "Pick the seats first." :
         g.to_move ? esc(g.to_move) + (s.people.includes(g.to_move) ? " to decide" : " is a bot: it decides") + " — watch the board and the move list." : "The table settles a step."}</p>`);
@@ -320,6 +324,7 @@
     }
     const a = ev.target.closest("button.act");
     if (a) return decide(a.dataset.text);
+    if (ev.target.closest("button.object")) return send({ op: "object" });
     const t = ev.target.closest("button.turn");
     if (t) return send({ op: "turn", dock: Number(t.dataset.dock), reader: Number(t.dataset.reader), clicks: Number(t.dataset.clicks) });
     const f = ev.target.closest("[data-figure]");
