@@ -78,7 +78,10 @@
     for (let i = 6; i < b.w; i += 6) parts.push(`<line x1="${i * k}" x2="${i * k}" y1="0" y2="${H}" stroke="#90caf9"/><line y1="${i * k}" y2="${i * k}" x1="0" x2="${W}" stroke="#90caf9"/>`);
     for (const f of b.figures) {
       if (!f.at) continue;
-      parts.push(figureMark(g, f, f.at[0] * k, f.at[1] * k, 13, sel, act, f.heading));
+      // the approximate table may put a plane past the edge: drawn on the edge, said in words
+      const [x, y] = [Math.min(b.w, Math.max(0, f.at[0])), Math.min(b.h, Math.max(0, f.at[1]))];
+      const out = x !== f.at[0] || y !== f.at[1];
+      parts.push(figureMark(g, out ? { ...f, state: "past the edge" } : f, x * k, y * k, 13, sel, act, f.heading));
     }
     parts.push("</svg>");
     return parts.join("");
