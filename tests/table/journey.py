@@ -1,0 +1,97 @@
+"""A person at `dialtray play --sim` in a real 80x24 terminal (pexpect), reading the screen as
+drawn (pyte, a terminal emulator) and typing only what it offers: the first decision under "you
+may type", or a dial turned on the virtual tray ("turn N combat ±K") when the tray waits for
+one of theirs. One deliberate dial mistake (a click too many), which the screen must flag and
+the person then puts right the way the screen says."""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from pathlib import Path
+
+import pexpect
+import pyte
+
+BIN = Path(sys.executable).parent
+ROWS, COLS = 24, 80
+DUE = re.compile(r"the tray waits for: dock (\d+) (\w+) dial \(([^)]+)\): (\d+) clicks? "
+                 r"(counter-clockwise|clockwise)( to put right)?")
+OFFER = re.compile(r"^you may type: ([^,…]+?)(?:,|$| …)")
+
+
+class Person:
+    def __init__(self, args: list[str], tmp: Path) -> None:
+        self.screen = pyte.Screen(COLS, ROWS)
+        self.stream = pyte.ByteStream(self.screen)
+        self.child = pexpect.spawn(str(BIN / "dialtray"), ["--data-dir", str(tmp), *args],
+                                   dimensions=(ROWS, COLS), timeout=30,
+                                   env={"TERM": "xterm-256color", "PATH": "/usr/bin:/bin"})
+        self.raw = b""
+        self.typed: list[str] = []
+
+    def read(self, wait: float = 0.2) -> bool:
+        try:
+            chunk = self.child.read_nonblocking(1 << 16, timeout=wait)
+        except pexpect.TIMEOUT:
+            return True
+        except pexpect.EOF:
+            return False
+        self.raw += chunk
+        self.stream.feed(chunk)
+        return True
+
+    def lines(self) -> list[str]:
+        return [ln.rstrip() for ln in self.screen.display]
+
+    def type(self, line: str) -> None:
+        self.typed.append(line)
+        self.child.sendline(line)
+
+    def play(self, mine: set[str], deadline_s: float = 150.0, mistake: bool = True) -> str:
+        """Play to the end; returns the whole output (ANSI codes stripped)."""
+        end = time.monotonic() + deadline_s
+        seen: dict[str, float] = {}
+        made = not mistake
+        last_offer = ("", 0.0)
+        alive = True
+        while alive and time.monotonic() < end:
+            alive = self.read()
+            lines = self.lines()
+            assert len(lines) == ROWS
+            if any(ln.startswith("game over") for ln in lines) or b"game log:" in self.raw:
+                break
+            now = time.monotonic()
+            for ln in lines:
+                m = DUE.search(ln)
+                if not m:
+                    continue
+                dock, dial, fig, k, way, fix = m.groups()
+                if fig not in mine and not fix:
+                    continue
+                key = ln
+                seen.setdefault(key, now)
+                if now - seen[key] < 1.0:  # rested on screen: it is ours to turn
+                    continue
+                clicks = int(k) * (1 if way == "clockwise" else -1)
+                if not made and not fix:
+                    made = True
+                    clicks += 1 if clicks > 0 else -1  # the deliberate mistake
+                self.type(f"turn {dock} {dial} {clicks:+d}")
+                seen.clear()
+                break
+            else:
+                offer = next((OFFER.match(ln) for ln in lines if OFFER.match(ln)), None)
+                if offer is not None:
+                    text = offer.group(1).strip()
+                    if last_offer[0] != text or now - last_offer[1] > 3:
+                        last_offer = (text, now)
+                        self.type(text)
+        deadline = time.monotonic() + 30
+        while alive and time.monotonic() < deadline and b"stored as game" not in self.raw:
+            alive = self.read()
+        return re.sub(rb"\x1b\[[0-9;?]*[A-Za-z]", b"", self.raw).decode(errors="replace")
+
+    def close(self) -> None:
+        self.child.close(force=True)
