@@ -64,6 +64,7 @@ class Person:
     seed: int = 1
     mistake: bool = True  # one deliberate dial mistake, caught and put right
     monkey: bool = False  # any decision on screen, at random (the monkey test's page share)
+    time_limit: int | None = None  # the agreed turns: past them the players call time
     decisions: int = 0
     turns: int = 0
     flags: list[str] = field(default_factory=list)
@@ -168,6 +169,17 @@ class Person:
         rng = self.rng
         if self.monkey:
             return self._any(look)
+        turn = re.search(r"turn (\d+)", look["head"])
+        call = [a for a in look["acts"] if a.startswith(("end time", "endgame time"))]
+        if self.time_limit is not None and turn and int(turn.group(1)) > self.time_limit:
+            if call:
+                return self._act(f'#t-decide div.group button.act[data-text={q(call[0])}]')
+            kind = self.page.evaluate("() => window.dialtray.game.kind")
+            if kind == "airaction" and self.page.locator("#t-typed-text").count():
+                # Air Action lists no time call: the players type it (AA-M53(2))
+                self.page.click("#t-all summary")
+                self.page.fill("#t-typed-text", "end time")
+                return self._act("#t-all .t-typed button")
         if look["targets"] and rng.random() < 0.9:
             return self._act(f'#t-decide button.tgt[data-text={q(rng.choice(look["targets"]))}]')
         acts = [a for a in look["acts"] if not a.startswith(AVOID)]
