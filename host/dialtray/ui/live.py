@@ -180,8 +180,9 @@ class LiveTable:
                 self.setup, roles, self.table, hand=self.turn, pace=self.pace,
                 mistakes=self.mistakes if self.bot_seats else None,
                 hold=lambda: self.hold_bots is not None and self.hold_bots())
-            while True:
-                gt.pump(IDLE_WAIT)
+            moved = False
+            while True:  # after a change the bots may act again at once: no wait for the tray
+                moved = gt.pump(0.0 if moved else IDLE_WAIT)
                 self.after_pump()  # a bot's move or the table's bookkeeping, shown at once
         except Stopped:
             pass
