@@ -30,7 +30,8 @@ def header(v: TableView, humans: Sequence[str]) -> str:
 
 def due_line(d: DialDue) -> str:
     """``dock N <dial> dial (<figure>): K clicks clockwise`` first — what to do — then why."""
-    head = f"dock {d.dock} {d.dial} dial ({d.figure}): {turn_words(d.clicks)}"
+    reader = "combat" if d.reader == 0 else "speed"  # the reader's name: what `turn` takes
+    head = f"dock {d.dock} {reader} dial ({d.figure}): {turn_words(d.clicks)}"
     why = d.text.split("): ", 1)[-1] if "): " in d.text else d.text
     if why.startswith(turn_words(d.clicks)):
         why = why[len(turn_words(d.clicks)):].lstrip(" —")
@@ -103,8 +104,8 @@ def you_may_type(v: TableView, width: int, page: int) -> list[str]:
     lines.append(line.rstrip().rstrip(","))
     if len(pages) > 1:
         more = len(texts) - end
-        lines[-1] += f" … ({len(texts)} in all, page {page + 1}/{len(pages)}: 'more'" + \
-            (f" for {more} more)" if more else " to start again)")
+        lines.append(f"  … {len(texts)} in all, page {page + 1}/{len(pages)}: 'more'"
+                     + (f" shows {more} more" if more else " starts again"))
     return [ln[:width] for ln in lines]
 
 
@@ -131,9 +132,9 @@ def render(v: TableView, *, humans: Sequence[str], narration: Sequence[str],
         elif v.mover == "bot":
             bottom.append(cut(f"{v.to_move} (a bot) is deciding"))
     bottom += [cut(a) for a in asks[-2:]]
-    hint = "type a decision, 'legal', 'more', 'wait', 'dispute TEXT', 'quit'"
+    hint = "type: a decision, legal, more, wait, dispute X, quit"
     if sim:
-        hint += ", sim: 'turn 0 speed -4'"
+        hint += "; sim: turn 0 speed -4"
     bottom.append(cut(hint))
     room = height - 1 - len(top) - len(waits) - len(flags) - len(bottom)
     news = [cut(m) for m in [*narration, *messages]][-max(0, room):] if room > 0 else []
