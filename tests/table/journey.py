@@ -22,6 +22,17 @@ DUE = re.compile(r"the tray waits for: dock (\d+) (\w+) dial \(([^)]+)\): (\d+) 
 OFFER = re.compile(r"^you may type: (.*)$")
 
 
+def joined(lines: list[str]) -> list[str]:
+    """A wrapped "the tray waits for" line and its continuation ("  …") as one."""
+    out: list[str] = []
+    for ln in lines:
+        if ln.startswith("  ") and out and out[-1].startswith("the tray waits for:"):
+            out[-1] += " " + ln.strip()
+        else:
+            out.append(ln)
+    return out
+
+
 class Person:
     def __init__(self, args: list[str], tmp: Path) -> None:
         self.screen = pyte.Screen(COLS, ROWS)
@@ -65,6 +76,7 @@ class Person:
             alive = self.read()
             lines = self.lines()
             assert len(lines) == ROWS
+            lines = joined(lines)
             if any(ln.startswith("game over") for ln in lines) or b"game log:" in self.raw:
                 break
             now = time.monotonic()

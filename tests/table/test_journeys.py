@@ -8,11 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from dialtray.table.narrate import REPR
 
 sys.path.insert(0, str(Path(__file__).parent))
-from journey import Person  # noqa: E402
+from journey import Person
 
 MINE = {"airaction": {"A1", "A2", "A3"}}
 

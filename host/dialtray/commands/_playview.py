@@ -47,6 +47,17 @@ def waits_of(v: TableView) -> list[str]:
     return out
 
 
+def wrap2(s: str, width: int) -> list[str]:
+    """At most two lines: what to turn is never cut (the reason may be)."""
+    import textwrap
+
+    lines = textwrap.wrap(s, width, subsequent_indent="  ", break_on_hyphens=False) or [""]
+    if len(lines) > 2:
+        rest = " ".join(lines[1:])
+        lines = [lines[0], rest if len(rest) <= width else rest[:width - 1] + "…"]
+    return lines
+
+
 def dock_cell(d: DockView) -> str:
     state = "ok" if not d.turn and d.status == "ok" else \
         (f"turn {d.turn:+d}" if d.turn else d.status)
@@ -118,7 +129,7 @@ def render(v: TableView, *, humans: Sequence[str], narration: Sequence[str],
 
     top = [cut(header(v, humans))]
     top += dock_lines(v.docks, width)
-    waits = [cut("the tray waits for: " + w) for w in waits_of(v)[:4]]
+    waits = [ln for w in waits_of(v)[:4] for ln in wrap2("the tray waits for: " + w, width)]
     flags = [cut("! " + f) for f in v.flags[:3]]
     bottom: list[str] = []
     if v.over is not None:
