@@ -103,7 +103,7 @@ class Person:
                 offer = next((OFFER.match(ln) for ln in lines if OFFER.match(ln)), None)
                 if offer is not None:
                     shown = offer.group(1)
-                    words = [w.strip() for w in shown.split(",") if w.strip()]
+                    words = [w.strip() for w in shown.split(", ") if w.strip()]
                     if words and (last_offer[0] != shown or now - last_offer[1] > 3):
                         last_offer = (shown, now)
                         self.type(rng.choice(words))

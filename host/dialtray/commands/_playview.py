@@ -144,7 +144,7 @@ def render(v: TableView, *, humans: Sequence[str], narration: Sequence[str],
             bottom.append(cut(f"{v.to_move} (a bot) is deciding"))
     bottom += [cut(a) for a in asks[-2:]]
     hint = "type: a decision, legal, more, wait, dispute X, quit"
-    if sim:
+    if sim and v.docks:
         hint += "; sim: turn 0 speed -4"
     bottom.append(cut(hint))
     room = height - 1 - len(top) - len(waits) - len(flags) - len(bottom)
