@@ -6,6 +6,7 @@ the person then puts right the way the screen says."""
 
 from __future__ import annotations
 
+import random
 import re
 import sys
 import time
@@ -18,7 +19,18 @@ BIN = Path(sys.executable).parent
 ROWS, COLS = 24, 80
 DUE = re.compile(r"the tray waits for: dock (\d+) (\w+) dial \(([^)]+)\): (\d+) clicks? "
                  r"(counter-clockwise|clockwise)( to put right)?")
-OFFER = re.compile(r"^you may type: ([^,…]+?)(?:,|$| …)")
+OFFER = re.compile(r"^you may type: (.*)$")
+
+
+def joined(lines: list[str]) -> list[str]:
+    """A wrapped "the tray waits for" line and its continuation ("  …") as one."""
+    out: list[str] = []
+    for ln in lines:
+        if ln.startswith("  ") and out and out[-1].startswith("the tray waits for:"):
+            out[-1] += " " + ln.strip()
+        else:
+            out.append(ln)
+    return out
 
 
 class Person:
@@ -30,6 +42,7 @@ class Person:
                                    env={"TERM": "xterm-256color", "PATH": "/usr/bin:/bin"})
         self.raw = b""
         self.typed: list[str] = []
+        self.mistake = ""  # the turn made one click too many, once made
 
     def read(self, wait: float = 0.2) -> bool:
         try:
@@ -49,8 +62,11 @@ class Person:
         self.typed.append(line)
         self.child.sendline(line)
 
-    def play(self, mine: set[str], deadline_s: float = 150.0, mistake: bool = True) -> str:
-        """Play to the end; returns the whole output (ANSI codes stripped)."""
+    def play(self, mine: set[str], deadline_s: float = 150.0, mistake: bool = True,
+             seed: int = 1) -> str:
+        """Play to the end, picking at random among the decisions on screen; returns the
+        whole output (ANSI codes stripped)."""
+        rng = random.Random(seed)
         end = time.monotonic() + deadline_s
         seen: dict[str, float] = {}
         made = not mistake
@@ -60,6 +76,7 @@ class Person:
             alive = self.read()
             lines = self.lines()
             assert len(lines) == ROWS
+            lines = joined(lines)
             if any(ln.startswith("game over") for ln in lines) or b"game log:" in self.raw:
                 break
             now = time.monotonic()
@@ -78,16 +95,18 @@ class Person:
                 if not made and not fix:
                     made = True
                     clicks += 1 if clicks > 0 else -1  # the deliberate mistake
+                    self.mistake = f"turn {dock} {dial} {clicks:+d}"
                 self.type(f"turn {dock} {dial} {clicks:+d}")
                 seen.clear()
                 break
             else:
                 offer = next((OFFER.match(ln) for ln in lines if OFFER.match(ln)), None)
                 if offer is not None:
-                    text = offer.group(1).strip()
-                    if last_offer[0] != text or now - last_offer[1] > 3:
-                        last_offer = (text, now)
-                        self.type(text)
+                    shown = offer.group(1)
+                    words = [w.strip() for w in shown.split(", ") if w.strip()]
+                    if words and (last_offer[0] != shown or now - last_offer[1] > 3):
+                        last_offer = (shown, now)
+                        self.type(rng.choice(words))
         deadline = time.monotonic() + 30
         while alive and time.monotonic() < deadline and b"stored as game" not in self.raw:
             alive = self.read()

@@ -25,10 +25,9 @@ def play(table: Table, rng: random.Random, slips: float = 0.05) -> int:
             if owner in table.humans or d.flagged or v.tracker_phase != "play":
                 extra = 1 if (rng.random() < slips and not d.flagged) else 0
                 table.turn(d.dock, d.reader, d.clicks + (extra if d.clicks > 0 else -extra))
-        elif v.mover == "human" or (v.mover == "table" and v.offers):
-            if v.offers:
-                choice = rng.choice(offers.flat(v.offers))
-                r = table.decide(choice, v.to_move)
-                assert r.ok or "waits for the dials" in r.message or r.retry, r.message
+        elif (v.mover == "human" or (v.mover == "table" and v.offers)) and v.offers:
+            choice = rng.choice(offers.flat(v.offers))
+            r = table.decide(choice, v.to_move)
+            assert r.ok or "waits for the dials" in r.message or r.retry, r.message
         table.pump()
     raise AssertionError(f"the game did not end: {table.view().waiting_for}")

@@ -10,12 +10,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from dialtray.table import GAMES, on_paper
 from dialtray.table.narrate import REPR
 
 sys.path.insert(0, str(Path(__file__).parent))
-from monkey import play  # noqa: E402
+from monkey import play
 
 SLICES = 4
 GAMES_PER_KIND = 200

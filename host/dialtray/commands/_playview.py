@@ -30,7 +30,8 @@ def header(v: TableView, humans: Sequence[str]) -> str:
 
 def due_line(d: DialDue) -> str:
     """``dock N <dial> dial (<figure>): K clicks clockwise`` first — what to do — then why."""
-    head = f"dock {d.dock} {d.dial} dial ({d.figure}): {turn_words(d.clicks)}"
+    reader = "combat" if d.reader == 0 else "speed"  # the reader's name: what `turn` takes
+    head = f"dock {d.dock} {reader} dial ({d.figure}): {turn_words(d.clicks)}"
     why = d.text.split("): ", 1)[-1] if "): " in d.text else d.text
     if why.startswith(turn_words(d.clicks)):
         why = why[len(turn_words(d.clicks)):].lstrip(" —")
@@ -44,6 +45,17 @@ def waits_of(v: TableView) -> list[str]:
     out += [w for w in v.waiting_for if not any(w.startswith(x) for x in labels)
             and not (v.due and w.endswith(" to decide"))]
     return out
+
+
+def wrap2(s: str, width: int) -> list[str]:
+    """At most two lines: what to turn is never cut (the reason may be)."""
+    import textwrap
+
+    lines = textwrap.wrap(s, width, subsequent_indent="  ", break_on_hyphens=False) or [""]
+    if len(lines) > 2:
+        rest = " ".join(lines[1:])
+        lines = [lines[0], rest if len(rest) <= width else rest[:width - 1] + "…"]
+    return lines
 
 
 def dock_cell(d: DockView) -> str:
@@ -103,8 +115,8 @@ def you_may_type(v: TableView, width: int, page: int) -> list[str]:
     lines.append(line.rstrip().rstrip(","))
     if len(pages) > 1:
         more = len(texts) - end
-        lines[-1] += f" … ({len(texts)} in all, page {page + 1}/{len(pages)}: 'more'" + \
-            (f" for {more} more)" if more else " to start again)")
+        lines.append(f"  … {len(texts)} in all, page {page + 1}/{len(pages)}: 'more'"
+                     + (f" shows {more} more" if more else " starts again"))
     return [ln[:width] for ln in lines]
 
 
@@ -117,7 +129,7 @@ def render(v: TableView, *, humans: Sequence[str], narration: Sequence[str],
 
     top = [cut(header(v, humans))]
     top += dock_lines(v.docks, width)
-    waits = [cut("the tray waits for: " + w) for w in waits_of(v)[:4]]
+    waits = [ln for w in waits_of(v)[:4] for ln in wrap2("the tray waits for: " + w, width)]
     flags = [cut("! " + f) for f in v.flags[:3]]
     bottom: list[str] = []
     if v.over is not None:
@@ -131,9 +143,9 @@ def render(v: TableView, *, humans: Sequence[str], narration: Sequence[str],
         elif v.mover == "bot":
             bottom.append(cut(f"{v.to_move} (a bot) is deciding"))
     bottom += [cut(a) for a in asks[-2:]]
-    hint = "type a decision, 'legal', 'more', 'wait', 'dispute TEXT', 'quit'"
-    if sim:
-        hint += ", sim: 'turn 0 speed -4'"
+    hint = "type: a decision, legal, more, wait, dispute X, quit"
+    if sim and v.docks:
+        hint += "; sim: turn 0 speed -4"
     bottom.append(cut(hint))
     room = height - 1 - len(top) - len(waits) - len(flags) - len(bottom)
     news = [cut(m) for m in [*narration, *messages]][-max(0, room):] if room > 0 else []

@@ -402,14 +402,14 @@ class Game:
                          "them back)" if moved else "no dial moved while the host was away"))
         steady_gc()  # setup done: from here the host stores event by event (store.table)
         if self.plain:
-            last = self.plain_view()
-            print(last, flush=True)
+            shown = self.plain_view()
+            print(shown, flush=True)
             while not self.quit and not self.table.over:
                 if self.step():
-                    now = self.plain_view()
-                    if now != last:
-                        print(now, flush=True)
-                        last = now
+                    again = self.plain_view()
+                    if again != shown:
+                        print(again, flush=True)
+                        shown = again
             return self.finish()
         last = -1.0
         with Live(self.view(), console=self.console, auto_refresh=False,
