@@ -8,7 +8,6 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from dialtray.commands._games import new_game
 from dialtray.rules.core.dice import SeededDice
 from dialtray.rules.core.game import TABLE
@@ -24,7 +23,7 @@ def test_a_bot_plays_air_action_to_the_end_against_a_person(bot_seat: str) -> No
         if g.outcome() is not None:
             break
         who = g.to_move()
-        if who == bot_seat or who == TABLE:
+        if who in (bot_seat, TABLE):
             action = setup.brain.choose(g)  # the table's facts come from the bot's table too
         else:
             action = person.choice(list(g.legal_actions()))

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from dialtray.commands._common import sim_missing
-from dialtray.commands._games import new_game
+from dialtray.table.games import new_game
 from dialtray.tracker import Timing
 from dialtray.ui import layout as lay
 from dialtray.ui.server import Options, Served
@@ -26,7 +26,8 @@ TIMING = Timing(judge_s=0.25, grace_s=0.5)
 
 def serve(tmp: Path, *, kind: str = "airaction", bots: bool = False, turns: int = 1,
           host: str = "127.0.0.1", seed: int = 3, tray_seed: int = 11,
-          hold: bool = False) -> Served:
+          hold: bool = False, ask: bool = False, players: tuple[str, ...] | None = None,
+          pace: float = 0.0) -> Served:
     why = sim_missing()
     if why:
         pytest.skip(why)
@@ -34,7 +35,8 @@ def serve(tmp: Path, *, kind: str = "airaction", bots: bool = False, turns: int 
     return Served(Options(
         make_game=lambda dice: new_game(kind, dice, seed, turns), db=tmp / "games.sqlite3",
         layout=lay.find([layout_file], 8), docks=8, sim=True, bots=bots, host=host,
-        seed=tray_seed, hold=hold, timing=TIMING, play_timeout=240))
+        seed=tray_seed, hold=hold, timing=TIMING, ask=ask, players=players,
+        pace=pace))
 
 
 def shot(page: Any, name: str) -> Path:

@@ -1,76 +1,177 @@
-"""The terminal view of a tracked game (Rich): every dock's figure, its click and values, the
-phase, whose turn, what the tray waits for, the flags, the dice, the decisions one may type.
+"""The terminal view of a table (``dialtray.table.TableView``), fitted to the terminal: the header
+(game, turn, phase, who is to move), the docks in columns, what the tray waits for, the flags,
+the latest narration, and last — always visible — what you may type and the prompt's hint.
 
-Reads only the tracker's plain-data ``View``; draws nothing else.
+Lines are cut to the width and the narration gives way first, so the whole view is never taller
+than the terminal (a taller one would leave stale copies of its head behind when redrawn).
+Long lists of decisions are paged (``more``). ``plain_lines`` is the ``--plain`` form a script
+follows line by line.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
-from rich.console import Group
-from rich.panel import Panel
-from rich.table import Table
 from rich.text import Text
 
+from dialtray.table import DialDue, TableView, offers
 from dialtray.tracker.marks import turn_words
-from dialtray.tracker.view import View
+from dialtray.tracker.view import DockView
 
-MAX_LEGAL_SHOWN = 14
+OFFER_LINES = 3  # "you may type" takes at most this many lines; the rest is paged
 
 
-def render(v: View, *, title: str, phase: str, humans: Sequence[str], messages: Sequence[str],
-           sim: bool, judge_vp: Mapping[str, int] | None = None) -> Group:
-    head = Text()
-    head.append(f"{title}  ", style="bold")
-    head.append(f"{phase}  ")
+def header(v: TableView, humans: Sequence[str]) -> str:
     who = v.to_move or "nobody"
-    head.append(f"to move: {who}", style="bold cyan")
-    if v.to_move in humans:
-        head.append("  (you)", style="bold green")
-    head.append(f"  tracker: {v.phase}")
+    you = "  (you)" if v.to_move in humans else ""
+    when = " ".join(x for x in (v.turn, v.phase) if x)
+    return f"{v.title}  {when}  to move: {who}{you}  tracker: {v.tracker_phase}"
 
-    docks = Table(box=None, pad_edge=False, show_edge=False, expand=False)
-    for col in ("dock", "figure", "dial", "click", "values", "tray"):
-        docks.add_column(col)
-    for d in v.docks:
-        values = " ".join(f"{k}={val}" for k, val in d.values.items())
-        if d.turn:
-            state = Text(f"turn {turn_words(d.turn)}", style="bold yellow" if d.status == "turn"
-                         else "bold red")
-        elif d.status != "ok":
-            state = Text(d.status, style="bold red")
-        else:
-            state = Text("ok", style="green")
-        click = "-" if d.click is None else str(d.click)
-        figure = d.figure + ("" if d.in_play else " (out)")
-        docks.add_row(f"{d.dock} {'cs'[d.reader]}", figure, d.kind, click, values, state)
 
-    waits = Text("the tray waits for: ", style="bold")
-    waits.append("; ".join(v.waiting_for))
-    parts: list[object] = [head, docks, waits]
-    if v.flags:
-        flags = Text()
-        for f in v.flags:
-            flags.append(f"! {f}\n", style="bold red")
-        parts.append(Panel(flags, title="put right", border_style="red"))
-    if v.last_roll:
-        parts.append(Text(f"dice: {v.last_roll}", style="magenta"))
-    for n in v.notes[-3:]:
-        parts.append(Text(f"judge: {n}", style="dim"))
-    if judge_vp:  # a judge's VP rulings, beside the rules' VP table (tracker.rulings)
-        parts.append(Text("judge's VP: " + ", ".join(f"{seat} {n:+d}" for seat, n in
-                                                   sorted(judge_vp.items())), style="yellow"))
-    if v.outcome:
-        parts.append(Text(f"game over: {v.outcome}  VP {v.vp}", style="bold green"))
-    elif v.to_move in humans and v.legal:
-        shown = ", ".join(v.legal[:MAX_LEGAL_SHOWN])
-        more = f" … ({v.legal_count} in all)" if v.legal_count > MAX_LEGAL_SHOWN else ""
-        parts.append(Text(f"you may type: {shown}{more}", style="cyan"))
-    for m in messages[-4:]:
-        parts.append(Text(m))
-    hint = "type a decision, 'dispute TEXT', 'legal', 'quit'"
-    if sim:
-        hint += ", or a sim command ('turn 0 speed -4', 'help sim')"
-    parts.append(Text(hint, style="dim"))
-    return Group(*parts)  # type: ignore[arg-type]
+def due_line(d: DialDue) -> str:
+    """``dock N <dial> dial (<figure>): K clicks clockwise`` first — what to do — then why."""
+    reader = "combat" if d.reader == 0 else "speed"  # the reader's name: what `turn` takes
+    head = f"dock {d.dock} {reader} dial ({d.figure}): {turn_words(d.clicks)}"
+    why = d.text.split("): ", 1)[-1] if "): " in d.text else d.text
+    if why.startswith(turn_words(d.clicks)):
+        why = why[len(turn_words(d.clicks)):].lstrip(" —")
+    return f"{head}{' to put right' if d.flagged else ''} — {why}" if why else head
+
+
+def waits_of(v: TableView) -> list[str]:
+    """Each dial to turn (its own line), then whatever else the tray waits for."""
+    out = [due_line(d) for d in v.due]
+    labels = {f"dock {d.dock} " for d in v.due}
+    out += [w for w in v.waiting_for if not any(w.startswith(x) for x in labels)
+            and not (v.due and w.endswith(" to decide"))]
+    return out
+
+
+def wrap2(s: str, width: int) -> list[str]:
+    """At most two lines: what to turn is never cut (the reason may be)."""
+    import textwrap
+
+    lines = textwrap.wrap(s, width, subsequent_indent="  ", break_on_hyphens=False) or [""]
+    if len(lines) > 2:
+        rest = " ".join(lines[1:])
+        lines = [lines[0], rest if len(rest) <= width else rest[:width - 1] + "…"]
+    return lines
+
+
+def dock_cell(d: DockView) -> str:
+    state = "ok" if not d.turn and d.status == "ok" else \
+        (f"turn {d.turn:+d}" if d.turn else d.status)
+    click = "-" if d.click is None else str(d.click)
+    out = "" if d.in_play else " out"
+    return f"{d.dock}{'cs'[d.reader]} {d.figure}{out} {click} {state}"
+
+
+def dock_lines(docks: Sequence[DockView], width: int) -> list[str]:
+    if not docks:
+        return []
+    cell = min(width, max(len(dock_cell(d)) for d in docks) + 2)
+    per = max(1, width // cell)
+    cells = [dock_cell(d).ljust(cell) for d in docks]
+    return ["".join(cells[i:i + per]).rstrip() for i in range(0, len(cells), per)]
+
+
+def you_may_type(v: TableView, width: int, page: int) -> list[str]:
+    """At most ``OFFER_LINES`` lines: "you may type: A, B, …" then "… N more: type 'more'"."""
+    texts = offers.flat(v.offers)
+    if not texts:
+        return []
+    lines: list[str] = []
+    line = "you may type: "
+    pages: list[int] = [0]
+    i = 0
+    budget = OFFER_LINES
+    # find where each page starts: fill OFFER_LINES lines per page
+    while i < len(texts):
+        used, cur = 1, len("you may type: ")
+        j = i
+        while j < len(texts):
+            need = len(texts[j]) + 2
+            if cur + need > width - 1:
+                used += 1
+                cur = 2
+                if used > budget:
+                    break
+            cur += need
+            j += 1
+        if j == i:
+            j = i + 1
+        if j < len(texts):
+            pages.append(j)
+        i = j
+    page = page % len(pages)
+    start = pages[page]
+    end = pages[page + 1] if page + 1 < len(pages) else len(texts)
+    for t in texts[start:end]:
+        piece = t + ", "
+        if len(line) + len(piece) > width - 1:
+            lines.append(line.rstrip())
+            line = "  "
+        line += piece
+    lines.append(line.rstrip().rstrip(","))
+    if len(pages) > 1:
+        more = len(texts) - end
+        lines.append(f"  … {len(texts)} in all, page {page + 1}/{len(pages)}: 'more'"
+                     + (f" shows {more} more" if more else " starts again"))
+    return [ln[:width] for ln in lines]
+
+
+def render(v: TableView, *, humans: Sequence[str], narration: Sequence[str],
+           messages: Sequence[str], sim: bool, width: int, height: int, page: int = 0,
+           asks: Sequence[str] = ()) -> Text:
+    """The whole screen, at most ``height`` lines of at most ``width`` characters."""
+    def cut(s: str) -> str:
+        return s if len(s) <= width else s[:width - 1] + "…"
+
+    top = [cut(header(v, humans))]
+    top += dock_lines(v.docks, width)
+    waits = [ln for w in waits_of(v)[:4] for ln in wrap2("the tray waits for: " + w, width)]
+    flags = [cut("! " + f) for f in v.flags[:3]]
+    bottom: list[str] = []
+    if v.over is not None:
+        bottom.append(cut(f"game over: {v.over.termination}; winner "
+                          f"{v.over.winner or 'none'}"))
+    else:
+        if v.pending:
+            bottom.append(cut(f"the table takes '{v.pending}' unless you type 'wait'"))
+        if v.mover in ("human", "table") and v.offers:
+            bottom += you_may_type(v, width, page)
+        elif v.mover == "bot":
+            bottom.append(cut(f"{v.to_move} (a bot) is deciding"))
+    bottom += [cut(a) for a in asks[-2:]]
+    hint = "type: a decision, legal, more, wait, dispute X, quit"
+    if sim and v.docks:
+        hint += "; sim: turn 0 speed -4"
+    bottom.append(cut(hint))
+    room = height - 1 - len(top) - len(waits) - len(flags) - len(bottom)
+    news = [cut(m) for m in [*narration, *messages]][-max(0, room):] if room > 0 else []
+    lines = [*top, *waits, *flags, *news, *bottom]
+    if len(lines) > height - 1:  # a tiny terminal: the bottom (what to type) wins
+        lines = lines[-(height - 1):]
+    text = Text()
+    for i, line in enumerate(lines):
+        style = "bold" if i == 0 and line is top[0] else None
+        if line.startswith("!"):
+            style = "bold red"
+        elif line.startswith("you may type") or (line.startswith("  ") and line in bottom):
+            style = "cyan"
+        text.append(line + ("\n" if i < len(lines) - 1 else ""), style=style)
+    return text
+
+
+def plain_lines(v: TableView, humans: Sequence[str], page: int = 0) -> list[str]:
+    """The ``--plain`` view: one fact per line, the lines a script waits for."""
+    out = [header(v, humans)]
+    out += [f"the tray waits for: {w}" for w in waits_of(v)]
+    out += [f"! {f}" for f in v.flags]
+    if v.over is not None:
+        out.append(f"game over: {v.over.termination}; winner {v.over.winner or 'none'}")
+    elif v.pending:
+        out.append(f"the table takes '{v.pending}' unless you type 'wait'")
+    if v.over is None and v.mover in ("human", "table") and v.offers:
+        out += you_may_type(v, 10_000, page)
+    return out

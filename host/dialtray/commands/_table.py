@@ -17,9 +17,10 @@ from typing import Any
 
 from dialtray.commands._args import int_range
 from dialtray.commands._common import CommandError
-from dialtray.commands._games import GAMES, Setup, new_game
 from dialtray.link.session import TraySession
 from dialtray.rules.core.dice import DiceSource, PromptDice, SeededDice, TrayDice
+from dialtray.table.build import tracker_for
+from dialtray.table.games import DIALLED, GAMES, Setup, new_game
 from dialtray.tracker import TableDice, Timing, Tracker, auto_bind
 from dialtray.tracker.binding import Binding, BindingError, read_binding
 from dialtray.tracker.dice import Roll
@@ -92,6 +93,11 @@ def new_table(kind: str, source: DiceSource, seed: int, turns: int, docks: int,
         raise CommandError(f"unknown game {kind!r}: {' or '.join(GAMES)}", 2)
     dice = TableDice(source, on_roll)
     setup = make(dice) if make is not None else new_game(kind, dice, seed, turns)
+    if setup.game.kind not in DIALLED:  # FASA, Sky Ace: no dial on the docks
+        if binding_file is not None or figures:
+            raise CommandError(f"argument {'--docks-file' if binding_file else '--figures'}: "
+                               f"{setup.game.kind} has no dials on the tray's docks", 2)
+        return Table(setup, tracker_for(setup, Binding({}), dice, timing), dice)
     dials = setup.game.dials()
     try:
         binding: Binding

@@ -25,7 +25,7 @@ from rich.live import Live
 
 from dialtray.builder.calibration_check import warn_if_different
 from dialtray.commands import _playfasa as play_fasa
-from dialtray.commands._args import figures_arg, int_range, seats_arg
+from dialtray.commands._args import figures_arg, float_range, int_range, seats_arg
 from dialtray.commands._common import MAX_DOCKS, CommandError, require_sim, resolve_port
 from dialtray.commands._event import (
     add_event_arguments,
@@ -35,8 +35,7 @@ from dialtray.commands._event import (
     stop_event,
     wait_assignment,
 )
-from dialtray.commands._games import GAMES, setup_of
-from dialtray.commands._playview import render
+from dialtray.commands._playview import plain_lines, render, you_may_type
 from dialtray.commands._store import (
     CommandTable,
     Resuming,
@@ -59,10 +58,10 @@ from dialtray.link.session import TraySession
 from dialtray.rules.core.dice import SeededDice
 from dialtray.rules.core.errors import DiceError, InvalidActionError
 from dialtray.store.table import steady_gc
-from dialtray.tracker import OVER, TableDice, Timing
-from dialtray.tracker.binding import Slot
-from dialtray.tracker.hands import Hands, Typed
-from dialtray.tracker.runner import CHUNK
+from dialtray.table import Over
+from dialtray.table import Table as GameTable
+from dialtray.table.games import GAMES, setup_of
+from dialtray.tracker import TableDice, Timing
 
 EXAMPLES = """examples:
   dialtray play airaction --sim                      # you (P1) against a bot, virtual tray
@@ -89,7 +88,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("play", help="play a game on the tray with the click tracker",
                        description=__doc__, epilog=EXAMPLES,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("game", nargs="?", choices=(*GAMES, play_fasa.KIND),
+    p.add_argument("game", nargs="?", choices=GAMES,
                    help="which rules (not with --resume: the stored game says)")
     p.add_argument("--resume", nargs="?", const=0, type=game_number, metavar="GAME",
                    help="carry on a stored game after a crash or a closed laptop (default: "
@@ -105,6 +104,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="a dock-to-figure file ('dock 0: A1' per line) instead of --figures")
     p.add_argument("--docks", type=int_range(2, MAX_DOCKS), default=config.DEFAULT_DOCKS,
                    help=f"docks on the tray, 2..{MAX_DOCKS} (default %(default)s)")
+    p.add_argument("--pace", type=float_range(0.0, 30.0), default=1.0, metavar="S",
+                   help="seconds a bot waits before each decision, so a person can follow "
+                        "(0: at once; default %(default)s)")
     p.add_argument("--plain", action="store_true",
                    help="print the view after each change instead of a live screen")
     add_game_arguments(p)
@@ -115,8 +117,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.game == play_fasa.KIND:
-        return play_fasa.run(args)
+    if args.game == play_fasa.KIND and (args.plots == "sealed" or args.resume is not None):
+        return play_fasa.run(args)  # plots typed hidden, sealed, revealed together (FS-M33)
     if args.sim and args.port:
         raise CommandError("argument --port: not with --sim (the virtual tray has its own)", 2)
     if args.docks_file is not None and args.figures:
@@ -141,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
             res.store.close()
             stop_event(ev)
     if args.game is None:
-        raise CommandError("argument game: say which rules (airaction, aces or fasa), or "
+        raise CommandError("argument game: say which rules (airaction, aces, fasa or skyace), or "
                            "--resume a stored game", 2)
     check_before_start(args, args.game)
     ev = open_event(args)
@@ -254,14 +256,14 @@ class TypedDice:
 
 
 class Game:
-    """The play loop: link events, typed lines, bot moves, the view."""
+    """The terminal front end of a ``dialtray.table.Table``: typed lines in, the view out."""
 
     def __init__(self, args: argparse.Namespace, table: Table, session: TraySession,
                  vtray: Any, inbox: queue.SimpleQueue[str | None], *,
                  tracked: CommandTable | None = None, resumed: int | None = None,
                  event: Any = None) -> None:
         self.args = args
-        self.table = table
+        self.built = table
         self.t = table.tracker
         self.vtray = vtray
         self.resumed = resumed
@@ -273,49 +275,62 @@ class Game:
             event.track(tracked.recording.recorder.gid)
             event.watch(session)
         tracked.recording.on_ruling = self.say  # a judge's ruling: applied, shown
-        game = self.t.game
-        seats = game.seats()
-        self.humans = [s for s, who in zip(seats, args.seats, strict=True) if who == "human"]
-        bots = [s for s, who in zip(seats, args.seats, strict=True) if who == "bot"]
-        owner = table.setup.owner
         hold = event.holds_play if event is not None else None  # time's up: the table ends it
-        self.hands = Hands(self.t, table.setup.brain, seats=bots, owns=lambda d: owner(d) in bots,
-                           hold=hold) if bots else None
+        hand = None
+        if vtray is not None:
+            from dialtray.virtual.hands import VirtualHands
+
+            hand = VirtualHands(vtray).turn
+        self.table = GameTable(table.setup, args.seats, tracked, hand=hand,
+                               pace=args.pace, hold=hold)
+        self.t = tracked.tracker  # the recording tracker: decisions are stored
+        self.humans = self.table.humans
         self.messages: list[str] = []
         self.inbox = inbox
-        self.busy: tuple[Slot, int, float] | None = None  # a bot's turn not yet sensed
-        self.pending: list[tuple[Slot, int]] = []
         self.console = Console()
         self.quit = False
-        self.announced = 0
+        self.page = 0
+        self.plain = bool(args.plain or not self.console.is_terminal)
+        self.told = 0  # narration lines printed (--plain)
+        if self.plain:
+            self.table.on_narrate = self._print_narration
 
     # ---- input ----------------------------------------------------------------------------------
 
     def say(self, text: str) -> None:
         self.messages.append(text)
         del self.messages[:-8]
+        if self.plain:
+            print(text, flush=True)
+
+    def _print_narration(self, line: str) -> None:
+        print(line, flush=True)
 
     def handle(self, line: str) -> None:
         words = line.split()
         if not words:
             return
-        now = self.tracked.clock()
         if words[0] in ("quit", "exit"):
             self.quit = True
             return
-        if words[0] == "legal":
-            legal = [a.text() for a in self.t.game.legal_actions()]
-            self.say("legal now: " + (", ".join(legal) or "nothing"))
+        if words[0] in ("legal", "more"):
+            self.page = 0 if words[0] == "legal" else self.page + 1
+            if self.plain:
+                for text in you_may_type(self.table.view(), 10_000, 0):
+                    print(text, flush=True)
+            return
+        if words[0] == "wait":
+            self.say(self.table.object())
             return
         if words[0] == "dispute":
-            r = self.t.dispute(" ".join(words[1:]) or "?", now)
-            self.say(r.message)
+            self.table.dispute(" ".join(words[1:]) or "?")
             return
         if words[0] == "judge" and self.event is not None:  # at an event: to the hub's queue
             self.event.call_judge(" ".join(words[1:]) or "a player calls the judge")
             return
         if words[0] == "help":
-            self.say("type a decision in notation words; 'legal' lists them" +
+            self.say("type a decision in notation words (the ones offered); 'legal' lists "
+                     "them, 'more' pages on, 'wait' stops the table's bookkeeping" +
                      (", sim: " + ", ".join(sorted(self.sim_commands())) if self.vtray else ""))
             return
         if self.vtray is not None and words[0] in self.sim_commands() and \
@@ -327,11 +342,8 @@ class Game:
             except ScriptError as e:
                 self.say(f"sim: {e}")
             return
-        seat = self.t.game.to_move()
-        if seat not in self.humans and seat != "table":
-            self.say(f"{seat} (a bot) decides now, not you")
-            return
-        r = self.tracked.recording.decide(line, now, seat=seat)  # a refusal is stored too
+        self.page = 0
+        r = self.table.decide(line)
         if not r.ok:
             self.say("refused: " + r.message)
 
@@ -348,73 +360,20 @@ class Game:
 
         return set(COMMANDS)
 
-    # ---- bots -----------------------------------------------------------------------------------
-
-    def bots(self) -> None:
-        """One step of the bots, never blocking: a turn waits to be sensed before the next."""
-        if self.hands is None:
-            return
-        if self.busy is not None:
-            slot, target, since = self.busy
-            st = self.t.slots[slot]
-            if st.seen != target and self.tracked.clock() - since < 10:
-                return
-            self.busy = None
-        if self.pending:
-            slot, clicks = self.pending.pop(0)
-            self._turn(slot, clicks)
-            return
-        move = self.hands.next()
-        if move is None:
-            return
-        if isinstance(move, Typed):
-            r = self.t.decide(move.text, self.tracked.clock())
-            if r.retry:
-                self.hands.retry(move)
-            elif not r.ok:
-                self.say(f"bot refused: {r.message}")
-            return
-        for m in move:
-            left = m.clicks
-            while left:
-                step = max(-CHUNK, min(CHUNK, left))
-                left -= step
-                self.pending.append((m.slot, step))
-        if self.pending:
-            slot, clicks = self.pending.pop(0)
-            self._turn(slot, clicks)
-
-    def _turn(self, slot: Slot, clicks: int) -> None:
-        st = self.t.slots[slot]
-        if self.vtray is None:
-            self.say(f"please turn {st.label} {clicks:+d} click(s) for the bot")
-            self.busy = (slot, (st.seen or 0) + clicks, self.tracked.clock())
-            return
-        self.busy = (slot, (st.seen or 0) + clicks, self.tracked.clock())
-        self.vtray.turn(slot.dock, slot.dial, clicks, 8 * abs(clicks))
-
     # ---- the loop ---------------------------------------------------------------------------
 
     def view(self) -> Any:
-        sd = self.t.game.state_dict()
-        turn = sd.get("turn_number", sd.get("turn"))
-        phase = sd.get("phase") or (sd.get("turn") or {}).get("phase", "")
-        title = "Crimson Skies: " + ("Air Action" if self.t.game.kind == "airaction" else "Aces")
-        return render(self.t.view(), title=title, phase=f"turn {turn} {phase}",
-                      humans=self.humans, messages=self.messages, sim=self.vtray is not None,
-                      judge_vp=getattr(self.t, "judge_vp", None))
+        size = self.console.size
+        return render(self.table.view(), humans=self.humans, narration=self.table.narration,
+                      messages=self.messages[-3:], sim=self.vtray is not None,
+                      width=size.width, height=size.height, page=self.page,
+                      asks=self.table.asks)
 
-    def announce(self) -> None:
-        """Every action taken, whoever took it (typed, read from a dial, a bot, the table)."""
-        history = self.t.game.history
-        while self.announced < len(history):
-            entry = history[self.announced]
-            self.announced += 1
-            self.say(f"played: {entry.action.text()}")
+    def plain_view(self) -> str:
+        return "\n".join(plain_lines(self.table.view(), self.humans, self.page))
 
     def step(self) -> bool:
         """One round of the loop; True when something may have changed on screen."""
-        n = self.tracked.pump(0.03)
         typed = False
         try:
             while True:
@@ -426,36 +385,36 @@ class Game:
                 typed = True
         except queue.Empty:
             pass
-        before = len(self.t.game.history)
-        self.bots()
+        changed = self.table.pump(0.03)
         if self.event is not None:  # live state, judge calls, the round's clock
             self.event.step(self.t, self.say)
-        if typed or len(self.t.game.history) != self.announced:
-            self.tracked.pump(0.0)  # a decision is stored (committed) before it is shown played
-        self.announce()
-        return bool(n) or typed or len(self.t.game.history) != before
+        return changed or typed
 
     def run(self) -> int:
         if self.resumed is None:
-            self.tracked.sync()
+            self.table.start()
         else:
-            self.announced = len(self.t.game.history)
+            self.table.narration.append(f"resumed stored game {self.resumed}")
             moved = resync(self.tracked)
-            self.say(f"resumed stored game {self.resumed} at action {self.announced}; " + (
-                f"moved while the host was away: {', '.join(moved)} (flagged: put them back)"
-                if moved else "no dial moved while the host was away"))
-        self.announce()
+            self.say(f"resumed stored game {self.resumed} at action "
+                     f"{len(self.t.game.history)}; " + (
+                         f"moved while the host was away: {', '.join(moved)} (flagged: put "
+                         "them back)" if moved else "no dial moved while the host was away"))
         steady_gc()  # setup done: from here the host stores event by event (store.table)
-        if self.args.plain or not self.console.is_terminal:
-            self.console.print(self.view())
-            while not self.quit and self.t.phase != OVER:
+        if self.plain:
+            shown = self.plain_view()
+            print(shown, flush=True)
+            while not self.quit and not self.table.over:
                 if self.step():
-                    self.console.print(self.view())
+                    again = self.plain_view()
+                    if again != shown:
+                        print(again, flush=True)
+                        shown = again
             return self.finish()
         last = -1.0
         with Live(self.view(), console=self.console, auto_refresh=False,
                   transient=False) as live:
-            while not self.quit and self.t.phase != OVER:
+            while not self.quit and not self.table.over:
                 changed = self.step()
                 now = time.monotonic()
                 if changed or now - last > 0.5:
@@ -467,12 +426,14 @@ class Game:
     def finish(self) -> int:
         t = self.t
         code = 0
-        if t.game.outcome() is not None:
-            print(t.game.report())
+        over = self.table.view().over
+        if over is not None:
+            self.console.print(scores_table(over, t.game.kind))
         else:
-            print("stopped before the end of the game")
-        if self.table.fair is not None:
-            verdict = self.table.fair.reveal()
+            print("stopped before the end of the game (it stays stored: dialtray play --resume, "
+                  "or dialtray games close N --reason TEXT)")
+        if self.built.fair is not None:
+            verdict = self.built.fair.reveal()
             print(str(verdict))
             t.lines.append(f"# fair dice: {verdict}")
             code = 0 if verdict.ok else 1
@@ -483,3 +444,17 @@ class Game:
         print(f"game log: {path}  (re-run it: dialtray replay {path})", flush=True)
         print(self.tracked.stored_as(), flush=True)
         return code
+
+
+def scores_table(over: Over, kind: str) -> Any:
+    """The winner and the final scores as a table (never the engine's dict)."""
+    from rich.table import Table as RichTable
+
+    unit = {"fasa": "XP", "skyace": "VP"}.get(kind, "VP")
+    tab = RichTable(title=f"game over: {over.termination}", title_justify="left")
+    for col in ("seat", "played by", unit, ""):
+        tab.add_column(col)
+    for row in over.scores:
+        tab.add_row(*row)
+    tab.caption = f"winner: {over.winner}" if over.winner else "no winner: a draw"
+    return tab

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from dialtray.commands._args import int_range
+from dialtray.commands._args import float_range, int_range, seats_arg
 from dialtray.commands._common import (
     MAX_DOCKS,
     CommandError,
@@ -48,7 +48,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "it prints. Judge actions need a judge token (`dialtray judge token`).", 78),
         epilog="examples:\n"
                "  dialtray serve --sim --bots            watch bots play on the virtual tray\n"
-               "  dialtray serve --sim --game aces       play Aces on the virtual tray\n"
+               "  dialtray serve --sim --game aces       play Aces on the virtual tray (the page\n"
+               "                                         asks who takes each seat)\n"
+               "  dialtray serve --sim --seats human,bot --pace 1.5\n"
+               "                                         you (P1) against a bot\n"
                "  dialtray serve --port 8080             the tray on USB, page on port 8080\n"
                "  dialtray serve --host 0.0.0.0          share it on the network (prints a key)\n"
                "  dialtray serve --event mqtt://hub.local/spring --creds t01.json\n"
@@ -56,10 +59,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--sim", action="store_true", help="use the virtual tray (the `sim` extra)")
     p.add_argument("--bots", action="store_true",
                    help="with --sim: bots play every seat, turning the virtual dials")
+    p.add_argument("--seats", type=seats_arg, metavar="WHO,WHO",
+                   help="with --sim: who takes each seat in seating order, human (a person at "
+                        "the page) or bot, e.g. human,bot (default: the page asks)")
+    p.add_argument("--pace", type=float_range(0.0, 30.0), default=1.0,
+                   help="seconds a bot waits before each of its moves, so a person can follow "
+                        "(default %(default)s; 0: at once)")
     p.add_argument("--mistakes", action="store_true",
                    help="with --bots: the bots make each kind of mistake once (to see flags)")
-    p.add_argument("--game", choices=("airaction", "aces"), default="airaction",
-                   help="the rules (default %(default)s)")
+    p.add_argument("--game", choices=("airaction", "aces", "fasa", "skyace"),
+                   default="airaction", help="the rules: Air Action, Aces, the FASA board "
+                   "game (the tray is its dice tower) or the Sky Ace card game (its LIFE counters "
+                   "on the tray's LED dice; default %(default)s)")
     p.add_argument("--turns", type=int_range(1, 50), default=4,
                    help="the agreed time limit in turns, 1..50 (default %(default)s)")
     p.add_argument("--seed", type=int_range(0), default=2026, help="the bots' seed")
@@ -94,6 +105,17 @@ def run(args: argparse.Namespace) -> int:
     if args.bots and not args.sim:
         raise CommandError("argument --bots: only with --sim (bots turn the virtual tray's "
                            "dials)", 2)
+    if args.seats is not None and (args.bots or not args.sim):
+        raise CommandError("argument --seats: only with --sim and without --bots (bots take "
+                           "the seats named bot)", 2)
+    if args.seats is not None:
+        seats = game_seats(args)
+        if len(args.seats) != len(seats):
+            raise CommandError(f"argument --seats: this game has {len(seats)} seats "
+                               f"({', '.join(seats)}), {len(args.seats)} given", 2)
+    if getattr(args, "event", None) and args.game in ("fasa", "skyace"):
+        raise CommandError(f"argument --game: {args.game} is not played at an event yet "
+                           "(the hub pairs Air Action and Aces tables)", 2)
     if args.mistakes and not args.bots:
         raise CommandError("argument --mistakes: only with --bots", 2)
     if args.layout is not None and not args.layout.is_file():
@@ -118,8 +140,18 @@ def run(args: argparse.Namespace) -> int:
         stop_event(ev)
 
 
+def game_seats(args: argparse.Namespace) -> tuple[str, ...]:
+    """The seats of the game ``serve`` would start (a throwaway copy on seeded dice)."""
+    from dialtray.rules.core.dice import SeededDice
+    from dialtray.table.games import new_game
+    from dialtray.tracker import TableDice
+
+    return tuple(new_game(args.game, TableDice(SeededDice(0)), args.seed, args.turns)
+                 .game.seats())
+
+
 def serve(args: argparse.Namespace, serial: str | None, layout: Any, ev: Any) -> int:
-    from dialtray.commands._games import new_game
+    from dialtray.table.games import new_game
     from dialtray.tracker import Timing
     from dialtray.ui.server import Options, Served, is_local
 
@@ -130,7 +162,9 @@ def serve(args: argparse.Namespace, serial: str | None, layout: Any, ev: Any) ->
         db=db_path(args), layout=layout, docks=args.docks, sim=args.sim, serial_port=serial,
         bots=args.bots, mistakes=MISTAKE_KINDS if args.mistakes else (), host=args.host,
         port=args.port, seed=args.seed,
-        timing=Timing(judge_s=0.25, grace_s=0.5) if args.bots else None)
+        timing=Timing(judge_s=0.25, grace_s=0.5) if args.bots else None,
+        players=tuple(args.seats) if args.seats else None, pace=args.pace,
+        ask=args.sim and not args.bots and not args.seats and ev is None)
     print("dialtray serve: starting" + (" the virtual tray" if args.sim else f" at {serial}")
           + " …", flush=True)
     try:
@@ -139,6 +173,8 @@ def serve(args: argparse.Namespace, serial: str | None, layout: Any, ev: Any) ->
         raise CommandError(f"cannot serve on {args.host}:{args.port}: {e.strerror or e}") from e
     except TimeoutError as e:
         raise CommandError(f"the tray did not answer: {e}") from e
+    except ValueError as e:  # --seats that do not fit the game
+        raise CommandError(f"argument --{e}", 2) from e
     with served:
         print(f"game {served.live.game_id} stored in {opts.db}", flush=True)
         if ev is not None:  # the hub follows this game: records, live state, the round's clock

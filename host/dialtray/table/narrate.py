@@ -95,7 +95,7 @@ def _clicks(n: int) -> str:
 def entry_lines(who: str, action: Any, events: Sequence[Any]) -> list[str]:
     """What one applied action did: who decided what, then each event in words (the quiet ones
     left out), shots and damage with their numbers, a figure lost with the VP it scored."""
-    out = [f"{who}: {plain(action.text())}"]
+    out = [f"{who} played: {plain(action.text())}"]
     scored: dict[str, str] = {}
     for e in events:
         name = type(e).__name__

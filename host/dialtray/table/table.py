@@ -122,6 +122,7 @@ class Table:
         self._objected = -1  # history length at which a person stopped the bookkeeping
         self.stopped = ""  # why the game was closed before its end
         self._figs: dict[str, Any] | None = None
+        self._who: dict[int, str] = {}  # history index → the seat that decided it
 
     # ---- observing ------------------------------------------------------------------------------
 
@@ -216,6 +217,7 @@ class Table:
             seat = who if who in self.humans or who == TABLE else None
             if seat is None:
                 return Result(False, f"{who} (a bot) decides now, not you")
+        self._who[len(self.game.history)] = str(who)
         r = self.t.decide(text, self.link.clock(), seat=seat)
         self._narrate()
         return r
@@ -270,6 +272,7 @@ class Table:
         if move is None:
             return
         if isinstance(move, Typed):
+            self._who[len(self.game.history)] = str(self.game.to_move())
             r = self.t.decide(move.text, now)
             if move.too_early:
                 return
@@ -339,7 +342,8 @@ class Table:
         while self._told < len(history):
             entry = history[self._told]
             self._told += 1
-            for line in narrate.entry_lines(self._actor(entry), entry.action, entry.events):
+            who = self._who.pop(self._told - 1, None) or self._actor(entry)
+            for line in narrate.entry_lines(who, entry.action, entry.events):
                 self._say(line)
         flags = self.t.flags
         while self._flags_told < len(flags):

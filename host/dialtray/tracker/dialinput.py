@@ -48,6 +48,8 @@ def dial_options(game: Game, dice: TableDice, kinds: Sequence[str]) -> list[Dial
 def dial_option(game: Game, dice: TableDice, kinds: Sequence[str], action: Any
                 ) -> DialOption | None:
     """``action`` as a dial decision, if its whole dial effect is one dial of ``kinds``."""
+    if not kinds:  # no input dial (a game with no dial on the docks): nothing to try
+        return None
     with dice.trial():
         try:
             game.apply(action)

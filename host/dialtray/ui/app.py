@@ -231,9 +231,10 @@ class Server:
             m = json.loads(raw or "")
         except ValueError:
             return {"op": "error", "message": "not a JSON message: nothing was done"}
-        if not isinstance(m, dict) or m.get("op") not in ("decide", "ping", "turn", "resync"):
-            return {"op": "error", "message": "unknown request (known: decide, turn, ping, "
-                    "resync): nothing was done"}
+        if not isinstance(m, dict) or m.get("op") not in ("decide", "ping", "turn", "resync",
+                                                             "seats", "object"):
+            return {"op": "error", "message": "unknown request (known: decide, turn, seats, "
+                    "object, ping, resync): nothing was done"}
         if m["op"] == "ping":
             return {"op": "pong", "rev": live.rev}
         if m["op"] == "resync":  # the page missed a patch's base: the whole state, in order
@@ -247,6 +248,24 @@ class Server:
             done = await asyncio.to_thread(live.turn_virtual, int(str(dock)), int(str(reader)),
                                            int(str(clicks)))
             return {"op": "turned", **done}
+        if m["op"] == "object":  # stop the bookkeeping the table is about to take
+            ofut = live.call(live.object)
+            try:
+                said = await asyncio.wait_for(asyncio.wrap_future(ofut), CALL_TIMEOUT)
+            except (TimeoutError, RuntimeError) as e:
+                return {"op": "result", "ok": False, "message": str(e)}
+            return {"op": "result", **said}
+        if m["op"] == "seats":  # the first screen: who takes each seat
+            players = m.get("players")
+            if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+                return {"op": "seated", "ok": False, "message": "players: a list of human or "
+                        "bot, one for each seat: nothing was done"}
+            sfut = live.call(lambda: live.choose(list(players)))
+            try:
+                done = await asyncio.wait_for(asyncio.wrap_future(sfut), CALL_TIMEOUT)
+            except (TimeoutError, RuntimeError) as e:
+                return {"op": "seated", "ok": False, "message": str(e)}
+            return {"op": "seated", **done}
         text, seat = m.get("text"), m.get("seat")
         if not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT:
             return {"op": "result", "ok": False, "text": text if isinstance(text, str) else "",

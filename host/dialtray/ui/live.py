@@ -1,9 +1,10 @@
 """The table's thread: the one thread that touches the tracker (it is single-threaded).
 
-It pumps the tray's events into the tracker through the store's recorder (every event stored,
-then fed), lets the bots' hands play when they do (``tracker.runner.play_out``), runs the page's
-requests (a typed decision, a ruling) between two pumps, and after each pump publishes the
-page's state when it changed. A judge's ruling (the page's, or ``dialtray judge``'s from
+It drives the table (``dialtray.table.Table``: the bots at their pace, the bookkeeping nobody
+objected to) over the tray's events fed into the tracker through the store's recorder (every
+event stored, then fed), runs the page's requests (a decision, a turn of a virtual dial, the
+seats, a ruling) between two pumps, and after each pump publishes the page's state when it
+changed. A judge's ruling (the page's, or ``dialtray judge``'s from
 another process) is stored, then applied to the live tracker by the recorder's
 ``RecordingTracker`` (``tracker.rulings``) and shown on the page. ``received`` in a state is
 the wall-clock time the first tray click behind it reached the host (the bench measures
@@ -18,16 +19,19 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 from dialtray.link.messages import Click, TrayEvent
 from dialtray.link.session import TraySession
+from dialtray.rules.core.dials import Dial
 from dialtray.store.recorder import GameRecorder, RecordingTracker
+from dialtray.table import Table
 from dialtray.tracker import Tracker
 from dialtray.tracker.binding import Slot
-from dialtray.tracker.hands import Hands, Mistakes
-from dialtray.tracker.runner import Stuck, TrackedTray, play_out
+from dialtray.tracker.hands import Mistakes
+from dialtray.tracker.runner import TrackedTray
+from dialtray.tracker.skyace_life import LifeDisplay
 from dialtray.ui import views
 from dialtray.ui.layout import TrayLayout
 from dialtray.ui.push import diff
@@ -64,15 +68,23 @@ class LiveTable:
     (JSON text, serialised once for every page): ``"game"`` (legal decisions, odds: only when
     the game moved on) before the state (the tray, dice, log: every change) — ``"patch"``
     (what changed, with ``full``, the whole state it leads to) or, the first time, ``"state"``.
-    ``brain``/``turn`` (both or neither): bots play every seat, turning dials with ``turn``.
+    ``setup`` (the table package's: game, brain, dial owners): the game is driven by a
+    ``Table``; ``brain``/``turn`` (both or neither): bots play ``bot_seats`` (default: every
+    seat), turning their dials with ``turn`` (the virtual tray's hand); a person takes the
+    other seats on the page (decisions, and the virtual tray's dials). ``pace``: seconds a bot
+    waits before each of its moves and the table before taking a bookkeeping step, so a person
+    can follow and object (0 in tests). ``ask``: the page's first screen picks the seats.
     """
 
     def __init__(self, tracker: Tracker, session: TraySession, recorder: GameRecorder,
                  layout: TrayLayout, publish: Callable[..., None], *,
                  brain: Any = None, turn: Callable[[Slot, int], None] | None = None,
-                 mistakes: Mistakes | None = None, source: str = "",
-                 play_timeout: float = 3600.0, hold: bool = False,
-                 sim_turn: Callable[[Slot, int], None] | None = None) -> None:
+                 mistakes: Mistakes | None = None, source: str = "", hold: bool = False,
+                 sim_turn: Callable[[Slot, int], None] | None = None,
+                 bot_seats: Iterable[str] | None = None,
+                 owner: Callable[[Dial], str | None] | None = None, pace: float = 0.0,
+                 board: Callable[[], dict[str, Any]] | None = None,
+                 ask: bool = False, setup: Any = None) -> None:
         self.tracker = tracker
         self.session = session
         self.recorder = recorder
@@ -80,14 +92,30 @@ class LiveTable:
         self.publish = publish
         self.brain = brain
         self.turn = turn
+        seats = tracker.game.seats()
+        self.bot_seats: tuple[str, ...] = () if brain is None else \
+            tuple(seats if bot_seats is None else [x for x in seats if x in set(bot_seats)])
+        self.people = tuple(x for x in seats if x not in self.bot_seats)
+        self.owner = owner
+        self.pace = pace
+        self.setup = setup
+        self.game_table: Table | None = None  # once the seats are known (``_run``)
+        self.asking = ask and brain is not None  # the page picks who takes each seat first
+        # Sky Ace's LIFE counters on the tray's LED dice (SA-M01), pushed when they change
+        life = getattr(tracker.game, "life", None)
+        self.life = LifeDisplay(session) if callable(life) and \
+            any(d.kind == "life" for d in life()) else None
+        self._life_at = -1
         self.mistakes = mistakes
         # Set by whoever runs the table at an event (serve --event): while it says True the
         # bots start no new decision (the round's time is up; ``Hands(hold=…)``).
         self.hold_bots: Callable[[], bool] | None = None
-        self.play_timeout = play_timeout
         self.sim_turn = sim_turn  # the virtual tray's hand: the page may turn its dials
-        self.states = StateBuilder(tracker, layout, recorder.gid, bots=brain is not None,
-                                   source=source, sim=sim_turn is not None)
+        self.states = StateBuilder(tracker, layout, recorder.gid, bots=not self.people,
+                                   source=source, sim=sim_turn is not None, board=board,
+                                   people=self.people)
+        self.states.asking = self.asking
+        self.states.pending = self.pending
         self.rulings: list[str] = []  # every ruling (or refused attempt) as the table was shown it
         self.recording = RecordingTracker(recorder, boot=self._boot, on_ruling=self.rulings.append)
         self._looked = 0.0  # monotonic time rulings were last looked for
@@ -108,7 +136,7 @@ class LiveTable:
             queue.SimpleQueue()
         self._stop = threading.Event()
         self._go = threading.Event()
-        if not hold:
+        if not hold and not self.asking:
             self._go.set()
         self._thread = threading.Thread(target=self._run, name="dialtray-table", daemon=True)
         self.publish_now()
@@ -141,21 +169,21 @@ class LiveTable:
 
     def _run(self) -> None:
         try:
-            if self.brain is not None and self.turn is not None:
-                hands = Hands(cast(Tracker, self.recording), self.brain, self.mistakes,
-                              hold=lambda: self.hold_bots is not None and self.hold_bots())
-                try:
-                    while not self._go.is_set():
-                        self.table.pump(IDLE_WAIT)
-                    self.table.wait_until(lambda: self.tracker.phase != "start-check", 120,
-                                          "the start check")
-                    play_out(self.table, hands, self.turn, timeout=self.play_timeout,
-                             step_timeout=60)
-                except Stuck as e:
-                    self.error = f"the bots stopped: {e}"
-                    log.warning("%s", self.error)
-            while True:
+            while not self._go.is_set():  # (the page picks the seats first: ``choose``)
                 self.table.pump(IDLE_WAIT)
+            if self.setup is None:
+                while True:
+                    self.table.pump(IDLE_WAIT)
+            seats = self.tracker.game.seats()
+            roles = ["bot" if x in self.bot_seats else "human" for x in seats]
+            self.game_table = gt = Table(
+                self.setup, roles, self.table, hand=self.turn, pace=self.pace,
+                mistakes=self.mistakes if self.bot_seats else None,
+                hold=lambda: self.hold_bots is not None and self.hold_bots())
+            moved = False
+            while True:  # after a change the bots may act again at once: no wait for the tray
+                moved = gt.pump(0.0 if moved else IDLE_WAIT)
+                self.after_pump()  # a bot's move or the table's bookkeeping, shown at once
         except Stopped:
             pass
         except Exception as e:  # the page says so; the server keeps serving the store
@@ -197,6 +225,7 @@ class LiveTable:
                 except Exception as e:
                     fut.set_exception(e)
         self.publish_now()
+        self._show_life()
         now = time.monotonic()
         store = self.recorder.store
         if store.pending:
@@ -213,6 +242,17 @@ class LiveTable:
         if self._stop.is_set():
             raise Stopped
 
+    def _show_life(self) -> None:
+        n = len(self.tracker.game.history)
+        if self.life is None or n == self._life_at:
+            return
+        self._life_at = n
+        try:
+            self.life.update(self.tracker.game.life())  # type: ignore[attr-defined]
+        except Exception as e:  # the game goes on; the page says the dice are not showing
+            self.error = f"the tray's LED dice could not show the LIFE counters: {e}"
+            log.warning("%s", self.error)
+
     def signature(self) -> tuple[object, ...]:
         """Cheap to take: when it is unchanged, so is the page's state (the tracker moves only
         by events, decisions, its clock's judgements — which raise or resolve flags — and
@@ -220,7 +260,7 @@ class LiveTable:
         t = self.tracker
         return (t.events_seen, len(t.game.history), len(t.flags), len(t.lines), len(t.notes),
                 len(t.confirmed), t.phase, t.dice_error, id(t.dice.last), self.error,
-                len(self.rulings),
+                len(self.rulings), self.people, self.asking,
                 self.session.state,
                 tuple((id(st.flag), st.flag.text if st.flag else "", st.fault)
                       for st in t.slots.values()))
@@ -288,14 +328,53 @@ class LiveTable:
 
     def decide(self, text: str, seat: str | None) -> dict[str, Any]:
         """(Table thread.) A decision typed on the page, through the recorder and tracker."""
-        if self.brain is not None:
+        if self.asking:
+            return {"ok": False, "message": "pick who takes each seat first"}
+        if not self.people:
             return {"ok": False, "message": "the bots play every seat in this game: the page "
                     "follows it and takes no decisions"}
         seats = list(self.tracker.game.seats())
         if seat is not None and seat not in seats:
             return {"ok": False, "message": f"unknown seat {seat!r} (seats: {' '.join(seats)})"}
-        r = self.recording.decide(text, time.monotonic(), seat)
+        who = self.tracker.game.to_move()
+        if who in self.bot_seats and seat in (None, who):
+            return {"ok": False, "message": f"{who} is a bot's seat: it decides for itself"}
+        if self.game_table is not None:
+            r = self.game_table.decide(text, seat)
+        else:
+            r = self.recording.decide(text, time.monotonic(), seat)
         return {"ok": bool(r.ok), "message": str(r.message), "events": list(r.events)}
+
+    def object(self) -> dict[str, Any]:
+        """(Table thread.) A player objects to the bookkeeping the table is about to take: it
+        waits for them to decide it themselves."""
+        if self.game_table is None:
+            return {"ok": False, "message": "the table has not started"}
+        return {"ok": True, "message": self.game_table.object()}
+
+    def pending(self) -> str:
+        """The bookkeeping the table will take unless someone objects ("" none)."""
+        gt = self.game_table
+        book = gt._bookkeeping() if gt is not None else None
+        return "" if book is None else str(book.text())
+
+    def choose(self, players: list[str]) -> dict[str, Any]:
+        """(Table thread.) The page's first screen: who takes each seat ("human": a person at
+        this page, "bot"), in seating order; then the bots start."""
+        seats = self.tracker.game.seats()
+        if not self.asking:
+            return {"ok": False, "message": "the seats are already taken: the game is on"}
+        if len(players) != len(seats) or any(p not in ("human", "bot") for p in players):
+            return {"ok": False, "message": f"seats: one of human or bot for each of "
+                    f"{', '.join(seats)}"}
+        self.bot_seats = tuple(x for x, p in zip(seats, players, strict=True) if p == "bot")
+        self.people = tuple(x for x in seats if x not in self.bot_seats)
+        self.states.people, self.states.bots = self.people, not self.people
+        self.asking = self.states.asking = False
+        self.go()
+        who = ", ".join(f"{x} {'a bot' if p == 'bot' else 'you'}"
+                        for x, p in zip(seats, players, strict=True))
+        return {"ok": True, "message": f"seats taken: {who}"}
 
     def rule(self, token: str | None, ruling: str, args: dict[str, Any],
              why: str) -> dict[str, Any]:

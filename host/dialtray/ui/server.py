@@ -23,9 +23,11 @@ from dialtray.link.session import TraySession
 from dialtray.rules.core.dice import TrayDice
 from dialtray.store.db import GameStore
 from dialtray.store.recorder import GameRecorder
-from dialtray.tracker import TableDice, Timing, Tracker, auto_bind
+from dialtray.table.build import binding_for, tracker_for
+from dialtray.tracker import TableDice, Timing
 from dialtray.tracker.hands import Mistakes
 from dialtray.ui.app import WS_MAX_FRAME, Server, make_app
+from dialtray.ui.board import board
 from dialtray.ui.guard import Guard
 from dialtray.ui.layout import TrayLayout
 from dialtray.ui.live import LiveTable
@@ -58,7 +60,11 @@ class Options:
     seed: int = 2026  # the virtual tray's (its dice and physics)
     hold: bool = False  # bots wait for ``live.go()`` (a test opens its pages first)
     timing: Timing | None = None
-    play_timeout: float = 3600.0
+    # who takes each seat, in seating order: "human" (a person on the page) or "bot"; None:
+    # every seat a bot with ``bots``, else every seat a person (no bot at all)
+    players: tuple[str, ...] | None = None
+    pace: float = 0.0  # seconds a bot waits before each move (0: at once)
+    ask: bool = False  # the page's first screen picks who takes each seat (the virtual tray)
 
 
 class Served:
@@ -91,21 +97,30 @@ class Served:
         self.session = TraySession(port, name="serve")
         dice = TableDice(TrayDice(self.session))
         setup = o.make_game(dice)
-        game = setup.game
-        self.tracker = Tracker(game, auto_bind(game.dials(), o.docks, setup.order), dice,
-                               header=setup.header, timing=o.timing)
+        # the table package's tracker: a game with no dial on the docks (FASA, Sky Ace) is
+        # one the tracker sees no dial of
+        self.tracker = tracker_for(setup, binding_for(setup, o.docks), dice, o.timing)
+        game = self.tracker.game
         self.store = GameStore.open(o.db)
         self._stack.callback(self.store.close)
         self.recorder = GameRecorder.start(self.store, self.tracker, origin="serve")
         self.recorder.commit()
         self.hub = Hub()
-        bots = o.bots and turn is not None
+        seats = game.seats()
+        if o.players is not None and len(o.players) != len(seats):
+            raise ValueError(f"seats: this game has {len(seats)} seats ({', '.join(seats)}), "
+                             f"{len(o.players)} given")
+        bots = (o.bots or o.ask or o.players is not None) and turn is not None
+        bot_seats = None if o.players is None else \
+            [x for x, who in zip(seats, o.players, strict=True) if who == "bot"]
         self.live = LiveTable(
             self.tracker, self.session, self.recorder, o.layout, self.hub.publish,
             brain=setup.brain if bots else None, turn=turn if bots else None,
             mistakes=Mistakes(kinds=list(o.mistakes)) if bots else None,
             source=f"virtual tray on {port}" if o.sim else f"tray on {port}",
-            play_timeout=o.play_timeout, hold=o.hold, sim_turn=turn)
+            hold=o.hold, sim_turn=turn, bot_seats=bot_seats, setup=setup,
+            owner=getattr(setup, "owner", None), pace=o.pace,
+            board=lambda: board(game, setup.brain), ask=o.ask and o.players is None)
         self.session.start()
         self._stack.callback(self.session.stop)
         self._stack.callback(self.live.stop)

@@ -9,24 +9,57 @@ decisions, odds) only when the game moves on.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from dialtray.rules.core.dials import COMBAT
 from dialtray.store.recorder import dice_source
 from dialtray.tracker import Tracker
+from dialtray.ui import board as bd
+from dialtray.ui import choices as ch
 from dialtray.ui import odds as od
 from dialtray.ui import svg
 from dialtray.ui.layout import TrayLayout
+from dialtray.ui.narrate import MoveList
 
 LOG_TAIL = 40
 READER_NAMES = ("combat", "speed")
+TITLES = {"airaction": "Crimson Skies: Air Action", "aces": "Crimson Skies: Aces",
+          "fasa": "Crimson Skies (FASA, 1998)", "skyace": "Sky Ace"}
+
+
+AXIS = "damage clicks (✖ = shot down)"
+AXES = {"aces": "damage clicks (✖ = knocked out)", "skyace": "LIFE lost (✖ = knocked out)",
+        "fasa": "hits"}
+
+
+def header(game: Any) -> str:
+    """The turn and phase in words (the page's header line)."""
+    s = getattr(game, "state", None)
+    turn = next((v for v in (getattr(s, n, None) for n in ("turn_number", "round", "turn"))
+                 if isinstance(v, int)), None)
+    phase = getattr(s, "phase", "")
+    bits = [f"turn {turn}" if isinstance(turn, int) and turn > 0 else "",
+            f"{phase} phase" if isinstance(phase, str) and phase else ""]
+    return " · ".join(b for b in bits if b)
+
+
+def winner(game: Any) -> dict[str, Any] | None:
+    """The end of the game in words: why, who won, the final VP per seat."""
+    o = game.outcome()
+    if o is None:
+        return None
+    return {"winner": o.winner, "why": o.termination,
+            "vp": [{"seat": k, "vp": int(v)} for k, v in o.vp.items()]}
 
 
 class StateBuilder:
     """Builds the page's state for one tracker; remembers the start clicks (damage so far)."""
 
     def __init__(self, tracker: Tracker, layout: TrayLayout, game_id: int, *,
-                 bots: bool = False, source: str = "", sim: bool = False) -> None:
+                 bots: bool = False, source: str = "", sim: bool = False,
+                 board: Callable[[], dict[str, Any]] | None = None,
+                 people: Sequence[str] = ()) -> None:
         self.t = tracker
         self.layout = layout
         self.game_id = game_id
@@ -34,7 +67,12 @@ class StateBuilder:
         self.source = source  # "virtual tray" / the port
         self.sim = sim  # the page may turn the virtual tray's dials
         self.start = {d: s.click for d, s in tracker.game.dials().items()}
-        self._game_key: tuple[int, str] = (-1, "")
+        self.board = board or (lambda: bd.board(tracker.game))
+        self.people = tuple(people)  # the seats a person takes on the page
+        self.moves = MoveList()
+        self.asking = False  # the page's first screen: who takes each seat
+        self.pending: Callable[[], str] = lambda: ""  # bookkeeping the table will take
+        self._game_key: tuple[object, ...] = ()
         self._game_part: dict[str, Any] = {}
         self._dice_key: object = None
         self._dice_part: dict[str, Any] = {}
@@ -90,16 +128,26 @@ class StateBuilder:
 
     def game(self) -> dict[str, Any]:
         t = self.t
-        key = (len(t.game.history), t.phase)
+        key = (len(t.game.history), t.phase, self.people)
         if key != self._game_key:
+            g = t.game
             v = t.view()
-            shot_odds = od.shots(t.game, list(v.legal))
+            self.moves.note_mover(len(g.history), g.to_move())
+            legal = [a.text() for a in g.legal_actions()] if t.phase != "over" else []
+            shot_odds = od.shots(g, legal, t.dice)
+            board = self.board()
+            mine = [f["label"] for f in board["figures"] if f.get("seat") == v.to_move]
             self._game_part = {
-                "kind": t.game.kind, "seats": list(t.game.seats()), "to_move": v.to_move,
+                "kind": g.kind, "title": TITLES.get(g.kind, g.kind),
+                "seats": list(g.seats()), "people": list(self.people), "to_move": v.to_move,
                 "legal": list(v.legal), "legal_count": v.legal_count, "history": v.history,
-                "outcome": v.outcome, "vp": v.vp,
-                "odds": [{**o.to_dict(), "svg": svg.odds_chart(o)} for o in shot_odds],
-                "odds_model": t.game.kind == "airaction"}
+                "outcome": v.outcome, "vp": v.vp, "header": header(g),
+                "winner": winner(g), "board": board, "pending": self.pending(),
+                "choices": ch.group(legal, [f["label"] for f in board["figures"]], mine),
+                "moves": self.moves.update(g.history),
+                "odds": [{**o.to_dict(), "svg": svg.odds_chart(o, AXES.get(g.kind, AXIS))}
+                         for o in shot_odds],
+                "odds_model": g.kind in od.MODELS}
             self._game_key = key
         return self._game_part
 
@@ -117,7 +165,8 @@ class StateBuilder:
         t = self.t
         return {
             "op": "state", "game_id": self.game_id, "phase": t.phase, "bots": self.bots,
-            "source": self.source, "sim": self.sim,
+            "source": self.source, "sim": self.sim, "asking": self.asking,
+            "people": list(self.people),
             "layout": self.layout.to_dict(), "docks": self.docks(), "dice": self.dice(),
             "to_move": t.game.to_move(), "waiting_for": t.waiting_for(),
             "flags": [f.text for f in t.open_flags()], "notes": t.notes[-6:],

@@ -75,7 +75,7 @@ def die(face: int, size: int = 44) -> str:
             "</svg>")
 
 
-def odds_chart(o: Odds) -> str:
+def odds_chart(o: Odds, axis: str = "damage clicks (✖ = shot down)") -> str:
     """P(exactly k damage clicks) as bars, the shot-down bar hatched; each bar carries its
     exact probability (``data-p``) and its number as text."""
     k_n = len(o.clicks)
@@ -106,6 +106,6 @@ def odds_chart(o: Odds) -> str:
                      f"text-anchor='middle'>{float(p) * 100:.1f}%</text>"
                      f"<text x='{x + bw / 2}' y='{h - base + 16}' font-size='13' "
                      f"text-anchor='middle'>{k}{' ✖' if down else ''}</text></g>")
-    parts.append(f"<text x='{w / 2}' y='{h - 6}' font-size='12' text-anchor='middle'>damage "
-                 "clicks (✖ = shot down)</text></svg>")
+    parts.append(f"<text x='{w / 2}' y='{h - 6}' font-size='12' text-anchor='middle'>"
+                 f"{escape(axis)}</text></svg>")
     return "".join(parts)

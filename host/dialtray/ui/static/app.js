@@ -19,7 +19,7 @@ let gameRev = 0, gameShown = -1;
 let resyncing = false;
 
 // ---- tabs ----------------------------------------------------------------------------------
-const TABS = ["tray", "game", "report", "judge"];
+const TABS = ["table", "tray", "game", "report", "judge"];
 function show(name) {
   for (const t of TABS) {
     $("tab-" + t).setAttribute("aria-selected", String(t === name));
@@ -42,9 +42,10 @@ function connect() {
     const m = JSON.parse(ev.data);
     if (m.op === "patch") { m.arrived = arrived; patch(m); }
     else if (m.op === "state") { m.arrived = arrived; resyncing = false; render(m, null); }
-    else if (m.op === "game") { G = m.game; gameRev = m.game_rev; seen.game = G; if (S) { renderGame(S); seen.state = { ...S, game: G }; } }
+    else if (m.op === "game") { G = m.game; gameRev = m.game_rev; seen.game = G; seen.gameRev = gameRev; if (S) { renderGame(S); seen.state = { ...S, game: G }; if (window.tableView) window.tableView(S, G); } }
+    else if (m.op === "seated") result(m);
     else if (m.op === "result") result(m);
-    else if (m.op === "turned" && !m.ok) { $("result").textContent = "✖ " + m.message; $("result").className = "result bad"; }
+    else if (m.op === "turned" && !m.ok) result(m);
     else if (m.op === "error") { conn("down", "✖ " + m.message); $("result").textContent = "✖ " + m.message; $("result").className = "result bad"; }
   };
   ws.onclose = (ev) => {
@@ -65,6 +66,7 @@ function setText(id, text) {  // likewise: an unchanged text is not written (no 
 }
 function conn(state, text) { const c = $("conn"); c.dataset.state = state; c.textContent = text; }
 
+window.dialtraySend = (obj) => send(obj);
 function send(obj) {
   if (!ws || ws.readyState !== WebSocket.OPEN) { result({ ok: false, message: "not connected: try again in a moment" }); return; }
   ws.send(JSON.stringify(obj));
@@ -105,6 +107,7 @@ function render(s, only) {
   else if (facts !== lastFacts && G) { lastFacts = facts; renderFacts(s); }
   const log = $("log");
   const text = s.log.join("\n");
+  if (G && window.tableView) window.tableView(s, G);
   if (text === log.textContent) return finish(s);
   const atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
   log.textContent = text;
@@ -272,9 +275,13 @@ function renderGame(s) {
 }
 
 function result(m) {
-  const r = $("result");
+  for (const id of ["result", "t-result"]) said(id, m);
+}
+function said(id, m) {
+  const r = $(id);
   r.className = "result " + (m.ok ? "ok" : "bad");
-  r.textContent = (m.ok ? "✔ " : "✖ ") + (m.text ? m.text + ": " : "") + m.message;
+  const said = String(m.message || "");
+  r.textContent = (m.ok ? "✔ " : "✖ ") + (m.text && !said.startsWith(m.text) ? m.text + ": " : "") + said;
 }
 
 $("tray").addEventListener("click", (ev) => {
@@ -353,5 +360,5 @@ $("ruling-form").addEventListener("submit", async (ev) => {
   await judge("rule", { ruling: $("j-ruling").value, args, why: $("j-why").value });
 });
 
-show(TABS.includes(location.hash.slice(1)) ? location.hash.slice(1) : "tray");
+show(TABS.includes(location.hash.slice(1)) ? location.hash.slice(1) : "table");
 connect();
