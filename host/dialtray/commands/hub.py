@@ -190,9 +190,13 @@ def enroll(args: argparse.Namespace) -> int:
     if not args.table.replace("-", "").replace("_", "").isalnum():
         raise CommandError(f"argument table: letters, digits, - and _ only, not "
                            f"{args.table!r}", 2)
-    db = _db(args)
+    _need()
     from dialtray.hub import rulings
 
+    why = rulings.reserved(args.table)
+    if why:
+        raise CommandError(f"argument table: {why}", 2)
+    db = _db(args)
     with db:
         creds = rulings.enroll(db, args.table)
     try:

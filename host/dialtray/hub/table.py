@@ -273,7 +273,8 @@ class TableLink:
             for n, kind, content, sha, prev in rows:
                 info = self.client.publish(
                     topics.table_topic(self.event, self.table, "rec"),
-                    topics.encode_record(game, n, kind, bytes(content), sha, prev), qos=1)
+                    topics.encode_record(game, n, kind, bytes(content), sha, prev, self.table,
+                                         self.event), qos=1)
                 if info.rc != 0:  # the connection went: start again on the next connect
                     return
                 self.stats.published += 1
