@@ -5,6 +5,8 @@ from a temporary directory on a random loopback port and stopped by ``stop()`` (
 block). PostgreSQL's ``initdb``/``postgres`` refuse to run as root, so as root they run as the
 unprivileged ``postgres`` user (``runuser``). Nothing here touches the network beyond 127.0.0.1.
 
+The broker ties each client id to its user name (``use_username_as_clientid``): a client
+cannot take over another's session (the hub's or another table's) by naming its client id.
 ``Mosquitto`` keeps a password file (``mosquitto_passwd``) and an ACL file: each table's user may
 publish only under ``dialtray/EVENT/t/USER/`` and read only ``dialtray/EVENT/cmd/USER/``; the hub's
 user reads and writes the whole event. ``enroll`` adds a user and reloads the broker (SIGHUP).
@@ -93,6 +95,7 @@ class Mosquitto:
         self.conf.write_text(
             f"listener {self.port} 127.0.0.1\n"
             "allow_anonymous false\n"
+            "use_username_as_clientid true\n"
             f"password_file {self.passwd}\n"
             f"acl_file {self.acl}\n"
             "persistence false\n"
