@@ -179,11 +179,8 @@ class Postgres:
                    f"--pwfile={pwfile}", "-E", "UTF8", "--no-sync"])
         pwfile.unlink()
         for attempt in range(3):  # a random port may be taken between choosing and binding
-            opts = (f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.root} "
-                    "-c fsync=off -c synchronous_commit=off -c full_page_writes=off")
             try:
-                self._run([self.pg_ctl, "-D", str(self.data), "-o", opts, "-l",
-                           str(self.root / "pg.log"), "-w", "-t", "60", "start"])
+                self._start()
                 break
             except subprocess.CalledProcessError as e:
                 log = (self.root / "pg.log").read_text(errors="replace")[-800:] \
@@ -196,6 +193,19 @@ class Postgres:
         with psycopg.connect(self.owner_dsn, autocommit=True) as c:
             c.execute("CREATE DATABASE dialtray_hub")
             c.execute(f"CREATE ROLE dialtray_hub LOGIN PASSWORD '{self.hub_password}'")
+
+    def _start(self) -> None:
+        opts = (f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.root} "
+                "-c fsync=off -c synchronous_commit=off -c full_page_writes=off")
+        self._run([self.pg_ctl, "-D", str(self.data), "-o", opts, "-l",
+                   str(self.root / "pg.log"), "-w", "-t", "60", "start"])
+
+    def down(self) -> None:
+        """Stop the server at once (every connection dies), keeping its data: ``up()`` again."""
+        self._run([self.pg_ctl, "-D", str(self.data), "-m", "immediate", "-w", "stop"])
+
+    def up(self) -> None:
+        self._start()
 
     def dsn(self, user: str, password: str, db: str = "dialtray_hub") -> str:
         return f"postgresql://{user}:{password}@127.0.0.1:{self.port}/{db}"

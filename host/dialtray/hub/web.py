@@ -59,12 +59,11 @@ def snapshot(dsn: str) -> dict[str, Any]:
             "ORDER BY id LIMIT %s) UNION ALL (SELECT id, table_id, game, note, status, at FROM "
             "hub_calls WHERE status <> 'open' ORDER BY id DESC LIMIT %s) ORDER BY id",
             (OPEN_CALLS, RULED_CALLS))]
-        open_calls = int(db.execute("SELECT COUNT(*) FROM hub_calls WHERE status = 'open'"
-                                    ).fetchone()[0])
+        open_calls = _count(db, "SELECT COUNT(*) FROM hub_calls WHERE status = 'open'")
         quarantine = [{"table": t, "game": g, "n": n, "reason": r} for t, g, n, r in db.execute(
             "SELECT table_id, game, n, reason FROM hub_quarantine ORDER BY id DESC LIMIT %s",
             (QUARANTINE_ROWS,))]
-        quarantined = int(db.execute("SELECT COUNT(*) FROM hub_quarantine").fetchone()[0])
+        quarantined = _count(db, "SELECT COUNT(*) FROM hub_quarantine")
         rnd = db.execute("SELECT n, minutes, EXTRACT(EPOCH FROM started) FROM hub_rounds "
                          "ORDER BY n DESC LIMIT 1").fetchone()
     now = time.time()
@@ -75,6 +74,11 @@ def snapshot(dsn: str) -> dict[str, Any]:
     return {"op": "state", "standings": st, "tables": tables, "calls": calls,
             "open_calls": open_calls, "quarantine": quarantine, "quarantined": quarantined,
             "round": clock, "at": now, "db": None}
+
+
+def _count(db: Any, sql: str) -> int:
+    row = db.execute(sql).fetchone()
+    return int(row[0]) if row else 0
 
 
 class HubPage:
