@@ -238,11 +238,11 @@ class EventTable:
                 return False
             self.pending = {"note": note, "at": time.time()}
             pending = self.pending
-        self.calls.append(note)
-        pending["uid"] = self.link.call_judge(self.gid, note)
+        pending["uid"] = self.link.call_judge(self.gid, note)  # (kept until the hub has it)
         self.messages.put(f"judge called ({note})" + (
             "" if self.link.connected.is_set() else
             "; the hub is not reachable now: the call goes when it is"))
+        self.calls.append(note)  # (last: tests wait on it)
         return True
 
     def _callack(self, uid: str, call: int) -> None:  # the link's thread
