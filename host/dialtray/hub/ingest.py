@@ -300,6 +300,31 @@ class Ingest:
 
         v = Verdict()
         side = Side(self, v)
+        try:
+            self._write(batch, v, side)
+        except BaseException:
+            self.chains.undo(v)  # nothing of the batch is held: the chains as before it
+            raise
+        self._ack(batch)
+        self.stats.stored += len(v.rows)
+        self.stats.duplicates += v.duplicates
+        self.stats.quarantined += len(v.quarantine)
+        self.stats.batches += 1
+        now = time.monotonic()
+        if v.rows and not self.stats.first_at:
+            self.stats.first_at = now
+        self.stats.last_at = now
+        for (table, game), ch in v.touched.items():
+            self.send(table, "ack", {"game": game, "n": ch.n})
+        for table, game, first in v.asks:
+            self.stats.gaps_asked += 1
+            self.send(table, "resend", {"game": game, "from": first})
+        side.after_commit()
+        if self.on_change is not None and side.changed:
+            self.on_change(side.changed)
+
+    def _write(self, batch: list[Msg], v: Verdict, side: Any) -> None:
+        """The batch in one transaction (the chains advance in memory as records are taken)."""
         for _g, _m, _q, topic, payload in batch:
             where = topics.parse_table_topic(topic)
             if where is None:
@@ -329,28 +354,7 @@ class Ingest:
             with db.cursor() as cur:
                 cur.executemany("INSERT INTO hub_quarantine (table_id, game, n, raw, reason) "
                                 "VALUES (%s, %s, %s, %s, %s)", quarantine)
-        try:
-            db.commit()
-        except Exception:
-            self.chains.undo(v)  # nothing of the batch is held
-            raise
-        self._ack(batch)
-        self.stats.stored += len(v.rows)
-        self.stats.duplicates += v.duplicates
-        self.stats.quarantined += len(v.quarantine)
-        self.stats.batches += 1
-        now = time.monotonic()
-        if v.rows and not self.stats.first_at:
-            self.stats.first_at = now
-        self.stats.last_at = now
-        for (table, game), ch in v.touched.items():
-            self.send(table, "ack", {"game": game, "n": ch.n})
-        for table, game, first in v.asks:
-            self.stats.gaps_asked += 1
-            self.send(table, "resend", {"game": game, "from": first})
-        side.after_commit()
-        if self.on_change is not None and side.changed:
-            self.on_change(side.changed)
+        db.commit()
 
     def _keep_quarantine(self, table: str) -> bool:
         """A table flooding bad messages fills no disk: past the limit they are only counted."""
