@@ -1,13 +1,16 @@
-"""Issue 32 acceptance, the soak: 32 scripted tables play for about a minute through the real
-Mosquitto to the hub on the real PostgreSQL while PostgreSQL is restarted 3 times, the broker
-killed 3 times, the hub killed 3 times (its thread and sockets dropped without a goodbye, a new
-hub started), one table sends 200 poison messages and another client makes 5 takeover attempts
-with the hub's and tables' client ids; tables call the judge during the outages.
+"""Issue 32 acceptance, the soak: 32 scripted tables play through the real Mosquitto to the hub
+on the real PostgreSQL (about 90 s of wall, ~11 s of CPU: it mostly waits) while PostgreSQL is
+restarted 3 times, the broker killed 3 times, the hub killed 3 times (its thread and sockets
+dropped without a goodbye, a new hub started), one table sends 200 poison messages and another
+client makes 5 takeover attempts with the hub's and tables' client ids; tables call the judge
+during the outages.
 
 Asserted: 0 records lost or duplicated (every table's records in PostgreSQL once, the heads at
 the tables' counts), every judge call delivered once, the poison quarantined, the hub's queue
-and waiting memory within their bounds. Printed (not asserted: rates and latencies are the
-bench's): honest tables' p99 from commit to stored outside the outages, the process' peak RSS.
+and waiting memory within their bounds (at most 3 x RECEIVE_MAX messages queued, WAITING_BYTES
+beyond gaps) and the test process' peak RSS (hub, 32 tables, pytest) under 250 MB. Printed (not
+asserted: latencies are the bench's): the honest tables' p99 from commit to stored in the calm
+stretches between faults.
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ from dialtray.hub.sim import ScriptedTable, wait_for
 from dialtray.hub.table import Broker
 from hubhelp import EVENT, fresh_db
 
-TABLES, RECORDS, PACE = 32, 150, 0.4
+TABLES, RECORDS, PACE = 32, 260, 0.4
+CALM_S = 5.0  # between faults: the honest tables' latency is measured in these stretches
+SETTLE_S = 3.0  # after a fault is over, before the calm counts (the catch-up)
 
 
 def crash(hub: Ingest) -> None:
@@ -100,7 +105,8 @@ def test_soak(servers: devservers.DevServers, tmp_path: Path) -> None:
                 mq.start()
             else:
                 hub = start()
-            outages.append((t0, time.time() + 3.0))  # (catch-up included)
+            # a record committed just before the fault or during the catch-up is not "outside"
+            outages.append((t0 - 1.0, time.time() + SETTLE_S))
             wait_for(lambda: poison.is_connected(), 20, "the poison table back")
             for j in range(23 if k < 8 else 16):  # 200 poison messages in all
                 poison.publish(topics.table_topic(EVENT, "soak-poison", "rec"),
@@ -113,7 +119,7 @@ def test_soak(servers: devservers.DevServers, tmp_path: Path) -> None:
                 time.sleep(0.3)
                 r.disconnect()
                 r.loop_stop()
-            time.sleep(2.0)
+            time.sleep(CALM_S)
         assert poison_sent == 200
         for t in tables:
             assert t.done.wait(180), f"{t.table} did not finish"
@@ -139,6 +145,7 @@ def test_soak(servers: devservers.DevServers, tmp_path: Path) -> None:
         lat.sort()
         p99 = lat[int(0.99 * (len(lat) - 1))] if lat else float("nan")
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        assert rss < 250, f"peak RSS {rss:.0f} MB"  # the stated bound: hub + 32 tables + pytest
         print(f"\nsoak: {total} records, {calls} judge calls, 9 faults; honest p99 outside "
               f"outages {p99 * 1000:.0f} ms over {len(lat)} records; peak RSS of the test "
               f"process (hub + 32 tables) {rss:.0f} MB")
