@@ -13,7 +13,6 @@ import paho.mqtt.client as mqtt
 import psycopg
 import pytest
 from dialtray.hub import devservers, topics
-from dialtray.hub.chains import WAITING_BYTES, Chains, Verdict
 from dialtray.hub.ingest import Ingest
 from dialtray.hub.rulings import make_ruling
 from dialtray.hub.sim import ScriptedTable, wait_for
@@ -141,6 +140,8 @@ def test_poison_is_quarantined_alone(servers: devservers.DevServers, tmp_path: P
 def test_a_bad_record_is_asked_for_again_with_back_off() -> None:
     """Defect 2's re-send storm: a table re-sending the same record that does not chain is
     quarantined once, and asked for again ever more slowly (failures never reset the wait)."""
+    from dialtray.hub.chains import Chains, Verdict
+
     ch = Chains()
     content = b'{"at":1.0,"data":{},"game":1,"kind":"device","n":1}'
     asks = 0
@@ -157,6 +158,8 @@ def test_a_bad_record_is_asked_for_again_with_back_off() -> None:
 
 def test_memory_beyond_gaps_is_bounded() -> None:
     """Defect 7: records beyond a gap are kept within a byte budget for the whole hub."""
+    from dialtray.hub.chains import WAITING_BYTES, Chains, Verdict
+
     ch = Chains()
     big = b'{"at":1.0,"data":{"x":"' + b"y" * 60000 + b'"},"game":1,"kind":"device","n":1}'
     for n in range(2, 400):
