@@ -27,24 +27,13 @@ import pytest
 from dialtray.hub import devservers, topics
 from dialtray.hub.chains import WAITING_BYTES
 from dialtray.hub.ingest import Ingest
-from dialtray.hub.sim import ScriptedTable, wait_for
+from dialtray.hub.sim import ScriptedTable, crash_hub, wait_for
 from dialtray.hub.table import Broker
 from hubhelp import EVENT, fresh_db
 
 TABLES, RECORDS, PACE = 32, 260, 0.4
 CALM_S = 5.0  # between faults: the honest tables' latency is measured in these stretches
 SETTLE_S = 3.0  # after a fault is over, before the calm counts (the catch-up)
-
-
-def crash(hub: Ingest) -> None:
-    """The hub killed: no DISCONNECT (its broker session stays), no clean database close."""
-    hub._stop.set()
-    hub.thread.join(10)
-    hub.client.loop_stop()
-    with contextlib.suppress(OSError, AttributeError):
-        hub.client.socket().close()  # type: ignore[union-attr]
-    with contextlib.suppress(Exception):
-        hub.db.pgconn.finish()
 
 
 def rogue(servers: devservers.DevServers, user: str, pw: str, cid: str) -> mqtt.Client:
@@ -93,7 +82,7 @@ def test_soak(servers: devservers.DevServers, tmp_path: Path) -> None:
             elif what == "broker":
                 mq.kill()
             else:
-                crash(hub)
+                crash_hub(hub)
             t = tables[k % TABLES]
             with contextlib.suppress(Exception):  # a judge call while it is down
                 t.link.call_judge(t.gid or None, f"called during outage {k} ({what})")
