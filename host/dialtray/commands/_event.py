@@ -158,7 +158,7 @@ def record_extra(ev: Any, body: dict[str, Any] | None, seats: Sequence[str]
                  ) -> dict[str, Any]:
     """What the game's first record says for the hub: the event, round and seats' players."""
     if body is None:
-        return {"event": ev.event}
+        return {"event": ev.event, "table": ev.table}
     names = [str(name) for _s, name in body["seats"]]
-    return {"event": ev.event, "round": body.get("round"),
+    return {"event": ev.event, "table": ev.table, "round": body.get("round"),
             "players": dict(zip(seats, names, strict=False))}

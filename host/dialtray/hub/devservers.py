@@ -96,6 +96,7 @@ class Mosquitto:
             f"listener {self.port} 127.0.0.1\n"
             "allow_anonymous false\n"
             "use_username_as_clientid true\n"
+            "max_packet_size 262144\n"  # (the hub refuses records over 64 KiB anyway)
             f"password_file {self.passwd}\n"
             f"acl_file {self.acl}\n"
             "persistence false\n"
