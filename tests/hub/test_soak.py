@@ -126,17 +126,23 @@ def test_soak(servers: devservers.DevServers, tmp_path: Path) -> None:
             assert db.execute("SELECT COUNT(*) FROM hub_calls").fetchone() == (calls,)
             assert db.execute("SELECT COUNT(*) FROM hub_quarantine WHERE table_id = "
                               "'soak-poison'").fetchone()[0] >= 1  # type: ignore[index]
-            lat = [float(x) for (at, x) in db.execute(
-                "SELECT (convert_from(content, 'UTF8')::jsonb ->> 'at')::float, "
+            rows = db.execute(
+                "SELECT table_id, (convert_from(content, 'UTF8')::jsonb ->> 'at')::float, "
                 "EXTRACT(EPOCH FROM received) - (convert_from(content, 'UTF8')::jsonb ->> "
-                "'at')::float FROM hub_records") if not any(a <= at <= b for a, b in outages)]
+                "'at')::float FROM hub_records").fetchall()
+        by_table: dict[str, list[float]] = {}
+        for tid, at, x in rows:  # outside the outages (and their catch-up)
+            if not any(a <= at <= b for a, b in outages):
+                by_table.setdefault(tid, []).append(float(x))
         assert hub.q.qsize() <= 3 * hub.RECEIVE_MAX and hub.chains.waiting_bytes <= WAITING_BYTES
-        lat.sort()
+        lat = sorted(x for xs in by_table.values() for x in xs)
         p99 = lat[int(0.99 * (len(lat) - 1))] if lat else float("nan")
+        worst = max((sorted(xs)[int(0.99 * (len(xs) - 1))], t) for t, xs in by_table.items())
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         assert rss < 250, f"peak RSS {rss:.0f} MB"  # the stated bound: hub + 32 tables + pytest
         print(f"\nsoak: {total} records, {calls} judge calls, 9 faults; honest p99 outside "
-              f"outages {p99 * 1000:.0f} ms over {len(lat)} records; peak RSS of the test "
+              f"outages {p99 * 1000:.0f} ms over {len(lat)} records (the worst table's: "
+              f"{worst[1]}, {worst[0] * 1000:.0f} ms); peak RSS of the test "
               f"process (hub + 32 tables) {rss:.0f} MB")
     finally:
         for t in tables:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
-import json
 import logging
 import socket
 import threading
@@ -29,7 +28,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from dialtray.hub import event, rulings
+from dialtray.hub import event, rulings, validate
 from dialtray.hub.ingest import Ingest
 
 log = logging.getLogger(__name__)
@@ -142,13 +141,14 @@ class HubPage:
         if not self.allowed(request):
             return error(403, "the organiser's token is missing or wrong")
         try:
-            body = json.loads(await request.body() or b"{}")
+            body = validate.loads(await request.body() or b"{}", "the ruling", 4096)
             call = int(body["call"])
             ruling = str(body.get("ruling", "note"))
             args = body.get("args") or {}
             why = str(body.get("why", ""))[:200]
             if not isinstance(args, dict):
                 raise ValueError("args: a JSON object is needed")
+            validate.check_value({"args": args, "why": why, "ruling": ruling}, "the ruling")
         except (ValueError, KeyError, TypeError) as e:
             return error(400, f"a ruling needs call (a number), ruling, args, why: {e}")
         try:
