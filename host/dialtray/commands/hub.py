@@ -185,10 +185,14 @@ def run(args: argparse.Namespace) -> int:
     from dialtray.hub.ingest import Ingest
     from dialtray.hub.pgschema import SchemaError
 
+    import psycopg
+
     try:
         hub = Ingest(args.db, args.event, host, port, pw).start()
     except SchemaError as e:
         raise CommandError(str(e)) from e
+    except psycopg.Error as e:
+        raise CommandError(f"cannot reach the hub's database: {str(e).strip()}") from e
     import secrets
 
     from dialtray.hub.web import HubPage, ServedHub
@@ -236,8 +240,10 @@ def enroll(args: argparse.Namespace) -> int:
         raise CommandError(f"mosquitto_passwd could not add {args.table} to {args.passwd}: "
                            f"{e}") from e
     print(json.dumps({**creds, "event": args.event}, indent=1))
-    print("(give this to the table; reload the broker: the ACL lets this table publish only "
-          "under dialtray/EVENT/t/TABLE/ and read dialtray/EVENT/cmd/TABLE/)",
+    print(f"(give this to the table; then reload the broker so it reads {args.passwd}: "
+          "`systemctl reload mosquitto` or `kill -HUP` its pid — `dialtray hub servers` prints "
+          f"it. The ACL lets this table publish only under dialtray/{args.event}/t/"
+          f"{args.table}/ and read dialtray/{args.event}/cmd/{args.table}/)",
           file=__import__("sys").stderr)
     return 0
 
