@@ -182,10 +182,10 @@ def run(args: argparse.Namespace) -> int:
     pw = os.environ.get("DIALTRAY_HUB_PASSWORD")
     if not pw:
         raise CommandError("the hub's broker password is needed in DIALTRAY_HUB_PASSWORD", 2)
+    import psycopg
+
     from dialtray.hub.ingest import Ingest
     from dialtray.hub.pgschema import SchemaError
-
-    import psycopg
 
     try:
         hub = Ingest(args.db, args.event, host, port, pw).start()
