@@ -61,9 +61,9 @@ def run_tables(specs: list[tuple[str, str, str, int, int, float, int]], go: Any,
 
 def play(s: devservers.DevServers, tmp: Path, name: str, tables: int, records: int,
          pace: float, faults: list[str] | None = None, down: float = 1.5, calm: float = 6.0
-         ) -> tuple[str, list[tuple[str, float]]]:
+         ) -> tuple[str, list[tuple[str, float]], float]:
     """Run ``tables`` tables to the end (with ``faults`` in order); returns the database and
-    each fault's (kind, end time)."""
+    each fault's (kind, end time), and the share of the run the last hub's writer was busy."""
     import multiprocessing as mp
 
     dsn = fresh_db(s, name)
@@ -86,6 +86,7 @@ def play(s: devservers.DevServers, tmp: Path, name: str, tables: int, records: i
 
     hub = start()
     ends: list[tuple[str, float]] = []
+    t_hub = time.monotonic()
     try:
         time.sleep(3)  # the table processes import and open their stores
         go.set()
@@ -103,6 +104,7 @@ def play(s: devservers.DevServers, tmp: Path, name: str, tables: int, records: i
                 crash_hub(hub)
                 time.sleep(down)
                 hub = start()
+                t_hub = time.monotonic()
             ends.append((kind, time.time()))
             time.sleep(calm)
         for d in dones:
@@ -111,8 +113,9 @@ def play(s: devservers.DevServers, tmp: Path, name: str, tables: int, records: i
     finally:
         for p in procs:
             p.join(60)
+        busy = hub.stats.busy_s / max(time.monotonic() - t_hub, 1e-9)
         hub.stop()
-    return dsn, ends
+    return dsn, ends, busy
 
 
 def delays(dsn: str, skip: list[tuple[float, float]] | None = None) -> dict[str, float]:
@@ -167,19 +170,20 @@ def main() -> int:
         s.mqtt.add_user("hub", s.hub_password)  # type: ignore[attr-defined]
         pgschema.migrate(s.pg.admin_dsn)
         for n in (int(x) for x in a.sizes.split(",")):
-            dsn, _ = play(s, Path(tmp), f"ing{n}_", n, a.records, a.pace, calm=0.0)
-            out["ingest"][str(n)] = delays(dsn)
+            dsn, _, busy = play(s, Path(tmp), f"ing{n}_", n, a.records, a.pace, calm=0.0)
+            out["ingest"][str(n)] = {**delays(dsn), "writer_busy_share": busy}
         faults = ["postgres restart", "broker killed", "hub killed"]
         records = int((len(faults) + 1) * (a.calm + a.down) / 0.25 * 2.5) + 50
-        dsn, ends = play(s, Path(tmp), "flt_", a.fault_tables, records, 0.25, faults,
+        dsn, ends, _ = play(s, Path(tmp), "flt_", a.fault_tables, records, 0.25, faults,
                          a.down, a.calm)
         out["faults"] = catch_up(dsn, ends)
         skip = [(end - a.down - 1.0, end + 3.0) for _k, end in ends]
         out["faults_calm"] = delays(dsn, skip)
-    print(f"{'ingest: tables':<34}{'records':>9}{'rec/s':>9}{'p50 ms':>9}{'p99 ms':>9}")
+    print(f"{'ingest: tables':<34}{'records':>9}{'rec/s':>9}{'p50 ms':>9}{'p99 ms':>9}"
+          f"{'writer busy':>13}")
     for n, r in out["ingest"].items():
         print(f"{n:<34}{r['records']:>9}{r['records_per_s']:>9.0f}{r['p50_ms']:>9.0f}"
-              f"{r['p99_ms']:>9.0f}")
+              f"{r['p99_ms']:>9.0f}{r['writer_busy_share']:>12.0%}")
     print(f"\n{a.fault_tables} tables, each fault {a.down:g} s:")
     for f in out["faults"]:
         print(f"  catch-up after {f['fault']:<22}{f['catch_up_s']:>8.2f} s")

@@ -72,7 +72,12 @@ class Ingest:
         self.db: Any = None
         self.db_down_since: float | None = None  # epoch seconds
         self.db_error = ""
-        self._connect_db()  # the first time, a bad DSN or schema is the caller's error
+        import psycopg
+
+        try:  # a wrong schema is the caller's error; a database away now is an outage
+            self._connect_db()
+        except psycopg.OperationalError as e:
+            self._down(e)
         self.pushed_round: int | None = 0
         self.pairings: dict[str, dict[str, Any]] = {}  # the open round's, by table
         self.round_ends: float | None = None  # its end (epoch seconds, the database's clock)
@@ -103,7 +108,7 @@ class Ingest:
     def _connect_db(self) -> None:
         import psycopg
 
-        db = psycopg.connect(self.dsn, connect_timeout=5)
+        db = psycopg.connect(self.dsn, connect_timeout=10)
         try:
             pgschema.check(db)
             db.execute("CREATE TEMP TABLE hub_in (LIKE hub_records INCLUDING DEFAULTS) "
@@ -210,6 +215,7 @@ class Ingest:
     def _run(self) -> None:
         pending: list[Msg] = []  # taken from the queue, not yet stored
         delay = 0.2
+        idle_at = time.monotonic()
         while not self._stop.is_set():
             if self.db is None:
                 if not self._reconnect(delay):
@@ -218,9 +224,11 @@ class Ingest:
                 delay = 0.2
             if not pending:
                 pending = self._take()
-                if not pending:
+                if not pending or time.monotonic() - idle_at > 1.0:  # (even under load)
+                    idle_at = time.monotonic()
                     self._guarded(self._idle)
-                    continue
+                    if self.db is None or not pending:
+                        continue
             t0 = time.perf_counter()
             try:
                 self._store(pending)

@@ -67,8 +67,8 @@ class Side:
     def _presence(self, table: str, presence: str) -> None:
         self.db.execute("INSERT INTO hub_tables (id, presence, seen) VALUES (%s, %s, now()) "
                         "ON CONFLICT (id) DO UPDATE SET presence = excluded.presence, "
-                        "seen = now()" + (", state = NULL" if presence == "offline" else ""),
-                        (table, presence))
+                        "seen = now()", (table, presence))  # (a table leaving cleanly also
+        # clears its retained live state; one cut off keeps it: it may come back mid-game)
         if presence == "online":  # (again: it may have been away)
             self._online.append(table)
 
