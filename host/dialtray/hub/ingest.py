@@ -5,9 +5,11 @@ message is checked against its schema first (``validate``: sizes, depth, integer
 finite numbers), then each record against its game's hash chain (``chains``); what fails is
 quarantined alone with its reason, so one bad message never costs a batch. After each batch is
 committed the hub acknowledges each game's head to its table (which only then forgets its outbox
-rows) and acknowledges the batch's messages to the broker: acknowledgements are manual and the
-broker may have at most ``RECEIVE_MAX`` unacknowledged messages out to the hub, so while the
-database is away the rest waits at the broker (QoS 1), not in the hub's memory.
+rows: that, not the broker, is what makes a record safe). To the broker the hub acknowledges a
+message when the writer takes it into a batch, and the broker may have at most ``RECEIVE_MAX``
+unacknowledged messages out to the hub: while the database is away the writer holds one batch
+and takes nothing more, so the rest waits at the broker (QoS 1), not in the hub's memory
+(at most ``MAX_BATCH`` + 3 x ``RECEIVE_MAX`` messages of at most 64 KiB each are held).
 
 When PostgreSQL goes away the writer keeps the batch it holds, reconnects with a growing delay
 (0.2 s → 5 s), reloads the chains' heads and stores the batch again; ``status()`` says "database
@@ -52,8 +54,8 @@ class IngestStats:
 class Ingest:
     """``Ingest(dsn, event, host, port, password).start()``; ``stop()``."""
 
-    MAX_BATCH = 2000
-    RECEIVE_MAX = 500  # messages the broker may have out to the hub unacknowledged
+    MAX_BATCH = 5000
+    RECEIVE_MAX = 1000  # messages the broker may have out to the hub unacknowledged
     QUARANTINE_PER_TABLE = 2000  # rows kept per table per run (then only counted)
     RULINGS_AGAIN_S = 5.0  # a ruling not yet back in its table's chain is sent again
 
@@ -252,6 +254,7 @@ class Ingest:
                 batch.append(self.q.get_nowait())
             except queue.Empty:
                 break
+        self._ack(batch)  # the broker may send the next ones while these are stored
         return batch
 
     def _guarded(self, fn: Callable[[], None]) -> None:
@@ -290,7 +293,6 @@ class Ingest:
                                      f"refused a {where[1]} message: {str(e)[:200]}"))
                     self.db.commit()
                     self.stats.quarantined += 1
-                    self._ack([msg])
                 except Exception as e2:
                     if self._lost(e2):
                         self._down(e2)
@@ -313,7 +315,6 @@ class Ingest:
         except BaseException:
             self.chains.undo(v)  # nothing of the batch is held: the chains as before it
             raise
-        self._ack(batch)
         self.stats.stored += len(v.rows)
         self.stats.duplicates += v.duplicates
         self.stats.quarantined += len(v.quarantine)
