@@ -127,6 +127,10 @@ def delays(dsn: str, skip: list[tuple[float, float]] | None = None) -> dict[str,
             "EXTRACT(EPOCH FROM received)::float FROM hub_records").fetchall()
     rows = [(at, got) for at, got in rows if not any(a <= at <= b for a, b in skip or [])]
     lat = sorted(got - at for at, got in rows)
+    if os.environ.get("BENCH_WORST") and skip:
+        worst = sorted(rows, key=lambda r: r[0] - r[1])[:12]
+        print("worst (s after the first fault's end, delay):",
+              [(round(at - skip[0][1], 1), round(got - at, 2)) for at, got in worst])
     first, last = min(g for _a, g in rows), max(g for _a, g in rows)
 
     def pct(q: float) -> float:

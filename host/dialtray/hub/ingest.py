@@ -12,7 +12,7 @@ and takes nothing more, so the rest waits at the broker (QoS 1), not in the hub'
 (at most ``MAX_BATCH`` + 3 x ``RECEIVE_MAX`` messages of at most 64 KiB each are held).
 
 When PostgreSQL goes away the writer keeps the batch it holds, reconnects with a growing delay
-(0.2 s → 5 s), reloads the chains' heads and stores the batch again; ``status()`` says "database
+(0.2 s → 2 s), reloads the chains' heads and stores the batch again; ``status()`` says "database
 unreachable since …" meanwhile. The hub's broker session outlives a crash of the hub (MQTT 5
 session expiry), so what the broker queued meanwhile arrives when it is back; the tables send
 again whatever stays unacknowledged besides.
@@ -221,7 +221,7 @@ class Ingest:
         while not self._stop.is_set():
             if self.db is None:
                 if not self._reconnect(delay):
-                    delay = min(5.0, delay * 2)
+                    delay = min(2.0, delay * 2)
                     continue
                 delay = 0.2
             if not pending:
