@@ -146,7 +146,8 @@ def test_finished_tables_phase_is_cleared(servers: devservers.DevServers,
                  servers.hub_password).start()  # type: ignore[attr-defined]
     link = _play(tmp_path, servers, "ph-t", [])
     try:
-        link.publish_state({"game": 1, "phase": "turn 3 move"})
+        wait_for(lambda: link.connected.is_set() and hub.subscribed.is_set(), 15, "connected")
+        link.publish_state({"game": 1, "phase": "turn 3 move"})  # (QoS 0: sent once connected)
         wait_for(lambda: _state(dsn, "ph-t") is not None, 15, "the state at the hub")
         with GameStore.open(link.db) as st:
             Outbox.install(st, link.wake)
@@ -155,10 +156,11 @@ def test_finished_tables_phase_is_cleared(servers: devservers.DevServers,
             st.commit()
         wait_for(lambda: (_state(dsn, "ph-t") or {}).get("phase") == "game over", 15,
                  "the page no longer shows the last phase")
+        link.stop()
+        wait_for(lambda: _state(dsn, "ph-t") is None, 15, "the table gone: no phase left")
     finally:
         link.stop()
-    wait_for(lambda: _state(dsn, "ph-t") is None, 15, "the table gone: no phase left")
-    hub.stop()
+        hub.stop()
 
 
 def _state(dsn: str, table: str) -> dict[str, object] | None:
