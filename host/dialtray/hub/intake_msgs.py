@@ -99,8 +99,10 @@ class Side:
         if why is not None:
             self.v.quarantine.append((table, game, n, content, f"result not taken: {why}"))
         if kind == "end":  # the page no longer shows the game's last phase as if it went on
-            self.db.execute("UPDATE hub_tables SET state = %s WHERE id = %s",
+            self.db.execute("UPDATE hub_tables SET state = %s WHERE id = %s AND "
+                            "COALESCE(state ->> 'phase', '') NOT LIKE 'over%%'",
                             (json.dumps({"game": game, "phase": "game over"}), table))
+            # (a table that said how its game ended keeps saying so)
 
     def after_commit(self) -> None:
         for table, uid, call in self._callacks:
