@@ -53,7 +53,8 @@ def test_gap_is_asked_for_and_filled(servers: devservers.DevServers, tmp_path: P
     def send(n: int) -> None:
         r = rows[n]
         c.publish(topics.table_topic(EVENT, "gap-t", "rec"),
-                  topics.encode_record(gid, n, r.kind, r.content, r.sha, r.prev), qos=1)
+                  topics.encode_record(gid, n, r.kind, r.content, r.sha, r.prev,
+                                           "gap-t", EVENT), qos=1)
 
     try:
         c.subscribe(topics.cmd_topic(EVENT, "gap-t", "#"), qos=1)

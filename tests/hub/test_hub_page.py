@@ -70,6 +70,18 @@ def test_hub_page_live_tables_standings_and_a_ruling(
         state = json.loads(urllib.request.urlopen(
             f"http://127.0.0.1:{served.port}/api/state?key={page.token}").read())
         assert state["calls"][0]["status"] == "ruled"
+        call_id = state["calls"][0]["id"]
+        for body, words in (  # issue 32: one ruling per call; no NUL or NaN reaches JSONB
+                ({"call": call_id, "ruling": "note", "why": "again"}, "already ruled"),
+                ({"call": call_id, "ruling": "note", "why": "a\u0000b"}, "NUL"),
+                ({"call": call_id, "ruling": "vp", "args": {"vp": float("nan")}}, "finite")):
+            req = urllib.request.Request(
+                f"http://127.0.0.1:{served.port}/api/rule?key={page.token}",
+                json.dumps(body).encode(), {"content-type": "application/json"})
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(req)
+            assert refused.value.code == 400
+            assert words in json.loads(refused.value.read())["error"]
         pg.close()
     finally:
         t.close()

@@ -145,6 +145,8 @@ def test_ruling_travels_signed_and_is_stored_on_both_sides(
         assert t.link.stats.bad_rulings == 1
         with psycopg.connect(dsn) as db:
             assert db.execute("SELECT status FROM hub_calls").fetchone() == ("ruled",)
+        wait_for(lambda: _one(dsn, "SELECT COUNT(*) FROM hub_rulings WHERE confirmed") == 1,
+                 10, "the ruling confirmed by its record (no longer sent again)")
     finally:
         t.close()
         hub.stop()

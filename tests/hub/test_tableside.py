@@ -123,7 +123,7 @@ def test_no_hub_no_game_said_in_one_line(tmp_path: Path,
                      "--creds", str(creds), "--wait", "0.3", "--db", str(db)])
     err = capsys.readouterr().err
     assert code == 1
-    assert "no table assignment within 0.3 s: the hub is not reachable" in err
+    assert "no table assignment within 0.3 s: the event's broker is not reachable" in err
     assert "Traceback" not in err
     with GameStore.open(db, readonly=True) as st:
         assert st.latest() is None  # no game was started

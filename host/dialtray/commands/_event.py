@@ -69,7 +69,10 @@ def open_event(args: argparse.Namespace) -> Any:
     print(f"event {table.event!r} at {address.host}:{address.port}: table {table.table} "
           "(records go to the hub as they are stored; the game never waits for it)",
           flush=True)
-    return table.start()
+    try:
+        return table.start()
+    except EventError as e:
+        raise CommandError(str(e)) from e
 
 
 def stop_event(ev: Any) -> None:
@@ -87,9 +90,11 @@ def wait_assignment(ev: Any, wait_s: float) -> dict[str, Any]:
           flush=True)
     body: dict[str, Any] | None = ev.wait_assignment(wait_s)
     if body is None:
+        reached = ev.reached_broker()  # (asked before stop(), which closes the link)
         ev.stop(0)
-        why = "the hub is not reachable" if not ev.link.connected.is_set() else \
-            "the hub has no assignment for this table (is the round paired? `dialtray hub pair`)"
+        why = "the event's broker is not reachable" if not reached else \
+            ("the broker is reachable, but no assignment came from the hub (is `dialtray hub "
+             "run` running and the round paired? `dialtray hub pair`)")
         raise CommandError(f"no table assignment within {wait_s:g} s: {why}")
     a, b = (name for _seat, name in body["seats"])
     left = body.get("left_s")
@@ -153,7 +158,7 @@ def record_extra(ev: Any, body: dict[str, Any] | None, seats: Sequence[str]
                  ) -> dict[str, Any]:
     """What the game's first record says for the hub: the event, round and seats' players."""
     if body is None:
-        return {"event": ev.event}
+        return {"event": ev.event, "table": ev.table}
     names = [str(name) for _s, name in body["seats"]]
-    return {"event": ev.event, "round": body.get("round"),
+    return {"event": ev.event, "table": ev.table, "round": body.get("round"),
             "players": dict(zip(seats, names, strict=False))}

@@ -41,7 +41,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="the hub's PostgreSQL DSN (default: $DIALTRAY_HUB_DB)")
     p.add_argument("--event", default="event", help="the event's name in topics")
     verbs = p.add_subparsers(dest="hub_verb", metavar="VERB", required=True)
-    v = verbs.add_parser("servers", help="start a local Mosquitto and PostgreSQL (development)")
+    v = verbs.add_parser(
+        "servers", help="start a local Mosquitto and PostgreSQL for one event (development)",
+        description="Start Mosquitto and PostgreSQL on loopback ports, set up for the event "
+                    "(broker users and ACL, the hub's schema and role), and print every path "
+                    "and command the next steps need.")
+    v.add_argument("--event", default=argparse.SUPPRESS,
+                   help="the event's name in topics (letters, digits, - and _)")
     v.set_defaults(func=servers)
     v = verbs.add_parser("migrate", help="create or upgrade the hub's schema (as the owner)")
     v.add_argument("--admin", required=True, help="the database owner's DSN")
@@ -77,7 +83,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     v = verbs.add_parser("pair", help="pair the next round (Swiss, no rematches)")
     v.add_argument("--minutes", type=int_range(1, 600), default=90,
                    help="the round's time limit in minutes, 1..600")
+    v.add_argument("--allow-rematch", action="store_true",
+                   help="when no pairing without a rematch is left: allow rematches")
+    v.add_argument("--manual", metavar="A:B,C:D,E:bye",
+                   help="the organiser's own pairing (seat A first; every player once)")
     v.set_defaults(func=pair)
+    v = verbs.add_parser("cancel-round", help="withdraw the open round (paired by mistake)")
+    v.set_defaults(func=cancel_round)
     v = verbs.add_parser("standings", help="print the standings")
     v.set_defaults(func=lambda a: export(a, "table"))
     v = verbs.add_parser("export", help="standings and pairings as CSV or JSON")
@@ -110,12 +122,32 @@ def servers(args: argparse.Namespace) -> int:
     why = devservers.missing()
     if why:
         raise CommandError(why)
+    if not args.event.replace("-", "").replace("_", "").isalnum():
+        raise CommandError(f"argument --event: letters, digits, - and _ only, not "
+                           f"{args.event!r}", 2)
     with devservers.DevServers(args.event) as s:
         pw = os.urandom(9).hex()
         s.mqtt.add_user("hub", pw)
         pgschema.migrate(s.pg.admin_dsn)
-        print(f"broker  127.0.0.1:{s.mqtt.port}  (hub password {pw})\n"
-              f"db      {s.pg.hub_dsn}\nCtrl-C stops both", flush=True)
+        m, ev = s.mqtt, args.event
+        pid = m.proc.pid if m.proc else "?"
+        print(f"event {ev}: development servers on loopback (Ctrl-C stops both, deletes "
+              f"{s.tmp})\n"
+              f"broker     127.0.0.1:{m.port}   hub user 'hub', password {pw}\n"
+              f"  config   {m.conf}  (client ids tied to user names)\n"
+              f"  passwd   {m.passwd}\n"
+              f"  acl      {m.acl}  (tables: dialtray/{ev}/t/USER/# and cmd/USER/#)\n"
+              f"  reload   kill -HUP {pid}   (after adding a table's password)\n"
+              f"database   {s.pg.hub_dsn}\n"
+              f"  owner    {s.pg.admin_dsn}\n"
+              f"next steps:\n"
+              f"  export DIALTRAY_HUB_DB={s.pg.hub_dsn}\n"
+              f"  dialtray hub --event {ev} enroll t01 --passwd {m.passwd} > t01.json"
+              f" && kill -HUP {pid}\n"
+              f"  DIALTRAY_HUB_PASSWORD={pw} dialtray hub --event {ev} run --broker "
+              f"127.0.0.1:{m.port}\n"
+              f"  dialtray play airaction --event mqtt://127.0.0.1:{m.port}/{ev} --creds "
+              f"t01.json", flush=True)
         try:
             while True:
                 time.sleep(1)
@@ -150,6 +182,8 @@ def run(args: argparse.Namespace) -> int:
     pw = os.environ.get("DIALTRAY_HUB_PASSWORD")
     if not pw:
         raise CommandError("the hub's broker password is needed in DIALTRAY_HUB_PASSWORD", 2)
+    import psycopg
+
     from dialtray.hub.ingest import Ingest
     from dialtray.hub.pgschema import SchemaError
 
@@ -157,6 +191,8 @@ def run(args: argparse.Namespace) -> int:
         hub = Ingest(args.db, args.event, host, port, pw).start()
     except SchemaError as e:
         raise CommandError(str(e)) from e
+    except psycopg.Error as e:
+        raise CommandError(f"cannot reach the hub's database: {str(e).strip()}") from e
     import secrets
 
     from dialtray.hub.web import HubPage, ServedHub
@@ -175,9 +211,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         while True:
             time.sleep(5)
-            st = hub.stats
-            print(f"stored {st.stored}, duplicates {st.duplicates}, quarantined "
-                  f"{st.quarantined}, gaps asked {st.gaps_asked}", flush=True)
+            print(hub.status(), flush=True)
     except KeyboardInterrupt:
         pass
     finally:
@@ -190,9 +224,13 @@ def enroll(args: argparse.Namespace) -> int:
     if not args.table.replace("-", "").replace("_", "").isalnum():
         raise CommandError(f"argument table: letters, digits, - and _ only, not "
                            f"{args.table!r}", 2)
-    db = _db(args)
+    _need()
     from dialtray.hub import rulings
 
+    why = rulings.reserved(args.table)
+    if why:
+        raise CommandError(f"argument table: {why}", 2)
+    db = _db(args)
     with db:
         creds = rulings.enroll(db, args.table)
     try:
@@ -202,8 +240,10 @@ def enroll(args: argparse.Namespace) -> int:
         raise CommandError(f"mosquitto_passwd could not add {args.table} to {args.passwd}: "
                            f"{e}") from e
     print(json.dumps({**creds, "event": args.event}, indent=1))
-    print("(give this to the table; reload the broker: the ACL lets this table publish only "
-          "under dialtray/EVENT/t/TABLE/ and read dialtray/EVENT/cmd/TABLE/)",
+    print(f"(give this to the table; then reload the broker so it reads {args.passwd}: "
+          "`systemctl reload mosquitto` or `kill -HUP` its pid — `dialtray hub servers` prints "
+          f"it. The ACL lets this table publish only under dialtray/{args.event}/t/"
+          f"{args.table}/ and read dialtray/{args.event}/cmd/{args.table}/)",
           file=__import__("sys").stderr)
     return 0
 
@@ -286,13 +326,39 @@ def player(args: argparse.Namespace) -> int:
     return 0
 
 
+def _manual(text: str) -> list[tuple[str, str | None]]:
+    out: list[tuple[str, str | None]] = []
+    for part in text.split(","):
+        a, sep, b = part.strip().partition(":")
+        if not sep or not a or not b:
+            raise CommandError(f"argument --manual: A:B pairs separated by commas (A:bye for "
+                               f"the bye), not {part!r}", 2)
+        out.append((a, None if b == "bye" else b))
+    return out
+
+
+def cancel_round(args: argparse.Namespace) -> int:
+    db = _db(args)
+    from dialtray.hub import event
+
+    with db:
+        try:
+            rnd = event.cancel(db)
+        except ValueError as e:
+            raise CommandError(str(e)) from e
+    print(f"round {rnd} cancelled: its tables are told; pair again with `dialtray hub pair`")
+    return 0
+
+
 def pair(args: argparse.Namespace) -> int:
+    manual = _manual(args.manual) if args.manual else None
     db = _db(args)
     from dialtray.hub import event, swiss
 
     with db:
         try:
-            rnd, pairs = event.pair(db, args.minutes)
+            rnd, pairs = event.pair(db, args.minutes, allow_rematch=args.allow_rematch,
+                                    manual=manual)
         except (ValueError, swiss.PairingError) as e:
             raise CommandError(str(e)) from e
     print(f"round {rnd} ({args.minutes} minutes):")

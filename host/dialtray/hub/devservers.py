@@ -5,6 +5,8 @@ from a temporary directory on a random loopback port and stopped by ``stop()`` (
 block). PostgreSQL's ``initdb``/``postgres`` refuse to run as root, so as root they run as the
 unprivileged ``postgres`` user (``runuser``). Nothing here touches the network beyond 127.0.0.1.
 
+The broker ties each client id to its user name (``use_username_as_clientid``): a client
+cannot take over another's session (the hub's or another table's) by naming its client id.
 ``Mosquitto`` keeps a password file (``mosquitto_passwd``) and an ACL file: each table's user may
 publish only under ``dialtray/EVENT/t/USER/`` and read only ``dialtray/EVENT/cmd/USER/``; the hub's
 user reads and writes the whole event. ``enroll`` adds a user and reloads the broker (SIGHUP).
@@ -93,6 +95,8 @@ class Mosquitto:
         self.conf.write_text(
             f"listener {self.port} 127.0.0.1\n"
             "allow_anonymous false\n"
+            "use_username_as_clientid true\n"
+            "max_packet_size 262144\n"  # (the hub refuses records over 64 KiB anyway)
             f"password_file {self.passwd}\n"
             f"acl_file {self.acl}\n"
             "persistence false\n"
@@ -176,11 +180,8 @@ class Postgres:
                    f"--pwfile={pwfile}", "-E", "UTF8", "--no-sync"])
         pwfile.unlink()
         for attempt in range(3):  # a random port may be taken between choosing and binding
-            opts = (f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.root} "
-                    "-c fsync=off -c synchronous_commit=off -c full_page_writes=off")
             try:
-                self._run([self.pg_ctl, "-D", str(self.data), "-o", opts, "-l",
-                           str(self.root / "pg.log"), "-w", "-t", "60", "start"])
+                self._start()
                 break
             except subprocess.CalledProcessError as e:
                 log = (self.root / "pg.log").read_text(errors="replace")[-800:] \
@@ -193,6 +194,22 @@ class Postgres:
         with psycopg.connect(self.owner_dsn, autocommit=True) as c:
             c.execute("CREATE DATABASE dialtray_hub")
             c.execute(f"CREATE ROLE dialtray_hub LOGIN PASSWORD '{self.hub_password}'")
+
+    def _start(self) -> None:
+        opts = (f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.root} "
+                "-c fsync=off -c synchronous_commit=off -c full_page_writes=off")
+        self._run([self.pg_ctl, "-D", str(self.data), "-o", opts, "-l",
+                   str(self.root / "pg.log"), "-w", "-t", "60", "start"])
+
+    def down(self) -> None:
+        """A restart's first half: every connection is cut (``-m fast``), the data kept;
+        ``up()`` again. (Not ``immediate``: this cluster runs with ``synchronous_commit=off``
+        for speed, so a crash would lose commits it had already confirmed — the hub's
+        acknowledgements rest on PostgreSQL's durability, which a production server keeps.)"""
+        self._run([self.pg_ctl, "-D", str(self.data), "-m", "fast", "-w", "stop"])
+
+    def up(self) -> None:
+        self._start()
 
     def dsn(self, user: str, password: str, db: str = "dialtray_hub") -> str:
         return f"postgresql://{user}:{password}@127.0.0.1:{self.port}/{db}"

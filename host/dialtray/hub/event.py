@@ -31,20 +31,30 @@ def results(db: Any) -> list[swiss.Result]:
     """Finished pairings (a game's ``end`` record arrived) and byes."""
     out = []
     for rnd, a, b, vp_a, vp_b, winner in db.execute(
-            "SELECT round, a, b, vp_a, vp_b, winner FROM hub_pairings WHERE b IS NULL OR "
-            "vp_a IS NOT NULL ORDER BY round, a"):
+            "SELECT p.round, p.a, p.b, p.vp_a, p.vp_b, p.winner FROM hub_pairings p JOIN "
+            "hub_rounds r ON r.n = p.round WHERE r.status = 'open' AND (p.b IS NULL OR "
+            "p.vp_a IS NOT NULL) ORDER BY p.round, p.a"):
         out.append(swiss.Result(rnd, a, b, vp_a or 0, vp_b or 0, winner))
     return out
 
 
-def pair(db: Any, minutes: int) -> tuple[int, list[tuple[str, str | None, str | None]]]:
-    """Pair the next round and assign tables t01, t02 … in standings order."""
+def pair(db: Any, minutes: int, *, allow_rematch: bool = False,
+         manual: list[tuple[str, str | None]] | None = None
+         ) -> tuple[int, list[tuple[str, str | None, str | None]]]:
+    """Pair the next round (Swiss, or the organiser's ``manual`` pairs: seat A first) and
+    assign tables t01, t02 … in standings order. Round numbers are never reused (a cancelled
+    round keeps its number)."""
     rnd = int(db.execute("SELECT COALESCE(MAX(n), 0) + 1 FROM hub_rounds").fetchone()[0])
-    open_games = db.execute("SELECT COUNT(*) FROM hub_pairings WHERE b IS NOT NULL AND "
-                            "vp_a IS NULL").fetchone()[0]
+    open_games = db.execute("SELECT COUNT(*) FROM hub_pairings p JOIN hub_rounds r ON r.n = "
+                            "p.round WHERE r.status = 'open' AND p.b IS NOT NULL AND "
+                            "p.vp_a IS NULL").fetchone()[0]
     if open_games:
-        raise ValueError(f"round {rnd - 1} still has {open_games} game(s) without a result")
-    pairs = swiss.pair_round(players(db), results(db), rnd)
+        raise ValueError(f"the open round still has {open_games} game(s) without a result "
+                         "(`dialtray hub cancel-round` withdraws a round paired by mistake)")
+    if manual is not None:
+        pairs = swiss.check_manual(players(db), manual)
+    else:
+        pairs = swiss.pair_round(players(db), results(db), rnd, allow_rematch=allow_rematch)
     db.execute("INSERT INTO hub_rounds (n, minutes) VALUES (%s, %s)", (rnd, minutes))
     out: list[tuple[str, str | None, str | None]] = []
     t = 0
@@ -57,6 +67,21 @@ def pair(db: Any, minutes: int) -> tuple[int, list[tuple[str, str | None, str | 
                    (rnd, table, a, b))
         out.append((a, b, table))
     return rnd, out
+
+
+def cancel(db: Any) -> int:
+    """Withdraw the open round (paired by mistake): refused once any of its games has a
+    result. Its tables are told (the intake), its games' results are no longer taken."""
+    row = db.execute("SELECT MAX(n) FROM hub_rounds WHERE status = 'open'").fetchone()
+    if row is None or row[0] is None:
+        raise ValueError("no round is open")
+    rnd = int(row[0])
+    done = db.execute("SELECT COUNT(*) FROM hub_pairings WHERE round = %s AND b IS NOT NULL "
+                      "AND vp_a IS NOT NULL", (rnd,)).fetchone()[0]
+    if done:
+        raise ValueError(f"round {rnd} already has {done} result(s): it cannot be cancelled")
+    db.execute("UPDATE hub_rounds SET status = 'cancelled' WHERE n = %s", (rnd,))
+    return rnd
 
 
 def standings(db: Any) -> list[swiss.Standing]:

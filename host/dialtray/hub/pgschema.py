@@ -95,8 +95,17 @@ GRANT USAGE ON SEQUENCE hub_quarantine_id_seq, hub_calls_id_seq, hub_rulings_id_
 GRANT SELECT ON hub_schema_version TO dialtray_hub;
 """
 
+V2 = """
+ALTER TABLE hub_rounds ADD COLUMN status TEXT NOT NULL DEFAULT 'open';
+ALTER TABLE hub_calls ADD COLUMN uid TEXT;
+CREATE UNIQUE INDEX hub_calls_uid ON hub_calls (table_id, uid);
+ALTER TABLE hub_rulings ADD COLUMN confirmed BOOLEAN NOT NULL DEFAULT false;
+GRANT UPDATE (confirmed) ON hub_rulings TO dialtray_hub;
+"""
+
 MIGRATIONS: list[tuple[int, str, str]] = [
     (1, "tables, records, heads, quarantine, players, rounds, pairings, calls, rulings", V1),
+    (2, "rounds can be cancelled; judge calls keep the table's id; rulings confirmed", V2),
 ]
 LATEST = MIGRATIONS[-1][0]
 

@@ -24,11 +24,15 @@ def make_ruling(db: Any, key: bytes, call_id: int, ruling: str, args: dict[str, 
     """Store a ruling on an open call and mark the call ruled; returns (body, signature)."""
     if ruling not in RULINGS:
         raise ValueError(f"ruling: one of {', '.join(RULINGS)}, not {ruling!r}")
-    row = db.execute("SELECT table_id, game, status FROM hub_calls WHERE id = %s",
+    row = db.execute("SELECT table_id, game, status FROM hub_calls WHERE id = %s FOR UPDATE",
                      (call_id,)).fetchone()
     if row is None:
         raise ValueError(f"no judge call {call_id} (see the judge queue)")
-    table, game, _status = row
+    table, game, status = row
+    if status != "open" or db.execute("SELECT 1 FROM hub_rulings WHERE call_id = %s",
+                                      (call_id,)).fetchone():
+        raise ValueError(f"call {call_id} is already ruled (one ruling per call: answer a new "
+                         "call for a new ruling)")
     if game is None:
         raise ValueError(f"call {call_id}: the table named no game to rule on")
     body = {"call": call_id, "table": table, "game": game, "ruling": ruling, "args": args,
@@ -48,8 +52,26 @@ def ruling_key(db: Any, table: str) -> bytes:
     return bytes.fromhex(row[0])
 
 
+RESERVED = ("hub", "admin", "root", "mosquitto", "dialtray")
+
+
+def reserved(table: str) -> str | None:
+    """Why ``table`` cannot be a table's id (its broker user name), or None. The hub's own user
+    (``hub``) reads every table and acknowledges any record: a table so named would have its
+    rights; names starting with a reserved word are refused too (``hub2``, ``hub-admin``)."""
+    low = table.lower()
+    for word in RESERVED:
+        if low.startswith(word):
+            return (f"{table!r} is reserved (names starting with {word!r} belong to the hub "
+                    "and the broker): choose a table id such as t01")
+    return None
+
+
 def enroll(db: Any, table: str) -> dict[str, str]:
     """A table's credentials: broker password and ruling key (the key kept at the hub too)."""
+    why = reserved(table)
+    if why:
+        raise ValueError(why)
     key = secrets.token_bytes(32)
     db.execute("INSERT INTO hub_event (key, value) VALUES (%s, %s) ON CONFLICT (key) DO UPDATE "
                "SET value = excluded.value", (f"ruling-key:{table}", key.hex()))

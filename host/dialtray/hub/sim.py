@@ -185,3 +185,16 @@ def wait_for(cond: Callable[[], bool], timeout: float, what: str, every: float =
             return
         time.sleep(every)
     raise TimeoutError(f"after {timeout:.0f} s: {what}")
+
+
+def crash_hub(hub: Any) -> None:
+    """The hub (an ``Ingest``) killed, as far as a test in one process can: its writer stops,
+    its broker socket is dropped without a DISCONNECT (the broker keeps its session) and its
+    database connection cut without a goodbye."""
+    hub._stop.set()
+    hub.thread.join(10)
+    hub.client.loop_stop()
+    with contextlib.suppress(OSError, AttributeError):
+        hub.client.socket().close()
+    with contextlib.suppress(Exception):
+        hub.db.pgconn.finish()

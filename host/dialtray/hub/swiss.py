@@ -4,11 +4,10 @@ Scoring (decision D-HUB-01 in docs/rules-decisions.md): a win 3 match points, a 
 a bye 3. Standings order: match points, then total VP scored, then strength of schedule (the sum
 of the match points of every opponent met), then the player's id (stable, never random).
 
-Pairing a round is a maximum-weight matching (networkx) on the graph of players who have not met:
-an edge's weight is large and falls with the square of the score difference, so the matching
-pairs everyone it can, no one twice, and players of nearest scores. With an odd number of
-players the bye goes first to the lowest-ranked player who has not had one; that player is left
-out of the matching.
+Pairing a round is a maximum-weight matching (networkx) on the graph of players who have not met
+plus, with an odd number, a bye node (issue 32: the bye is chosen with the pairs, so a round is
+paired whenever a pairing exists); seats are balanced (see ``pair_round``). When no pairing is
+left the organiser may allow rematches or pair the round by hand (``check_manual``).
 """
 
 from __future__ import annotations
@@ -82,38 +81,99 @@ def met(results: Iterable[Result]) -> set[frozenset[str]]:
     return {frozenset((r.a, r.b)) for r in results if r.b is not None}
 
 
-def pair_round(players: Sequence[str], results: Sequence[Result], rnd: int
-               ) -> list[tuple[str, str | None]]:
-    """The next round's pairings: (a, b) pairs, a the higher-ranked; (p, None) is the bye."""
+BYE_NODE = "\x00bye"  # (a player id never holds NUL: the hub's schema refuses it)
+
+
+def seat_balance(results: Iterable[Result]) -> dict[str, int]:
+    """Times in seat A minus times in seat B, per player (``a`` of a result sat in seat A)."""
+    d: dict[str, int] = {}
+    for r in results:
+        if r.b is None:
+            continue
+        d[r.a] = d.get(r.a, 0) + 1
+        d[r.b] = d.get(r.b, 0) - 1
+    return d
+
+
+def pair_round(players: Sequence[str], results: Sequence[Result], rnd: int, *,
+               allow_rematch: bool = False) -> list[tuple[str, str | None]]:
+    """The next round's pairings: (seat A, seat B) pairs; (p, None) is the bye.
+
+    One maximum-cardinality, maximum-weight matching (networkx) on the players who have not met
+    and, with an odd number, a bye node joined to every player who has had no bye: so the bye
+    is chosen with the pairs, and a pairing is found whenever one exists. Among the pairings
+    that exist the weight prefers, in this order: no rematch (only with ``allow_rematch``, the
+    organiser's choice when no other pairing is left), seats kept balanced (no one more than
+    one seat A ahead of their seat B, or behind), nearest scores, the bye to the lowest-scored
+    and lowest-ranked, nearest ranks. Seat A goes to the player who has sat in it less (equal:
+    the higher-ranked)."""
     import networkx as nx
 
-    order = [s.player for s in standings(players, results)]
+    rows = standings(players, results)
+    order = [s.player for s in rows]
     rank = {p: i for i, p in enumerate(order)}
-    pts = {s.player: s.points for s in standings(players, results)}
+    pts = {s.player: s.points for s in rows}
+    bal = seat_balance(results)
     had_bye = {r.a for r in results if r.b is None}
-    pool = list(order)
-    out: list[tuple[str, str | None]] = []
-    if len(pool) % 2:
-        lowest = [p for p in reversed(order) if p not in had_bye]
-        if not lowest:
-            raise PairingError(f"round {rnd}: every player has had a bye already")
-        pool.remove(lowest[0])
-        out.append((lowest[0], None))
     seen = met(results)
-    g = nx.Graph()
-    g.add_nodes_from(pool)
+    n = len(order)
     top = (max(pts.values(), default=0) + 1) ** 2 * 4 + 1
-    for i, a in enumerate(pool):
-        for b in pool[i + 1:]:
-            if frozenset((a, b)) in seen:
+    score_w = top * (n + 1)  # one edge's score-and-rank part is below this
+    seat_w = score_w * (n + 1)  # seats balanced outweighs every score preference together
+    rematch_w = seat_w * 2 * (n + 1)  # a rematch outweighs everything else together
+    low = min(pts.values(), default=0)
+    g = nx.Graph()
+    g.add_nodes_from(order)
+    for i, a in enumerate(order):
+        for b in order[i + 1:]:
+            rematch = frozenset((a, b)) in seen
+            if rematch and not allow_rematch:
                 continue
+            da, db = bal.get(a, 0), bal.get(b, 0)
+            seats_ok = not (da == db != 0)
             diff = pts[a] - pts[b]
-            # nearest scores first, then nearest ranks (a stable tie-break)
-            g.add_edge(a, b, weight=(top - diff * diff) * 1000 - abs(rank[a] - rank[b]))
+            w = (seat_w if seats_ok else 0) + (top - diff * diff) * (n + 1) - abs(rank[a] - rank[b])
+            g.add_edge(a, b, weight=w + (0 if rematch else rematch_w))
+    if n % 2:
+        for p in order:
+            if p not in had_bye:
+                d = pts[p] - low
+                g.add_edge(BYE_NODE, p, weight=rematch_w + seat_w + (top - d * d) * (n + 1)
+                           + rank[p])
     matching = nx.max_weight_matching(g, maxcardinality=True)
-    if len(matching) * 2 != len(pool):
-        raise PairingError(f"round {rnd}: no pairing without a rematch exists for "
-                           f"{len(pool)} players")
-    pairs = [(a, b) if rank[a] < rank[b] else (b, a) for a, b in matching]
-    pairs.sort(key=lambda ab: rank[ab[0]])
-    return pairs + out
+    if len(matching) * 2 != n + n % 2:
+        why = "no pairing without a rematch exists" if not allow_rematch else \
+            "no pairing exists (every player has had the bye?)"
+        raise PairingError(f"round {rnd}: {why} for {n} players; the organiser may allow a "
+                           "rematch (`dialtray hub pair --allow-rematch`) or pair by hand "
+                           "(`--manual`)")
+    out: list[tuple[str, str | None]] = []
+    bye: list[tuple[str, str | None]] = []
+    for x, y in matching:
+        if BYE_NODE in (x, y):
+            bye.append((y if x == BYE_NODE else x, None))
+            continue
+        a, b = (x, y) if rank[x] < rank[y] else (y, x)
+        if bal.get(b, 0) < bal.get(a, 0):
+            a, b = b, a
+        out.append((a, b))
+    out.sort(key=lambda ab: min(rank[ab[0]], rank[ab[1] or ab[0]]))
+    return out + bye
+
+
+def check_manual(players: Sequence[str], pairs: Sequence[tuple[str, str | None]]
+                 ) -> list[tuple[str, str | None]]:
+    """The organiser's own pairing: every player exactly once, at most one bye."""
+    seen: list[str] = [p for ab in pairs for p in ab if p is not None]
+    unknown = sorted(set(seen) - set(players))
+    if unknown:
+        raise PairingError(f"manual pairing: no player {', '.join(unknown)}")
+    twice = sorted({p for p in seen if seen.count(p) > 1})
+    if twice:
+        raise PairingError(f"manual pairing: {', '.join(twice)} paired twice")
+    missing = sorted(set(players) - set(seen))
+    if missing:
+        raise PairingError(f"manual pairing: {', '.join(missing)} not paired (A:bye for a bye)")
+    if sum(1 for _a, b in pairs if b is None) > 1:
+        raise PairingError("manual pairing: at most one bye")
+    return list(pairs)

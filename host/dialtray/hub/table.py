@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import secrets
 import sqlite3
 import threading
 import time
@@ -31,6 +32,11 @@ log = logging.getLogger(__name__)
 OUTBOX_SQL = ("CREATE TABLE IF NOT EXISTS hub_outbox (game INTEGER NOT NULL, n INTEGER NOT NULL, "
               "PRIMARY KEY (game, n)) WITHOUT ROWID")
 
+
+CALLS_SQL = ("CREATE TABLE IF NOT EXISTS hub_calls_out (uid TEXT PRIMARY KEY, game INTEGER, "
+             "note TEXT NOT NULL, at REAL NOT NULL, hub_call INTEGER)")
+"""Judge calls wait here until the hub acknowledges them (``callack``, naming the hub's number
+for the call): a call made while the broker or the hub is away goes when it is back."""
 
 TRIGGER_SQL = ("CREATE TRIGGER IF NOT EXISTS hub_outbox_fill AFTER INSERT ON records BEGIN "
                "INSERT OR IGNORE INTO hub_outbox VALUES (new.game_id, new.n); END")
@@ -93,6 +99,8 @@ class LinkStats:
     rulings: list[dict[str, Any]] = field(default_factory=list)
     bad_rulings: int = 0
     pairings: list[dict[str, Any]] = field(default_factory=list)
+    calls_sent: int = 0
+    calls_acked: int = 0
 
 
 class TableLink:
@@ -104,7 +112,8 @@ class TableLink:
     def __init__(self, db: Path, event: str, table: str, broker: Broker,
                  ruling_key: bytes | None = None,
                  on_ruling: Callable[[dict[str, Any]], None] | None = None,
-                 on_pairing: Callable[[dict[str, Any]], None] | None = None) -> None:
+                 on_pairing: Callable[[dict[str, Any]], None] | None = None,
+                 on_callack: Callable[[str, int], None] | None = None) -> None:
         import paho.mqtt.client as mqtt
         from paho.mqtt.enums import CallbackAPIVersion
 
@@ -112,6 +121,9 @@ class TableLink:
         self.ruling_key = ruling_key
         self.on_ruling = on_ruling
         self.on_pairing = on_pairing
+        self.on_callack = on_callack
+        self._callacks: list[tuple[str, int]] = []
+        self._calls_sent: dict[str, float] = {}  # uid → when published on this connection
         self.stats = LinkStats()
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -149,6 +161,7 @@ class TableLink:
         client.subscribe(topics.cmd_topic(self.event, self.table, "#"), qos=1)
         with self._lock:
             self._cursor.clear()  # everything unconfirmed goes again
+            self._calls_sent.clear()
         self.connected.set()
         self._wake.set()
 
@@ -177,6 +190,10 @@ class TableLink:
                 self._resend.append((int(body["game"]), int(body["from"])))
         elif what == "ruling":
             self._ruling(body)
+        elif what == "callack":
+            if isinstance(body.get("id"), str) and isinstance(body.get("call"), int):
+                with self._lock:
+                    self._callacks.append((body["id"], body["call"]))
         elif what == "pairing":
             self.stats.pairings.append(body)
             if self.on_pairing is not None:
@@ -208,6 +225,8 @@ class TableLink:
         self.thread.join(10)
         if self.connected.is_set():  # a clean goodbye sends no Last Will: say it
             with contextlib.suppress(RuntimeError, ValueError):  # (the link went meanwhile)
+                self.client.publish(topics.table_topic(self.event, self.table, "state"), b"",
+                                    qos=1, retain=True)  # (no live state left behind)
                 self.client.publish(topics.table_topic(self.event, self.table, "presence"),
                                     b"offline", qos=1, retain=True).wait_for_publish(2)
         self.client.disconnect()
@@ -217,10 +236,31 @@ class TableLink:
         with sqlite3.connect(self.db) as conn:
             return int(conn.execute("SELECT COUNT(*) FROM hub_outbox").fetchone()[0])
 
-    def call_judge(self, game: int | None, note: str) -> None:
-        """A judge call (the command, the web button, or the roll button held 3 s)."""
-        self.client.publish(topics.table_topic(self.event, self.table, "call"),
-                            json.dumps({"game": game, "note": note}).encode(), qos=1)
+    def call_judge(self, game: int | None, note: str) -> str:
+        """A judge call (the command, the web button, or the roll button held 3 s): kept in
+        the table's SQLite file until the hub acknowledges it, sent whenever the link is up.
+        Returns the call's id at the table."""
+        uid = secrets.token_hex(8)
+        conn = sqlite3.connect(self.db, timeout=30)
+        try:
+            with conn:
+                conn.execute(CALLS_SQL)
+                conn.execute("INSERT INTO hub_calls_out VALUES (?, ?, ?, ?, NULL)",
+                             (uid, game, note, time.time()))
+        finally:
+            conn.close()
+        self._wake.set()
+        return uid
+
+    def calls_waiting(self) -> int:
+        """Judge calls the hub has not acknowledged yet."""
+        conn = sqlite3.connect(self.db, timeout=30)
+        try:
+            conn.execute(CALLS_SQL)
+            return int(conn.execute("SELECT COUNT(*) FROM hub_calls_out WHERE hub_call IS "
+                                    "NULL").fetchone()[0])
+        finally:
+            conn.close()
 
     def publish_state(self, state: dict[str, Any]) -> None:
         self.client.publish(topics.table_topic(self.event, self.table, "state"),
@@ -229,6 +269,7 @@ class TableLink:
     def _run(self) -> None:
         conn = sqlite3.connect(self.db, timeout=30)
         conn.execute(OUTBOX_SQL)
+        conn.execute(CALLS_SQL)
         try:
             while not self._stop.is_set():
                 self._wake.wait(0.2)
@@ -240,10 +281,35 @@ class TableLink:
         finally:
             conn.close()
 
+    def _send_calls(self, conn: sqlite3.Connection) -> None:
+        now = time.monotonic()
+        for uid, game, note, at in conn.execute(
+                "SELECT uid, game, note, at FROM hub_calls_out WHERE hub_call IS NULL"):
+            with self._lock:
+                if now - self._calls_sent.get(uid, -1e9) < self.RETRY_S:
+                    continue
+                self._calls_sent[uid] = now
+            info = self.client.publish(
+                topics.table_topic(self.event, self.table, "call"),
+                json.dumps({"id": uid, "game": game, "note": note, "at": at}).encode(), qos=1)
+            if info.rc != 0:
+                return
+            self.stats.calls_sent += 1
+
     def _step(self, conn: sqlite3.Connection) -> None:
         with self._lock:
             acks, self._acks = self._acks, []
             resend, self._resend = self._resend, []
+            callacks, self._callacks = self._callacks, []
+        if callacks:
+            with conn:
+                for uid, call in callacks:
+                    cur = conn.execute("UPDATE hub_calls_out SET hub_call = ? WHERE uid = ? AND "
+                                       "hub_call IS NULL", (call, uid))
+                    self.stats.calls_acked += cur.rowcount
+            for uid, call in callacks:
+                if self.on_callack is not None:
+                    self.on_callack(uid, call)
         if acks:
             with conn:
                 for game, n in acks:
@@ -260,6 +326,7 @@ class TableLink:
                 self._cursor.clear()
                 self._last_progress = time.monotonic()
             cursor = dict(self._cursor)
+        self._send_calls(conn)
         games = [r[0] for r in conn.execute("SELECT DISTINCT game FROM hub_outbox")]
         games += [g for g, _ in resend if g not in games]
         for game in games:
@@ -273,7 +340,8 @@ class TableLink:
             for n, kind, content, sha, prev in rows:
                 info = self.client.publish(
                     topics.table_topic(self.event, self.table, "rec"),
-                    topics.encode_record(game, n, kind, bytes(content), sha, prev), qos=1)
+                    topics.encode_record(game, n, kind, bytes(content), sha, prev, self.table,
+                                         self.event), qos=1)
                 if info.rc != 0:  # the connection went: start again on the next connect
                     return
                 self.stats.published += 1

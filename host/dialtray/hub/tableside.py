@@ -109,7 +109,8 @@ class EventTable:
         self.hold_s, self.clock = hold_s, clock
         self.link = TableLink(db, self.event, self.table,
                               Broker(address.host, address.port, self.table, creds["password"]),
-                              creds["ruling_key"], self._ruling, on_pairing=self._pairing)
+                              creds["ruling_key"], self._ruling, on_pairing=self._pairing,
+                              on_callack=self._callack)
         self.gid: int | None = None
         self.calls: list[str] = []  # judge calls made (the notes)
         self.messages: queue.SimpleQueue[str] = queue.SimpleQueue()  # for the players
@@ -125,15 +126,23 @@ class EventTable:
         self._sig: tuple[Any, ...] = ()  # what it was built from
         self._time_tried = -1e9
         self._session: Any = None
+        self._lockfile: Any = None
         self.pending: dict[str, Any] | None = None  # the call waiting for the judge's answer
         self.answered: dict[str, Any] | None = None  # the last ruling that reached the table
 
     # ---- life -----------------------------------------------------------------------------------
 
     def start(self) -> EventTable:
+        """Raises EventError when another table's program already uses this data directory
+        (two tables on one store would send, and acknowledge away, each other's games)."""
+        self._lockfile = lock_store(self.db, self.table)
         install_trigger(self.db, backfill=False)  # (records of this game onwards: track())
         self.link.start()
         return self
+
+    def reached_broker(self) -> bool:
+        """Whether the link has ever been connected to the event's broker this run."""
+        return self.link.stats.connects > 0
 
     def track(self, gid: int) -> None:
         """The game this table plays: its records already stored go to the outbox too."""
@@ -172,12 +181,23 @@ class EventTable:
         self._press += 1  # a hold timer still running calls nobody
         self.link.stop()
         remove_trigger(self.db)
+        if self._lockfile is not None:
+            self._lockfile.close()  # (releases the lock)
+            self._lockfile = None
         return left
 
     # ---- the round ------------------------------------------------------------------------------
 
     def _pairing(self, body: dict[str, Any]) -> None:  # paho's thread
         left = body.get("left_s")
+        if body.get("cancelled"):
+            with self._lock:
+                if self.assignment is not None and \
+                        self.assignment.get("round") == body.get("round"):
+                    self.assignment, self.deadline = None, None
+            self.messages.put(f"the organiser cancelled round {body.get('round')}: this "
+                              "table's assignment is withdrawn")
+            return
         with self._lock:
             self.assignment = body
             if isinstance(left, (int, float)):
@@ -217,12 +237,19 @@ class EventTable:
             if once and self.pending is not None:
                 return False
             self.pending = {"note": note, "at": time.time()}
-        self.calls.append(note)
-        self.link.call_judge(self.gid, note)
+            pending = self.pending
+        pending["uid"] = self.link.call_judge(self.gid, note)  # (kept until the hub has it)
         self.messages.put(f"judge called ({note})" + (
             "" if self.link.connected.is_set() else
             "; the hub is not reachable now: the call goes when it is"))
+        self.calls.append(note)  # (last: tests wait on it)
         return True
+
+    def _callack(self, uid: str, call: int) -> None:  # the link's thread
+        """The hub has the call (its number ``call``): the ruling on it answers it."""
+        with self._lock:
+            if self.pending is not None and self.pending.get("uid") == uid:
+                self.pending["call"] = call
 
     def call_status(self) -> dict[str, Any]:
         """For the table's screen: the pending call, the last answer, the link's state."""
@@ -247,7 +274,8 @@ class EventTable:
                 st.append(gid, "ruling", body)
                 st.commit()
             with self._lock:  # the hub answered: the table may call again
-                self.pending = None
+                if self.pending is None or self.pending.get("call") in (None, body.get("call")):
+                    self.pending = None
                 self.answered = {k: body.get(k) for k in ("call", "ruling", "args", "why")}
                 self.answered["at"] = time.time()
             self.messages.put(f"the judge ruled: {body.get('ruling')} {body.get('args')} "
@@ -306,6 +334,30 @@ class EventTable:
             self.time_ended = True
             rule = "AC-M67 (2)" if game.kind == "aces" else "AA-M53 (2)"
             say(f"the round's time is up: the game ends ({text}, {rule})")
+
+
+def lock_store(db: Path, table: str) -> Any:
+    """An exclusive lock beside the store (``STORE.hub-lock``) for this table's program; the
+    open file holds it (closing it releases it, as does the process' end)."""
+    import fcntl
+    import os
+
+    path = db.with_name(db.name + ".hub-lock")
+    f = open(path, "a+")  # noqa: SIM115 (held open for the run: the lock lives with it)
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.seek(0)
+        other = f.read().strip() or "another table"
+        f.close()
+        raise EventError(f"{db}: {other} already uses this data directory at an event; each "
+                         "table needs its own (--data-dir), or two tables would lose each "
+                         "other's games") from None
+    f.seek(0)
+    f.truncate()
+    f.write(f"table {table} (process {os.getpid()})")
+    f.flush()
+    return f
 
 
 def signature(tracker: Any, left_s: float | None) -> tuple[Any, ...]:

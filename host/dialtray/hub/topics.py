@@ -35,10 +35,12 @@ def parse_table_topic(topic: str) -> tuple[str, str] | None:
     return parts[3], parts[4]
 
 
-def encode_record(game: int, n: int, kind: str, content: bytes, sha: str, prev: str) -> bytes:
-    """One record on the wire: a JSON header line, then the content bytes exactly as hashed."""
-    head = json.dumps({"game": game, "n": n, "kind": kind, "sha": sha, "prev": prev},
-                      separators=(",", ":"))
+def encode_record(game: int, n: int, kind: str, content: bytes, sha: str, prev: str,
+                  table: str = "", event: str = "") -> bytes:
+    """One record on the wire: a JSON header line (naming the table and event too, checked by
+    the hub against the topic it came on), then the content bytes exactly as hashed."""
+    head = json.dumps({"game": game, "n": n, "kind": kind, "sha": sha, "prev": prev,
+                       "table": table, "event": event}, separators=(",", ":"))
     return head.encode() + b"\n" + content
 
 

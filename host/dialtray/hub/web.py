@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
-import json
 import logging
 import socket
 import threading
@@ -29,7 +28,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from dialtray.hub import event, rulings
+from dialtray.hub import event, rulings, validate
 from dialtray.hub.ingest import Ingest
 
 log = logging.getLogger(__name__)
@@ -37,10 +36,16 @@ STATIC = Path(__file__).parent / "static"
 KEY_COOKIE = "dialtray_hub_key"
 
 
+OPEN_CALLS, RULED_CALLS, QUARANTINE_ROWS = 200, 20, 50  # a page update stays small
+
+
 def snapshot(dsn: str) -> dict[str, Any]:
+    """Everything the page shows, bounded: at most ``OPEN_CALLS`` open judge calls (oldest
+    first) and the last ``RULED_CALLS`` ruled ones, the last ``QUARANTINE_ROWS`` quarantined
+    messages, with the totals."""
     import psycopg
 
-    with psycopg.connect(dsn) as db:
+    with psycopg.connect(dsn, connect_timeout=3) as db:
         st = [s.__dict__ for s in event.standings(db)]
         tables = [{"id": t, "presence": p, "state": s, "records": int(n or 0),
                    "seen": seen.isoformat() if seen else None}
@@ -49,9 +54,15 @@ def snapshot(dsn: str) -> dict[str, Any]:
                       "h.table_id = t.id), t.seen FROM hub_tables t ORDER BY t.id")]
         calls = [{"id": i, "table": t, "game": g, "note": n, "status": s,
                   "at": at.isoformat()} for i, t, g, n, s, at in db.execute(
-            "SELECT id, table_id, game, note, status, at FROM hub_calls ORDER BY id")]
+            "(SELECT id, table_id, game, note, status, at FROM hub_calls WHERE status = 'open' "
+            "ORDER BY id LIMIT %s) UNION ALL (SELECT id, table_id, game, note, status, at FROM "
+            "hub_calls WHERE status <> 'open' ORDER BY id DESC LIMIT %s) ORDER BY id",
+            (OPEN_CALLS, RULED_CALLS))]
+        open_calls = _count(db, "SELECT COUNT(*) FROM hub_calls WHERE status = 'open'")
         quarantine = [{"table": t, "game": g, "n": n, "reason": r} for t, g, n, r in db.execute(
-            "SELECT table_id, game, n, reason FROM hub_quarantine ORDER BY id DESC LIMIT 50")]
+            "SELECT table_id, game, n, reason FROM hub_quarantine ORDER BY id DESC LIMIT %s",
+            (QUARANTINE_ROWS,))]
+        quarantined = _count(db, "SELECT COUNT(*) FROM hub_quarantine")
         rnd = db.execute("SELECT n, minutes, EXTRACT(EPOCH FROM started) FROM hub_rounds "
                          "ORDER BY n DESC LIMIT 1").fetchone()
     now = time.time()
@@ -60,7 +71,13 @@ def snapshot(dsn: str) -> dict[str, Any]:
         ends = float(rnd[2]) + 60 * int(rnd[1])
         clock = {"round": rnd[0], "minutes": rnd[1], "left_s": max(0, round(ends - now))}
     return {"op": "state", "standings": st, "tables": tables, "calls": calls,
-            "quarantine": quarantine, "round": clock, "at": now}
+            "open_calls": open_calls, "quarantine": quarantine, "quarantined": quarantined,
+            "round": clock, "at": now, "db": None}
+
+
+def _count(db: Any, sql: str) -> int:
+    row = db.execute(sql).fetchone()
+    return int(row[0]) if row else 0
 
 
 class HubPage:
@@ -70,6 +87,29 @@ class HubPage:
         self.dsn, self.token, self.ingest = dsn, token, ingest
         self.loop: asyncio.AbstractEventLoop | None = None
         self.waiters: set[asyncio.Event] = set()
+        self._last: dict[str, Any] | None = None
+        self._down_since: float | None = None
+
+    def snapshot(self) -> dict[str, Any]:
+        """The page's state; while the database is unreachable, the last one read with the
+        words "database unreachable since …" (the page says so instead of going blank)."""
+        import psycopg
+
+        try:
+            snap = snapshot(self.dsn)
+        except psycopg.OperationalError:
+            since = (self.ingest.db_down_since if self.ingest is not None else None) \
+                or self._down_since or time.time()
+            self._down_since = since
+            snap = dict(self._last or {"op": "state", "standings": [], "tables": [],
+                                       "calls": [], "quarantine": [], "round": None})
+            snap["db"] = ("database unreachable since "
+                          + time.strftime("%H:%M:%S", time.localtime(since)))
+            snap["at"] = time.time()
+            return snap
+        self._down_since = None
+        self._last = snap
+        return snap
 
     def changed(self, _tables: object = None) -> None:
         loop = self.loop
@@ -95,19 +135,20 @@ class HubPage:
     async def state(self, request: Request) -> Response:
         if not self.allowed(request):
             return error(403, "the organiser's token is missing or wrong")
-        return JSONResponse(await asyncio.to_thread(snapshot, self.dsn))
+        return JSONResponse(await asyncio.to_thread(self.snapshot))
 
     async def rule(self, request: Request) -> Response:
         if not self.allowed(request):
             return error(403, "the organiser's token is missing or wrong")
         try:
-            body = json.loads(await request.body() or b"{}")
+            body = validate.loads(await request.body() or b"{}", "the ruling", 4096)
             call = int(body["call"])
             ruling = str(body.get("ruling", "note"))
             args = body.get("args") or {}
             why = str(body.get("why", ""))[:200]
             if not isinstance(args, dict):
                 raise ValueError("args: a JSON object is needed")
+            validate.check_value({"args": args, "why": why, "ruling": ruling}, "the ruling")
         except (ValueError, KeyError, TypeError) as e:
             return error(400, f"a ruling needs call (a number), ruling, args, why: {e}")
         try:
@@ -146,7 +187,7 @@ class HubPage:
             while True:
                 await wake.wait()
                 wake.clear()
-                await ws.send_json(await asyncio.to_thread(snapshot, self.dsn))
+                await ws.send_json(await asyncio.to_thread(self.snapshot))
 
         task = asyncio.create_task(push())
         try:

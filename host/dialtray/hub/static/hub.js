@@ -50,6 +50,10 @@ function render(s) {
   });
   const q = $("quarantine");
   q.replaceChildren(...s.quarantine.map((x) => el("li", x.reason)));
+  if (s.quarantined > s.quarantine.length) q.append(el("li", `… ${s.quarantined - s.quarantine.length} older quarantined messages (hub_quarantine)`));
+  const db = $("db");
+  db.hidden = !s.db;
+  db.textContent = s.db || "";
 }
 
 // The judge's queue is updated in place, each call's row kept by its id: rebuilt on every
@@ -58,6 +62,7 @@ function render(s) {
 function renderCalls(s) {
   const calls = $("calls");
   const open = s.calls.filter((c) => c.status === "open");
+  $("calls-more").textContent = s.open_calls > open.length ? `… and ${s.open_calls - open.length} more open calls` : "";
   $("no-calls").hidden = open.length > 0;
   const ids = new Set(open.map((c) => String(c.id)));
   for (const li of [...calls.children]) if (!ids.has(li.dataset.call)) li.remove();
