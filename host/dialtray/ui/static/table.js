@@ -247,6 +247,34 @@
     return out.length ? `<h3>Turn these dials</h3><ul class="dials">${out.join("")}</ul>` : "";
   }
 
+  // The dial list is patched in place, row by row (keyed by dock and reader): rewriting it whole
+  // on every push (a bot's dial turning, a flag's words) replaced the +1/−1 buttons between a
+  // person's press and release, and the click was lost.
+  function patchDials(box, html) {
+    if (box.dataset.html === html) return;
+    box.dataset.html = html;
+    const tpl = document.createElement("template");
+    tpl.innerHTML = html;
+    const fresh = tpl.content.querySelector("ul.dials"), ul = box.querySelector("ul.dials");
+    if (!fresh || !ul) { box.innerHTML = html; return; }
+    const key = (li) => `${li.dataset.dock}/${li.dataset.reader}`;
+    const old = new Map([...ul.children].map((li) => [key(li), li]));
+    const rows = [...fresh.children].map((li) => {
+      const o = old.get(key(li));
+      if (!o) return li;
+      for (const a of ["class", "data-turn", "data-mine"]) {
+        if (o.getAttribute(a) !== li.getAttribute(a)) o.setAttribute(a, li.getAttribute(a));
+      }
+      const said = o.querySelector(":scope > span:not(.simturn)"), says = li.querySelector(":scope > span:not(.simturn)");
+      if (said && says && said.outerHTML !== says.outerHTML) said.replaceWith(says);
+      const ob = o.querySelector(".simturn"), nb = li.querySelector(".simturn");
+      if ((ob ? ob.outerHTML : "") !== (nb ? nb.outerHTML : "")) { if (ob) ob.remove(); if (nb) o.appendChild(nb); }
+      return o;
+    });
+    for (const li of [...ul.children]) if (!rows.includes(li)) li.remove();
+    rows.forEach((li, i) => { if (ul.children[i] !== li) ul.insertBefore(li, ul.children[i] || null); });
+  }
+
   // ---- the move list, odds, winner ----------------------------------------------------------
   function moves(g) {
     return g.moves.map((m) => `<li value="${m.n}"><b>${esc(m.who ? m.who + ": " : "")}${esc(m.text)}</b>` +
@@ -284,7 +312,7 @@
     if (g !== lastG) { lastG = g; gameN++; cellPick = null; }
     const key = JSON.stringify([gameN, selected, cellPick, s.asking, s.people, s.phase]);
     const dialsHtml = dials(s, g);
-    if ($("t-dials").dataset.html !== dialsHtml) { $("t-dials").dataset.html = dialsHtml; $("t-dials").innerHTML = dialsHtml; }
+    patchDials($("t-dials"), dialsHtml);
     const you = g.to_move && s.people.includes(g.to_move) ? (s.people.length > 1 ? " (a person here)" : " (you)") : g.to_move ? " (a bot)" : "";
     $("t-head").textContent = `${g.title} — ${g.header || ""}${g.to_move ? " — " + g.to_move + " to decide" + you : ""}` +
       (s.phase === "over" ? " — the game is over" : "") + (s.error ? " — ✖ " + s.error : "") +
