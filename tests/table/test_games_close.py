@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from dialtray import cli
 from dialtray.rules.core.dice import SeededDice
 from dialtray.store import GameRecorder, GameStore

@@ -11,11 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from dialtray.table.narrate import REPR
 
 sys.path.insert(0, str(Path(__file__).parent))
-from journey import Person  # noqa: E402
+from journey import Person
 
 P1 = {"airaction": {"A1", "A2", "A3"},
       "aces": {"louis", "genghis", "sergeant", "soldier", "trusty-sidekick"},
