@@ -61,6 +61,7 @@ from dialtray.store.table import steady_gc
 from dialtray.table import Over
 from dialtray.table import Table as GameTable
 from dialtray.table.games import GAMES, setup_of
+from dialtray.table.narrate import plain
 from dialtray.tracker import TableDice, Timing
 
 EXAMPLES = """examples:
@@ -345,7 +346,7 @@ class Game:
         self.page = 0
         r = self.table.decide(line)
         if not r.ok:
-            self.say("refused: " + r.message)
+            self.say("refused: " + plain(r.message))
 
     def _parses(self, line: str) -> bool:
         try:
