@@ -105,9 +105,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="a dock-to-figure file ('dock 0: A1' per line) instead of --figures")
     p.add_argument("--docks", type=int_range(2, MAX_DOCKS), default=config.DEFAULT_DOCKS,
                    help=f"docks on the tray, 2..{MAX_DOCKS} (default %(default)s)")
-    p.add_argument("--pace", type=float_range(0.0, 30.0), default=1.0, metavar="S",
+    p.add_argument("--pace", type=float_range(0.0, 30.0), metavar="S",
                    help="seconds a bot waits before each decision, so a person can follow "
-                        "(0: at once; default %(default)s)")
+                        "(0: at once; default 1 with a person at the table, 0.25 for bots "
+                        "only)")
     p.add_argument("--plain", action="store_true",
                    help="print the view after each change instead of a live screen")
     add_game_arguments(p)
@@ -282,8 +283,9 @@ class Game:
             from dialtray.virtual.hands import VirtualHands
 
             hand = VirtualHands(vtray).turn
-        self.table = GameTable(table.setup, args.seats, tracked, hand=hand,
-                               pace=args.pace, hold=hold)
+        pace = args.pace if args.pace is not None else 1.0 if "human" in args.seats else 0.25
+        self.table = GameTable(table.setup, args.seats, tracked, hand=hand, pace=pace,
+                               hold=hold)
         self.t = tracked.tracker  # the recording tracker: decisions are stored
         self.humans = self.table.humans
         self.messages: list[str] = []
