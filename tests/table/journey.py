@@ -43,6 +43,7 @@ class Person:
         self.raw = b""
         self.typed: list[str] = []
         self.mistake = ""  # the turn made one click too many, once made
+        self.fixed: list[str] = []  # turns made because the screen said "to put right"
 
     def read(self, wait: float = 0.2) -> bool:
         try:
@@ -97,6 +98,8 @@ class Person:
                     clicks += 1 if clicks > 0 else -1  # the deliberate mistake
                     self.mistake = f"turn {dock} {dial} {clicks:+d}"
                 self.type(f"turn {dock} {dial} {clicks:+d}")
+                if fix and self.mistake:
+                    self.fixed.append(self.typed[-1])
                 seen.clear()
                 break
             else:
