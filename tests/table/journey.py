@@ -88,6 +88,9 @@ class Person:
                 dock, dial, fig, k, way, fix = m.groups()
                 if fig not in mine and not fix:
                     continue
+                if self.mistake and not self.fixed and not fix and \
+                        self.mistake.startswith(f"turn {dock} {dial} "):
+                    continue  # a person waits for the tray to judge what they turned
                 key = ln
                 seen.setdefault(key, now)
                 if now - seen[key] < rest:  # rested on screen: not a bot's, ours to turn
