@@ -67,6 +67,9 @@ from dialtray.tracker import TableDice, Timing
 EXAMPLES = """examples:
   dialtray play airaction --sim                      # you (P1) against a bot, virtual tray
   dialtray play aces --sim --seats bot,bot           # watch two bots
+  dialtray play skyace --sim                         # Sky Ace: cards, LIFE on the LED dice
+  dialtray play fasa --sim --plots open --pace 0     # FASA through the table, bots at once
+  dialtray play aces --sim --seats human,human       # hot-seat
   dialtray play airaction --port /dev/ttyACM0 --seats human,human --docks-file docks.txt
   dialtray play airaction --sim --figures B1,B2,B3,A1,A2,A3 --dice seeded
   dialtray play --resume --port /dev/ttyACM0         # the host died: carry the game on
@@ -77,7 +80,8 @@ EXAMPLES = """examples:
 at the prompt:
   deploy P1 / speed A1 5 / throttle A1 -1 / plan A1 "Tight Turn" left / shoot A1 front B2
   dispute B1 rear arc      settle an argument with one die (AA-M84: 1-3 no, 4-6 yes)
-  legal                    list every decision you may type now
+  legal / more             the decisions you may type now, a page at a time
+  wait                     the table does not take the bookkeeping step it offers (moved A1)
   turn 0 speed -4          (--sim) turn dock 0's speed dial 4 clicks counter-clockwise
   press 3500               (--sim) hold the roll button 3.5 s: at an event, calls the judge
   judge NOTE               (--event) call the judge to this table, with a note
@@ -119,8 +123,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.game == play_fasa.KIND and (args.plots == "sealed" or args.resume is not None):
-        return play_fasa.run(args)  # plots typed hidden, sealed, revealed together (FS-M33)
+    if args.game == play_fasa.KIND and (args.plots == "sealed" or args.resume is not None
+                                        or not (args.sim or args.port)):
+        # plots typed hidden, sealed, revealed together (FS-M33), or no tray: its own flow;
+        # open plots at a tray go through the table like every other game
+        return play_fasa.run(args)
     if args.sim and args.port:
         raise CommandError("argument --port: not with --sim (the virtual tray has its own)", 2)
     if args.docks_file is not None and args.figures:
