@@ -43,6 +43,7 @@ class Person:
         self.raw = b""
         self.typed: list[str] = []
         self.mistake = ""  # the turn made one click too many, once made
+        self.fixed: list[str] = []  # turns made because the screen said "to put right"
 
     def read(self, wait: float = 0.2) -> bool:
         try:
@@ -62,8 +63,8 @@ class Person:
         self.typed.append(line)
         self.child.sendline(line)
 
-    def play(self, mine: set[str], deadline_s: float = 150.0, mistake: bool = True,
-             seed: int = 1) -> str:
+    def play(self, mine: set[str], deadline_s: float = 240.0, mistake: bool = True,
+             seed: int = 1, rest: float = 1.0) -> str:
         """Play to the end, picking at random among the decisions on screen; returns the
         whole output (ANSI codes stripped)."""
         rng = random.Random(seed)
@@ -77,7 +78,7 @@ class Person:
             lines = self.lines()
             assert len(lines) == ROWS
             lines = joined(lines)
-            if any(ln.startswith("game over") for ln in lines) or b"game log:" in self.raw:
+            if b"game log:" in self.raw:  # (after "game over" the last clicks are still due)
                 break
             now = time.monotonic()
             for ln in lines:
@@ -87,9 +88,12 @@ class Person:
                 dock, dial, fig, k, way, fix = m.groups()
                 if fig not in mine and not fix:
                     continue
+                if self.mistake and not self.fixed and not fix and \
+                        self.mistake.startswith(f"turn {dock} {dial} "):
+                    continue  # a person waits for the tray to judge what they turned
                 key = ln
                 seen.setdefault(key, now)
-                if now - seen[key] < 1.0:  # rested on screen: it is ours to turn
+                if now - seen[key] < rest:  # rested on screen: not a bot's, ours to turn
                     continue
                 clicks = int(k) * (1 if way == "clockwise" else -1)
                 if not made and not fix:
@@ -97,13 +101,15 @@ class Person:
                     clicks += 1 if clicks > 0 else -1  # the deliberate mistake
                     self.mistake = f"turn {dock} {dial} {clicks:+d}"
                 self.type(f"turn {dock} {dial} {clicks:+d}")
+                if fix and self.mistake:
+                    self.fixed.append(self.typed[-1])
                 seen.clear()
                 break
             else:
                 offer = next((OFFER.match(ln) for ln in lines if OFFER.match(ln)), None)
                 if offer is not None:
                     shown = offer.group(1)
-                    words = [w.strip() for w in shown.split(", ") if w.strip()]
+                    words = [w.strip().rstrip(",") for w in shown.split(", ") if w.strip()]
                     if words and (last_offer[0] != shown or now - last_offer[1] > 3):
                         last_offer = (shown, now)
                         self.type(rng.choice(words))

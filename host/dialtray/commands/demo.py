@@ -30,6 +30,8 @@ from dialtray.commands._table import (
     write_log,
 )
 from dialtray.link.session import TraySession
+from dialtray.table.games import GAMES, TITLES
+from dialtray.table.narrate import plain
 from dialtray.tracker import PLAY, Timing, Tracker
 from dialtray.tracker.dice import Roll
 from dialtray.tracker.hands import Hands, Mistakes
@@ -46,7 +48,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n  dialtray demo\n  dialtray demo --game aces --fast\n"
                "  dialtray demo --log game.log && dialtray replay game.log")
-    p.add_argument("--game", choices=("airaction", "aces"), default="airaction",
+    p.add_argument("--game", choices=GAMES, default="airaction",
                    help="which rules (default %(default)s)")
     p.add_argument("--fast", action="store_true", help="no pauses for reading")
     p.add_argument("--docks", type=int_range(MIN_DOCKS, MAX_DOCKS), default=config.DEFAULT_DOCKS,
@@ -83,7 +85,7 @@ class Narrator:
                 first, *reports = text.splitlines()
                 print(f"  > {first}", flush=True)
                 for r in reports:
-                    r = r[1:].strip()
+                    r = plain(r[1:].strip())
                     if not r.startswith("phase:") and not r.endswith((" to shoot", " to move")):
                         print(f"        {r}", flush=True)
                 continue
@@ -111,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     started = time.monotonic()
     pause = 0.0 if args.fast else 0.4
     where = "on an emulated Pico" if args.rp2040 else "under MicroPython"
-    print(f"dialtray demo: a game of {'Air Action' if args.game == 'airaction' else 'Aces'} "
+    print(f"dialtray demo: a game of {TITLES[args.game]} "
           f"on the virtual tray (the real firmware {where}), bots in every seat", flush=True)
     with virtual_tray(config.default_config(args.docks), rp2040=args.rp2040,
                       seed=args.seed) as vtray:
@@ -165,9 +167,12 @@ def play(args: argparse.Namespace, table: Table, session: TraySession, turn: obj
     print()
     print(t.game.report())
     caught = [f for f in t.flags if f.resolved is not None]
-    print(f"\nthe tracker confirmed {len(t.confirmed)} dial changes and caught "
-          f"{len(caught)} mistakes, every one put right: "
-          + ", ".join(sorted({f.kind for f in caught})))
+    if not t.slots:
+        print(f"\n{TITLES[args.game]} has no dial on the tray's docks: nothing to track")
+    else:
+        print(f"\nthe tracker confirmed {len(t.confirmed)} dial changes and caught "
+              f"{len(caught)} mistakes, every one put right: "
+              + ", ".join(sorted({f.kind for f in caught})))
     code = 0
     if table.fair is not None:
         verdict = table.fair.reveal()

@@ -61,11 +61,15 @@ from dialtray.store.table import steady_gc
 from dialtray.table import Over
 from dialtray.table import Table as GameTable
 from dialtray.table.games import GAMES, setup_of
+from dialtray.table.narrate import plain
 from dialtray.tracker import TableDice, Timing
 
 EXAMPLES = """examples:
   dialtray play airaction --sim                      # you (P1) against a bot, virtual tray
   dialtray play aces --sim --seats bot,bot           # watch two bots
+  dialtray play skyace --sim                         # Sky Ace: cards, LIFE on the LED dice
+  dialtray play fasa --sim --plots open --pace 0     # FASA through the table, bots at once
+  dialtray play aces --sim --seats human,human       # hot-seat
   dialtray play airaction --port /dev/ttyACM0 --seats human,human --docks-file docks.txt
   dialtray play airaction --sim --figures B1,B2,B3,A1,A2,A3 --dice seeded
   dialtray play --resume --port /dev/ttyACM0         # the host died: carry the game on
@@ -76,7 +80,8 @@ EXAMPLES = """examples:
 at the prompt:
   deploy P1 / speed A1 5 / throttle A1 -1 / plan A1 "Tight Turn" left / shoot A1 front B2
   dispute B1 rear arc      settle an argument with one die (AA-M84: 1-3 no, 4-6 yes)
-  legal                    list every decision you may type now
+  legal / more             the decisions you may type now, a page at a time
+  wait                     the table does not take the bookkeeping step it offers (moved A1)
   turn 0 speed -4          (--sim) turn dock 0's speed dial 4 clicks counter-clockwise
   press 3500               (--sim) hold the roll button 3.5 s: at an event, calls the judge
   judge NOTE               (--event) call the judge to this table, with a note
@@ -104,9 +109,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="a dock-to-figure file ('dock 0: A1' per line) instead of --figures")
     p.add_argument("--docks", type=int_range(2, MAX_DOCKS), default=config.DEFAULT_DOCKS,
                    help=f"docks on the tray, 2..{MAX_DOCKS} (default %(default)s)")
-    p.add_argument("--pace", type=float_range(0.0, 30.0), default=1.0, metavar="S",
+    p.add_argument("--pace", type=float_range(0.0, 30.0), metavar="S",
                    help="seconds a bot waits before each decision, so a person can follow "
-                        "(0: at once; default %(default)s)")
+                        "(0: at once; default 1 with a person at the table, 0.25 for bots "
+                        "only)")
     p.add_argument("--plain", action="store_true",
                    help="print the view after each change instead of a live screen")
     add_game_arguments(p)
@@ -117,8 +123,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.game == play_fasa.KIND and (args.plots == "sealed" or args.resume is not None):
-        return play_fasa.run(args)  # plots typed hidden, sealed, revealed together (FS-M33)
+    if args.game == play_fasa.KIND and (args.plots == "sealed" or args.resume is not None
+                                        or not (args.sim or args.port)):
+        # plots typed hidden, sealed, revealed together (FS-M33), or no tray: its own flow;
+        # open plots at a tray go through the table like every other game
+        return play_fasa.run(args)
     if args.sim and args.port:
         raise CommandError("argument --port: not with --sim (the virtual tray has its own)", 2)
     if args.docks_file is not None and args.figures:
@@ -281,8 +290,9 @@ class Game:
             from dialtray.virtual.hands import VirtualHands
 
             hand = VirtualHands(vtray).turn
-        self.table = GameTable(table.setup, args.seats, tracked, hand=hand,
-                               pace=args.pace, hold=hold)
+        pace = args.pace if args.pace is not None else 1.0 if "human" in args.seats else 0.25
+        self.table = GameTable(table.setup, args.seats, tracked, hand=hand, pace=pace,
+                               hold=hold)
         self.t = tracked.tracker  # the recording tracker: decisions are stored
         self.humans = self.table.humans
         self.messages: list[str] = []
@@ -345,7 +355,7 @@ class Game:
         self.page = 0
         r = self.table.decide(line)
         if not r.ok:
-            self.say("refused: " + r.message)
+            self.say("refused: " + plain(r.message))
 
     def _parses(self, line: str) -> bool:
         try:

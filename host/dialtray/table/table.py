@@ -233,7 +233,7 @@ class Table:
 
     def dispute(self, about: str) -> Result:
         r = self.t.dispute(about, self.link.clock())
-        self.narration.append(narrate.plain(r.message))
+        self._say(narrate.plain(r.message))
         return r
 
     def turn(self, dock: int, reader: int, clicks: int) -> str:
@@ -279,7 +279,7 @@ class Table:
             if r.retry:
                 self.hands.retry(move)
             elif not r.ok:
-                self.narration.append(f"a bot's decision was refused: {r.message}")
+                self._say(f"a bot's decision was refused: {narrate.plain(r.message)}")
             self._bot_at = now + self.pace
             return
         for m in move:
