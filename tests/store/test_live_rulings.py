@@ -14,6 +14,7 @@ from dialtray.cli import main
 from dialtray.commands._playview import render
 from dialtray.store import GameStore
 from dialtray.store.verify import verify_game
+from dialtray.table.build import on_paper
 from dialtray.tracker import OVER
 from dialtray.tracker.hands import Hands
 from paper import bot_move
@@ -80,9 +81,12 @@ def test_rulings_during_a_live_game_are_applied_by_the_tracker_and_shown(
     assert main(["judge", "dispute", gid, "line of fire to c5", "refused", *judge]) == 0
     rt.commit()
     assert t.judge_vp == {"P1": 2}
+    # the play screen shows the judge's VP beside the game (a table's view of this tracker)
+    table = on_paper("aces", ["bot", "bot"])
+    table.t.judge_vp = dict(t.judge_vp)  # type: ignore[attr-defined]
     screen = Console(width=200, record=True, file=io.StringIO())
-    screen.print(render(t.view(), title="t", phase="p", humans=[], messages=shown, sim=False,
-                        judge_vp=t.judge_vp))
+    screen.print(render(table.view(), humans=[], narration=[], messages=shown, sim=False,
+                        width=200, height=40))
     text = screen.export_text()
     assert "judge's VP: P1 +2" in text and "award 2 VP to P1" in text
     assert shown[-2] == "judge's ruling: award 2 VP to P1 — judge's VP for P1 now +2"

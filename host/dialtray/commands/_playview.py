@@ -131,6 +131,8 @@ def render(v: TableView, *, humans: Sequence[str], narration: Sequence[str],
     top += dock_lines(v.docks, width)
     waits = [ln for w in waits_of(v)[:4] for ln in wrap2("the tray waits for: " + w, width)]
     flags = [cut("! " + f) for f in v.flags[:3]]
+    if v.judge_vp:  # a judge's VP rulings, beside the rules' VP (tracker.rulings)
+        flags.append(cut(judge_vp_line(v)))
     bottom: list[str] = []
     if v.over is not None:
         bottom.append(cut(f"game over: {v.over.termination}; winner "
@@ -163,11 +165,17 @@ def render(v: TableView, *, humans: Sequence[str], narration: Sequence[str],
     return text
 
 
+def judge_vp_line(v: TableView) -> str:
+    return "judge's VP: " + ", ".join(f"{seat} {n:+d}" for seat, n in v.judge_vp)
+
+
 def plain_lines(v: TableView, humans: Sequence[str], page: int = 0) -> list[str]:
     """The ``--plain`` view: one fact per line, the lines a script waits for."""
     out = [header(v, humans)]
     out += [f"the tray waits for: {w}" for w in waits_of(v)]
     out += [f"! {f}" for f in v.flags]
+    if v.judge_vp:
+        out.append(judge_vp_line(v))
     if v.over is not None:
         out.append(f"game over: {v.over.termination}; winner {v.over.winner or 'none'}")
     elif v.pending:

@@ -78,6 +78,7 @@ class TableView:
     pending: str  # the bookkeeping the table will take unless someone objects ("" none)
     narration: int  # how many narration lines there are (``Table.narration[since:]``)
     over: Over | None
+    judge_vp: tuple[tuple[str, int], ...] = ()  # VP the judge awarded, beside the rules' VP
 
 
 class Table:
@@ -149,7 +150,8 @@ class Table:
             docks=tuple(t.docks()), flags=tuple(f.text for f in t.open_flags()),
             offers=tuple(groups), offer_count=count,
             pending=book.text() if book is not None else "",
-            narration=len(self.narration), over=self._over())
+            narration=len(self.narration), over=self._over(),
+            judge_vp=tuple(sorted(getattr(t, "judge_vp", {}).items())))
 
     def _turn_no(self) -> str:
         st = getattr(self.game, "state", None)
@@ -219,6 +221,7 @@ class Table:
                 return Result(False, f"{who} (a bot) decides now, not you")
         self._who[len(self.game.history)] = str(who)
         r = self.t.decide(text, self.link.clock(), seat=seat)
+        self.link.pump(0.0)  # stored (a StoredTable commits on every pump) before it is shown
         self._narrate()
         return r
 
@@ -233,6 +236,7 @@ class Table:
 
     def dispute(self, about: str) -> Result:
         r = self.t.dispute(about, self.link.clock())
+        self.link.pump(0.0)  # stored before it is shown
         self._say(narrate.plain(r.message))
         return r
 
