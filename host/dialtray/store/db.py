@@ -23,6 +23,7 @@ from dialtray.store.chain import GENESIS, Row, content_of, link, renumber
 from dialtray.store.keys import ChainKey
 
 DB_NAME = "games.sqlite3"
+SYNC_MODES = ("FULL", "NORMAL")
 
 
 class StoreError(Exception):
@@ -107,7 +108,7 @@ class GameStore:
 
     @classmethod
     def open(cls, path: str | Path, *, readonly: bool = False, create: bool = True,
-             key_dir: Path | None = None) -> GameStore:
+             key_dir: Path | None = None, synchronous: str = "NORMAL") -> GameStore:
         """``key_dir``: where the host's chain key and judge tokens are kept (default:
         ``keys`` in the data directory, ``$DIALTRAY_DATA_DIR`` or the platform's)."""
         p = Path(path).expanduser()
@@ -132,7 +133,9 @@ class GameStore:
                 p.parent.mkdir(parents=True, exist_ok=True)
                 conn = sqlite3.connect(p, isolation_level=None, check_same_thread=False)
                 conn.execute("PRAGMA journal_mode=WAL")
-                conn.execute("PRAGMA synchronous=NORMAL")  # WAL: durable at checkpoint, atomic
+                if synchronous not in SYNC_MODES:
+                    raise ValueError(f"synchronous must be one of {SYNC_MODES}")
+                conn.execute(f"PRAGMA synchronous={synchronous}")
             conn.text_factory = _text
             conn.execute("PRAGMA foreign_keys=ON")
             have = schema.version(conn)
