@@ -354,25 +354,27 @@ class GameStore:
                                          None else f"keyed by another host's key ({row[6]})")
                     + f"; this host's key is {self.key.id}: records added here would not "
                     "verify (add them on the host that keeps the game)")
+        # a game is keyed when it is new here or was keyed by this key; an unkeyed game of an
+        # older dialtray goes on unkeyed (verify says so) rather than half-keyed
+        mine = {gid for gid, row in rowof.items() if keyed and self.key is not None
+                and (row[6] == self.key.id or (row[6] is None and int(row[0]) == 0))}
+        mac = self.key.mac if self.key is not None else None
         rows = []
+        macs = []
         for gid, queued_n, kind, content in batch:
             n, prev = heads[gid]
             n += 1
             if n != queued_n:  # another process appended first: this record comes after
                 content = renumber(content, n)
             sha = link(prev, kind, content)
-            rows.append((gid, n, kind, content, sha, prev))
+            r = (gid, n, kind, content, sha, prev)
+            rows.append(r)
+            if keyed:
+                macs.append((*r, mac(sha) if mac is not None and gid in mine else None))
             heads[gid] = (n, sha)
-        # a game is keyed when it is new here or was keyed by this key; an unkeyed game of an
-        # older dialtray goes on unkeyed (verify says so) rather than half-keyed
-        mine = {gid for gid, row in rowof.items() if keyed and self.key is not None
-                and (row[6] == self.key.id or (row[6] is None and int(row[0]) == 0))}
         if keyed:
-            key = self.key
             self._exec("INSERT INTO records (game_id, n, kind, content, sha, prev, mac) VALUES "
-                       "(?, ?, ?, ?, ?, ?, ?)",
-                       [(*r, key.mac(r[4]) if key is not None and r[0] in mine else None)
-                        for r in rows], many=True)
+                       "(?, ?, ?, ?, ?, ?, ?)", macs, many=True)
         else:
             self._exec("INSERT INTO records (game_id, n, kind, content, sha, prev) VALUES "
                        "(?, ?, ?, ?, ?, ?)", rows, many=True)
