@@ -108,9 +108,12 @@ class GameStore:
 
     @classmethod
     def open(cls, path: str | Path, *, readonly: bool = False, create: bool = True,
-             key_dir: Path | None = None, synchronous: str = "NORMAL") -> GameStore:
+             key_dir: Path | None = None, synchronous: str = "FULL") -> GameStore:
         """``key_dir``: where the host's chain key and judge tokens are kept (default:
-        ``keys`` in the data directory, ``$DIALTRAY_DATA_DIR`` or the platform's)."""
+        ``keys`` in the data directory, ``$DIALTRAY_DATA_DIR`` or the platform's).
+        ``synchronous``: FULL (default) fsyncs the WAL at every commit, so a record the tray
+        was told is stored survives a power cut; NORMAL only survives a crash of the program
+        (README.md "Durability": the figures behind the choice)."""
         p = Path(path).expanduser()
         if p.is_dir():
             raise StoreError(f"{p}: is a directory, not a game database (--db names the file, "

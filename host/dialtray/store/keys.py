@@ -25,7 +25,6 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 KEY_BYTES = 32
 
@@ -73,7 +72,7 @@ class ChainKey:
         return hmac.new(self.secret, b"dialtray key id", hashlib.sha256).hexdigest()[:16]
 
     @functools.cached_property
-    def _pads(self) -> tuple[Any, Any]:
+    def _pads(self) -> tuple[hashlib._Hash, hashlib._Hash]:
         """SHA-256 states after the key's inner and outer pads (RFC 2104): ``mac`` then only
         copies them, about a third of ``hmac.new``'s cost per record (issue 35)."""
         k = self.secret if len(self.secret) <= 64 else hashlib.sha256(self.secret).digest()
