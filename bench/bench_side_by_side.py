@@ -255,7 +255,7 @@ skipped("camera frame", "vision/ is being changed on branch camera; bench/bench_
         "measures it alone")
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--events", type=int, default=100_000, help="events at 1 000 per commit")
@@ -264,7 +264,8 @@ def main() -> int:
     ap.add_argument("--sync", default="FULL", choices=("FULL", "NORMAL"),
                     help="synchronous pragma of the store stages (both sides)")
     ap.add_argument("--only", default="", help="comma-separated stage name prefixes")
-    args = ap.parse_args()
+    ap.add_argument("--out", type=Path, default=RESULTS, help="where the JSON goes")
+    args = ap.parse_args(argv)
     only = [s.strip() for s in args.only.split(",") if s.strip()]
     os.environ.setdefault("DIALTRAY_DATA_DIR", tempfile.mkdtemp(prefix="dialtray-bench-"))
     out: dict[str, Any] = {"cores": os.cpu_count(),
@@ -285,7 +286,7 @@ def main() -> int:
     print(f"{os.cpu_count()} core(s), load average {out['load_average_1min']}; "
           "ratio = bare cost / real cost (1.0: at the floor)")
     print_table(rows, 42, 10)
-    write_results(RESULTS, out)
+    write_results(args.out, out)
     return 0
 
 
