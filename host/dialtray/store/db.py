@@ -97,6 +97,7 @@ class GameStore:
         self._queued: dict[int, int] = {}  # game → records queued since
         self._pending: list[tuple[int, int, str, bytes]] = []  # game, n, kind, content
         self._game_updates: dict[int, dict[str, Any]] = {}
+        self._sealed: dict[int, tuple[str, str | None]] = {}  # game → (seal, state) we wrote
         # Called inside each commit's transaction with the records it adds (game, n, kind,
         # content, sha, prev), before COMMIT: the tournament hub's outbox (issue 17) is written
         # in the same transaction as the records. A hook that raises rolls the batch back.
@@ -328,6 +329,7 @@ class GameStore:
         except sqlite3.DatabaseError as e:
             self._rollback()
             self._heads.clear()  # reread from the database: the batch is gone
+            self._sealed.clear()
             raise self._fail("could not store the game (nothing of this batch was stored or "
                              "acknowledged)", e) from e
         self._heads.update(heads)
@@ -343,12 +345,7 @@ class GameStore:
         rowof: dict[int, tuple[Any, ...]] = {}
         keyed = self.keyed_schema
         for gid in games:
-            row = self.conn.execute(
-                "SELECT records, head, kind, status, result, state_json" +
-                (", key_id, seal" if keyed else "") + " FROM games WHERE id = ?",
-                (gid,)).fetchone()
-            if row is None:
-                raise sqlite3.IntegrityError(f"no game {gid}")
+            row = self._game_row(gid, keyed)
             heads[gid] = (int(row[0]), str(row[1]))
             rowof[gid] = row
             if keyed and self.key is not None and row[6] is not None and row[6] != self.key.id:
@@ -393,9 +390,34 @@ class GameStore:
                     gid, str(row[2]), heads[gid][0], heads[gid][1],
                     str(fields.get("status", row[3])), str(fields.get("result", row[4])),
                     fields.get("state_json", row[5]))
+                self._sealed[gid] = (fields["seal"], fields.get("state_json", row[5]))
             cols = ", ".join(f"{k} = ?" for k in fields)
             self._exec(f"UPDATE games SET {cols} WHERE id = ?", (*fields.values(), gid))
         return heads
+
+    def _game_row(self, gid: int, keyed: bool) -> tuple[Any, ...]:
+        """(records, head, kind, status, result, state_json[, key_id, seal]) of a game, read
+        inside the write transaction. The state (kilobytes of JSON) is read again only when the
+        row's seal is not the one this store wrote last: the seal covers the state, so an
+        unchanged seal is an unchanged state (issue 35: one state read per commit was a good
+        part of a one-event commit)."""
+        if not keyed:
+            row = self.conn.execute("SELECT records, head, kind, status, result, state_json "
+                                    "FROM games WHERE id = ?", (gid,)).fetchone()
+            if row is None:
+                raise sqlite3.IntegrityError(f"no game {gid}")
+            return tuple(row)
+        row = self.conn.execute("SELECT records, head, kind, status, result, key_id, seal "
+                                "FROM games WHERE id = ?", (gid,)).fetchone()
+        if row is None:
+            raise sqlite3.IntegrityError(f"no game {gid}")
+        mine = self._sealed.get(gid)
+        if mine is not None and row[6] is not None and row[6] == mine[0]:
+            state = mine[1]
+        else:
+            state = self.conn.execute("SELECT state_json FROM games WHERE id = ?",
+                                      (gid,)).fetchone()[0]
+        return (*row[:5], state, row[5], row[6])
 
     def _rollback(self) -> None:
         with contextlib.suppress(sqlite3.DatabaseError):  # none open (BEGIN itself failed)
