@@ -19,9 +19,11 @@ Stages:
   fsync of the WAL per commit) against ``NORMAL``: what a power-cut-safe acknowledgement costs.
 * ``verify per record`` — ``checked`` chain check of a stored keyed game (SHA-256 link, HMAC,
   JSON of the records it decodes) against a bare loop recomputing SHA-256 + HMAC per row.
-* ``click → host``, ``click → page``, ``table → hub``, ``hub page push``, ``camera frame`` —
-  listed as skipped: their code is being changed on other branches (or the bare anchor is not
-  built yet); bench_link.py, bench_ui.py, bench_hub.py and bench_vision.py measure them alone.
+* ``click → host`` — bench_link.py's latency (the virtual tray's real firmware in MicroPython
+  over a pty, through ``TraySession``) against the turn + settle the firmware waits by design
+  plus a bare pty round-trip of the same frame read by a pyserial thread.
+* ``click → page``, ``table → hub``, ``hub page push``, ``camera frame`` —
+  listed as skipped: their code is being changed on other branches ; bench_link.py, bench_ui.py, bench_hub.py and bench_vision.py measure them alone.
 
 Prints a table and writes bench/results/side_by_side.json. Figures on a shared machine move with
 the load; the ratio (both sides in the same minute) moves much less.
@@ -243,8 +245,75 @@ def verify_stage(args: argparse.Namespace, tmp: Path) -> Result:
             "real": f"{t_real / n * 1e6:.2f} µs/rec", "bare": f"{t_bare / n * 1e6:.2f} µs/rec"}
 
 
-skipped("click → host", "not built yet here: the bare pty round-trip anchor is not written "
-        "(bench/bench_link.py measures the click alone)")
+def pty_round_trips(n: int, frame: bytes) -> list[float]:
+    """Milliseconds for one EVENT frame written on a pty's tray side to be read whole by a
+    pyserial reader thread on the host side and handed over (a ``threading.Event``): the bare
+    transport the session rides on, with nothing decoded."""
+    import threading
+
+    import serial
+
+    master, slave = os.openpty()
+    port = serial.Serial(os.ttyname(slave), timeout=0.05)
+    got = threading.Event()
+    stop = False
+
+    def reader() -> None:
+        buf = b""
+        while not stop:
+            buf += port.read(max(1, port.in_waiting))
+            if len(buf) >= len(frame):
+                buf = buf[len(frame):]
+                got.set()
+
+    th = threading.Thread(target=reader, daemon=True)
+    th.start()
+    out = []
+    try:
+        for _ in range(n):
+            got.clear()
+            t0 = time.perf_counter()
+            os.write(master, frame)
+            if not got.wait(2):
+                raise RuntimeError("a frame never crossed the bare pty")
+            out.append((time.perf_counter() - t0) * 1000)
+            time.sleep(0.004)
+    finally:
+        stop = True
+        th.join(1)
+        port.close()
+        os.close(master)
+        os.close(slave)
+    return out
+
+
+def _pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+@stage("click → host (p50)")
+def click_to_host(args: argparse.Namespace, tmp: Path) -> Result:
+    """The virtual tray (the real firmware in MicroPython, a real pty) through ``TraySession``
+    (bench_link.latency: turn 1 ms, settle 1 ms) against its floor: the turn and the settle
+    window the firmware must wait by design, plus a bare pty round-trip of the same frame."""
+    from bench_link import SETTLE_MS, TURN_MS, latency
+    from dialrig import proto
+
+    real = latency(args.clicks)
+    frame = bytes(proto.FrameWriter().frame(proto.T_EVENT, proto.EVENT_FMT, 1, 3,
+                                            proto.EV_CLICK, 0, 0, 1, 1))
+    pty = pty_round_trips(args.clicks, frame)
+    floor = [TURN_MS + SETTLE_MS + x for x in pty]
+    r50, r99, f50, f99 = _pct(real, .5), _pct(real, .99), _pct(floor, .5), _pct(floor, .99)
+    return {"clicks": args.clicks, "real_p50_ms": round(r50, 2), "real_p99_ms": round(r99, 2),
+            "floor_p50_ms": round(f50, 2), "floor_p99_ms": round(f99, 2),
+            "bare_pty_p50_ms": round(_pct(pty, .5), 3), "turn_ms": TURN_MS,
+            "settle_ms": SETTLE_MS, "ratio": round(f50 / r50, 3),
+            "note": f"{r50:.2f}/{r99:.2f} ms (p50/p99) vs floor {f50:.2f}/{f99:.2f} "
+                    f"(turn {TURN_MS} + settle {SETTLE_MS} + bare pty)"}
+
+
 skipped("click → page", "the page (ui/) is being changed on branch page; bench/bench_ui.py "
         "measures it alone")
 skipped("table → hub", "hub/ is being changed on branch hub (outbox wake, issue 35 point 1); "
@@ -260,6 +329,7 @@ def main(argv: list[str] | None = None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--events", type=int, default=100_000, help="events at 1 000 per commit")
     ap.add_argument("--events-b1", type=int, default=3_000, help="events at 1 per commit")
+    ap.add_argument("--clicks", type=int, default=200, help="clicks for click → host")
     ap.add_argument("--repeat", type=int, default=3, help="runs per side (the best is kept)")
     ap.add_argument("--sync", default="FULL", choices=("FULL", "NORMAL"),
                     help="synchronous pragma of the store stages (both sides)")
