@@ -22,8 +22,10 @@ Stages:
 * ``click → host`` — bench_link.py's latency (the virtual tray's real firmware in MicroPython
   over a pty, through ``TraySession``) against the turn + settle the firmware waits by design
   plus a bare pty round-trip of the same frame read by a pyserial thread.
-* ``click → page``, ``table → hub``, ``hub page push``, ``camera frame`` —
-  listed as skipped: their code is being changed on other branches ; bench_link.py, bench_ui.py, bench_hub.py and bench_vision.py measure them alone.
+* ``click → page``, ``table → hub``, ``hub page push``, ``camera frame`` — listed as skipped:
+  their code is being changed on other branches (ui/, hub/, vision/); bench_ui.py,
+  bench_hub.py and bench_vision.py measure them alone. Each is one registered function here
+  once those branches are in.
 
 Prints a table and writes bench/results/side_by_side.json. Figures on a shared machine move with
 the load; the ratio (both sides in the same minute) moves much less.
