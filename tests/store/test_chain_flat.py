@@ -26,3 +26,17 @@ def test_flat_records_are_canonical_json_byte_for_byte() -> None:
         canonical({"at": 1.0, "data": {1: "int key"}, "game": 1, "kind": "x", "n": 2})
     assert content_of(1, 2, "x", 1.0, ["a list"]) == \
         canonical({"at": 1.0, "data": ["a list"], "game": 1, "kind": "x", "n": 2})
+
+
+def test_key_mac_is_hmac_sha256() -> None:
+    """ChainKey.mac (precomputed pads, issue 35) writes the same MAC as the hmac module."""
+    import hashlib
+    import hmac
+    from pathlib import Path
+
+    from dialtray.store.keys import ChainKey
+
+    for secret in (bytes(range(32)), b"\xff" * 32):
+        k = ChainKey(secret, Path("chain.key"))
+        for sha in ("0" * 64, hashlib.sha256(b"x").hexdigest()):
+            assert k.mac(sha) == hmac.new(secret, sha.encode(), hashlib.sha256).hexdigest()

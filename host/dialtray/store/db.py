@@ -23,6 +23,7 @@ from dialtray.store.chain import GENESIS, Row, content_of, link, renumber
 from dialtray.store.keys import ChainKey
 
 DB_NAME = "games.sqlite3"
+SYNC_MODES = ("FULL", "NORMAL")
 
 
 class StoreError(Exception):
@@ -96,6 +97,7 @@ class GameStore:
         self._queued: dict[int, int] = {}  # game → records queued since
         self._pending: list[tuple[int, int, str, bytes]] = []  # game, n, kind, content
         self._game_updates: dict[int, dict[str, Any]] = {}
+        self._sealed: dict[int, tuple[str, str | None]] = {}  # game → (seal, state) we wrote
         # Called inside each commit's transaction with the records it adds (game, n, kind,
         # content, sha, prev), before COMMIT: the tournament hub's outbox (issue 17) is written
         # in the same transaction as the records. A hook that raises rolls the batch back.
@@ -107,9 +109,12 @@ class GameStore:
 
     @classmethod
     def open(cls, path: str | Path, *, readonly: bool = False, create: bool = True,
-             key_dir: Path | None = None) -> GameStore:
+             key_dir: Path | None = None, synchronous: str = "FULL") -> GameStore:
         """``key_dir``: where the host's chain key and judge tokens are kept (default:
-        ``keys`` in the data directory, ``$DIALTRAY_DATA_DIR`` or the platform's)."""
+        ``keys`` in the data directory, ``$DIALTRAY_DATA_DIR`` or the platform's).
+        ``synchronous``: FULL (default) fsyncs the WAL at every commit, so a record the tray
+        was told is stored survives a power cut; NORMAL only survives a crash of the program
+        (README.md "Durability": the figures behind the choice)."""
         p = Path(path).expanduser()
         if p.is_dir():
             raise StoreError(f"{p}: is a directory, not a game database (--db names the file, "
@@ -132,7 +137,9 @@ class GameStore:
                 p.parent.mkdir(parents=True, exist_ok=True)
                 conn = sqlite3.connect(p, isolation_level=None, check_same_thread=False)
                 conn.execute("PRAGMA journal_mode=WAL")
-                conn.execute("PRAGMA synchronous=NORMAL")  # WAL: durable at checkpoint, atomic
+                if synchronous not in SYNC_MODES:
+                    raise ValueError(f"synchronous must be one of {SYNC_MODES}")
+                conn.execute(f"PRAGMA synchronous={synchronous}")
             conn.text_factory = _text
             conn.execute("PRAGMA foreign_keys=ON")
             have = schema.version(conn)
@@ -322,6 +329,7 @@ class GameStore:
         except sqlite3.DatabaseError as e:
             self._rollback()
             self._heads.clear()  # reread from the database: the batch is gone
+            self._sealed.clear()
             raise self._fail("could not store the game (nothing of this batch was stored or "
                              "acknowledged)", e) from e
         self._heads.update(heads)
@@ -337,12 +345,7 @@ class GameStore:
         rowof: dict[int, tuple[Any, ...]] = {}
         keyed = self.keyed_schema
         for gid in games:
-            row = self.conn.execute(
-                "SELECT records, head, kind, status, result, state_json" +
-                (", key_id, seal" if keyed else "") + " FROM games WHERE id = ?",
-                (gid,)).fetchone()
-            if row is None:
-                raise sqlite3.IntegrityError(f"no game {gid}")
+            row = self._game_row(gid, keyed)
             heads[gid] = (int(row[0]), str(row[1]))
             rowof[gid] = row
             if keyed and self.key is not None and row[6] is not None and row[6] != self.key.id:
@@ -351,25 +354,27 @@ class GameStore:
                                          None else f"keyed by another host's key ({row[6]})")
                     + f"; this host's key is {self.key.id}: records added here would not "
                     "verify (add them on the host that keeps the game)")
+        # a game is keyed when it is new here or was keyed by this key; an unkeyed game of an
+        # older dialtray goes on unkeyed (verify says so) rather than half-keyed
+        mine = {gid for gid, row in rowof.items() if keyed and self.key is not None
+                and (row[6] == self.key.id or (row[6] is None and int(row[0]) == 0))}
+        mac = self.key.mac if self.key is not None else None
         rows = []
+        macs = []
         for gid, queued_n, kind, content in batch:
             n, prev = heads[gid]
             n += 1
             if n != queued_n:  # another process appended first: this record comes after
                 content = renumber(content, n)
             sha = link(prev, kind, content)
-            rows.append((gid, n, kind, content, sha, prev))
+            r = (gid, n, kind, content, sha, prev)
+            rows.append(r)
+            if keyed:
+                macs.append((*r, mac(sha) if mac is not None and gid in mine else None))
             heads[gid] = (n, sha)
-        # a game is keyed when it is new here or was keyed by this key; an unkeyed game of an
-        # older dialtray goes on unkeyed (verify says so) rather than half-keyed
-        mine = {gid for gid, row in rowof.items() if keyed and self.key is not None
-                and (row[6] == self.key.id or (row[6] is None and int(row[0]) == 0))}
         if keyed:
-            key = self.key
             self._exec("INSERT INTO records (game_id, n, kind, content, sha, prev, mac) VALUES "
-                       "(?, ?, ?, ?, ?, ?, ?)",
-                       [(*r, key.mac(r[4]) if key is not None and r[0] in mine else None)
-                        for r in rows], many=True)
+                       "(?, ?, ?, ?, ?, ?, ?)", macs, many=True)
         else:
             self._exec("INSERT INTO records (game_id, n, kind, content, sha, prev) VALUES "
                        "(?, ?, ?, ?, ?, ?)", rows, many=True)
@@ -385,9 +390,34 @@ class GameStore:
                     gid, str(row[2]), heads[gid][0], heads[gid][1],
                     str(fields.get("status", row[3])), str(fields.get("result", row[4])),
                     fields.get("state_json", row[5]))
+                self._sealed[gid] = (fields["seal"], fields.get("state_json", row[5]))
             cols = ", ".join(f"{k} = ?" for k in fields)
             self._exec(f"UPDATE games SET {cols} WHERE id = ?", (*fields.values(), gid))
         return heads
+
+    def _game_row(self, gid: int, keyed: bool) -> tuple[Any, ...]:
+        """(records, head, kind, status, result, state_json[, key_id, seal]) of a game, read
+        inside the write transaction. The state (kilobytes of JSON) is read again only when the
+        row's seal is not the one this store wrote last: the seal covers the state, so an
+        unchanged seal is an unchanged state (issue 35: one state read per commit was a good
+        part of a one-event commit)."""
+        if not keyed:
+            row = self.conn.execute("SELECT records, head, kind, status, result, state_json "
+                                    "FROM games WHERE id = ?", (gid,)).fetchone()
+            if row is None:
+                raise sqlite3.IntegrityError(f"no game {gid}")
+            return tuple(row)
+        row = self.conn.execute("SELECT records, head, kind, status, result, key_id, seal "
+                                "FROM games WHERE id = ?", (gid,)).fetchone()
+        if row is None:
+            raise sqlite3.IntegrityError(f"no game {gid}")
+        mine = self._sealed.get(gid)
+        if mine is not None and row[6] is not None and row[6] == mine[0]:
+            state = mine[1]
+        else:
+            state = self.conn.execute("SELECT state_json FROM games WHERE id = ?",
+                                      (gid,)).fetchone()[0]
+        return (*row[:5], state, row[5], row[6])
 
     def _rollback(self) -> None:
         with contextlib.suppress(sqlite3.DatabaseError):  # none open (BEGIN itself failed)

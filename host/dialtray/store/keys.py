@@ -17,6 +17,7 @@ MACs by someone holding the file), never as verified.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import hmac
 import os
@@ -66,19 +67,41 @@ class ChainKey:
     secret: bytes
     path: Path
 
-    @property
+    @functools.cached_property
     def id(self) -> str:
         return hmac.new(self.secret, b"dialtray key id", hashlib.sha256).hexdigest()[:16]
 
+    @functools.cached_property
+    def _pads(self) -> tuple[hashlib._Hash, hashlib._Hash]:
+        """SHA-256 states after the key's inner and outer pads (RFC 2104): ``mac`` then only
+        copies them, about a third of ``hmac.new``'s cost per record (issue 35)."""
+        k = self.secret if len(self.secret) <= 64 else hashlib.sha256(self.secret).digest()
+        k = k.ljust(64, b"\0")
+        return (hashlib.sha256(bytes(b ^ 0x36 for b in k)),
+                hashlib.sha256(bytes(b ^ 0x5C for b in k)))
+
     def mac(self, sha: str) -> str:
-        return hmac.new(self.secret, sha.encode(), hashlib.sha256).hexdigest()
+        """HMAC-SHA256(secret, sha) in hex — the same bytes as ``hmac.new`` (tested)."""
+        inner, outer = self._pads
+        i = inner.copy()
+        i.update(sha.encode())
+        o = outer.copy()
+        o.update(i.digest())
+        return o.hexdigest()
 
     def seal(self, gid: int, kind: str, records: int, head: str, status: str, result: str,
              state_json: str | None) -> str:
-        state = hashlib.sha256((state_json or "").encode("utf-8", "replace")).hexdigest()
+        state = _state_sha(state_json or "")
         msg = "\n".join((str(gid), kind, str(records), head, status, result, state,
                          "none" if state_json is None else "set"))
         return hmac.new(self.secret, msg.encode("utf-8", "replace"), hashlib.sha256).hexdigest()
+
+
+@functools.lru_cache(maxsize=8)
+def _state_sha(state_json: str) -> str:
+    """SHA-256 of a game's state: the state changes with actions, not with every commit, so a
+    commit of clicks alone reuses it."""
+    return hashlib.sha256(state_json.encode("utf-8", "replace")).hexdigest()
 
 
 def _private_dir(d: Path) -> None:

@@ -1,0 +1,366 @@
+"""Each stage of the table beside its bare floor, in one run on the same machine (issue 35).
+
+    .venv/bin/python bench/bench_side_by_side.py [--events N] [--only NAME,...]
+
+A stage is a small function registered in ``STAGES``: it runs the real path and its bare anchor
+on the same data and returns both figures and their ratio (bare cost / real cost: 1.0 is the
+floor, 0.5 is twice the floor's cost). A stage that cannot run here says why in the table and
+the JSON ("skipped: ..."), never a made-up figure.
+
+Stages:
+
+* ``store path b=1000`` / ``store path b=1`` — tray EVENT frames → deframe → decode → the
+  ``GameRecorder`` of a live Air Action game (tracker, records: clicks and the flags the tracker
+  raises, canonical JSON, SHA-256 chain, HMAC per record, game row sealed), committed every B
+  events, against a bare sqlite3 loop that inserts the very rows the full path stored (read
+  back from its database) into a fresh database with the same schema and pragmas, in the same
+  batches, with one ``UPDATE games`` per commit. Goal ≥ 0.6 (b=1000), ≥ 0.8 (b=1).
+* ``commit FULL vs NORMAL`` — the same b=1 path and bare loop with ``synchronous=FULL`` (an
+  fsync of the WAL per commit) against ``NORMAL``: what a power-cut-safe acknowledgement costs.
+* ``verify per record`` — ``checked`` chain check of a stored keyed game (SHA-256 link, HMAC,
+  JSON of the records it decodes) against a bare loop recomputing SHA-256 + HMAC per row.
+* ``click → host`` — bench_link.py's latency (the virtual tray's real firmware in MicroPython
+  over a pty, through ``TraySession``) against the turn + settle the firmware waits by design
+  plus a bare pty round-trip of the same frame read by a pyserial thread.
+* ``click → page``, ``table → hub``, ``hub page push``, ``camera frame`` — listed as skipped:
+  their code is being changed on other branches (ui/, hub/, vision/); bench_ui.py,
+  bench_hub.py and bench_vision.py measure them alone. Each is one registered function here
+  once those branches are in.
+
+Prints a table and writes bench/results/side_by_side.json. Figures on a shared machine move with
+the load; the ratio (both sides in the same minute) moves much less.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import itertools
+import os
+import sqlite3
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results" / "side_by_side.json"
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "tests" / "tracker"))
+
+from bench_store import feed, live_game  # noqa: E402
+from benchframes import click_stream  # noqa: E402
+from benchout import print_table, write_results  # noqa: E402
+from dialtray.store import GameStore, schema  # noqa: E402
+from dialtray.store.keys import ChainKey  # noqa: E402
+from dialtray.store.table import steady_gc  # noqa: E402
+
+Result = dict[str, Any]
+_SERIAL = itertools.count()  # a fresh database file per run
+Stage = Callable[[argparse.Namespace, Path], Result]
+STAGES: list[tuple[str, Stage | str]] = []  # name, function or the reason it is skipped
+
+
+def stage(name: str) -> Callable[[Stage], Stage]:
+    def reg(fn: Stage) -> Stage:
+        STAGES.append((name, fn))
+        return fn
+    return reg
+
+
+def skipped(name: str, why: str) -> None:
+    STAGES.append((name, why))
+
+
+def _best(runs: int, fn: Callable[[], float]) -> float:
+    """The shortest of ``runs`` timings (seconds): the least disturbed by other processes."""
+    return min(fn() for _ in range(runs))
+
+
+# ---- the store path ----------------------------------------------------------------------------
+
+def full_path(db: Path, n: int, batch: int, sync: str) -> tuple[float, int, int]:
+    """(seconds, game id, records before the events) of n events through frames → tracker →
+    store."""
+    store = GameStore.open(db, synchronous=sync)
+    rec = live_game(store)
+    assert rec.tracker is not None
+    stream = click_stream(rec.tracker, n)
+    start = store.game(rec.gid).records
+    old = steady_gc()
+    try:
+        _, _, dt, _ = feed(rec, stream, batch)
+    finally:
+        gc.set_threshold(*old)
+        gc.unfreeze()
+    store.close()
+    return dt, rec.gid, start
+
+
+def stored_rows(db: Path, gid: int, first: int) -> list[tuple[Any, ...]]:
+    conn = sqlite3.connect(db)
+    rows = conn.execute("SELECT game_id, n, kind, content, sha, prev, mac FROM records "
+                        "WHERE game_id = ? AND n > ? ORDER BY n", (gid, first)).fetchall()
+    conn.close()
+    return rows
+
+
+def bare_loop(db: Path, rows: list[tuple[Any, ...]], per_commit: list[int], sync: str) -> float:
+    """Seconds to insert ``rows`` (already made) in commits of the given sizes, the same
+    schema and pragmas as the store, one UPDATE of the game row per commit."""
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute(f"PRAGMA synchronous={sync}")
+    conn.execute("PRAGMA foreign_keys=ON")
+    schema.migrate(conn)
+    conn.execute("INSERT INTO games (id, kind, created, origin, status, head) "
+                 "VALUES (1, 'airaction', '', 'bench', 'running', '')")
+    rows = [(1, *r[1:]) for r in rows]
+    ins = "INSERT INTO records (game_id, n, kind, content, sha, prev, mac) " \
+          "VALUES (?, ?, ?, ?, ?, ?, ?)"
+    upd = "UPDATE games SET records = ?, head = ?, seal = ? WHERE id = 1"
+    i = 0
+    t0 = time.perf_counter()
+    for k in per_commit:
+        chunk = rows[i:i + k]
+        i += k
+        conn.execute("BEGIN IMMEDIATE")
+        conn.executemany(ins, chunk)
+        conn.execute(upd, (chunk[-1][1], chunk[-1][4], chunk[-1][6]))
+        conn.execute("COMMIT")
+    dt = time.perf_counter() - t0
+    conn.close()
+    return dt
+
+
+def commits_of(rows: list[tuple[Any, ...]], batch: int) -> list[int]:
+    """The full path's batching over its stored rows: how many records each commit held (a
+    commit every ``batch`` events; the records an event made follow it)."""
+    sizes, cur, ev = [], 0, 0
+    for r in rows:
+        if r[2] == "device":
+            if ev and ev % batch == 0:
+                sizes.append(cur)
+                cur = 0
+            ev += 1
+        cur += 1
+    sizes.append(cur)
+    return sizes
+
+
+def store_stage(args: argparse.Namespace, tmp: Path, batch: int, n: int,
+                sync: str = "FULL") -> Result:
+    runs = []
+    for _ in range(args.repeat):
+        r = next(_SERIAL)
+        db = tmp / f"full-{batch}-{sync}-{r}.sqlite3"
+        dt, gid, start = full_path(db, n, batch, sync)
+        rows = stored_rows(db, gid, start)
+        sizes = commits_of(rows, batch)
+        records = len(rows)
+        bare = bare_loop(tmp / f"bare-{batch}-{sync}-{r}.sqlite3", rows, sizes, sync)
+        runs.append((dt, bare, records, len(sizes)))
+    dt = min(r[0] for r in runs)
+    bare = min(r[1] for r in runs)
+    _, _, records, commits = runs[0]
+    return {"events": n, "records": records, "commits": commits, "synchronous": sync,
+            "real_events_per_s": round(n / dt), "bare_events_per_s": round(n / bare),
+            "real_us_per_commit": round(dt / commits * 1e6, 1),
+            "bare_us_per_commit": round(bare / commits * 1e6, 1),
+            "ratio": round(bare / dt, 3),
+            "real": f"{n / dt:,.0f} ev/s", "bare": f"{n / bare:,.0f} ev/s"}
+
+
+@stage("store path b=1000 (goal ≥ 0.6)")
+def store_1000(args: argparse.Namespace, tmp: Path) -> Result:
+    return store_stage(args, tmp, 1000, args.events, args.sync)
+
+
+@stage("store path b=1 (goal ≥ 0.8)")
+def store_1(args: argparse.Namespace, tmp: Path) -> Result:
+    return store_stage(args, tmp, 1, args.events_b1, args.sync)
+
+
+@stage("commit b=1: NORMAL cost / FULL cost")
+def full_vs_normal(args: argparse.Namespace, tmp: Path) -> Result:
+    full = store_stage(args, tmp, 1, args.events_b1, "FULL")
+    normal = store_stage(args, tmp, 1, args.events_b1, "NORMAL")
+    return {"full": full, "normal": normal,
+            "real_us_per_commit_full": full["real_us_per_commit"],
+            "real_us_per_commit_normal": normal["real_us_per_commit"],
+            "bare_us_per_commit_full": full["bare_us_per_commit"],
+            "bare_us_per_commit_normal": normal["bare_us_per_commit"],
+            "ratio": round(normal["real_us_per_commit"] / full["real_us_per_commit"], 3),
+            "note": f"full path {full['real_us_per_commit']:.0f} µs/commit FULL, "
+                    f"{normal['real_us_per_commit']:.0f} NORMAL; bare loop "
+                    f"{full['bare_us_per_commit']:.0f} FULL, {normal['bare_us_per_commit']:.0f} "
+                    "NORMAL"}
+
+
+# ---- verify per record -------------------------------------------------------------------------
+
+@stage("verify per record (chain + MAC)")
+def verify_stage(args: argparse.Namespace, tmp: Path) -> Result:
+    import hashlib
+
+    from dialtray.store.chain import check_chain
+
+    db = tmp / "verify.sqlite3"
+    full_path(db, args.events, 1000, "NORMAL")
+    store = GameStore.open(db, readonly=True)
+    key = store.key
+    assert isinstance(key, ChainKey)
+    g = store.latest()
+    assert g is not None
+    rows = list(store.rows(g.id))
+
+    def real() -> float:
+        t0 = time.perf_counter()
+        _, broken = check_chain(g.id, rows, g.records, g.head, decode=("game", "action"), key=key)
+        dt = time.perf_counter() - t0
+        assert broken is None, broken
+        return dt
+
+    pads = key._pads  # the cheapest HMAC-SHA256 Python has: the key's pads, copied
+
+    def bare() -> float:
+        t0 = time.perf_counter()
+        prev = "0" * 64
+        for r in rows:
+            sha = hashlib.sha256(f"{prev}{r.kind}\n".encode() + r.content).hexdigest()
+            i = pads[0].copy()
+            i.update(sha.encode())
+            o = pads[1].copy()
+            o.update(i.digest())
+            assert sha == r.sha and o.hexdigest() == r.mac
+            prev = sha
+        return time.perf_counter() - t0
+
+    t_real = _best(args.repeat, real)
+    t_bare = _best(args.repeat, bare)
+    n = len(rows)
+    store.close()
+    return {"records": n, "real_us_per_record": round(t_real / n * 1e6, 2),
+            "bare_us_per_record": round(t_bare / n * 1e6, 2), "ratio": round(t_bare / t_real, 3),
+            "real": f"{t_real / n * 1e6:.2f} µs/rec", "bare": f"{t_bare / n * 1e6:.2f} µs/rec"}
+
+
+def pty_round_trips(n: int, frame: bytes) -> list[float]:
+    """Milliseconds for one EVENT frame written on a pty's tray side to be read whole by a
+    pyserial reader thread on the host side and handed over (a ``threading.Event``): the bare
+    transport the session rides on, with nothing decoded."""
+    import threading
+
+    import serial
+
+    master, slave = os.openpty()
+    port = serial.Serial(os.ttyname(slave), timeout=0.05)
+    got = threading.Event()
+    stop = False
+
+    def reader() -> None:
+        buf = b""
+        while not stop:
+            buf += port.read(max(1, port.in_waiting))
+            if len(buf) >= len(frame):
+                buf = buf[len(frame):]
+                got.set()
+
+    th = threading.Thread(target=reader, daemon=True)
+    th.start()
+    out = []
+    try:
+        for _ in range(n):
+            got.clear()
+            t0 = time.perf_counter()
+            os.write(master, frame)
+            if not got.wait(2):
+                raise RuntimeError("a frame never crossed the bare pty")
+            out.append((time.perf_counter() - t0) * 1000)
+            time.sleep(0.004)
+    finally:
+        stop = True
+        th.join(1)
+        port.close()
+        os.close(master)
+        os.close(slave)
+    return out
+
+
+def _pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+@stage("click → host (p50)")
+def click_to_host(args: argparse.Namespace, tmp: Path) -> Result:
+    """The virtual tray (the real firmware in MicroPython, a real pty) through ``TraySession``
+    (bench_link.latency: turn 1 ms, settle 1 ms) against its floor: the turn and the settle
+    window the firmware must wait by design, plus a bare pty round-trip of the same frame."""
+    from bench_link import SETTLE_MS, TURN_MS, latency
+    from dialrig import proto
+
+    real = latency(args.clicks)
+    frame = bytes(proto.FrameWriter().frame(proto.T_EVENT, proto.EVENT_FMT, 1, 3,
+                                            proto.EV_CLICK, 0, 0, 1, 1))
+    pty = pty_round_trips(args.clicks, frame)
+    floor = [TURN_MS + SETTLE_MS + x for x in pty]
+    r50, r99, f50, f99 = _pct(real, .5), _pct(real, .99), _pct(floor, .5), _pct(floor, .99)
+    return {"clicks": args.clicks, "real_p50_ms": round(r50, 2), "real_p99_ms": round(r99, 2),
+            "floor_p50_ms": round(f50, 2), "floor_p99_ms": round(f99, 2),
+            "bare_pty_p50_ms": round(_pct(pty, .5), 3), "turn_ms": TURN_MS,
+            "settle_ms": SETTLE_MS, "ratio": round(f50 / r50, 3),
+            "note": f"{r50:.2f}/{r99:.2f} ms (p50/p99) vs floor {f50:.2f}/{f99:.2f} "
+                    f"(turn {TURN_MS} + settle {SETTLE_MS} + bare pty)"}
+
+
+skipped("click → page", "the page (ui/) is being changed on branch page; bench/bench_ui.py "
+        "measures it alone")
+skipped("table → hub", "hub/ is being changed on branch hub (outbox wake, issue 35 point 1); "
+        "add after it merges — bench/bench_hub.py measures it alone")
+skipped("hub page push", "hub/ is being changed on branch hub (shared snapshot); add after it "
+        "merges")
+skipped("camera frame", "vision/ is being changed on branch camera; bench/bench_vision.py "
+        "measures it alone")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--events", type=int, default=100_000, help="events at 1 000 per commit")
+    ap.add_argument("--events-b1", type=int, default=3_000, help="events at 1 per commit")
+    ap.add_argument("--clicks", type=int, default=200, help="clicks for click → host")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per side (the best is kept)")
+    ap.add_argument("--sync", default="FULL", choices=("FULL", "NORMAL"),
+                    help="synchronous pragma of the store stages (both sides)")
+    ap.add_argument("--only", default="", help="comma-separated stage name prefixes")
+    ap.add_argument("--out", type=Path, default=RESULTS, help="where the JSON goes")
+    args = ap.parse_args(argv)
+    only = [s.strip() for s in args.only.split(",") if s.strip()]
+    os.environ.setdefault("DIALTRAY_DATA_DIR", tempfile.mkdtemp(prefix="dialtray-bench-"))
+    out: dict[str, Any] = {"cores": os.cpu_count(),
+                           "load_average_1min": round(os.getloadavg()[0], 2), "stages": {}}
+    rows = []
+    with tempfile.TemporaryDirectory(dir=ROOT / "bench") as tmp:  # on the real disk: fsync
+        for name, fn in STAGES:
+            if only and not any(name.startswith(o) for o in only):
+                continue
+            if isinstance(fn, str):
+                out["stages"][name] = {"skipped": fn}
+                rows.append((name, "skipped", fn))
+                continue
+            r = fn(args, Path(tmp))
+            out["stages"][name] = r
+            rows.append((name, f"{r['ratio']:.2f}×",
+                         r.get("note") or f"{r['real']} vs bare {r['bare']}"))
+    print(f"{os.cpu_count()} core(s), load average {out['load_average_1min']}; "
+          "ratio = bare cost / real cost (1.0: at the floor)")
+    print_table(rows, 42, 10)
+    write_results(args.out, out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
