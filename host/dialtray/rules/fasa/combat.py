@@ -23,6 +23,7 @@ from dialtray.rules.fasa.hexmap import (
     step,
     straight_ahead,
 )
+from dialtray.rules.fasa.rocketorder import apply_hit, hold, is_rocket
 from dialtray.rules.fasa.sheets import Gun, bombs, deployed
 from dialtray.rules.fasa.skills import QuickDraw, gunner_skill
 from dialtray.rules.fasa.state import FasaState, PlaneState
@@ -261,7 +262,10 @@ class Attack:
         gid, table, _ = hits[hit - 1]
         self.emit(ev.Pending(self.p.id, target, hits[:hit - 1] + hits[hit:]))
         dmg = Damage(self.st, self.dice, self.emit, target, self.p.id)
-        self.gun_hit(dmg, gid, table, column)
+        if is_rocket(gid):  # FS-M82: a held rocket hit, at its rolled column
+            apply_hit(dmg, gid, table, column)
+        else:
+            self.gun_hit(dmg, gid, table, column)
         if len(hits) == 1:
             dmg.touched = True  # earlier placements marked boxes too: widowing looks at all
             dmg.finish()
@@ -333,12 +337,7 @@ class Attack:
         (loc,) = roll_d10(self.dice, f"{self.p.id} {code} hit location")
         table = hit_table(side_of(t, self.p.hex), loc)
         (col,) = roll_d10(self.dice, f"{self.p.id} {code} column")
-        dmg = Damage(self.st, self.dice, self.emit, target, self.p.id)
-        dmg.hit(table, col - 1, shape("rocket" if code != "HE" else "HE"), f"{code} rocket",
-                rule)
-        if code == "DR" and dmg.p.flying:
-            self.emit(ev.Burning(target, "DR", table, col, rng, True))
-        dmg.finish()
+        hold(self.st, self.emit, self.p.id, target, code, rng, rule, table, col)  # FS-M82
 
     def rocket_at(self, hardpoint: str, code: str, target: str) -> None:
         """A lethal rocket at a map object straight ahead in range (D-FS-42): a gas cell hits
