@@ -373,7 +373,7 @@ class Attack:
         self.emit(ev.Counter(code, h, self.p.id, self.st.turn))
 
     def bomb(self, hardpoint: str, h: Hex) -> None:
-        """FS-M114: own hex or adjacent; a miss scatters (SAMPLE scatter, D-FS-08) and still
+        """FS-M114: own hex or adjacent; a miss scatters (``scatter.json``, D-FS-46) and still
         damages a ground object where it lands."""
         code = next(c for c in self.p.rockets[hardpoint] if c in bombs())
         _, modifier, hits = bombs()[code]
@@ -385,7 +385,8 @@ class Attack:
         lands = h
         if not self.roll(f"{code} bomb on {h}", tn, "FS-M114"):
             (r,) = roll_d10(self.dice, f"{self.p.id} bomb scatter")
-            lands = step(h, r - 1) if r <= 6 else step(h, r - 7, 2) if r <= 9 else h
+            facing, hexes = active().scatter[r]  # the scatter diagram (scatter.json)
+            lands = step(h, facing, hexes)
         hit = self.map.object_at(lands)
         if hit is not None and hit.kind == "ground" and self.st.ground.get(hit.id, 0) > 0:
             self.emit(ev.GroundHit(hit.id, hits * len(shape("flak"))))
