@@ -358,10 +358,15 @@ class Attack:
             tn, rule = nacelle_tn(rng, dead_eye, d.modifier, shocked), "FS-M118"
         else:
             tn, rule = to_hit_tn(obj.base_tn, 0, rng, dead_eye, d.modifier, shocked), "FS-M104"
-        if not self.roll(f"{code} rocket to-hit on {target}", tn, rule):
-            return
         kind = "HE" if code == "HE" else "rocket"
         boxes = rocket_points(code)
+        if not self.roll(f"{code} rocket to-hit on {target}", tn, rule):
+            if rng:  # FS-M119: the miss flies on past the object down the hexrow (D-FS-47)
+                from dialtray.rules.fasa.stray import strays
+
+                strays(self.st, self.map, self.emit, self.p, step(self.p.hex, self.p.facing, rng),
+                       [active().zep_points(kind, boxes, self.map.military)], target)
+            return
         points = (active().zep_points(kind, boxes, self.map.military)
                   if obj.kind == "zeppelin" else boxes)
         self.emit(ev.GroundHit(target, min(points, self.st.ground.get(target, 0)), rule))
