@@ -36,3 +36,16 @@ def test_fs_m119_a_hit_or_a_miss_with_nothing_beyond_strays_nowhere() -> None:
     ground, out = _rocket(7, 8, "cell-1", 1)
     assert all(v == 60 for k, v in ground.items() if k.startswith("cell-"))
     assert not any(isinstance(e, ev.GroundHit) for e in out)
+
+
+def test_fs_m119_guns_missing_a_nacelle_hit_the_gas_cell_beyond() -> None:
+    """The hawk's two guns at the starboard nacelle both miss (1, 1): each round flies on into
+    cell-4, which loses each gun template's "Zep. Dmg." points; the nacelle keeps its 12."""
+    g = game([placed("A1", "P1", "sample-hawk", 10, 10, "A", 2),
+              placed("B1", "P2", "sample-gunship", 15, 2, "D", 2)],
+             map_name="sample-zeppelin", combat=["A1", "B1"], dice=d10(1, 1))
+    out = g.apply("attack A1 nacelle-starboard")
+    strays = [e for e in out if isinstance(e, ev.GroundHit)]
+    assert [e.target for e in strays] == ["cell-4", "cell-4"]
+    assert g.state.ground["cell-4"] == 60 - sum(e.points for e in strays) < 60
+    assert g.state.ground["nacelle-starboard"] == 12

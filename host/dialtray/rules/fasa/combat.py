@@ -27,6 +27,7 @@ from dialtray.rules.fasa.rocketorder import apply_hit, hold, is_rocket
 from dialtray.rules.fasa.sheets import Gun, bombs, deployed
 from dialtray.rules.fasa.skills import QuickDraw, gunner_skill
 from dialtray.rules.fasa.state import FasaState, PlaneState
+from dialtray.rules.fasa.stray import past_object
 from dialtray.rules.fasa.tables import active
 from dialtray.rules.fasa.tn import (
     bomb_tn,
@@ -290,10 +291,12 @@ class Attack:
             else:
                 tn, rule = to_hit_tn(obj.base_tn, 0, rng, dead_eye, 0, shocked), "FS-M73"
             self.emit(ev.GunState(self.p.id, g.id, "fired", 1))
+            boxes = len(gun_shape(g.ammo, g.caliber))  # FS-M64: the template's boxes
+            zep = active().zep_points(g.ammo, boxes, self.map.military)  # FS-M117: "Zep. Dmg."
             if self.roll(f"{g.id} to-hit on {target}", tn, rule):
-                boxes = len(gun_shape(g.ammo, g.caliber))  # FS-M64: the template's boxes
-                points += (active().zep_points(g.ammo, boxes, self.map.military)
-                           if obj.kind == "zeppelin" else boxes)  # FS-M117: "Zep. Dmg."
+                points += zep if obj.kind == "zeppelin" else boxes
+            else:  # FS-M119: the miss flies on past the object (D-FS-47)
+                past_object(self.st, self.map, self.emit, self.p, rng, [zep], target)
         if points:
             self.emit(ev.GroundHit(target, min(points, self.st.ground.get(target, 0))))
 
@@ -360,12 +363,9 @@ class Attack:
             tn, rule = to_hit_tn(obj.base_tn, 0, rng, dead_eye, d.modifier, shocked), "FS-M104"
         kind = "HE" if code == "HE" else "rocket"
         boxes = rocket_points(code)
-        if not self.roll(f"{code} rocket to-hit on {target}", tn, rule):
-            if rng:  # FS-M119: the miss flies on past the object down the hexrow (D-FS-47)
-                from dialtray.rules.fasa.stray import strays
-
-                strays(self.st, self.map, self.emit, self.p, step(self.p.hex, self.p.facing, rng),
-                       [active().zep_points(kind, boxes, self.map.military)], target)
+        if not self.roll(f"{code} rocket to-hit on {target}", tn, rule):  # FS-M119: flies on
+            past_object(self.st, self.map, self.emit, self.p, rng,
+                        [active().zep_points(kind, boxes, self.map.military)], target)
             return
         points = (active().zep_points(kind, boxes, self.map.military)
                   if obj.kind == "zeppelin" else boxes)

@@ -74,3 +74,11 @@ def strays(st: FasaState, sheet: MapSheet, emit: Emit, attacker: PlaneState, tar
         if cell is None:
             return
         emit(ev.GroundHit(cell, min(points, st.ground.get(cell, 0)), RULE))
+
+
+def past_object(st: FasaState, sheet: MapSheet, emit: Emit, attacker: PlaneState, rng: int,
+                misses: list[int], missed: str) -> None:
+    """Misses at map object ``missed`` ``rng`` hexes straight ahead fly on past it (D-FS-47)."""
+    if rng:
+        strays(st, sheet, emit, attacker, step(attacker.hex, attacker.facing, rng), misses,
+               missed)
