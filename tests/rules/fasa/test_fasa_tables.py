@@ -69,7 +69,7 @@ def test_shipped_tables_are_marked_samples_and_the_template_is_the_documented_on
     """Every shipped table says it is a SAMPLE; template.json is what D-FS-01 builds."""
     t = load_tables()
     assert all(t.sample.values()) and set(t.sample) == {
-        "template", "hit_location", "damage_templates", "layouts", "weapons", "arcs"}
+        "template", "hit_location", "damage_templates", "layouts", "weapons", "arcs", "scatter"}
     assert template() == sample_template()
 
 

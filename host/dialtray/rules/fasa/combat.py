@@ -23,9 +23,11 @@ from dialtray.rules.fasa.hexmap import (
     step,
     straight_ahead,
 )
+from dialtray.rules.fasa.rocketorder import apply_hit, hold, is_rocket
 from dialtray.rules.fasa.sheets import Gun, bombs, deployed
 from dialtray.rules.fasa.skills import QuickDraw, gunner_skill
 from dialtray.rules.fasa.state import FasaState, PlaneState
+from dialtray.rules.fasa.stray import past_object
 from dialtray.rules.fasa.tables import active
 from dialtray.rules.fasa.tn import (
     bomb_tn,
@@ -261,7 +263,10 @@ class Attack:
         gid, table, _ = hits[hit - 1]
         self.emit(ev.Pending(self.p.id, target, hits[:hit - 1] + hits[hit:]))
         dmg = Damage(self.st, self.dice, self.emit, target, self.p.id)
-        self.gun_hit(dmg, gid, table, column)
+        if is_rocket(gid):  # FS-M82: a held rocket hit, at its rolled column
+            apply_hit(dmg, gid, table, column)
+        else:
+            self.gun_hit(dmg, gid, table, column)
         if len(hits) == 1:
             dmg.touched = True  # earlier placements marked boxes too: widowing looks at all
             dmg.finish()
@@ -286,10 +291,12 @@ class Attack:
             else:
                 tn, rule = to_hit_tn(obj.base_tn, 0, rng, dead_eye, 0, shocked), "FS-M73"
             self.emit(ev.GunState(self.p.id, g.id, "fired", 1))
+            boxes = len(gun_shape(g.ammo, g.caliber))  # FS-M64: the template's boxes
+            zep = active().zep_points(g.ammo, boxes, self.map.military)  # FS-M117: "Zep. Dmg."
             if self.roll(f"{g.id} to-hit on {target}", tn, rule):
-                boxes = len(gun_shape(g.ammo, g.caliber))  # FS-M64: the template's boxes
-                points += (active().zep_points(g.ammo, boxes, self.map.military)
-                           if obj.kind == "zeppelin" else boxes)  # FS-M117: "Zep. Dmg."
+                points += zep if obj.kind == "zeppelin" else boxes
+            else:  # FS-M119: the miss flies on past the object (D-FS-47)
+                past_object(self.st, self.map, self.emit, self.p, rng, [zep], target)
         if points:
             self.emit(ev.GroundHit(target, min(points, self.st.ground.get(target, 0))))
 
@@ -333,12 +340,7 @@ class Attack:
         (loc,) = roll_d10(self.dice, f"{self.p.id} {code} hit location")
         table = hit_table(side_of(t, self.p.hex), loc)
         (col,) = roll_d10(self.dice, f"{self.p.id} {code} column")
-        dmg = Damage(self.st, self.dice, self.emit, target, self.p.id)
-        dmg.hit(table, col - 1, shape("rocket" if code != "HE" else "HE"), f"{code} rocket",
-                rule)
-        if code == "DR" and dmg.p.flying:
-            self.emit(ev.Burning(target, "DR", table, col, rng, True))
-        dmg.finish()
+        hold(self.st, self.emit, self.p.id, target, code, rng, rule, table, col)  # FS-M82
 
     def rocket_at(self, hardpoint: str, code: str, target: str) -> None:
         """A lethal rocket at a map object straight ahead in range (D-FS-42): a gas cell hits
@@ -359,10 +361,12 @@ class Attack:
             tn, rule = nacelle_tn(rng, dead_eye, d.modifier, shocked), "FS-M118"
         else:
             tn, rule = to_hit_tn(obj.base_tn, 0, rng, dead_eye, d.modifier, shocked), "FS-M104"
-        if not self.roll(f"{code} rocket to-hit on {target}", tn, rule):
-            return
         kind = "HE" if code == "HE" else "rocket"
         boxes = rocket_points(code)
+        if not self.roll(f"{code} rocket to-hit on {target}", tn, rule):  # FS-M119: flies on
+            past_object(self.st, self.map, self.emit, self.p, rng,
+                        [active().zep_points(kind, boxes, self.map.military)], target)
+            return
         points = (active().zep_points(kind, boxes, self.map.military)
                   if obj.kind == "zeppelin" else boxes)
         self.emit(ev.GroundHit(target, min(points, self.st.ground.get(target, 0)), rule))
@@ -374,7 +378,7 @@ class Attack:
         self.emit(ev.Counter(code, h, self.p.id, self.st.turn))
 
     def bomb(self, hardpoint: str, h: Hex) -> None:
-        """FS-M114: own hex or adjacent; a miss scatters (SAMPLE scatter, D-FS-08) and still
+        """FS-M114: own hex or adjacent; a miss scatters (``scatter.json``, D-FS-46) and still
         damages a ground object where it lands."""
         code = next(c for c in self.p.rockets[hardpoint] if c in bombs())
         _, modifier, hits = bombs()[code]
@@ -386,7 +390,8 @@ class Attack:
         lands = h
         if not self.roll(f"{code} bomb on {h}", tn, "FS-M114"):
             (r,) = roll_d10(self.dice, f"{self.p.id} bomb scatter")
-            lands = step(h, r - 1) if r <= 6 else step(h, r - 7, 2) if r <= 9 else h
+            facing, hexes = active().scatter[r]  # the scatter diagram (scatter.json)
+            lands = step(h, facing, hexes)
         hit = self.map.object_at(lands)
         if hit is not None and hit.kind == "ground" and self.st.ground.get(hit.id, 0) > 0:
             self.emit(ev.GroundHit(hit.id, hits * len(shape("flak"))))

@@ -332,3 +332,17 @@ class Over(Event):
 
     def text(self) -> str:
         return f"game over: {self.termination}, winner {self.winner or 'none'} [FS-M13]"
+
+
+@dataclass(frozen=True)
+class Held(Event):
+    """FS-M82 "Order of damage": a lethal rocket's hit, rolled (location and column, FS-M79),
+    held until the attacker's launching ends; ``hits`` is every hit held so far (empty: none)."""
+
+    plane: str
+    target: str
+    hits: tuple[tuple[str, str, int], ...]
+
+    def text(self) -> str:
+        return (f"{self.plane}: {len(self.hits)} rocket hit(s) on {self.target} held until "
+                "its launches end" if self.hits else f"{self.plane}: rocket hits released")

@@ -57,6 +57,7 @@ from dialtray.rules.fasa.legal import (
     plots_for,
 )
 from dialtray.rules.fasa.movement import Mover, caps, crowded, refusal
+from dialtray.rules.fasa.rocketorder import release
 from dialtray.rules.fasa.skills import mission_xp
 from dialtray.rules.fasa.state import FasaState, PlaneState, fold_event
 from dialtray.rules.fasa.summary import record
@@ -396,6 +397,8 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         if isinstance(a, Rocket | Launch | Bomb) and st.pending is None and st.over is None \
                 and p.flying and self._launch_more(p, a, emit):
             return
+        if st.pending is None and st.over is None:
+            release(st, self.dice, emit, p.id)  # FS-M82: held rocket hits
         if st.pending is None and st.over is None:
             emit(ev.Acted(p.id + (TURRET if turret else "")))
             self._after_combatant(emit)

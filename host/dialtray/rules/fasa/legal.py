@@ -36,6 +36,7 @@ from dialtray.rules.fasa.combat import (
 from dialtray.rules.fasa.damage import shift_allowed
 from dialtray.rules.fasa.hexmap import MapSheet
 from dialtray.rules.fasa.movement import caps, refusal
+from dialtray.rules.fasa.rocketorder import is_rocket
 from dialtray.rules.fasa.sheets import bombs, deployed
 from dialtray.rules.fasa.skills import gunner_skill
 from dialtray.rules.fasa.state import FasaState, PlaneState
@@ -114,8 +115,8 @@ def combat_actions(st: FasaState, sheet: MapSheet) -> list[FasaAction]:
     if st.pending is not None:
         _, _, hits = st.pending
         k = shift_allowed(steady_hand(p, turret))
-        return [Place(p.id, c, i) for i, (_, _, col) in enumerate(hits, start=1)
-                for c in range(max(1, col - k), min(10, col + k) + 1)]
+        return [Place(p.id, c, i) for i, (hid, _, col) in enumerate(hits, start=1)
+                for c in _columns(hid, col, k)]
     out: list[FasaAction] = [Pass(p.id)]
     if any((g == "turret_gun") == turret for g in p.jammed):
         out.append(Clear(p.id))
@@ -195,8 +196,7 @@ def allowed(st: FasaState, sheet: MapSheet, p: PlaneState, turret: bool,
         hits = st.pending[2]
         if not isinstance(a, Place) or not 1 <= a.hit <= len(hits):
             return False
-        col = hits[a.hit - 1][2]
-        return max(1, col - k) <= a.column <= min(10, col + k)
+        return a.column in _columns(hits[a.hit - 1][0], hits[a.hit - 1][2], k)
     if isinstance(a, Pass):
         return True
     if st.launching is not None and st.launching[0] == p.id and launch_why(st, a) is not None:
@@ -347,6 +347,14 @@ def check_combat(st: FasaState, sheet: MapSheet, a: FasaAction,
                                  "(highest Quick Draw first)", "FS-M72", H_COMBAT)
     if a in legal or allowed(st, sheet, p, turret, a):
         return
+    if isinstance(a, Place) and st.pending is None:
+        raise IllegalActionError(a.text(), "no hits wait to be placed", "FS-M82",
+                                 "Order of damage")
+    if isinstance(a, Place) and st.pending is not None and 1 <= a.hit <= len(st.pending[2]) \
+            and is_rocket(st.pending[2][a.hit - 1][0]):
+        raise IllegalActionError(a.text(), f"a rocket hit stays in its rolled column "
+                                 f"{st.pending[2][a.hit - 1][2]} (Steady Hand cannot shift "
+                                 "rocket hits)", "FS-M21", "Steady Hand")
     if isinstance(a, Place):
         k = shift_allowed(steady_hand(p, turret))
         raise IllegalActionError(a.text(), f"Steady Hand allows a shift of {k} column(s)",
@@ -393,3 +401,10 @@ def check_combat(st: FasaState, sheet: MapSheet, a: FasaAction,
         raise IllegalActionError(a.text(), *rocket_why(st, sheet, p, a))
     raise IllegalActionError(a.text(), "not a combat action", "FS-M68", "Weapon choice per "
                              "combat round")
+
+
+def _columns(hit_id: str, col: int, k: int) -> range:
+    """The columns a pending hit may go in: Steady Hand's shift ``k`` (FS-M21), none for a
+    rocket (FS-M21 "cannot be used to modify the damage of rocket hits"; FS-M82 order only)."""
+    k = 0 if is_rocket(hit_id) else k
+    return range(max(1, col - k), min(10, col + k) + 1)

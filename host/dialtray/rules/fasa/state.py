@@ -133,6 +133,7 @@ class FasaState:
     counters: list[tuple[str, Hex, str, int]] = field(default_factory=list)
     pending: tuple[str, str, tuple[tuple[str, str, int], ...]] | None = None
     launching: tuple[str, str] | None = None  # FS-M68: (plane, lethal target) this round
+    held: tuple[str, str, tuple[tuple[str, str, int], ...]] | None = None  # FS-M82 rockets
     rescue: dict[str, str] = field(default_factory=dict)  # FS table 9, by plane
     fields: tuple[str, ...] = ()  # seats landing in a field at home (FS table 10: +2)
     ground: dict[str, int] = field(default_factory=dict)
@@ -275,6 +276,8 @@ def fold_event(st: FasaState, e: Event) -> None:
         st.planes[e.plane].credits.append(e.what)
     elif isinstance(e, ev.Pending):
         st.pending = (e.plane, e.target, e.hits) if e.hits else None
+    elif isinstance(e, ev.Held):
+        st.held = (e.plane, e.target, e.hits) if e.hits else None
     elif isinstance(e, ev.GroundHit):
         st.ground[e.target] = max(0, st.ground.get(e.target, 0) - e.points)
     elif isinstance(e, ev.Over):

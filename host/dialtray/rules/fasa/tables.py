@@ -9,9 +9,10 @@ dialtray's own numbers, not the box's). Record sheets and maps live in ``data/fa
 
 An owner with the box loads their own: a directory holding any of ``template.json``,
 ``hit_location.json``, ``damage_templates.json``, ``layouts.json``, ``weapons.json``,
-``arcs.json``, ``sheets/*.json`` and ``maps/*.json``; each file it holds replaces the shipped
-one (sheets and maps are added to the shipped ones, an owner's file of the same id wins). A
-game's log names that directory (``Tables: DIR``) so a replay reads the same files.
+``arcs.json``, ``scatter.json`` (the bomb scatter diagram, FS-M114), ``sheets/*.json`` and
+``maps/*.json``; each file it holds replaces the shipped one (sheets and maps are added to
+the shipped ones, an owner's file of the same id wins). A game's log names that directory
+(``Tables: DIR``) so a replay reads the same files.
 
 Every problem is a ``CatalogueError`` naming the file and the field; never a traceback.
 """
@@ -36,7 +37,8 @@ if TYPE_CHECKING:
 DATA = Path(__file__).resolve().parents[2] / "data" / "fasa"
 SHIPPED = DATA / "tables"
 SCHEMAS = DATA / "schemas"
-FILES = ("template", "hit_location", "damage_templates", "layouts", "weapons", "arcs")
+FILES = ("template", "hit_location", "damage_templates", "layouts", "weapons", "arcs",
+         "scatter")
 TABLE_NAMES = ("nose", "port_leading", "starboard_leading", "tail", "port_trailing",
                "starboard_trailing")
 FACING_LETTERS = "ABCDEF"
@@ -110,8 +112,16 @@ def _weapons(doc: dict[str, Any]) -> None:
             raise FieldError(f"bombs[{i}].code", f"must be B{b['pounds']}, once")
 
 
+def _scatter(doc: dict[str, Any]) -> None:
+    """FS-M114: a roll that moves the bomb says toward which facing."""
+    for r, row in doc["d10"].items():
+        if row["hexes"] and "facing" not in row:
+            raise FieldError(f"d10.{r}.facing", f"the bomb moves {row['hexes']} hex(es): toward "
+                             "which facing (A-F)?")
+
+
 SEMANTIC = {"template": _template, "hit_location": _hit_location, "layouts": _layouts,
-            "weapons": _weapons}
+            "weapons": _weapons, "scatter": _scatter}
 
 
 @dataclass
@@ -136,6 +146,7 @@ class FasaTables:
     turret_half: float
     deflection: dict[int, int]
     sample: dict[str, bool]
+    scatter: dict[int, tuple[int, int]] = field(default_factory=dict)  # d10: (facing, hexes)
     _sheets: dict[str, Sheet] = field(default_factory=dict)
     _maps: dict[str, MapSheet] = field(default_factory=dict)
     _where: dict[str, dict[tuple[str, Cell], str]] = field(default_factory=dict)
@@ -266,7 +277,9 @@ def build(docs: dict[str, tuple[Path, dict[str, Any]]], source: str) -> FasaTabl
         w["turret_range_bonus"], deployed, bombs, a["front_arc_half_width"],
         a["rear_arc_half_width"], a["turret_rear_half_width"],
         {int(k): v for k, v in a["deflection"].items()},
-        {k: bool(doc.get("sample")) for k, (_, doc) in docs.items()})
+        {k: bool(doc.get("sample")) for k, (_, doc) in docs.items()},
+        {int(r): (FACING_LETTERS.index(x.get("facing", "A")), x["hexes"])
+         for r, x in docs["scatter"][1]["d10"].items()})
 
 
 _LOADED: dict[str, FasaTables] = {}

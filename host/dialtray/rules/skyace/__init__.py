@@ -21,10 +21,11 @@ from dialtray.rules.core.position import PositionedKind
 from dialtray.rules.skyace.actions import SkyAceAction, parse_action
 from dialtray.rules.skyace.game import Outcome, SkyAceGame
 from dialtray.rules.skyace.notation import SkyAceKind
+from dialtray.rules.skyace.position import format_position, position_of
 from dialtray.rules.skyace.position import read as read_position
 from dialtray.rules.skyace.state import SkyAceState
 
 GAME_KIND = PositionedKind(SkyAceKind(), read_position)
 
 __all__ = ["GAME_KIND", "Outcome", "SkyAceAction", "SkyAceGame", "SkyAceKind", "SkyAceState",
-           "parse_action"]
+           "format_position", "parse_action", "position_of"]

@@ -17,6 +17,9 @@ A deck's draw pile is its 54 cards less those on the playmat, in its hand and in
 pile. The table's first action is then ``deal``, which starts that turn (SA-M39's preferred
 card is turned over in the advanced game). Every card, cell and pawn is checked, and a bad line
 is named by its line with the rule it breaks.
+
+``position_of(game)`` writes the current position back (the start of a pawn's turn) and
+``format_position`` its header lines, so a log can start from a saved game (D-SA-13).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from dialtray.rules.core.events import Event
 from dialtray.rules.core.notation import GameLog
 from dialtray.rules.core.position import number, read_fields
 from dialtray.rules.skyace.cards import DECK_COUNTS, colour, is_card
-from dialtray.rules.skyace.mat import Cell, cell_colour, parity_for, parse_cell
+from dialtray.rules.skyace.mat import Cell, cell_colour, cell_text, parity_for, parse_cell
 
 KEY = "Position"
 
@@ -148,3 +151,42 @@ def _check(log: GameLog, st: Any, turn: str, order: tuple[str, ...],
         if at is not None and at not in cells:
             raise log.error(line, f"{KEY}: pawn {pid} rests on {at[0]},{at[1]}, which has no "
                             "card (SA-M14)")
+
+
+def position_of(game: Any) -> PositionSet:
+    """The position at the start of the active pawn's turn (D-SA-13): before its first move,
+    with no card waiting but SA-M39's reveal (which the resumed turn draws again). ``ValueError``
+    saying why at any other moment, or when the game holds what a position cannot say."""
+    st = game.state
+    p = st.active()
+    reveal_only = [d[1] for d in st.pending] == ["reveal"] and st.preferred is None
+    if (st.over is not None or p is None or st.phase != "maneuver" or st.moves
+            or st.knocked is not None
+            or (st.pending and not reveal_only) or (st.advanced and not reveal_only)):
+        raise ValueError("a Sky Ace position is the start of a pawn's turn, before its first "
+                         "move (and before its preferred-attack card is turned, SA-M39)")
+    if st.tops:
+        raise ValueError("a face-up card left on a draw pile (SA-A10 'top') is not written in "
+                         "a position")
+    pawns = tuple((q.id, None if q.out else q.cell, 0 if q.out else q.life)
+                  for q in sorted(st.pawns.values(), key=lambda q: q.id))
+    cells = tuple((c, tuple((d, card) for d, card, _ in stack))
+                  for c, stack in sorted(st.mat.items()))
+    return PositionSet(p.id, st.round, tuple(st.order), cells, pawns,
+                       tuple(sorted((d, tuple(h)) for d, h in st.hands.items())),
+                       tuple(sorted((d, tuple(pl.discard)) for d, pl in st.piles.items())),
+                       st.victim_life)
+
+
+def format_position(pos: PositionSet) -> list[tuple[str, str]]:
+    """``Position:`` header lines for ``pos`` (what ``read`` reads back to the same event)."""
+    out = [(KEY, f"turn {pos.turn} round {pos.round}"), (KEY, "order " + " ".join(pos.order))]
+    out += [(KEY, f"cell {cell_text(c)} " + " ".join(f"{d}:{card}" for d, card in stack))
+            for c, stack in pos.cells]
+    out += [(KEY, f"pawn {pid} out" if c is None else f"pawn {pid} at {cell_text(c)} life {life}")
+            for pid, c, life in pos.pawns]
+    for what, piles in (("hand", pos.hands), ("discard", pos.discards)):
+        out += [(KEY, " ".join([what, deck, *cards])) for deck, cards in piles if cards]
+    if pos.victim is not None:
+        out.append((KEY, f"victim {pos.victim}"))
+    return out

@@ -149,6 +149,10 @@ def fold_position(st: SkyAceState, e: Any) -> None:
     hands and discards as given, each draw pile the rest of its deck; the table's ``deal``
     then starts the turn (phase ``resume``)."""
     st.mat, st.red_parity = {}, None
+    # SA-M09: the checkerboard is fixed by a coloured card (a Joker takes its cell's colour,
+    # SA-M06), whatever cell comes first (D-SA-13).
+    st.red_parity = next((parity_for(c, col) for c, stack in e.cells for _, card in stack
+                          if (col := colour(card)) is not None), None)
     for c, stack in e.cells:
         for deck, card in stack:
             _put(st, c, deck, card)
@@ -164,8 +168,7 @@ def fold_position(st: SkyAceState, e: Any) -> None:
     for pid, cell, life in e.pawns:
         p = st.pawns[pid]
         p.cell, p.out = cell, cell is None
-        if cell is not None:
-            p.life = life
+        p.life = life if cell is not None else 0  # SA-M30: a pawn is out at LIFE 0
     if e.victim is not None:
         st.victim_life = e.victim
     st.order, st.round = list(e.order), e.round
