@@ -43,8 +43,15 @@ def raw(served: Served, method: str, path: str, body: bytes = b"",
 def wait_live(served: Served) -> None:
     import time
 
+    def settled() -> bool:  # playing, and nothing the table takes by itself is due
+        gt = served.live.game_table
+        if served.tracker.phase != "play" or gt is None:
+            return False
+        v = gt.view()
+        return not v.pending and v.mover != "table"
+
     end = time.monotonic() + 60
-    while served.tracker.phase != "play" and time.monotonic() < end:
+    while not settled() and time.monotonic() < end:
         time.sleep(0.02)
 
 
