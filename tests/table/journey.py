@@ -110,7 +110,7 @@ class Person:
                 if offer is not None:
                     shown = offer.group(1)
                     words = [w.strip().rstrip(",") for w in shown.split(", ") if w.strip()]
-                    if words and (last_offer[0] != shown or now - last_offer[1] > 3):
+                    if words and (last_offer[0] != shown or now - last_offer[1] > 1.0):
                         last_offer = (shown, now)
                         self.type(rng.choice(words))
         deadline = time.monotonic() + 30

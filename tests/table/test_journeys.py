@@ -25,7 +25,7 @@ DIALLED = ("airaction", "aces")
 
 
 def journey(tmp_path: Path, kind: str, seats: str, mine: set[str], *extra: str) -> None:
-    rest = 1.0 if "bot" in seats else 0.3  # a bot turns its own dials at once
+    rest = 1.0 if "bot" in seats else 0.1  # a bot turns its own dials at once
     p = Person(["play", kind, "--sim", "--seats", seats, "--pace", "0", "--dice", "seeded",
                 "--turns", "1", "--seed", "11", *extra], tmp_path)
     try:
