@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "table"))
-from journey import BIN, Person  # noqa: E402
+from journey import BIN, Person
 
 CONFIRMED = re.compile(r"camera: dock (\d) (speed|combat): click (\d+) confirmed by the camera")
 
