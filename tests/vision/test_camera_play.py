@@ -59,4 +59,6 @@ def test_a_webcam_that_is_not_there_is_said_plainly(tmp_path: Path) -> None:
     r = subprocess.run([str(BIN / "dialtray"), "--data-dir", str(tmp_path), "play",
                         "airaction", "--camera", "9", "--port", "/dev/null"],
                        capture_output=True, text=True, timeout=120)
-    assert r.returncode != 0 and "Traceback" not in r.stderr, r.stderr
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert "camera 9 could not be opened" in r.stderr and "/dev/video9" in r.stderr, r.stderr
+    assert "WARN" not in r.stderr, r.stderr  # OpenCV's own warning kept off the screen

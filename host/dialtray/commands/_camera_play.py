@@ -59,6 +59,29 @@ def check(args: argparse.Namespace) -> None:
     why = vision_missing()
     if why is not None:
         raise CommandError(f"argument --camera: {why}", 2)
+    if args.camera != "virtual":  # a webcam that is not there is said before the tray starts
+        webcam_there(args.camera)
+
+
+def webcam_there(spec: str) -> None:
+    """Open the webcam once and let it go: a CommandError naming it if OpenCV cannot (with
+    OpenCV's own warning about the device kept off the screen)."""
+    import cv2
+
+    from dialtray.vision.errors import VisionError
+    from dialtray.vision.virtual_camera import open_camera
+
+    quiet = getattr(getattr(cv2, "utils", None), "logging", None)
+    before = quiet.getLogLevel() if quiet is not None else None
+    if quiet is not None:
+        quiet.setLogLevel(quiet.LOG_LEVEL_SILENT)
+    try:
+        open_camera(spec).release()
+    except VisionError as e:
+        raise CommandError(f"argument --camera: {e}", 2) from e
+    finally:
+        if quiet is not None and before is not None:
+            quiet.setLogLevel(before)
 
 
 Hand = Callable[[Slot, int], None]
