@@ -55,3 +55,32 @@ def test_serve_refuses_a_virtual_camera_without_the_virtual_tray(tmp_path: Path)
                         str(tmp_path), "serve", "--camera", "virtual", "--serial", "/dev/null"],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "only with --sim" in r.stderr, r.stderr
+
+
+def test_a_disagreement_is_a_note_with_what_to_do(tmp_path: Path) -> None:
+    """The encoder reports a click the camera does not see (a dial turned under a figure
+    seated off its reader, say): the answer play and serve write (``_camera.record``) is a
+    ``# camera`` line and a note for the judge (shown on the tray view, stored by the
+    recorder) saying what to do; the value to use stays the last confirmed one."""
+    from dialtray.commands._camera import record
+    from dialtray.commands._camera_sim import virtual_witness
+    from dialtray.rules.core.dice import SeededDice
+    from dialtray.table.build import binding_for, tracker_for
+    from dialtray.tracker.dice import TableDice
+    from dialtray.vision.witness import DISAGREE
+
+    dice = TableDice(SeededDice(5))
+    setup = new_game("airaction", dice, 5, 1)
+    tracker = tracker_for(setup, binding_for(setup, 8), dice, Timing())
+    witness, _world, dials = virtual_witness("airaction", tracker, 5, "clean")
+    d = next(d for d in dials.values() if d.name == "speed" and d.dock in witness.docks)
+    with witness:
+        witness.settled(d.dock, "speed", (3 * d.up) % d.clicks)  # the camera sees click 0
+        assert witness.wait(lambda: bool(witness.results), 120)
+    new = record(witness, tracker, 0)
+    assert [w.state for w in new] == [DISAGREE], [w.line() for w in new]
+    assert new[0].todo, "a disagreement must say what to do"
+    assert tracker.lines[-1] == f"# camera {new[0].line()}"
+    assert tracker.notes[-1].startswith(f"camera: dock {d.dock} speed: disagree: ")
+    assert new[0].todo in tracker.notes[-1]
+    assert record(witness, tracker, 1) == []  # each answer written once

@@ -73,6 +73,8 @@ EXAMPLES = """examples:
   dialtray play aces --sim --seats human,human       # hot-seat
   dialtray play airaction --port /dev/ttyACM0 --seats human,human --docks-file docks.txt
   dialtray play airaction --sim --figures B1,B2,B3,A1,A2,A3 --dice seeded
+  dialtray play airaction --sim --camera virtual   # the virtual camera confirms each click
+  dialtray play aces --port /dev/ttyACM0 --camera 0  # a webcam over the tray confirms them
   dialtray play --resume --port /dev/ttyACM0         # the host died: carry the game on
   dialtray play --resume 12 --seats human,bot        # stored game 12 (see dialtray games)
   dialtray play airaction --event mqtt://hub.local/spring --creds t01.json --seats human,human
