@@ -13,6 +13,7 @@ camera (``vision.witness``, ``vision.camera_tray``), which know nothing of each 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 from dialtray.link.messages import Click, TrayEvent
@@ -20,7 +21,7 @@ from dialtray.link.session import TraySession
 from dialtray.tracker.runner import TrackedTray
 from dialtray.tracker.tracker import Tracker
 from dialtray.vision.camera_tray import DIAL_NAMES, CameraDial, CameraTray
-from dialtray.vision.witness import DISAGREE, MIDTURN, UNSURE, CameraWitness
+from dialtray.vision.witness import DISAGREE, MIDTURN, UNSURE, CameraWitness, Witnessed
 
 
 def catalogue_figures(kind: str, tracker: Tracker) -> dict[int, str]:
@@ -119,11 +120,46 @@ class WitnessedTray(TrackedTray):
 
     def pump(self, timeout: float = 0.0) -> int:
         n = super().pump(timeout)
-        results = self.witness.results
-        while self._told < len(results):
-            w = results[self._told]
-            self.tracker.lines.append(f"# camera {w.line()}")
-            if w.state in (DISAGREE, UNSURE, MIDTURN):  # for the judge: shown on the tray
-                self.tracker.notes.append(f"camera: {w.line()}")  # view, stored as a note
-            self._told += 1
+        self._told += len(record(self.witness, self.tracker, self._told))
         return n
+
+
+def record(witness: CameraWitness, tracker: Tracker, told: int) -> list[Witnessed]:
+    """The camera's answers from ``told`` on, written into the game: each a ``# camera``
+    line of the log, a disagreement, a dial left unsure or seen mid-turn also a note for the
+    judge (shown on the tray view, stored with the game's records). Call it on the tracker's
+    own thread. Returns the answers written."""
+    new = list(witness.results[told:])
+    for w in new:
+        tracker.lines.append(f"# camera {w.line()}")
+        if w.state in (DISAGREE, UNSURE, MIDTURN):
+            tracker.notes.append(f"camera: {w.line()}")
+    return new
+
+
+class TableCamera:
+    """A camera watching a tray whose link is someone else's (``play``/``serve``: their
+    stored table owns the session): subscribes an ``EncoderWitness`` to the session, and
+    ``pump`` writes the camera's new answers into the tracker (``record``). ``film``: the
+    virtual camera's world turned as a person's typed turn turns the virtual tray."""
+
+    def __init__(self, witness: CameraWitness, session: TraySession,
+                 dials: dict[tuple[int, int], CameraDial],
+                 film: Callable[[int, str, int], None] | None = None) -> None:
+        self.witness, self.session, self.film = witness, session, film
+        self.listener = EncoderWitness(witness, dials)
+        self.told = 0
+
+    def start(self) -> TableCamera:
+        self.witness.start()
+        self.session.subscribe(self.listener)
+        return self
+
+    def pump(self, tracker: Tracker) -> list[Witnessed]:
+        new = record(self.witness, tracker, self.told)
+        self.told += len(new)
+        return new
+
+    def close(self) -> None:
+        self.session.unsubscribe(self.listener)
+        self.witness.stop()

@@ -39,7 +39,7 @@ def check(args: argparse.Namespace) -> None:
     if args.camera not in (None, "virtual"):
         raise CommandError(f"argument --camera {args.camera}: the demo plays on the virtual "
                            "tray, so its camera is the virtual one (--camera virtual); a webcam "
-                           "watches a real tray (dialtray play --camera N is not built yet)", 2)
+                           "watches a real tray: dialtray play --camera N or serve --camera N)", 2)
 
 
 def run(args: argparse.Namespace) -> int:

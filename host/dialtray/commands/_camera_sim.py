@@ -34,7 +34,7 @@ from dialtray.tracker.hands import Hands, Mistakes
 from dialtray.tracker.runner import TrackedTray, play_out
 from dialtray.vision import render_profiles as rp
 from dialtray.vision import testset
-from dialtray.vision.camera_tray import DIAL_NAMES, CameraTray
+from dialtray.vision.camera_tray import DIAL_NAMES, CameraDial, CameraTray
 from dialtray.vision.faces import BASE_TYPE, dial_faces
 from dialtray.vision.layout import Layout, load_layout
 from dialtray.vision.reader import TrayReader
@@ -220,17 +220,11 @@ def camera_table(game: str, seed: int, turns: int, roles: list[str], *,
             dice = TableDice(SeededDice(seed))
             setup = new_game(game, dice, seed, turns)
             tracker = tracker_for(setup, binding_for(setup, 8), dice, TIMING)
-            figs = catalogue_figures(game, tracker)
-            world, cam, reader, docks = _scene(layout, game, figs, profile, seed, fps)
-            witness = CameraWitness(cam, reader, figs, watch=True)
-            dials = camera_dials(tracker, {(d, k): len(f) for d, s in docks.items()
-                                           for k, f in s.faces.items()})
+            witness, world, dials = virtual_witness(game, tracker, seed, profile, fps, layout)
 
-            def hand(slot: Slot, n: int) -> None:  # one hand: the encoder counts the turn,
-                d = dials[(slot.dock, slot.dial)]  # the camera films it
-                if d.name in DIAL_NAMES and slot.dock in figs:
-                    world.turn(slot.dock, d.name, n * d.up, 0.006 * max(1, abs(n)))
+            def vhand(slot: Slot, n: int) -> None:
                 vtray.turn(slot.dock, slot.dial, n, 6 * max(1, abs(n)))
+            hand = filmed_hand(world, dials, set(witness.docks), vhand)
 
             with witness:
                 link = WitnessedTray(tracker, session, witness, dials)
@@ -243,3 +237,42 @@ def camera_table(game: str, seed: int, turns: int, roles: list[str], *,
                 finally:
                     out.seconds = time.monotonic() - started
                     table.close("camera table closed")
+
+
+def virtual_witness(game: str, tracker: Any, seed: int, profile: str = "held-back",
+                    fps: float = 30.0, layout: Layout | None = None
+                    ) -> tuple[CameraWitness, DialWorld, dict[tuple[int, int], CameraDial]]:
+    """The virtual camera over a tracker's figures (not started): the camera's witness, the
+    world its hand turns, the tracker's readers as camera dials."""
+    figs = catalogue_figures(game, tracker)
+    world, cam, reader, docks = _scene(layout or load_layout(), game, figs, profile, seed, fps)
+    witness = CameraWitness(cam, reader, figs, watch=True)
+    dials = camera_dials(tracker, {(d, k): len(f) for d, s in docks.items()
+                                   for k, f in s.faces.items()})
+    return witness, world, dials
+
+
+def webcam_witness(spec: str, game: str, tracker: Any, layout: Layout | None = None
+                   ) -> tuple[CameraWitness, dict[tuple[int, int], CameraDial]]:
+    """A real webcam (``--camera N``) over a tracker's figures: the sample references of
+    the catalogue's figures, the tray layout shipped with the package (or given). Raises
+    ``VisionError`` naming the camera when it cannot be opened."""
+    from dialtray.vision.virtual_camera import open_camera
+
+    figs = catalogue_figures(game, tracker)
+    layout = layout or load_layout()
+    reader = TrayReader(layout, testset.sample_refs(set(figs.values()), game))
+    cam = open_camera(spec)
+    return CameraWitness(cam, reader, figs, watch=True), camera_dials(tracker, {})
+
+
+def filmed_hand(world: DialWorld, dials: dict[tuple[int, int], CameraDial], docks: set[int],
+                hand: Callable[[Slot, int], None]) -> Callable[[Slot, int], None]:
+    """One hand for the virtual tray and its camera: the encoder counts the turn (``hand``),
+    the camera films the same dial turning."""
+    def turn(slot: Slot, n: int) -> None:
+        d = dials.get((slot.dock, slot.dial))
+        if d is not None and d.name in DIAL_NAMES and slot.dock in docks:
+            world.turn(slot.dock, d.name, n * d.up, 0.006 * max(1, abs(n)))
+        hand(slot, n)
+    return turn

@@ -24,6 +24,7 @@ from rich.console import Console
 from rich.live import Live
 
 from dialtray.builder.calibration_check import warn_if_different
+from dialtray.commands import _camera_play as camera
 from dialtray.commands import _playfasa as play_fasa
 from dialtray.commands._args import figures_arg, float_range, int_range, seats_arg
 from dialtray.commands._common import MAX_DOCKS, CommandError, require_sim, resolve_port
@@ -72,6 +73,8 @@ EXAMPLES = """examples:
   dialtray play aces --sim --seats human,human       # hot-seat
   dialtray play airaction --port /dev/ttyACM0 --seats human,human --docks-file docks.txt
   dialtray play airaction --sim --figures B1,B2,B3,A1,A2,A3 --dice seeded
+  dialtray play airaction --sim --camera virtual   # the virtual camera confirms each click
+  dialtray play aces --port /dev/ttyACM0 --camera 0  # a webcam over the tray confirms them
   dialtray play --resume --port /dev/ttyACM0         # the host died: carry the game on
   dialtray play --resume 12 --seats human,bot        # stored game 12 (see dialtray games)
   dialtray play airaction --event mqtt://hub.local/spring --creds t01.json --seats human,human
@@ -119,6 +122,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_db(p)  # the game is stored (issue 12)
     add_event_arguments(p)  # a table of a tournament (issue 17)
     play_fasa.add_arguments(p)  # `play fasa`: the FASA 1998 flow (issue 15)
+    camera.add_arguments(p)  # a camera confirms every settled click (issue 33)
     p.set_defaults(func=run)
 
 
@@ -155,6 +159,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("argument game: say which rules (airaction, aces, fasa or skyace), or "
                            "--resume a stored game", 2)
     check_before_start(args, args.game)
+    camera.check(args)
     ev = open_event(args)
     body = wait_assignment(ev, args.wait) if ev is not None else None
     vtray: Any = None
@@ -285,11 +290,12 @@ class Game:
             event.watch(session)
         tracked.recording.on_ruling = self.say  # a judge's ruling: applied, shown
         hold = event.holds_play if event is not None else None  # time's up: the table ends it
-        hand = None
+        hand: camera.Hand | None = None
         if vtray is not None:
             from dialtray.virtual.hands import VirtualHands
 
             hand = VirtualHands(vtray).turn
+        self.camera, hand = camera.attach(args, self.t, session, hand)  # --camera (issue 33)
         pace = args.pace if args.pace is not None else 1.0 if "human" in args.seats else 0.25
         self.table = GameTable(table.setup, args.seats, tracked, hand=hand, pace=pace,
                                hold=hold)
@@ -347,6 +353,7 @@ class Game:
                 not self._parses(line):
             from dialtray.virtual.script import ScriptError, run_line
 
+            camera.film_typed(self.camera, words)
             try:
                 self.say(f"sim: {run_line(self.vtray, line) or 'done'}")
             except ScriptError as e:
@@ -396,6 +403,10 @@ class Game:
         except queue.Empty:
             pass
         changed = self.table.pump(0.03)
+        if self.camera is not None:  # the camera's answers: in the game, on the screen
+            for w in self.camera.pump(self.t):
+                self.say(camera.shown(w))
+                changed = True
         if self.event is not None:  # live state, judge calls, the round's clock
             self.event.step(self.t, self.say)
         return changed or typed
@@ -447,6 +458,11 @@ class Game:
             print(str(verdict))
             t.lines.append(f"# fair dice: {verdict}")
             code = 0 if verdict.ok else 1
+        if self.camera is not None:  # the last answers, then the camera is let go
+            self.camera.witness.wait(self.camera.witness.idle, 10)
+            for w in self.camera.pump(self.t):
+                self.say(camera.shown(w))
+            self.camera.close()
         self.tracked.pump(0.5)  # the fair dice seed's events are stored with the game
         self.tracked.close()
         path = write_log(log_path(self.args, t.game.kind, "play"),

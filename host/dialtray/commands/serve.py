@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from dialtray.commands import _camera_play as camera
 from dialtray.commands._args import float_range, int_range, seats_arg
 from dialtray.commands._common import (
     MAX_DOCKS,
@@ -88,6 +89,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "directory, else a grid)")
     add_db(p)
     add_event_arguments(p)  # a table of a tournament (issue 17)
+    camera.add_arguments(p)  # a camera confirms every settled click (issue 33)
     p.set_defaults(func=run)
 
 
@@ -118,6 +120,7 @@ def run(args: argparse.Namespace) -> int:
                            "(the hub pairs Air Action and Aces tables)", 2)
     if args.mistakes and not args.bots:
         raise CommandError("argument --mistakes: only with --bots", 2)
+    camera.check(args)
     if args.layout is not None and not args.layout.is_file():
         raise CommandError(f"argument --layout: no such file: {args.layout}", 2)
     if args.sim:
@@ -164,7 +167,9 @@ def serve(args: argparse.Namespace, serial: str | None, layout: Any, ev: Any) ->
         port=args.port, seed=args.seed,
         timing=Timing(judge_s=0.25, grace_s=0.5) if args.bots else None,
         players=tuple(args.seats) if args.seats else None, pace=args.pace,
-        ask=args.sim and not args.bots and not args.seats and ev is None)
+        ask=args.sim and not args.bots and not args.seats and ev is None,
+        camera=None if args.camera is None else
+        lambda tracker, session, hand: camera.attach(args, tracker, session, hand))
     print("dialtray serve: starting" + (" the virtual tray" if args.sim else f" at {serial}")
           + " …", flush=True)
     try:

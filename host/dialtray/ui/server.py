@@ -65,6 +65,9 @@ class Options:
     players: tuple[str, ...] | None = None
     pace: float = 0.0  # seconds a bot waits before each move (0: at once)
     ask: bool = False  # the page's first screen picks who takes each seat (the virtual tray)
+    # the camera at the table (issue 33, ``commands._camera_play.attach``): (tracker,
+    # session, hand) -> (a started ``TableCamera``, the hand that turns what it films too)
+    camera: Any = None
 
 
 class Served:
@@ -79,6 +82,23 @@ class Served:
         except BaseException:
             self._stack.close()
             raise
+
+
+    def _camera_thread(self, cam: Any) -> None:
+        """The camera's answers written into the game on the table's own thread (between
+        two pumps), every 0.1 s, until the table stops: shown on the page (its log and
+        notes), stored by the recorder."""
+        stop = threading.Event()
+        self._stack.callback(stop.set)
+
+        def loop() -> None:
+            while not stop.wait(0.1):
+                try:
+                    if self.live.call(lambda: cam.pump(self.tracker)).exception(10):
+                        return  # the table has stopped
+                except TimeoutError:
+                    continue
+        threading.Thread(target=loop, name="serve-camera", daemon=True).start()
 
     def _start(self) -> None:
         o = self.opts
@@ -106,6 +126,10 @@ class Served:
         self.recorder = GameRecorder.start(self.store, self.tracker, origin="serve")
         self.recorder.commit()
         self.hub = Hub()
+        self.camera: Any = None
+        if o.camera is not None:  # every settled click confirmed by the camera (issue 33)
+            self.camera, turn = o.camera(self.tracker, self.session, turn)
+            self._stack.callback(self.camera.close)
         seats = game.seats()
         if o.players is not None and len(o.players) != len(seats):
             raise ValueError(f"seats: this game has {len(seats)} seats ({', '.join(seats)}), "
@@ -128,6 +152,8 @@ class Served:
         if o.sim:
             self.session.set_timing(5, 2)  # quick settling: the virtual tray's hands are quick
         self.live.start()
+        if self.camera is not None:
+            self._camera_thread(self.camera)
         self.key = None if is_local(o.host) else secrets.token_urlsafe(12)
         self.server = Server(o.db, self.live, self.hub, self.key,
                              snapshot=lambda: self.session.snapshot(5))

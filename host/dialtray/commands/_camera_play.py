@@ -1,0 +1,133 @@
+"""`play --camera N|virtual`: the camera watching the table's tray (issue 33).
+
+Every click the encoders settle is confirmed by a burst of camera frames
+(``vision.witness``); each answer is shown on the screen (a disagreement with what to do)
+and written into the game: a ``# camera`` line of its log, a disagreement or a dial left
+unsure also a note for the judge, stored with the game's records (``_camera.record``).
+``virtual`` is the virtual camera filming the virtual tray (``--sim``); a number opens that
+webcam with OpenCV. ``--no-encoders`` (a camera-only tray) is built for ``demo`` only.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+from dialtray.commands._common import CommandError
+from dialtray.tracker.binding import Slot
+
+PROFILES = ("held-back", "train", "clean")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--camera", metavar="N|virtual",
+                   help="a camera confirms every settled click: a webcam's number (0, 1, ...) "
+                        "or 'virtual' (with --sim: the virtual camera filming the virtual "
+                        "tray)")
+    p.add_argument("--no-encoders", action="store_true",
+                   help="a tray with no electronics (only in 'dialtray demo --camera virtual "
+                        "--no-encoders' so far)")
+    p.add_argument("--camera-profile", choices=PROFILES, default="held-back",
+                   help="with --camera virtual: its photograph conditions (default "
+                        "%(default)s)")
+
+
+def check(args: argparse.Namespace) -> None:
+    """Refuse what is not possible before anything starts."""
+    if args.no_encoders:
+        what = getattr(args, "command", "play")
+        raise CommandError(f"argument --no-encoders: a camera-only tray is not built for {what} "
+                           "yet (try: dialtray demo --camera virtual --no-encoders)", 2)
+    if args.camera is None:
+        return
+    if args.camera == "virtual" and not args.sim:
+        raise CommandError("argument --camera virtual: only with --sim (the virtual camera "
+                           "films the virtual tray); a real tray needs a webcam: --camera 0",
+                           2)
+    if args.camera != "virtual" and not args.camera.isdigit():
+        raise CommandError(f"argument --camera: {args.camera!r} is not a webcam's number (0, "
+                           "1, ...) or 'virtual'", 2)
+    if args.camera != "virtual" and args.sim:
+        raise CommandError("argument --camera: with --sim the camera is the virtual one "
+                           "(--camera virtual); a webcam films a real tray", 2)
+    if args.game not in ("airaction", "aces"):
+        raise CommandError(f"argument --camera: the camera reads Air Action and Aces dials, "
+                           f"not {args.game}", 2)
+    from dialtray.vision import vision_missing
+
+    why = vision_missing()
+    if why is not None:
+        raise CommandError(f"argument --camera: {why}", 2)
+    if args.camera != "virtual":  # a webcam that is not there is said before the tray starts
+        webcam_there(args.camera)
+
+
+def webcam_there(spec: str) -> None:
+    """Open the webcam once and let it go: a CommandError naming it if OpenCV cannot (with
+    OpenCV's own warning about the device kept off the screen)."""
+    import cv2
+
+    from dialtray.vision.errors import VisionError
+    from dialtray.vision.virtual_camera import open_camera
+
+    quiet = getattr(getattr(cv2, "utils", None), "logging", None)
+    before = quiet.getLogLevel() if quiet is not None else None
+    if quiet is not None:
+        quiet.setLogLevel(quiet.LOG_LEVEL_SILENT)
+    try:
+        open_camera(spec).release()
+    except VisionError as e:
+        raise CommandError(f"argument --camera: {e}", 2) from e
+    finally:
+        if quiet is not None and before is not None:
+            quiet.setLogLevel(before)
+
+
+Hand = Callable[[Slot, int], None]
+
+
+def attach(args: argparse.Namespace, tracker: Any, session: Any,
+           hand: Hand | None) -> tuple[Any, Hand | None]:
+    """The camera on this table, started: (its ``TableCamera``, the hand that turns both
+    the virtual tray and the virtual camera's dials). None when no --camera."""
+    if args.camera is None:
+        return None, hand
+    from dialtray.commands._camera import TableCamera
+    from dialtray.commands._camera_sim import filmed_hand, virtual_witness, webcam_witness
+    from dialtray.vision.errors import VisionError
+
+    if args.camera == "virtual":
+        witness, world, dials = virtual_witness(args.game, tracker, args.seed,
+                                                args.camera_profile)
+        if hand is not None:
+            hand = filmed_hand(world, dials, set(witness.docks), hand)
+        by_name = {(d.dock, d.name): d for d in dials.values()}
+
+        def film(dock: int, name: str, n: int) -> None:  # a person's typed turn, filmed too
+            d = by_name.get((dock, name))
+            if d is not None and dock in witness.docks:
+                world.turn(dock, name, n * d.up, 0.006 * max(1, abs(n)))
+        return TableCamera(witness, session, dials, film).start(), hand
+    else:
+        try:
+            witness, dials = webcam_witness(args.camera, args.game, tracker)
+        except VisionError as e:
+            raise CommandError(f"argument --camera: {e}", 2) from e
+    return TableCamera(witness, session, dials).start(), hand
+
+
+def film_typed(cam: Any, words: list[str]) -> None:
+    """``turn DOCK DIAL CLICKS`` typed at ``--sim``: the virtual camera sees the same hand
+    turn the same dial (a malformed line is left to the virtual tray to refuse)."""
+    if cam is None or cam.film is None or len(words) < 4 or words[0] != "turn":
+        return
+    try:
+        cam.film(int(words[1]), words[2], int(words[3]))
+    except ValueError:
+        return
+
+
+def shown(w: Any) -> str:
+    """One camera answer as the screen says it."""
+    return f"camera: {w.line()}"
