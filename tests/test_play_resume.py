@@ -92,7 +92,7 @@ def test_play_resume_refuses_clearly_when_there_is_nothing_to_resume(
     GameStore.open(db).close()
     assert main(["play", "--resume", "--port", "/dev/null", "--db", str(db)]) == 2
     assert "no running game" in capsys.readouterr().err
-    assert main(["play", "--resume", "--sim", "--db", str(db)]) == 2
-    assert "not with --sim" in capsys.readouterr().err
+    assert main(["play", "--resume", "--sim", "--db", str(db)]) == 2  # --sim is fine (issue 30)
+    assert "no running game" in capsys.readouterr().err  # but there is nothing to resume
     assert main(["play", "--db", str(db)]) == 2
     assert "say which rules" in capsys.readouterr().err

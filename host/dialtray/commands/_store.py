@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from dialrig import config
+
 from dialtray.commands._args import int_range
-from dialtray.commands._common import CommandError
-from dialtray.store.consumer import resume_args
+from dialtray.commands._common import MAX_DOCKS, CommandError
+from dialtray.store.consumer import resume_args, stored_dials
 from dialtray.store.db import DB_NAME, GameStore, StoreError, default_db
 from dialtray.store.plain import PlainRecorder
 from dialtray.store.recorder import GameRecorder, RecordingTracker
@@ -172,6 +174,24 @@ def resumed_table(res: Resuming, dice: TableDice, session: TraySession,
     if r.snapshot is not None:  # where the dials were when the last host stopped
         tracker.feed(r.snapshot, clock())
     return tracker, CommandTable(attach(res.store, res.gid, tracker), session, clock)
+
+
+def sim_tray_for(res: Resuming, docks: int) -> Any:
+    """``--resume --sim``: the virtual tray did not outlive its host, so a new one is powered on
+    (a new boot) with every dial where the store last saw it; the reboot reconciliation then
+    finds them all in place. Its boot id comes from entropy, as a real board's does, so it
+    never passes for the stored boot."""
+    from dialtray.virtual.tray import TICKS_PER_DETENT, VirtualTray
+
+    dials = list(res.session_args.get("resume_dials") or stored_dials(res.store, res.gid))
+    need = max([docks, *(d.dock + 1 for d in dials)])
+    if need > MAX_DOCKS:
+        raise CommandError(f"game {res.gid} used dock {need - 1}; the virtual tray has at "
+                           f"most {MAX_DOCKS} docks", 2)
+    vtray = VirtualTray(config.default_config(need), report=lambda _note: None)
+    for d in dials:
+        vtray.dials[vtray.dial_index(d.dock, d.dial)].ticks = d.position * TICKS_PER_DETENT
+    return vtray.start()
 
 
 def resync(table: CommandTable, wait_s: float = 10.0) -> list[str]:

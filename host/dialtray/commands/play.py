@@ -45,6 +45,7 @@ from dialtray.commands._store import (
     pick_resume,
     resumed_table,
     resync,
+    sim_tray_for,
 )
 from dialtray.commands._table import (
     Table,
@@ -139,8 +140,7 @@ def run(args: argparse.Namespace) -> int:
     res: Resuming | None = None
     if args.resume is not None:
         if args.sim:
-            raise CommandError("argument --resume: not with --sim (the virtual tray does not "
-                               "outlive its host); give the tray's --port", 2)
+            require_sim()
         if args.docks_file is not None or args.figures:
             raise CommandError("argument --resume: the stored game has its docks already (no "
                                "--figures or --docks-file)", 2)
@@ -204,7 +204,18 @@ def run(args: argparse.Namespace) -> int:
 def run_resumed(args: argparse.Namespace, res: Resuming, ev: Any = None) -> int:
     """``--resume``: the stored game rebuilt and subscribed to the tray *before* the session
     starts (resuming from the stored point: the tray replays what was never stored)."""
-    port = resolve_port(args.port)
+    vtray = sim_tray_for(res, args.docks) if args.sim else None
+    try:
+        return resume_on(args, res, vtray.port if vtray is not None else
+                         resolve_port(args.port), vtray, ev)
+    finally:
+        if vtray is not None:
+            vtray.close()
+
+
+def resume_on(args: argparse.Namespace, res: Resuming, port: str, vtray: Any,
+              ev: Any = None) -> int:
+    """The stored game carried on on the tray at ``port`` (``vtray``: the virtual one)."""
     session = TraySession(port, name="play", ack_policy="manual", **res.session_args)
     dice = TableDice(SeededDice(args.seed))  # its source is chosen once the tray answers
     tracker, tracked = resumed_table(res, dice, session)
@@ -225,12 +236,15 @@ def run_resumed(args: argparse.Namespace, res: Resuming, ev: Any = None) -> int:
             session.wait_synced(30)
         except TimeoutError as e:
             raise CommandError(f"the tray did not answer on {port}: {e}") from e
-        say_calibration(session, args.data_dir)
+        if vtray is None:
+            say_calibration(session, args.data_dir)
+        else:
+            session.set_timing(config.DEFAULT_SETTLE_MS, config.DEFAULT_SAMPLE_MS)
         inbox: queue.SimpleQueue[str | None] = queue.SimpleQueue()
         threading.Thread(target=read_lines, args=(inbox,), daemon=True,
                          name="play-input").start()
         dice.inner, table.fair = make_dice(args.dice, session, args.seed, TypedDice(inbox))
-        return Game(args, table, session, None, inbox, tracked=tracked, resumed=res.gid,
+        return Game(args, table, session, vtray, inbox, tracked=tracked, resumed=res.gid,
                     event=ev).run()
 
 

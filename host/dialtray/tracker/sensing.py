@@ -64,8 +64,10 @@ def _snapshot(t: Tracker, snap: Snapshot, now: float) -> None:
             st.judged = False
             st.moved_at = now
     if first:
-        t._skip_below = snap.next_seq
+        t._skip_below, t._skip_boot = snap.next_seq, snap.boot_id
     else:
+        if snap.boot_id != t._skip_boot:  # a new boot (a tray restarted, e.g. `play --resume
+            t._skip_below = 0  # --sim`): its clicks, seq 1 on, are not in the first snapshot
         t._held = snap
     t._changed(now)
 
