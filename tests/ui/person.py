@@ -15,6 +15,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 REPR = [re.compile(p) for p in (
     r"\b[A-Z][A-Za-z]+\((?:[a-z_]+=)",  # a dataclass's repr: GunState(plane=…
     r"\{'[^']*': ", r"\{\"[^\"]*\": ",  # a dict
@@ -105,7 +107,15 @@ class Person:
     def _click_dial(self, d: dict[str, Any], clicks: int) -> None:
         li = f'#t-dials li[data-dock="{d["dock"]}"][data-reader="{d["reader"]}"]'
         rev = self.page.evaluate("() => window.dialtray.rev")
-        self.page.locator(f'{li} button.turn[data-clicks="{clicks}"]').click()
+        button = self.page.locator(f'{li} button.turn[data-clicks="{clicks}"]')
+        for _ in range(20):  # a push may redraw the row between press and release: press again
+            try:
+                button.click(timeout=3000)
+                break
+            except PlaywrightTimeout:
+                continue
+        else:
+            raise AssertionError(f"the page never held still long enough to click {li}")
         self.turns += 1
         self.page.wait_for_function("r => window.dialtray.rev > r", arg=rev)
 
