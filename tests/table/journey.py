@@ -64,9 +64,9 @@ class Person:
         self.child.sendline(line)
 
     def play(self, mine: set[str], deadline_s: float = 240.0, mistake: bool = True,
-             seed: int = 1, rest: float = 1.0) -> str:
-        """Play to the end, picking at random among the decisions on screen; returns the
-        whole output (ANSI codes stripped)."""
+             seed: int = 1, rest: float = 1.0, until: re.Pattern[bytes] | None = None) -> str:
+        """Play to the end (or until the output matches ``until``), picking at random among
+        the decisions on screen; returns the whole output (ANSI codes stripped)."""
         rng = random.Random(seed)
         end = time.monotonic() + deadline_s
         seen: dict[str, float] = {}
@@ -80,6 +80,9 @@ class Person:
             lines = joined(lines)
             if b"game log:" in self.raw:  # (after "game over" the last clicks are still due)
                 break
+            if until is not None and until.search(re.sub(rb"\x1b\[[0-9;?]*[A-Za-z]", b"",
+                                                          self.raw[-1 << 16:])):
+                return self.text()
             now = time.monotonic()
             for ln in lines:
                 m = DUE.search(ln)
@@ -116,6 +119,10 @@ class Person:
         deadline = time.monotonic() + 30
         while alive and time.monotonic() < deadline and b"stored as game" not in self.raw:
             alive = self.read()
+        return self.text()
+
+    def text(self) -> str:
+        """Everything written so far, ANSI codes stripped."""
         return re.sub(rb"\x1b\[[0-9;?]*[A-Za-z]", b"", self.raw).decode(errors="replace")
 
     def close(self) -> None:

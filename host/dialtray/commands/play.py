@@ -223,10 +223,6 @@ def resume_on(args: argparse.Namespace, res: Resuming, port: str, vtray: Any,
     if len(args.seats) != len(seats):
         raise CommandError(f"argument --seats: this game has {len(seats)} seats "
                            f"({', '.join(seats)}), {len(args.seats)} given", 2)
-    if res.kind == "airaction" and "bot" in args.seats:
-        raise CommandError("argument --seats: bots cannot carry on a resumed Air Action game "
-                           "(their table of plane positions is not stored); resume it with "
-                           "--seats human,human", 2)
     turns = int(dict(tracker.header).get("Turn-limit", args.turns * 10)) // 10 \
         if res.kind == "aces" else args.turns
     table = Table(setup_of(res.kind, tracker.game, tracker.header, args.seed, turns), tracker,

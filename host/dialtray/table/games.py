@@ -57,29 +57,54 @@ class AirActionBrain:
         self.max_turns = max_turns
         self.seen = 0  # history entries already folded into the digital table
         self.laid: set[tuple[int, str]] = set()  # (history index, plane): moves it laid itself
+        self._shadow: tuple[int, Any] | None = None  # (history index, the state before it)
 
     def observe(self, game: Any) -> None:
         """Fold every action taken since the last look into the digital table, whoever took
         it: a person's deployment (AA-M14) puts their planes on it, a move reported by a
-        person (``moved A1``) moves its marker along the planned path. The table must know
-        every plane before a bot asks it anything (issue 30: a person's deployment was never
-        seen, and the first move phase failed on their planes)."""
+        person (``moved A1``) moves its marker along the path planned *when it was reported*.
+        The table must know every plane before a bot asks it anything (issue 30: a person's
+        deployment was never seen, and the first move phase failed on their planes). A bot
+        that joins a game midway (``play --resume`` with a bot seat) rebuilds every marker
+        the same way: the engine's history is replayed, each move laid out in the state just
+        before it (``_then``), so nothing about the planes' places needs storing."""
         from dialtray.rules.airaction import actions as ac
 
         history = game.history
         if len(history) < self.seen:  # an undo (a judge's ruling): markers stay where they are
             self.seen = len(history)
-        s = game.state
+            self._shadow = None
         for i in range(self.seen, len(history)):
             a = history[i].action
             if isinstance(a, ac.Deploy):
                 self.table.deploy(game, a.player)
             elif isinstance(a, ac.ReportMove) and (i, a.plane) not in self.laid and \
-                    a.plane in self.table.poses and a.plane in s.plans:
-                # a move the bot did not report: lay it out now
-                _result, pose = self.table.move(game, a.plane)
-                self.table.poses[a.plane] = pose
+                    a.plane in self.table.poses:
+                then = self._then(game, i)
+                if a.plane in then.state.plans:  # a move the bot did not report: lay it out
+                    _result, pose = self.table.move(then, a.plane)
+                    self.table.poses[a.plane] = pose
         self.seen = len(history)
+
+    def _then(self, game: Any, index: int) -> Any:
+        """``game`` as it stood just before history entry ``index`` (a shallow copy whose
+        state is the fold of the events before it; folded forward from the last one asked)."""
+        import copy
+
+        history = game.history
+        if self._shadow is None or self._shadow[0] > index:
+            events = list(game.setup_events)
+            for entry in history[:index]:
+                events.extend(entry.events)
+            self._shadow = (index, game.fold(events))
+        at, state = self._shadow
+        for entry in history[at:index]:
+            for e in entry.events:
+                game.apply_event(state, e)
+        self._shadow = (index, state)
+        then = copy.copy(game)
+        then.state = state
+        return then
 
     def choose(self, game: Any) -> Any:
         from dialtray.rules.airaction import actions as ac
