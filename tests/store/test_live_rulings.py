@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 from dialtray.cli import main
-from dialtray.commands._playview import render
 from dialtray.store import GameStore
 from dialtray.store.verify import verify_game
 from dialtray.table.build import on_paper
 from dialtray.tracker import OVER
 from dialtray.tracker.hands import Hands
+from dialtray.ui.terminal.view import render
 from paper import bot_move
 from rich.console import Console
 from storehelp import recorded_game, ruled_tray

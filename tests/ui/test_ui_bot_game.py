@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from dialtray.ui.server import Served
-from uikit import serve, shot
+from uikit import open_panel, serve, shot
 
 BIN = Path(sys.executable).parent
 GAME_MS = 240_000  # generous: the whole game, on two shared cores
@@ -56,6 +56,7 @@ def test_a_bot_game_is_followed_live_to_its_end(browser: Any, bot_table: Served)
     assert {k: v for k, v in final.items() if k not in ("game", "arrived")} == whole
     assert final["game"]["history"] == len(t.game.history)
     assert final["game"]["outcome"] == t.view().outcome
+    open_panel(page, "tray")  # the tray's panel of the one table screen
     assert "The game is over" in page.inner_text("#phase-line")
     for dv in t.docks():
         if dv.click is not None:
@@ -91,7 +92,7 @@ def test_a_bot_game_is_followed_live_to_its_end(browser: Any, bot_table: Served)
           f"states shown, {len(turns)} clicks-due renders, {len(checked)} odds checked "
           f"against `dialtray odds` ({len(odds)} shot charts shown)")
     shot(page, "tray-game-over")
-    page.click("#tab-game")
+    open_panel(page, "game")
     shot(page, "game-over")
     log = page.inner_text("#log")
     assert "# game over" in log

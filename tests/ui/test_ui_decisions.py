@@ -16,7 +16,7 @@ import pytest
 from dialtray.commands._games import AcesBrain
 from dialtray.tracker.marks import turn_words
 from dialtray.ui.server import Served
-from uikit import serve, shot
+from uikit import open_panel, serve, shot
 
 WAIT_MS = 20_000
 MAX_DECISIONS = 60
@@ -60,7 +60,7 @@ def test_decisions_from_the_page_and_the_clicks_due_on_the_right_dock(
     due = [s for s in t.slots.values() if s.exp is not None]
     assert due, f"no clicks due after {MAX_DECISIONS} decisions"
     assert clicked, "no decision was taken with its button"
-    page.click("#tab-tray")
+    open_panel(page, "tray")
     for s in due:
         assert s.exp is not None
         sel = f"#dock-{s.slot.dock}[data-status='turn'] .reader[data-reader="

@@ -24,7 +24,7 @@ from dialtray.store import judge as jg
 from dialtray.store.db import GameStore
 from dialtray.tracker import marks as mk
 from dialtray.ui.server import Served
-from uikit import SHOTS, shot
+from uikit import SHOTS, open_panel, shot
 
 BIN = Path(sys.executable).parent
 WAIT_MS = 20_000  # generous: the suite shares two cores
@@ -199,7 +199,7 @@ def test_a_judge_rules_on_the_live_game_from_the_page(browser: Any, table: Serve
     assert click is not None
     rule("set-dial", f"figure={st.dial.figure} dial=combat click={click + 1}", token,
          f"must show click {click + 1}")
-    page.click("#tab-tray")
+    open_panel(page, "tray")
     page.wait_for_selector("#dock-4[data-status='flag'] .flag", timeout=WAIT_MS)
     assert "the judge ruled it must show click" in page.inner_text("#dock-4 .flag")
     rulings = page.inner_text("#rulings")
@@ -212,7 +212,7 @@ def test_a_judge_rules_on_the_live_game_from_the_page(browser: Any, table: Serve
     rule("set-dial", f"figure={st.dial.figure} dial=combat click={click}", token,
          f"must show click {click}")
     table.tray.turn(4, st.slot.dial, -st.offset)  # and back
-    page.click("#tab-tray")
+    open_panel(page, "tray")
     page.wait_for_selector("#dock-4[data-status='ok']", timeout=WAIT_MS)
     with GameStore.open(table.opts.db, readonly=True) as store:
         rows = [json.loads(r.content)["data"] for r in store.rows(gid) if r.kind == "judge"]

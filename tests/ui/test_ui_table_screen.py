@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from dialtray.ui.server import Served
 from person import LOOK, no_repr
-from uikit import serve, shot
+from uikit import open_panel, serve, shot
 
 WIDE = "() => document.scrollingElement.scrollWidth - window.innerWidth"
 
@@ -59,10 +59,9 @@ def test_watch_bots_to_the_winner(tmp_path: Path, browser: Any) -> None:
         assert "wins" in page.inner_text("#t-winner") or "No winner" in page.inner_text(
             "#t-winner")
         assert not page.locator("#t-decide button").count()  # nothing for a watcher to decide
-        texts = []
-        for tab in ("table", "tray", "game"):
-            page.click(f"#tab-{tab}")
-            texts.append(page.inner_text(f"#view-{tab}"))
+        for panel in ("tray", "game"):  # the one table screen, its panels open
+            open_panel(page, panel)
+        texts = [page.inner_text("#view-table")]
         shot(page, "table-watch")
         no_repr(texts)
     finally:

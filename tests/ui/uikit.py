@@ -69,3 +69,14 @@ def apply(state: dict[str, Any], m: dict[str, Any]) -> dict[str, Any]:
     tails = {k: (state[k] + add)[-n:] for k, (add, n) in m.get("tails", {}).items()}
     return {**state, **m["set"], "docks": docks, **tails, "rev": m["rev"],
             "received": m["received"], "sent": m["sent"]}
+
+
+def open_panel(page: Any, name: str) -> None:
+    """Open a panel of the one table screen (``tray``: the docks and LED dice; ``game``: the
+    full notation and the log) as a person does, by clicking its heading (only when shut: a
+    second click would fold it again), from the table's view (its tab first when another shows)."""
+    if page.locator("#view-table").is_hidden():  # on the report or the judge's view
+        page.click("#tab-table")
+    if not page.evaluate(f"document.getElementById('view-{name}').open"):
+        page.click(f"#tab-{name}")
+    page.wait_for_selector(f"#view-{name}[open]")

@@ -19,14 +19,21 @@ let gameRev = 0, gameShown = -1;
 let resyncing = false;
 
 // ---- tabs ----------------------------------------------------------------------------------
-const TABS = ["table", "tray", "game", "report", "judge"];
+// One table screen (issue 30): the tray's docks and the full notation are panels on it (#tray,
+// #game open them), the report and the judge are the other views.
+const TABS = ["table", "report", "judge"];
+const PANELS = ["tray", "game"];
 function show(name) {
+  const panel = PANELS.includes(name);
+  if (panel) $("view-" + name).open = true;
+  const view = panel ? "table" : name;
   for (const t of TABS) {
-    $("tab-" + t).setAttribute("aria-selected", String(t === name));
-    $("view-" + t).hidden = t !== name;
+    $("tab-" + t).setAttribute("aria-selected", String(t === view));
+    $("view-" + t).hidden = t !== view;
   }
-  if (name === "report") loadGames();
+  if (view === "report") loadGames();
   location.hash = name;
+  if (panel) $("view-" + name).scrollIntoView({ block: "start" });
 }
 for (const t of TABS) $("tab-" + t).addEventListener("click", () => show(t));
 
@@ -263,6 +270,8 @@ function renderGame(s) {
   $("legal-count").textContent = `(${g.legal_count}${g.legal_count > g.legal.length ? ", first " + g.legal.length + " shown" : ""})`;
   $("legal").innerHTML = g.legal.map((t) =>
     `<button type="button" class="act" data-text="${esc(t)}"${s.bots ? " disabled" : ""}>${esc(t)}</button>`).join("");
+  $("calc").hidden = g.kind !== "airaction";  // the calculator is an Air Action shot's
+  if (g.kind !== "airaction") $("calc-out").innerHTML = "";
   const odds = $("odds");
   if (!g.odds_model) odds.innerHTML = `<p class="note">No odds model for ${esc(g.kind)} shots.</p>`;
   else if (!g.odds.length) odds.innerHTML = '<p class="note">No shot is legal right now.</p>';
@@ -360,5 +369,5 @@ $("ruling-form").addEventListener("submit", async (ev) => {
   await judge("rule", { ruling: $("j-ruling").value, args, why: $("j-why").value });
 });
 
-show(TABS.includes(location.hash.slice(1)) ? location.hash.slice(1) : "table");
+show([...TABS, ...PANELS].includes(location.hash.slice(1)) ? location.hash.slice(1) : "table");
 connect();

@@ -345,6 +345,7 @@
   function decide(text) { $("t-result").textContent = ""; send({ op: "decide", text, seat: G && G.to_move }); }
 
   $("view-table").addEventListener("click", (ev) => {
+    if (ev.target.closest("details.panel")) return;  // the tray's and notation's own buttons
     const dest = ev.target.closest(".dest");
     if (dest && G && selected) {
       const options = actOf(G, selected).moves.filter((m) => m.to === dest.dataset.square);

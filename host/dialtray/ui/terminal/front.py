@@ -1,0 +1,274 @@
+"""The terminal front end of a ``dialtray.table.Table`` (`dialtray play`): typed lines in, the
+view out — a live screen fitted to the terminal (``view.render``) or, with ``--plain`` or no
+terminal, the view printed line by line each time it changes. It draws and reads; the table
+does the game (issue 30).
+"""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import sys
+import time
+from typing import Any
+
+from rich.console import Console
+from rich.live import Live
+
+from dialtray.commands import _camera_play as camera
+from dialtray.commands._store import CommandTable, resync
+from dialtray.commands._table import Table, log_path, write_log
+from dialtray.link.session import TraySession
+from dialtray.rules.core.errors import DiceError, InvalidActionError
+from dialtray.store.table import steady_gc
+from dialtray.table import Over
+from dialtray.table import Table as GameTable
+from dialtray.table.narrate import plain
+from dialtray.ui.terminal.view import plain_lines, render, you_may_type
+
+
+def read_lines(inbox: queue.SimpleQueue[str | None]) -> None:
+    """The terminal's lines, for the play loop (and typed dice); None when input ends."""
+    for line in sys.stdin:
+        inbox.put(line.rstrip("\n"))
+    inbox.put(None)
+
+
+class TypedDice:
+    """``--dice typed``: the engine asks for real dice; the next line typed is their faces (the
+    play loop's input thread owns the terminal, so the faces come through its queue)."""
+
+    def __init__(self, inbox: queue.SimpleQueue[str | None]) -> None:
+        self.inbox = inbox
+        self.console = Console(stderr=True)
+
+    def __call__(self, count: int, purpose: str) -> list[int]:
+        self.console.print(f"[bold magenta]roll {count} d6 for {purpose}, then type the "
+                           "faces[/]")
+        line = self.inbox.get()
+        if line is None:
+            raise DiceError(f"{purpose}: input ended while dice were asked for")
+        try:
+            return [int(tok) for tok in line.replace(",", " ").split()]
+        except ValueError:
+            self.console.print("faces are numbers 1-6, separated by spaces")
+            return []
+
+
+class TerminalTable:
+    """The terminal front end of a ``dialtray.table.Table``: typed lines in, the view out."""
+
+    def __init__(self, args: argparse.Namespace, table: Table, session: TraySession,
+                 vtray: Any, inbox: queue.SimpleQueue[str | None], *,
+                 tracked: CommandTable | None = None, resumed: int | None = None,
+                 event: Any = None) -> None:
+        self.args = args
+        self.built = table
+        self.t = table.tracker
+        self.vtray = vtray
+        self.resumed = resumed
+        if tracked is None:
+            tracked = CommandTable.open(args, self.t, session, "play", extra=table.extra)
+        self.tracked = tracked
+        self.event = event  # an event's table (issue 17): the hub follows this game
+        if event is not None:  # its records (those stored before too), the roll button
+            event.track(tracked.recording.recorder.gid)
+            event.watch(session)
+        tracked.recording.on_ruling = self.say  # a judge's ruling: applied, shown
+        hold = event.holds_play if event is not None else None  # time's up: the table ends it
+        hand: camera.Hand | None = None
+        if vtray is not None:
+            from dialtray.virtual.hands import VirtualHands
+
+            hand = VirtualHands(vtray).turn
+        self.camera, hand = camera.attach(args, self.t, session, hand)  # --camera (issue 33)
+        pace = args.pace if args.pace is not None else 1.0 if "human" in args.seats else 0.25
+        self.table = GameTable(table.setup, args.seats, tracked, hand=hand, pace=pace,
+                               hold=hold)
+        self.t = tracked.tracker  # the recording tracker: decisions are stored
+        self.humans = self.table.humans
+        self.messages: list[str] = []
+        self.inbox = inbox
+        self.console = Console()
+        self.quit = False
+        self.page = 0
+        self.plain = bool(args.plain or not self.console.is_terminal)
+        self.told = 0  # narration lines printed (--plain)
+        if self.plain:
+            self.table.on_narrate = self._print_narration
+
+    # ---- input ----------------------------------------------------------------------------------
+
+    def say(self, text: str) -> None:
+        self.messages.append(text)
+        del self.messages[:-8]
+        if self.plain:
+            print(text, flush=True)
+
+    def _print_narration(self, line: str) -> None:
+        print(line, flush=True)
+
+    def handle(self, line: str) -> None:
+        words = line.split()
+        if not words:
+            return
+        if words[0] in ("quit", "exit"):
+            self.quit = True
+            return
+        if words[0] in ("legal", "more"):
+            self.page = 0 if words[0] == "legal" else self.page + 1
+            if self.plain:
+                for text in you_may_type(self.table.view(), 10_000, 0):
+                    print(text, flush=True)
+            return
+        if words[0] == "wait":
+            self.say(self.table.object())
+            return
+        if words[0] == "dispute":
+            self.table.dispute(" ".join(words[1:]) or "?")
+            return
+        if words[0] == "judge" and self.event is not None:  # at an event: to the hub's queue
+            self.event.call_judge(" ".join(words[1:]) or "a player calls the judge")
+            return
+        if words[0] == "help":
+            self.say("type a decision in notation words (the ones offered); 'legal' lists "
+                     "them, 'more' pages on, 'wait' stops the table's bookkeeping" +
+                     (", sim: " + ", ".join(sorted(self.sim_commands())) if self.vtray else ""))
+            return
+        if self.vtray is not None and words[0] in self.sim_commands() and \
+                not self._parses(line):
+            from dialtray.virtual.script import ScriptError, run_line
+
+            camera.film_typed(self.camera, words)
+            try:
+                self.say(f"sim: {run_line(self.vtray, line) or 'done'}")
+            except ScriptError as e:
+                self.say(f"sim: {e}")
+            return
+        self.page = 0
+        r = self.table.decide(line)
+        if not r.ok:
+            self.say("refused: " + plain(r.message))
+
+    def _parses(self, line: str) -> bool:
+        try:
+            self.t.game.parse_action(line)
+        except InvalidActionError:
+            return False
+        return True
+
+    @staticmethod
+    def sim_commands() -> set[str]:
+        from dialtray.virtual.script import COMMANDS
+
+        return set(COMMANDS)
+
+    # ---- the loop ---------------------------------------------------------------------------
+
+    def view(self) -> Any:
+        size = self.console.size
+        return render(self.table.view(), humans=self.humans, narration=self.table.narration,
+                      messages=self.messages[-3:], sim=self.vtray is not None,
+                      width=size.width, height=size.height, page=self.page,
+                      asks=self.table.asks)
+
+    def plain_view(self) -> str:
+        return "\n".join(plain_lines(self.table.view(), self.humans, self.page))
+
+    def step(self) -> bool:
+        """One round of the loop; True when something may have changed on screen."""
+        typed = False
+        try:
+            while True:
+                line = self.inbox.get_nowait()
+                if line is None:  # input ended: a game with people stops, bots play on
+                    self.quit = self.quit or bool(self.humans)
+                    break
+                self.handle(line)
+                typed = True
+        except queue.Empty:
+            pass
+        changed = self.table.pump(0.03)
+        if self.camera is not None:  # the camera's answers: in the game, on the screen
+            for w in self.camera.pump(self.t):
+                self.say(camera.shown(w))
+                changed = True
+        if self.event is not None:  # live state, judge calls, the round's clock
+            self.event.step(self.t, self.say)
+        return changed or typed
+
+    def run(self) -> int:
+        if self.resumed is None:
+            self.table.start()
+        else:
+            self.table.narration.append(f"resumed stored game {self.resumed}")
+            moved = resync(self.tracked)
+            self.say(f"resumed stored game {self.resumed} at action "
+                     f"{len(self.t.game.history)}; " + (
+                         f"moved while the host was away: {', '.join(moved)} (flagged: put "
+                         "them back)" if moved else "no dial moved while the host was away"))
+        steady_gc()  # setup done: from here the host stores event by event (store.table)
+        if self.plain:
+            shown = self.plain_view()
+            print(shown, flush=True)
+            while not self.quit and not self.table.over:
+                if self.step():
+                    again = self.plain_view()
+                    if again != shown:
+                        print(again, flush=True)
+                        shown = again
+            return self.finish()
+        last = -1.0
+        with Live(self.view(), console=self.console, auto_refresh=False,
+                  transient=False) as live:
+            while not self.quit and not self.table.over:
+                changed = self.step()
+                now = time.monotonic()
+                if changed or now - last > 0.5:
+                    live.update(self.view(), refresh=True)
+                    last = now
+            live.update(self.view(), refresh=True)
+        return self.finish()
+
+    def finish(self) -> int:
+        t = self.t
+        code = 0
+        over = self.table.view().over
+        if over is not None:
+            self.console.print(scores_table(over, t.game.kind))
+        else:
+            gid = self.tracked.recording.recorder.gid
+            print(f"stopped before the end of the game (it stays stored as game {gid}: "
+                  f"dialtray play --resume {gid}, or dialtray games --close {gid} --reason "
+                  "TEXT)")
+        if self.built.fair is not None:
+            verdict = self.built.fair.reveal()
+            print(str(verdict))
+            t.lines.append(f"# fair dice: {verdict}")
+            code = 0 if verdict.ok else 1
+        if self.camera is not None:  # the last answers, then the camera is let go
+            self.camera.witness.wait(self.camera.witness.idle, 10)
+            for w in self.camera.pump(self.t):
+                self.say(camera.shown(w))
+            self.camera.close()
+        self.tracked.pump(0.5)  # the fair dice seed's events are stored with the game
+        self.tracked.close()
+        path = write_log(log_path(self.args, t.game.kind, "play"),
+                         t.log_text(f"dialtray play {t.game.kind}"))
+        print(f"game log: {path}  (re-run it: dialtray replay {path})", flush=True)
+        print(self.tracked.stored_as(), flush=True)
+        return code
+
+
+def scores_table(over: Over, kind: str) -> Any:
+    """The winner and the final scores as a table (never the engine's dict)."""
+    from rich.table import Table as RichTable
+
+    unit = {"fasa": "XP", "skyace": "VP"}.get(kind, "VP")
+    tab = RichTable(title=f"game over: {over.termination}", title_justify="left")
+    for col in ("seat", "played by", unit, ""):
+        tab.add_column(col)
+    for row in over.scores:
+        tab.add_row(*row)
+    tab.caption = f"winner: {over.winner}" if over.winner else "no winner: a draw"
+    return tab

@@ -1,0 +1,157 @@
+"""`dialtray play`'s table put together at a tray: the virtual tray (``--sim``) or a real one, the
+session, the dice, a new game or a stored one carried on (``--resume``), an event's pairing —
+then handed to the terminal front end (``front.TerminalTable``). ``commands/play.py`` only
+parses the arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from dialrig import config
+
+from dialtray.builder.calibration_check import warn_if_different
+from dialtray.commands import _camera_play as camera
+from dialtray.commands._common import CommandError, require_sim, resolve_port
+from dialtray.commands._event import (
+    open_event,
+    paired_setup,
+    record_extra,
+    stop_event,
+    wait_assignment,
+)
+from dialtray.commands._store import Resuming, pick_resume, resumed_table, sim_tray_for
+from dialtray.commands._table import Table, check_before_start, make_dice, new_table
+from dialtray.link.session import TraySession
+from dialtray.rules.core.dice import SeededDice
+from dialtray.table.games import GAMES, setup_of
+from dialtray.tracker import TableDice, Timing
+from dialtray.ui.terminal.front import TerminalTable, TypedDice, read_lines
+
+
+def run(args: argparse.Namespace) -> int:
+    """`dialtray play` with its parsed arguments: refusals first (one line, exit 2), then the
+    tray, the table and the terminal front end until the game ends or the person quits."""
+    if args.sim and args.port:
+        raise CommandError("argument --port: not with --sim (the virtual tray has its own)", 2)
+    if args.docks_file is not None and args.figures:
+        raise CommandError("argument --figures: not with --docks-file", 2)
+    res: Resuming | None = None
+    if args.resume is not None:
+        if args.sim:
+            require_sim()
+        if args.docks_file is not None or args.figures:
+            raise CommandError("argument --resume: the stored game has its docks already (no "
+                               "--figures or --docks-file)", 2)
+        res = pick_resume(args, GAMES)
+        if args.game is not None and args.game != res.kind:
+            raise CommandError(f"argument game: game {res.gid} is {res.kind}, not "
+                               f"{args.game}", 2)
+        args.game = res.kind
+        ev = open_event(args)  # at an event: the pairing and clock come again from the hub
+        try:
+            return run_resumed(args, res, ev)
+        finally:
+            res.store.close()
+            stop_event(ev)
+    if args.game is None:
+        raise CommandError("argument game: say which rules (airaction, aces, fasa or skyace), or "
+                           "--resume a stored game", 2)
+    check_before_start(args, args.game)
+    camera.check(args)
+    ev = open_event(args)
+    body = wait_assignment(ev, args.wait) if ev is not None else None
+    vtray: Any = None
+    if args.sim:
+        require_sim()
+        from dialtray.virtual.tray import VirtualTray
+
+        vtray = VirtualTray(config.default_config(args.docks), seed=args.seed,
+                            report=lambda _note: None).start()
+        port = vtray.port
+    else:
+        port = resolve_port(args.port)
+    try:
+        session = TraySession(port, name="play", ack_policy="manual")  # ack when stored
+        with session:
+            try:
+                session.wait_synced(30)
+            except TimeoutError as e:
+                raise CommandError(f"the tray did not answer on {port}: {e}") from e
+            if not args.sim:  # the virtual tray starts with the defaults every time
+                say_calibration(session, args.data_dir)
+            if args.sim:
+                session.set_timing(config.DEFAULT_SETTLE_MS, config.DEFAULT_SAMPLE_MS)
+            inbox: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+            threading.Thread(target=read_lines, args=(inbox,), daemon=True,
+                             name="play-input").start()
+            source, fair = make_dice(args.dice, session, args.seed, TypedDice(inbox))
+            table = new_table(args.game, source, args.seed, args.turns, args.docks,
+                              args.docks_file, args.figures, timing=Timing(), make=None if
+                              body is None else lambda d: paired_setup(args.game, body, d,
+                                                                       args.seed, args.turns))
+            table.fair = fair
+            if ev is not None:
+                table.extra = record_extra(ev, body, table.setup.game.seats())
+            return TerminalTable(args, table, session, vtray, inbox, event=ev).run()
+    finally:
+        if vtray is not None:
+            vtray.close()
+        stop_event(ev)
+
+
+def run_resumed(args: argparse.Namespace, res: Resuming, ev: Any = None) -> int:
+    """``--resume``: the stored game rebuilt and subscribed to the tray *before* the session
+    starts (resuming from the stored point: the tray replays what was never stored)."""
+    vtray = sim_tray_for(res, args.docks) if args.sim else None
+    try:
+        return resume_on(args, res, vtray.port if vtray is not None else
+                         resolve_port(args.port), vtray, ev)
+    finally:
+        if vtray is not None:
+            vtray.close()
+
+
+def resume_on(args: argparse.Namespace, res: Resuming, port: str, vtray: Any,
+              ev: Any = None) -> int:
+    """The stored game carried on on the tray at ``port`` (``vtray``: the virtual one)."""
+    session = TraySession(port, name="play", ack_policy="manual", **res.session_args)
+    dice = TableDice(SeededDice(args.seed))  # its source is chosen once the tray answers
+    tracker, tracked = resumed_table(res, dice, session)
+    seats = tracker.game.seats()
+    if len(args.seats) != len(seats):
+        raise CommandError(f"argument --seats: this game has {len(seats)} seats "
+                           f"({', '.join(seats)}), {len(args.seats)} given", 2)
+    turns = int(dict(tracker.header).get("Turn-limit", args.turns * 10)) // 10 \
+        if res.kind == "aces" else args.turns
+    table = Table(setup_of(res.kind, tracker.game, tracker.header, args.seed, turns), tracker,
+                  dice)
+    with session:
+        try:
+            session.wait_synced(30)
+        except TimeoutError as e:
+            raise CommandError(f"the tray did not answer on {port}: {e}") from e
+        if vtray is None:
+            say_calibration(session, args.data_dir)
+        else:
+            session.set_timing(config.DEFAULT_SETTLE_MS, config.DEFAULT_SAMPLE_MS)
+        inbox: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        threading.Thread(target=read_lines, args=(inbox,), daemon=True,
+                         name="play-input").start()
+        dice.inner, table.fair = make_dice(args.dice, session, args.seed, TypedDice(inbox))
+        return TerminalTable(args, table, session, vtray, inbox, tracked=tracked,
+                             resumed=res.gid, event=ev).run()
+
+
+def say_calibration(session: TraySession, data_dir: Path) -> None:
+    """On connect: one line on stderr when the tray's calibration is not this computer's."""
+    warning = warn_if_different(session, data_dir)
+    if warning:
+        print(warning, file=sys.stderr, flush=True)
+
+
