@@ -1,5 +1,6 @@
-"""`dialtray play airaction|aces|fasa|skyace`: a game on the tray (or the virtual tray, ``--sim``), with
-the click tracker confirming every dial and a live terminal view.
+"""`dialtray play airaction|aces|fasa|skyace`: a game on the tray (or the virtual tray,
+``--sim``), with the click tracker confirming every dial and a live terminal view. This module
+parses the arguments; the front end is ``dialtray.ui.terminal``.
 
 People type their decisions in the notation's words (``plan A1 "Tight Turn" left``,
 ``shoot A1 front B2``); the view shows the legal ones. Dials are turned on the tray; where the
