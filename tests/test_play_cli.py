@@ -18,7 +18,8 @@ BIN = Path(sys.executable).parent
 def test_two_bots_play_a_whole_game_on_the_virtual_tray(game: str, tmp_path: Path) -> None:
     log = tmp_path / "g.log"
     r = subprocess.run([str(BIN / "dialtray"), "--data-dir", str(tmp_path), "play", game,
-                        "--sim", "--seats", "bot,bot", "--dice", "fair", "--log", str(log)],
+                        "--sim", "--seats", "bot,bot", "--dice", "fair", "--pace", "0",
+                        "--turns", "1", "--log", str(log)],  # a short game: still to the winner
                        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=240)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr
     out = r.stdout

@@ -208,6 +208,7 @@ class Table:
         if not self.over:
             self._bots()
             self._take_bookkeeping()
+            self._time_limit()
         self._narrate()
         return before != (len(self.game.history), len(self.t.flags), self.t.events_seen)
 
@@ -330,6 +331,21 @@ class Table:
             return
         self._book = None
         self.t.decide(book.text(), now)
+
+    def _time_limit(self) -> None:
+        """AA-M53(2): the agreed time limit (``--turns``) ends an Air Action game once its turn
+        is past. With bots at the table their brain calls it; with people only, the table does
+        (a hot-seat game ran on past its limit until a side fell or disengaged)."""
+        limit = getattr(self.setup.brain, "max_turns", None)
+        st = getattr(self.game, "state", None)
+        if self.hands is not None or self.game.kind != "airaction" or limit is None or \
+                st is None or st.turn <= limit or st.bailouts or st.ended or \
+                self.t.phase != PLAY or not self.t.ready():
+            return
+        self._who[len(self.game.history)] = TABLE
+        r = self.t.decide("end time", self.link.clock())
+        if not r.ok:
+            self._who.pop(len(self.game.history), None)
 
     # ---- narration ------------------------------------------------------------------------------
 
