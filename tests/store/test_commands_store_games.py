@@ -36,7 +36,8 @@ def test_play_stores_its_game_and_a_bad_database_is_one_line(tmp_path: Path) -> 
 
     dialtray = str(Path(sys.executable).parent / "dialtray")
     r = subprocess.run([dialtray, "--data-dir", str(tmp_path), "play", "aces", "--sim",
-                        "--seats", "bot,bot", "--dice", "fair", "--plain"],
+                        "--seats", "bot,bot", "--dice", "fair", "--plain", "--pace", "0",
+                        "--turns", "1"],
                        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=240)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr
     db = tmp_path / "games.sqlite3"

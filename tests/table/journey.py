@@ -96,7 +96,8 @@ class Person:
                     continue  # a person waits for the tray to judge what they turned
                 key = ln
                 seen.setdefault(key, now)
-                if now - seen[key] < rest:  # rested on screen: not a bot's, ours to turn
+                wait = rest if fig not in mine else min(rest, 0.1)  # a bot's to put right
+                if now - seen[key] < wait:  # rested on screen: not a bot's, ours to turn
                     continue
                 clicks = int(k) * (1 if way == "clockwise" else -1)
                 if not made and not fix:
