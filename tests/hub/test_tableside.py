@@ -129,3 +129,32 @@ def test_no_hub_no_game_said_in_one_line(tmp_path: Path,
         assert st.latest() is None  # no game was started
         assert st.conn.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = "
                                "'hub_outbox_fill'").fetchone() == (0,)
+
+
+def test_the_round_clock_ends_the_game_through_the_table_and_its_view_is_published(
+        tmp_path: Path) -> None:
+    """`play`/`serve --event` hand the table side their ``dialtray.table.Table``: the time-limit
+    decision is the table's own (narrated, stored like any decision) and the live state carries
+    the table's view — the title, the turn, the end with its score rows."""
+    from dialtray.table import on_paper
+
+    clock = Clock()
+    ev = table(tmp_path, clock)
+    game = on_paper("aces", ["human", "bot"], seed=3)
+    for _ in range(50):  # a few of the game's first steps, bots and bookkeeping
+        game.pump()
+    ev._pairing({"round": 1, "left_s": 0})
+    said: list[str] = []
+    for _ in range(20):
+        ev.step(game, said.append)
+        if ev.time_ended:
+            break
+        clock.now += 1
+        game.pump()
+    assert ev.time_ended and game.over
+    assert "the round's time is up: the game ends (endgame time, AC-M67 (2))" in said
+    assert any(line == "table played: endgame time" for line in game.narration), \
+        game.narration[-5:]
+    state = json.loads(ev._state)
+    assert state["title"] == "Crimson Skies: Aces"
+    assert state["over"]["scores"] and state["phase"].startswith("over: ")

@@ -190,7 +190,8 @@ def serve(args: argparse.Namespace, serial: str | None, layout: Any, ev: Any) ->
             served.live.hold_bots = ev.holds_play  # time's up: the bots wait for the table's end
 
         def step() -> None:
-            ev.step(served.live.recording, lambda m: print(m, flush=True))
+            ev.step(served.live.game_table or served.live.recording,  # seated yet?
+                    lambda m: print(m, flush=True))
 
         if not is_local(args.host):
             print(f"listening on {args.host}: anyone on the network who has the key can open "

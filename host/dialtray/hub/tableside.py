@@ -290,9 +290,16 @@ class EventTable:
         new decision (``Hands(hold=…)``), so the time-limit decision finds the dials agreeing."""
         return self.left_s() == 0 and not self.time_ended
 
-    def step(self, tracker: Any, say: Callable[[str], None]) -> None:
-        """From the game's loop (the tracker's thread), never blocking: hand on messages,
-        publish the live state when due, end the game when the round's time is up."""
+    def step(self, table: Any, say: Callable[[str], None]) -> None:
+        """From the game's loop (the table's thread), never blocking: hand on messages,
+        publish the live state when due, end the game when the round's time is up.
+
+        ``table``: the front end's ``dialtray.table.Table`` (``play``, ``serve``), whose view
+        the live state shows and through which the time-limit decision is taken (stored and
+        narrated as the table's); a bare tracker is observed the same way (tests, a table not
+        yet seated)."""
+        tracker = getattr(table, "t", table)
+        game_table = table if tracker is not table else None
         while True:
             try:
                 say(self.messages.get_nowait())
@@ -302,11 +309,14 @@ class EventTable:
         left = self.left_s()
         if left == 0 and not self.time_ended and now - self._time_tried > 0.5:
             self._time_tried = now
-            self._end_at_time(tracker, now, say)
+            self._end_at_time(game_table or tracker, now, say)
         sig = signature(tracker, left)
         if sig != self._sig and now - self._state_at >= STATE_EVERY_S:  # (a change made too
             self._sig = sig  # soon after the last goes at the next step that may send)
-            if self.publish(live_state(tracker, self.gid, left)):
+            state = live_state(tracker, self.gid, left)
+            if game_table is not None:
+                state.update(table_view(game_table))
+            if self.publish(state):
                 self._state_at = now
 
     def publish(self, state: dict[str, Any]) -> bool:
@@ -318,8 +328,10 @@ class EventTable:
         self.states += 1
         return True
 
-    def _end_at_time(self, tracker: Any, now: float, say: Callable[[str], None]) -> None:
-        game = tracker.game
+    def _end_at_time(self, table: Any, now: float, say: Callable[[str], None]) -> None:
+        """``table``: a ``dialtray.table.Table`` (the decision is the table's own) or a bare
+        tracker."""
+        game = table.game
         if game.outcome() is not None:
             self.time_ended = True
             return
@@ -329,7 +341,8 @@ class EventTable:
             say(f"the round's time is up, but {game.kind} has no time-limit decision: "
                 "end the game by hand")
             return
-        r = tracker.decide(text, now)
+        r = table.decide_as_table(text) if hasattr(table, "decide_as_table") else \
+            table.decide(text, now)
         if r.ok:
             self.time_ended = True
             rule = "AC-M67 (2)" if game.kind == "aces" else "AA-M53 (2)"
@@ -384,3 +397,15 @@ def live_state(tracker: Any, gid: int | None, left_s: float | None) -> dict[str,
         "due": {f"{d.figure} {d.kind}": d.turn for d in v.docks if d.turn},
         "flags": list(v.flags), "waiting": list(v.waiting_for[:3]), "actions": v.history,
         "vp": v.vp, "left_s": None if left_s is None else round(left_s)}
+
+
+def table_view(table: Any) -> dict[str, Any]:
+    """What the table's own view adds for the hub page: the game's title, the turn and phase as
+    the players see them, who moves (person, bot or the table), the end with its score rows."""
+    v = table.view()
+    out: dict[str, Any] = {"title": v.title, "turn": v.turn, "mover": v.mover,
+                           "narration": list(table.narration[-3:])}
+    if v.over is not None:
+        out["over"] = {"termination": v.over.termination, "winner": v.over.winner,
+                       "scores": [list(r) for r in v.over.scores]}
+    return out

@@ -226,6 +226,18 @@ class Table:
         self._narrate()
         return r
 
+    def decide_as_table(self, text: str) -> Result:
+        """A decision the table itself takes for nobody's seat — the round's clock at an event
+        ending the game with the rules' time-limit decision (AA-M53 (2), AC-M67 (2)): stored,
+        narrated as the table's, refused like any decision while a dial is due."""
+        self._who[len(self.game.history)] = TABLE
+        r = self.t.decide(text, self.link.clock())
+        if not r.ok:
+            self._who.pop(len(self.game.history), None)
+        self.link.pump(0.0)  # stored before it is shown
+        self._narrate()
+        return r
+
     def object(self) -> str:
         """A player objects to the bookkeeping the table was about to take: it waits for them
         to type the fact themselves (``left A1``, ``overlap A1 B2``)."""
@@ -342,10 +354,7 @@ class Table:
                 st is None or st.turn <= limit or st.bailouts or st.ended or \
                 self.t.phase != PLAY or not self.t.ready():
             return
-        self._who[len(self.game.history)] = TABLE
-        r = self.t.decide("end time", self.link.clock())
-        if not r.ok:
-            self._who.pop(len(self.game.history), None)
+        self.decide_as_table("end time")
 
     # ---- narration ------------------------------------------------------------------------------
 

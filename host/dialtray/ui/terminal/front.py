@@ -194,7 +194,7 @@ class TerminalTable:
                 self.say(camera.shown(w))
                 changed = True
         if self.event is not None:  # live state, judge calls, the round's clock
-            self.event.step(self.t, self.say)
+            self.event.step(self.table, self.say)
         return changed or typed
 
     def run(self) -> int:
