@@ -18,7 +18,6 @@ from dialtray.rules.fasa.hexmap import (
     bearing,
     distance,
     in_arc,
-    mega_hex,
     neighbours,
     step,
     straight_ahead,
@@ -31,8 +30,6 @@ from dialtray.rules.fasa.stray import past_object
 from dialtray.rules.fasa.tables import active
 from dialtray.rules.fasa.tn import (
     bomb_tn,
-    constitution_tn,
-    drill_tn,
     gas_cell_tn,
     jam_clear_tn,
     nacelle_tn,
@@ -404,69 +401,6 @@ class Attack:
                 continue
             if self.roll(f"clear {gid}", jam_clear_tn(steady), "FS-M78"):
                 self.emit(ev.GunState(self.p.id, gid, "cleared"))
-
-
-def flak_burst(st: FasaState, sheet: MapSheet, dice: DiceSource, emit: Emit, h: Hex,
-               owner: str) -> None:
-    """FS-M105: 2 hits in the target hex (Nose table), 1 in the rest of the mega-hex, location
-    by each plane's side toward the target hex; the launcher rolls for everyone (FS-T33)."""
-    for p in sorted(st.planes.values(), key=lambda x: x.id):
-        if not p.flying or p.hex not in mega_hex(h):
-            continue
-        n = 2 if p.hex == h else 1
-        dmg = Damage(st, dice, emit, p.id, owner if owner in st.planes else None)
-        for _ in range(n):
-            (loc,) = roll_d10(dice, f"{p.id} flak location")
-            (col,) = roll_d10(dice, f"{p.id} flak column")
-            dmg.hit(hit_table(side_of(p, h), loc), col - 1, shape("flak"), "flak", "FS-M105")
-        dmg.finish()
-
-
-def non_lethal(st: FasaState, dice: DiceSource, emit: Emit) -> None:
-    """FS-M06 step 7: flare (FS-M106: pilots facing the hex in a straight line or in it) and
-    sonic (FS-M107: pilots in the mega-hex) counters of this turn; the launcher is immune."""
-    for kind, h, owner, turn in list(st.counters):
-        if kind not in ("FL", "SS") or turn != st.turn:
-            continue
-        for p in sorted(st.planes.values(), key=lambda x: x.id):
-            if not p.flying or p.id == owner:
-                continue
-            if kind == "FL":
-                hit = p.hex == h or straight_ahead(p.hex, p.facing, h) is not None
-            else:
-                hit = p.hex in mega_hex(h)
-            if not hit:
-                continue
-            tn = constitution_tn(p.constitution, p.shocked(st.turn))
-            (r,) = roll_d10(dice, f"{p.id} Constitution ({kind})")
-            ok = succeeds(r, tn)
-            rule = "FS-M106" if kind == "FL" else "FS-M107"
-            emit(ev.Rolled(p.id, f"Constitution vs {kind}", r, tn, ok, rule))
-            if not ok:
-                emit(ev.Shocked(p.id, "pilot", st.turn + 1))
-        emit(ev.Counter(kind, h, owner, -1))
-
-
-def continuing(st: FasaState, dice: DiceSource, emit: Emit) -> None:
-    """FS-M06 step 8: magnesium burns one more box and goes out (D-FS-07); a drill rolls
-    10 - range and drills 4 more boxes or stops for good (FS-M113)."""
-    for p in sorted(st.planes.values(), key=lambda x: x.id):
-        for kind, table, col, rng in list(p.burning):
-            if not p.flying:
-                break
-            dmg = Damage(st, dice, emit, p.id, None)
-            if kind == "MG":
-                dmg.hit(table, col - 1, shape("fracture"), "magnesium burn", "FS-M06")
-                emit(ev.Burning(p.id, kind, table, col, rng, False))
-            else:
-                (r,) = roll_d10(dice, f"{p.id} drill")
-                ok = succeeds(r, drill_tn(rng))
-                emit(ev.Rolled(p.id, "drill continues", r, drill_tn(rng), ok, "FS-M113"))
-                if ok:
-                    dmg.hit(table, col - 1, shape("drill"), "drill", "FS-M113")
-                else:
-                    emit(ev.Burning(p.id, kind, table, col, rng, False))
-            dmg.finish()
 
 
 def object_range(sheet: MapSheet, p: PlaneState, h: Hex, reach: int) -> int | None:

@@ -394,7 +394,7 @@ class Mover:
 
     def flak(self) -> None:
         """FS-M105 / FS-M121: last turn's flak explodes at the end of this Movement Phase."""
-        from dialtray.rules.fasa.combat import flak_burst
+        from dialtray.rules.fasa.aftermath import flak_burst
 
         for kind, h, owner, turn in list(self.st.counters):
             if kind == "FK" and turn == self.st.turn - 1:
