@@ -19,13 +19,25 @@ from dialtray.rules.fasa.tn import constitution_tn, drill_tn, roll_d10, succeeds
 
 
 def flak_burst(st: FasaState, sheet: MapSheet, dice: DiceSource, emit: Emit, h: Hex,
-               owner: str) -> None:
+               owner: str, tow: bool = False) -> None:
     """FS-M105: 2 hits in the target hex (Nose table), 1 in the rest of the mega-hex, location
-    by each plane's side toward the target hex; the launcher rolls for everyone (FS-T33)."""
+    by each plane's side toward the target hex; the launcher rolls for everyone (FS-T33).
+    ``tow`` (FS-M110, D-FS-48): each hit on an enemy that tows goes at its object instead
+    (1-6 the object takes the flak template's boxes, 7-10 the cable); once the object has
+    fallen the burst's further hits strike the plane."""
+    from dialtray.rules.fasa.tow import at_tow, seat_of
+
+    side = seat_of(st, sheet, owner)
     for p in sorted(st.planes.values(), key=lambda x: x.id):
         if not p.flying or p.hex not in mega_hex(h):
             continue
         n = 2 if p.hex == h else 1
+        if tow and p.seat != side:
+            while n and p.towing:
+                at_tow(st, sheet, dice, emit, owner, p, len(shape("flak")))
+                n -= 1
+        if not n:
+            continue
         dmg = Damage(st, dice, emit, p.id, owner if owner in st.planes else None)
         for _ in range(n):
             (loc,) = roll_d10(dice, f"{p.id} flak location")
@@ -37,7 +49,7 @@ def flak_burst(st: FasaState, sheet: MapSheet, dice: DiceSource, emit: Emit, h: 
 def non_lethal(st: FasaState, dice: DiceSource, emit: Emit) -> None:
     """FS-M06 step 7: flare (FS-M106: pilots facing the hex in a straight line or in it) and
     sonic (FS-M107: pilots in the mega-hex) counters of this turn; the launcher is immune."""
-    for kind, h, owner, turn in list(st.counters):
+    for kind, h, owner, turn, _tow in list(st.counters):
         if kind not in ("FL", "SS") or turn != st.turn:
             continue
         for p in sorted(st.planes.values(), key=lambda x: x.id):

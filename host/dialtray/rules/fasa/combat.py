@@ -368,19 +368,22 @@ class Attack:
                   if obj.kind == "zeppelin" else boxes)
         self.emit(ev.GroundHit(target, min(points, self.st.ground.get(target, 0)), rule))
 
-    def launch(self, hardpoint: str, code: str, h: Hex) -> None:
+    def launch(self, hardpoint: str, code: str, h: Hex, tow: bool = False) -> None:
         """FS-M105..FS-M107: auto-hit at a hex; flak explodes after the next Movement Phase,
-        flare and sonic rolls come at step 7 of this Combat Phase."""
+        flare and sonic rolls come at step 7 of this Combat Phase. ``tow``: the flak's hits on
+        a towing enemy go at its object (FS-M110, D-FS-48)."""
         self.emit(ev.RocketUsed(self.p.id, hardpoint, code))
-        self.emit(ev.Counter(code, h, self.p.id, self.st.turn))
+        self.emit(ev.Counter(code, h, self.p.id, self.st.turn, tow))
 
     def bomb(self, hardpoint: str, h: Hex) -> None:
         """FS-M114: own hex or adjacent; a miss scatters (``scatter.json``, D-FS-46) and still
-        damages a ground object where it lands."""
+        damages a ground object where it lands. Cargo lying on the ground (a towed object
+        dropped, FS-M110) is such an object where it lies now; an object in tow has no hex
+        and no bomb reaches it (D-FS-48)."""
         code = next(c for c in self.p.rockets[hardpoint] if c in bombs())
         _, modifier, hits = bombs()[code]
         self.emit(ev.RocketUsed(self.p.id, hardpoint, code))
-        obj = self.map.object_at(h)
+        obj = self.on_ground(h)
         dead_eye, _, shocked = self.skills()
         base = obj.base_tn if obj is not None else 1
         tn = bomb_tn(base, modifier, h != self.p.hex, dead_eye, shocked)
@@ -389,9 +392,19 @@ class Attack:
             (r,) = roll_d10(self.dice, f"{self.p.id} bomb scatter")
             facing, hexes = active().scatter[r]  # the scatter diagram (scatter.json)
             lands = step(h, facing, hexes)
-        hit = self.map.object_at(lands)
-        if hit is not None and hit.kind == "ground" and self.st.ground.get(hit.id, 0) > 0:
-            self.emit(ev.GroundHit(hit.id, hits * len(shape("flak"))))
+        hit = self.on_ground(lands)
+        left = self.st.ground.get(hit.id, 0) if hit is not None else 0
+        if hit is not None and left > 0:
+            self.emit(ev.GroundHit(hit.id, min(hits * len(shape("flak")), left)))
+
+    def on_ground(self, h: Hex) -> MapObject | None:
+        """The object on the ground in hex ``h`` a bomb damages (FS-M114): a ground object, or
+        cargo where it lies now (never in tow, ``st.cargo`` None), else None."""
+        for o in self.map.objects:
+            if o.kind == "cargo" and self.st.cargo.get(o.id, o.hex) == h:
+                return o
+        fixed = self.map.object_at(h)
+        return fixed if fixed is not None and fixed.kind == "ground" else None
 
     def clear(self) -> None:
         """FS-M78: TN 8 - Steady Hand per jammed gun; the shooter's only action."""

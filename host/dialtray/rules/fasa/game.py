@@ -344,7 +344,7 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         elif isinstance(a, Rocket):
             att.rocket(a.hardpoint, a.code, a.target, a.tow)
         elif isinstance(a, Launch):
-            att.launch(a.hardpoint, a.code, a.hex)
+            att.launch(a.hardpoint, a.code, a.hex, a.tow)
         elif isinstance(a, Bomb):
             att.bomb(a.hardpoint, a.hex)
         elif isinstance(a, Clear):

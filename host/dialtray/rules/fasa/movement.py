@@ -396,9 +396,9 @@ class Mover:
         """FS-M105 / FS-M121: last turn's flak explodes at the end of this Movement Phase."""
         from dialtray.rules.fasa.aftermath import flak_burst
 
-        for kind, h, owner, turn in list(self.st.counters):
+        for kind, h, owner, turn, tow in list(self.st.counters):
             if kind == "FK" and turn == self.st.turn - 1:
-                flak_burst(self.st, self.map, self.dice, self.emit, h, owner)
+                flak_burst(self.st, self.map, self.dice, self.emit, h, owner, tow)
                 self.emit(ev.Counter(kind, h, owner, -1))
 
 
