@@ -168,6 +168,37 @@ def test_fs_m83_an_owners_layout_and_sheet_are_played(tmp_path: Path) -> None:
     assert [e.amount for e in out if isinstance(e, ev.Wounded)] == [1]
 
 
+def test_fs_m92_one_constitution_roll_per_hit_however_many_pilot_boxes(tmp_path: Path) -> None:
+    """FS-M92 "Pilot/Gunner boxes" (D-FS-30): an owner's layout with two pilot boxes in the
+    nose's column 5 (rows 1 and 2); one 50 cal AP hit there marks both: the pilot loses 2
+    Constitution (3 -> 1) and makes ONE roll at the reduced Constitution (TN 10 - 1 = 9), not
+    one per box: the two dice fed after it stay unused."""
+    lay = shipped("layouts")
+    mine = json.loads(json.dumps(lay["layouts"]["front-engine-turret"]))
+    for table in mine.values():
+        table.pop("pilot", None)
+    mine["nose"]["pilot"] = [[0, 4], [1, 4]]
+    mine["nose"]["engine_ms4"] = [[1, 3]]
+    lay["layouts"]["two-seat-nose"] = mine
+    d = owner(tmp_path, layouts=lay)
+    (d / "sheets").mkdir()
+    sheet = json.loads((SHIPPED.parent / "sheets" / "sample-gunship.json").read_text())
+    sheet.update(id="my-gunship", layout="two-seat-nose", sample=False)
+    (d / "sheets" / "my-gunship.json").write_text(json.dumps(sheet))
+    setup: list[Event] = [ev.GameSetup("sample-blank", ("P1", "P2"), 12, False, False, False, 2,
+                                       str(d)),
+                          placed("A1", "P1", "sample-hawk", 10, 8, "A", 2),
+                          placed("B1", "P2", "my-gunship", 10, 6, "D", 2),
+                          ev.Phase("combat", 1, ("A1", "B1"))]
+    g = FasaGame(d10(), setup)
+    g.dice.feed((10, 1, 1, 5, 10, 10, 10), sides=10)  # gun1 hits, gun2 misses, nose, col 5
+    out = g.apply("fire A1 B1")
+    assert [e.amount for e in out if isinstance(e, ev.Wounded)] == [2]
+    rolls = [e for e in out if isinstance(e, ev.Rolled) and e.rule == "FS-M92"]
+    assert [(r.roll, r.tn) for r in rolls] == [(10, 9)]
+    assert g.state.planes["B1"].constitution == 1 and len(g.dice.pending()) == 2
+
+
 def test_fs_m07_each_plane_starts_at_its_own_speed_and_above_max_is_refused() -> None:
     """FS-M07: "Pilots may start at any speed <= their plane's max speed": per plane; a speed
     above the plane's max is refused naming FS-M07, not capped."""

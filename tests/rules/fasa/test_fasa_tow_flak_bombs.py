@@ -125,3 +125,25 @@ def test_fs_m114_a_bomb_reaches_dropped_cargo_where_it_lies_never_a_towed_one() 
     events = towed.apply(Bomb("A2", "rockets_p1", from_offset(12, 6)))
     assert not [e for e in events if isinstance(e, ev.GroundHit | ev.Marked)]
     assert towed.state.ground["crate"] == 8 and towed.state.planes["B1"].towing == "crate"
+
+
+def test_fs_m114_a_bomb_on_an_adjacent_gas_cell_and_a_scatter_that_misses_the_sky() -> None:
+    """FS-M114 at a map object (issue 34 "rockets and bombs at map objects", D-FS-50): the
+    pusher next to cell-3 aims its 100 lb bomb at it: TN 1 (the cell's base) + 5 (100 lb) + 5
+    (adjacent) - Dead Eye 4 = 7; a 10 hits: 1 hit of the flak template's 3 points. A 1 misses
+    and scatters (a scatter 10: 0 hexes, SAMPLE diagram) back into the cell's hex; a scattered
+    bomb harms only a ground object ("If a ground object occupies the hex the bomb lands in"),
+    so the cell is untouched."""
+    cell = from_offset(9, 6)
+    b1 = placed("B1", "P2", "sample-gunship", 17, 2, "D", 2)
+    g = game([placed("A2", "P1", "sample-pusher", 10, 7, "A", 2), b1],
+             map_name="sample-zeppelin", combat=["A2", "B1"], dice=d10(10))
+    assert Bomb("A2", "rockets_p1", cell) in g.legal_actions()
+    events = g.apply(Bomb("A2", "rockets_p1", cell))
+    assert next(e for e in events if isinstance(e, ev.Rolled)).tn == 1 + 5 + 5 - 4
+    assert ev.GroundHit("cell-3", 3, "FS-M114") in events
+    miss = game([placed("A2", "P1", "sample-pusher", 10, 7, "A", 2), b1],
+                map_name="sample-zeppelin", combat=["A2", "B1"], dice=d10(1, 10))
+    events = miss.apply(Bomb("A2", "rockets_p1", cell))
+    assert not [e for e in events if isinstance(e, ev.GroundHit)]
+    assert all(miss.state.ground[c] == 60 for c in ("cell-2", "cell-3", "cell-4"))

@@ -12,6 +12,7 @@ from dialtray.rules.fasa import events as ev
 from dialtray.rules.fasa.apply import Damage, Emit
 from dialtray.rules.fasa.damage import gun_shape, hit_table, shape, shift_allowed
 from dialtray.rules.fasa.hexmap import (
+    GUN_POSTS,
     Hex,
     MapObject,
     MapSheet,
@@ -40,6 +41,7 @@ from dialtray.rules.fasa.tn import (
 )
 
 TURRET = "-turret"
+ON_GROUND = ("ground", "building", "train")  # FS-M114: where a scattered bomb still hits
 TAG_TURNS = 4  # FS-M111: the rest of this turn and 4 more
 
 
@@ -376,35 +378,42 @@ class Attack:
         self.emit(ev.Counter(code, h, self.p.id, self.st.turn, tow))
 
     def bomb(self, hardpoint: str, h: Hex) -> None:
-        """FS-M114: own hex or adjacent; a miss scatters (``scatter.json``, D-FS-46) and still
-        damages a ground object where it lands. Cargo lying on the ground (a towed object
-        dropped, FS-M110) is such an object where it lies now; an object in tow has no hex
-        and no bomb reaches it (D-FS-48)."""
+        """FS-M114: own hex or adjacent, TN from the object in the aimed hex (D-FS-50): a hit
+        damages it (a gas cell or nacelle next to the plane too), each of the Bomb Table's
+        hits the flak template's boxes in points (a gas cell its "Zep. Dmg."); a miss
+        scatters (``scatter.json``, D-FS-46) and still damages a ground object where it
+        lands. Cargo on the ground is such an object where it lies now; an object in tow has
+        no hex and no bomb reaches it (D-FS-48)."""
         code = next(c for c in self.p.rockets[hardpoint] if c in bombs())
         _, modifier, hits = bombs()[code]
         self.emit(ev.RocketUsed(self.p.id, hardpoint, code))
-        obj = self.on_ground(h)
+        obj = self.bombed(h, aimed=True)
         dead_eye, _, shocked = self.skills()
         base = obj.base_tn if obj is not None else 1
         tn = bomb_tn(base, modifier, h != self.p.hex, dead_eye, shocked)
-        lands = h
         if not self.roll(f"{code} bomb on {h}", tn, "FS-M114"):
             (r,) = roll_d10(self.dice, f"{self.p.id} bomb scatter")
             facing, hexes = active().scatter[r]  # the scatter diagram (scatter.json)
-            lands = step(h, facing, hexes)
-        hit = self.on_ground(lands)
-        left = self.st.ground.get(hit.id, 0) if hit is not None else 0
-        if hit is not None and left > 0:
-            self.emit(ev.GroundHit(hit.id, min(hits * len(shape("flak")), left)))
+            obj = self.bombed(step(h, facing, hexes), aimed=False)
+        left = self.st.ground.get(obj.id, 0) if obj is not None else 0
+        if obj is not None and left > 0:
+            boxes = len(shape("flak"))
+            each = (active().zep_points("flak", boxes, self.map.military)
+                    if obj.kind == "zeppelin" else boxes)
+            self.emit(ev.GroundHit(obj.id, min(hits * each, left), "FS-M114"))
 
-    def on_ground(self, h: Hex) -> MapObject | None:
-        """The object on the ground in hex ``h`` a bomb damages (FS-M114): a ground object, or
-        cargo where it lies now (never in tow, ``st.cargo`` None), else None."""
+    def bombed(self, h: Hex, aimed: bool) -> MapObject | None:
+        """The object a bomb in hex ``h`` damages (FS-M114): cargo where it lies now (never
+        in tow: ``st.cargo`` None), else a standing object there: any on the aimed hex (a gas
+        cell, a nacelle, a building), only one on the ground where a scattered bomb lands."""
         for o in self.map.objects:
             if o.kind == "cargo" and self.st.cargo.get(o.id, o.hex) == h:
                 return o
-        fixed = self.map.object_at(h)
-        return fixed if fixed is not None and fixed.kind == "ground" else None
+        for o in self.map.objects:
+            if h in o.span and o.kind not in (*GUN_POSTS, "hook", "cargo") \
+                    and self.st.ground.get(o.id, 0) > 0 and (aimed or o.kind in ON_GROUND):
+                return o
+        return None
 
     def clear(self) -> None:
         """FS-M78: TN 8 - Steady Hand per jammed gun; the shooter's only action."""
