@@ -116,6 +116,38 @@ def test_fs_m102_the_owners_gun_range_table_sets_the_reach(tmp_path: Path) -> No
     assert one_hit(duel())  # the sample reaches
 
 
+def test_fs_m104_fs_m114_the_owners_rocket_and_bomb_tables_are_played(tmp_path: Path) -> None:
+    """FS table 16/17 in ``weapons.json``: an owner's AP rocket at +3 (sample +1) raises the
+    rocket's TN by 2 (FS-M104); an owner's 100 lb bomb doing 3 hits (sample 1) takes 9 of the
+    depot's 12 points, not 3 (FS-M114)."""
+    from dialtray.rules.fasa.actions import Bomb
+
+    doc = shipped("weapons")
+    next(d for d in doc["deployed"] if d["code"] == "AP")["modifier"] = 3
+    next(b for b in doc["bombs"] if b["code"] == "B100")["hits"] = 3
+    box = str(owner(tmp_path, weapons=doc))
+
+    def rocket_tn(tables: str) -> int:
+        g = duel(tables)
+        g.dice.feed((1,), sides=10)
+        out = g.apply("rocket A1 rockets_p1 AP B1")
+        return next(e.tn for e in out if isinstance(e, ev.Rolled))
+
+    assert rocket_tn(box) - rocket_tn("") == 2
+
+    def depot_after(tables: str) -> int:
+        setup: list[Event] = [ev.GameSetup("sample-town", ("P1", "P2"), 12, False, False, False,
+                                           2, tables),
+                              placed("A2", "P1", "sample-pusher", 6, 3, "A", 2),
+                              placed("B1", "P2", "sample-gunship", 15, 10, "D", 2),
+                              ev.Phase("combat", 1, ("A2", "B1"))]
+        g = FasaGame(d10(10), setup)
+        g.apply(Bomb("A2", "rockets_p1", from_offset(6, 3)))
+        return int(g.state.ground["depot"])
+
+    assert (depot_after(""), depot_after(box)) == (12 - 3, 12 - 9)
+
+
 def test_fs_m74_the_owners_deflection_diagram_sets_the_to_hit_number(tmp_path: Path) -> None:
     """FS-M74 / FS table 13: nose to nose is +2 in the sample; an owner's diagram giving 0
     lowers gun1's TN by 2."""
