@@ -5,12 +5,12 @@ are ``dialtray.rules.fasa.creation`` and ``dialtray.rules.fasa.tables``)."""
 from __future__ import annotations
 
 import argparse
-import json
 import textwrap
 from pathlib import Path
 from typing import Any
 
 from dialtray.commands._common import CommandError
+from dialtray.commands._ownfile import ident_of, new_or_check, write_new
 from dialtray.rules.core.errors import CatalogueError
 
 
@@ -34,10 +34,7 @@ def register(sub: Any) -> None:
                 "exit status: 0 good, 1 a rule broken, 2 a usage error"),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     what = p.add_subparsers(dest="fasa_what", metavar="WHAT", required=True)
-    sheet = what.add_parser("sheet", help="a record sheet: new or check")
-    sheet.add_argument("action", choices=("new", "check"), help="write a new sheet, or check one")
-    sheet.add_argument("file", type=Path, metavar="FILE", help="the sheet's JSON file")
-    sheet.add_argument("--name", help="new: the plane's and pilot's name (default: the file's)")
+    sheet = new_or_check(what, "sheet", "a record sheet", "the plane's and pilot's name")
     sheet.add_argument("--wingman", action="store_true",
                        help="new: a wingman's sheet (350 XP at creation, not 450; FS-M24)")
     sheet.add_argument("--tables", type=Path, metavar="DIR",
@@ -56,15 +53,9 @@ def run_sheet(args: argparse.Namespace) -> int:
 
     path: Path = args.file
     if args.action == "new":
-        if path.exists():
-            raise CommandError(f"{path} exists: not overwritten (choose another file)", 2)
-        ident = path.stem.lower().replace("_", "-")
-        doc = new_sheet(ident, args.name or ident, "wingman" if args.wingman else "hero")
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-        except OSError as exc:
-            raise CommandError(f"cannot write {path}: {exc.strerror or exc}", 2) from None
+        ident = ident_of(path)
+        write_new(path, new_sheet(ident, args.name or ident,
+                                  "wingman" if args.wingman else "hero"))
         print(f"{path}: a new sheet '{ident}'; fill in your plane's numbers, then "
               f"`dialtray fasa sheet check {path}`")
         return 0

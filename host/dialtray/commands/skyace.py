@@ -4,12 +4,11 @@ parsing only; the rules are ``dialtray.rules.skyace.creation``)."""
 from __future__ import annotations
 
 import argparse
-import json
 import textwrap
 from pathlib import Path
 from typing import Any
 
-from dialtray.commands._common import CommandError
+from dialtray.commands._ownfile import ident_of, new_or_check, write_new
 
 
 def register(sub: Any) -> None:
@@ -30,10 +29,7 @@ def register(sub: Any) -> None:
                 "exit status: 0 good, 1 a rule broken, 2 a usage error"),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     what = p.add_subparsers(dest="skyace_what", metavar="WHAT", required=True)
-    hero = what.add_parser("hero", help="a hero (or villain) file: new or check")
-    hero.add_argument("action", choices=("new", "check"), help="write a new hero, or check one")
-    hero.add_argument("file", type=Path, metavar="FILE", help="the hero's JSON file")
-    hero.add_argument("--name", help="new: the hero's name (default: the file's)")
+    hero = new_or_check(what, "hero", "a hero (or villain) file", "the hero's name")
     hero.set_defaults(func=run_hero)
 
 
@@ -42,15 +38,8 @@ def run_hero(args: argparse.Namespace) -> int:
 
     path: Path = args.file
     if args.action == "new":
-        if path.exists():
-            raise CommandError(f"{path} exists: not overwritten (choose another file)", 2)
-        ident = path.stem.lower().replace("_", "-")
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(new_hero(ident, args.name or ident.title()), indent=1)
-                            + "\n", encoding="utf-8")
-        except OSError as exc:
-            raise CommandError(f"cannot write {path}: {exc.strerror or exc}", 2) from None
+        ident = ident_of(path)
+        write_new(path, new_hero(ident, args.name or ident.title()))
         print(f"{path}: a new hero '{ident}'; name the powers and choose the frequencies, "
               f"then `dialtray skyace hero check {path}`")
         return 0

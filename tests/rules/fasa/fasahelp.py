@@ -3,7 +3,10 @@ refusal checked."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 import pytest
 from dialtray.rules.core.dice import ManualDice
@@ -14,6 +17,7 @@ from dialtray.rules.fasa import events as ev
 from dialtray.rules.fasa.actions import FasaAction
 from dialtray.rules.fasa.game import FasaGame
 from dialtray.rules.fasa.hexmap import from_offset
+from dialtray.rules.fasa.tables import SHIPPED
 
 
 def d10(*faces: int) -> ManualDice:
@@ -59,3 +63,18 @@ def done(g: FasaGame, plane: str) -> None:
 
     if g.state.current() == plane:
         g.apply(Pass(plane))
+
+
+def shipped(name: str) -> dict[str, Any]:
+    """A shipped sample table's document (``data/fasa/tables/NAME.json``), to edit."""
+    doc: dict[str, Any] = json.loads((SHIPPED / f"{name}.json").read_text(encoding="utf-8"))
+    return doc
+
+
+def owner(tmp_path: Path, **files: dict[str, Any]) -> Path:
+    """An owner's tables directory holding ``files`` (name -> document)."""
+    d = tmp_path / "box"
+    d.mkdir(exist_ok=True)
+    for name, doc in files.items():
+        (d / f"{name}.json").write_text(json.dumps(doc), encoding="utf-8")
+    return d

@@ -5,9 +5,7 @@ follows it, and a malformed one is refused naming the file and the field."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 from dialtray.rules.core.errors import CatalogueError
@@ -16,22 +14,8 @@ from dialtray.rules.fasa.actions import Bomb
 from dialtray.rules.fasa.combat import TURRET
 from dialtray.rules.fasa.game import FasaGame
 from dialtray.rules.fasa.hexmap import from_offset
-from dialtray.rules.fasa.tables import SHIPPED, load_tables
-from fasahelp import d10, placed
-
-
-def shipped(name: str) -> dict[str, Any]:
-    doc: dict[str, Any] = json.loads((SHIPPED / f"{name}.json").read_text(encoding="utf-8"))
-    return doc
-
-
-def owner(tmp_path: Path, **files: dict[str, Any]) -> Path:
-    """An owner's tables directory holding ``files`` (name -> document)."""
-    d = tmp_path / "box"
-    d.mkdir(exist_ok=True)
-    for name, doc in files.items():
-        (d / f"{name}.json").write_text(json.dumps(doc), encoding="utf-8")
-    return d
+from dialtray.rules.fasa.tables import load_tables
+from fasahelp import d10, owner, placed, shipped
 
 
 def _setup(tables: str, map_name: str = "sample-blank") -> list[ev.GameSetup]:

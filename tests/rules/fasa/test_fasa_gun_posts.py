@@ -67,7 +67,7 @@ def test_fs_m121_main_gun_flak_round_explodes_after_the_next_movement() -> None:
     assert Barrage("main-port-1", target) in g.legal_actions()
     refused(g, Barrage("main-port-1", from_offset(8, 3)), "FS-M121")  # behind a nacelle
     g.apply(Barrage("main-port-1", target))
-    assert ("FK", target, "main-port-1", 1) in g.state.counters
+    assert ("FK", target, "main-port-1", 1, False) in g.state.counters
     g.apply(Plot("A1", "2SA"))  # into the target hex
     events = g.apply(Plot("B1", "2SA"))
     flak = [e for e in events if isinstance(e, ev.Marked) and e.rule == "FS-M105"

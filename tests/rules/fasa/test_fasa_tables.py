@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 from dialtray.rules.core.errors import CatalogueError, NotationError
@@ -26,21 +25,7 @@ from dialtray.rules.fasa.hexmap import from_offset
 from dialtray.rules.fasa.notation import DEFAULT_SIDES, LogWriter
 from dialtray.rules.fasa.tables import SHIPPED, load_tables
 from dialtray.rules.fasa.template import sample_template, template
-from fasahelp import d10, placed, refused
-
-
-def shipped(name: str) -> dict[str, Any]:
-    doc: dict[str, Any] = json.loads((SHIPPED / f"{name}.json").read_text(encoding="utf-8"))
-    return doc
-
-
-def owner(tmp_path: Path, **files: dict[str, Any]) -> Path:
-    """An owner's tables directory holding ``files`` (name -> document)."""
-    d = tmp_path / "box"
-    d.mkdir(exist_ok=True)
-    for name, doc in files.items():
-        (d / f"{name}.json").write_text(json.dumps(doc), encoding="utf-8")
-    return d
+from fasahelp import d10, owner, placed, refused, shipped
 
 
 def duel(tables: str = "", speed: int = 2) -> FasaGame:
@@ -131,6 +116,38 @@ def test_fs_m102_the_owners_gun_range_table_sets_the_reach(tmp_path: Path) -> No
     assert one_hit(duel())  # the sample reaches
 
 
+def test_fs_m104_fs_m114_the_owners_rocket_and_bomb_tables_are_played(tmp_path: Path) -> None:
+    """FS table 16/17 in ``weapons.json``: an owner's AP rocket at +3 (sample +1) raises the
+    rocket's TN by 2 (FS-M104); an owner's 100 lb bomb doing 3 hits (sample 1) takes 9 of the
+    depot's 12 points, not 3 (FS-M114)."""
+    from dialtray.rules.fasa.actions import Bomb
+
+    doc = shipped("weapons")
+    next(d for d in doc["deployed"] if d["code"] == "AP")["modifier"] = 3
+    next(b for b in doc["bombs"] if b["code"] == "B100")["hits"] = 3
+    box = str(owner(tmp_path, weapons=doc))
+
+    def rocket_tn(tables: str) -> int:
+        g = duel(tables)
+        g.dice.feed((1,), sides=10)
+        out = g.apply("rocket A1 rockets_p1 AP B1")
+        return next(e.tn for e in out if isinstance(e, ev.Rolled))
+
+    assert rocket_tn(box) - rocket_tn("") == 2
+
+    def depot_after(tables: str) -> int:
+        setup: list[Event] = [ev.GameSetup("sample-town", ("P1", "P2"), 12, False, False, False,
+                                           2, tables),
+                              placed("A2", "P1", "sample-pusher", 6, 3, "A", 2),
+                              placed("B1", "P2", "sample-gunship", 15, 10, "D", 2),
+                              ev.Phase("combat", 1, ("A2", "B1"))]
+        g = FasaGame(d10(10), setup)
+        g.apply(Bomb("A2", "rockets_p1", from_offset(6, 3)))
+        return int(g.state.ground["depot"])
+
+    assert (depot_after(""), depot_after(box)) == (12 - 3, 12 - 9)
+
+
 def test_fs_m74_the_owners_deflection_diagram_sets_the_to_hit_number(tmp_path: Path) -> None:
     """FS-M74 / FS table 13: nose to nose is +2 in the sample; an owner's diagram giving 0
     lowers gun1's TN by 2."""
@@ -142,14 +159,16 @@ def test_fs_m74_the_owners_deflection_diagram_sets_the_to_hit_number(tmp_path: P
     assert tn(duel()) - tn(duel(str(owner(tmp_path, arcs=doc)))) == 2
 
 
-def test_fs_m83_an_owners_layout_and_sheet_are_played(tmp_path: Path) -> None:
-    """FS-M05/FS-M83: an owner's layout (pilot boxes in the nose's outer row) and a sheet of
-    theirs using it: a nose hit in that column wounds the pilot at once (FS-M92)."""
+def _gunship_with_pilot_in_the_nose(tmp_path: Path, pilot: list[list[int]],
+                                    **cells: list[list[int]]) -> FasaGame:
+    """A1 (hawk) and B1, an owner's gunship whose layout puts the pilot's boxes at ``pilot``
+    in the nose table (other nose locations moved by ``cells``), A1 to fire."""
     lay = shipped("layouts")
     mine = json.loads(json.dumps(lay["layouts"]["front-engine-turret"]))
     for table in mine.values():
         table.pop("pilot", None)
-    mine["nose"]["pilot"] = [[0, 4]]
+    mine["nose"]["pilot"] = pilot
+    mine["nose"].update(cells)
     lay["layouts"]["open-cockpit"] = mine
     d = owner(tmp_path, layouts=lay)
     (d / "sheets").mkdir()
@@ -161,11 +180,31 @@ def test_fs_m83_an_owners_layout_and_sheet_are_played(tmp_path: Path) -> None:
                           placed("A1", "P1", "sample-hawk", 10, 8, "A", 2),
                           placed("B1", "P2", "my-gunship", 10, 6, "D", 2),
                           ev.Phase("combat", 1, ("A1", "B1"))]
-    g = FasaGame(d10(), setup)
+    return FasaGame(d10(), setup)
+
+
+def test_fs_m83_an_owners_layout_and_sheet_are_played(tmp_path: Path) -> None:
+    """FS-M05/FS-M83: an owner's layout (pilot boxes in the nose's outer row) and a sheet of
+    theirs using it: a nose hit in that column wounds the pilot at once (FS-M92)."""
+    g = _gunship_with_pilot_in_the_nose(tmp_path, [[0, 4]])
     assert g.state.planes["B1"].sheet_data.diagram["nose"]["pilot"] == ((0, 4),)
     g.dice.feed((10, 1, 1, 5, 10), sides=10)  # column 5 = index 4; Constitution roll 10
     out = g.apply("fire A1 B1")
     assert [e.amount for e in out if isinstance(e, ev.Wounded)] == [1]
+
+
+def test_fs_m92_one_constitution_roll_per_hit_however_many_pilot_boxes(tmp_path: Path) -> None:
+    """FS-M92 "Pilot/Gunner boxes" (D-FS-30): an owner's layout with two pilot boxes in the
+    nose's column 5 (rows 1 and 2); one 50 cal AP hit there marks both: the pilot loses 2
+    Constitution (3 -> 1) and makes ONE roll at the reduced Constitution (TN 10 - 1 = 9), not
+    one per box: the two dice fed after it stay unused."""
+    g = _gunship_with_pilot_in_the_nose(tmp_path, [[0, 4], [1, 4]], engine_ms4=[[1, 3]])
+    g.dice.feed((10, 1, 1, 5, 10, 10, 10), sides=10)  # gun1 hits, gun2 misses, nose, col 5
+    out = g.apply("fire A1 B1")
+    assert [e.amount for e in out if isinstance(e, ev.Wounded)] == [2]
+    rolls = [e for e in out if isinstance(e, ev.Rolled) and e.rule == "FS-M92"]
+    assert [(r.roll, r.tn) for r in rolls] == [(10, 9)]
+    assert g.state.planes["B1"].constitution == 1 and len(g.dice.pending()) == 2
 
 
 def test_fs_m07_each_plane_starts_at_its_own_speed_and_above_max_is_refused() -> None:

@@ -28,7 +28,7 @@ def test_fs_m68_a_flare_a_flak_and_a_rocket_in_one_round() -> None:
     g.apply(Launch("A1", "rockets_s1", "FL", from_offset(10, 5)))  # type: ignore[attr-defined]
     out = g.apply(Rocket("A1", "rockets_p1", "AP", "B1"))  # type: ignore[attr-defined]
     assert any(isinstance(e, ev.Acted) and e.plane == "A1" for e in out)
-    codes = sorted(c for c, _, who, _ in g.state.counters if who == "A1")  # type: ignore
+    codes = sorted(c for c, _, who, _, _ in g.state.counters if who == "A1")  # type: ignore
     assert codes == ["FK", "FL"] and g.state.current() == "B1"  # type: ignore[attr-defined]
 
 

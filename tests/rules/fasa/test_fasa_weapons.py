@@ -25,7 +25,7 @@ def test_fs_m105_flak_explodes_after_the_next_movement_phase() -> None:
              dice=d10(*[5] * 40))
     target = from_offset(10, 5)
     g.apply(Launch("A1", "rockets_s1", "FK", target))
-    assert g.state.counters == [("FK", target, "A1", 1)]
+    assert g.state.counters == [("FK", target, "A1", 1, False)]
     done(g, "A1")  # FS-M68: it may launch more this round; it passes
     g.apply(Pass("B1"))
     g.apply(Plot("A1", "1SA"))
@@ -115,7 +115,7 @@ def test_fs_m114_bomb_hits_a_ground_target_or_scatters() -> None:
 
 def test_fs_m108_m109_m110_harpoon_lift_and_tow_numbers() -> None:
     """FS-M108 the harpoon is never fired at aircraft (not offered); FS-M109 lift TN base + 2 x
-    speed - Natural Touch (+2 shocked); FS-M110 towing itself is not built (see the report)."""
+    speed - Natural Touch (+2 shocked); FS-M110 towing in play: test_fasa_tow_torpedo.py."""
     assert lift_tn(3, 2, 5) == 2 and lift_tn(3, 2, 5, shocked=True) == 4
 
 

@@ -164,3 +164,23 @@ def test_sa_m37_the_gm_lays_out_the_mission_and_the_log_keeps_it() -> None:
         replay_log(parse_log(text.replace("T4=9,9", "T9=9,9"), "gm.log"))
     with pytest.raises(NotationError, match="SA-M37"):
         replay_log(parse_log("Game: skyace\nLayout: P1=0,0\n---\n", "duel.log"))
+
+
+def test_sa_m55_the_owners_villain_file_replaces_the_missions_thugs(tmp_path: Path) -> None:
+    """SA-M55 "The Mugging" with the owner's villains: a `Hero-file:` holding a villain with
+    the mission's villain id (`thug`, printed LIFE 1 instead of the shipped sample's 3) is the
+    one the mission deals: all four thugs start at LIFE 1; the replay of the log reads the
+    same file."""
+    shipped = json.loads((DATA_DIR / "heroes.json").read_text(encoding="utf-8"))
+    thug = next(h for h in shipped["heroes"] if h["id"] == "thug")
+    f = _write(tmp_path / "villains.json", {"heroes": [dict(thug, life=1, name="Brick")]})
+    assert check_file(f) == []
+    g = SkyAceGame.mission(SeededDice(11), heroes=("sky-ace", "twilight"),
+                           own=load_heroes(f), hero_files=(str(f),))
+    plain = SkyAceGame.mission(SeededDice(11), heroes=("sky-ace", "twilight"))
+    thugs = sorted(k for k in g.state.pawns if k.startswith("T"))
+    assert [g.state.pawns[k].life for k in thugs] == [1, 1, 1, 1]
+    assert [plain.state.pawns[k].life for k in thugs] == [3, 3, 3, 3]
+    w = play(g, lambda s: RandomBot(5))
+    again = replay_log(parse_log(w.text(), "villains.log")).game
+    assert state_json(again) == state_json(g)

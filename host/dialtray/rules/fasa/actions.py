@@ -6,7 +6,8 @@
     fire A1 B1 [double]          all the plane's guns at one target (FS-M68), doubling down FS-M77
     attack A1 cell-3             all the plane's guns at a map object (gas cell, nacelle, ground)
     rocket A1 rockets_p1 AP B1   one lethal rocket at a target (FS-M103/FS-M104)
-    launch A1 rockets_s1 FK 5,7  a flak, flare or sonic rocket at a hex (FS-M105..FS-M107)
+    launch A1 rockets_s1 FK 5,7  a flak, flare or sonic rocket at a hex (FS-M105..FS-M107);
+                                 ``... FK 5,7 tow``: its hits on a towing enemy go at the object
     bomb A1 rockets_p1 5,7       a bomb on the plane's own or an adjacent hex (FS-M114)
     clear A1                     try to clear every jammed gun (FS-M78)
     place A1 3 [hit 2]           put a rolled gun hit (the first, or the 2nd...) in column 3
@@ -20,7 +21,8 @@
     torpedo A1 rockets_s1 nacelle-port   an aerial torpedo at a stationary object (FS-M115)
     cut A1                       cut the tow cable: the object falls behind the plane (FS-M110)
     gun turret-bow A1            a zeppelin or ground turret's guns at a plane (FS-M120)
-    barrage main-port-1 5,7      a main gun or flak cannon's flak round at a hex (FS-M121)
+    barrage main-port-1 5,7      a main gun or flak cannon's flak round at a hex (FS-M121);
+                                 ``tow`` as for ``launch``
     land A1                      land on the own zeppelin's hook from its hex (FS-M66, FS-M67)
 """
 
@@ -119,9 +121,11 @@ class Launch:
     hardpoint: str
     code: str
     hex: Hex
+    tow: bool = False  # FS-M110: the burst's hits on a towing enemy go at its object
 
     def text(self) -> str:
-        return f"launch {self.plane} {self.hardpoint} {self.code} {hex_text(self.hex)}"
+        return (f"launch {self.plane} {self.hardpoint} {self.code} {hex_text(self.hex)}"
+                + (" tow" if self.tow else ""))
 
 
 @dataclass(frozen=True)
@@ -234,9 +238,10 @@ class Barrage:
 
     plane: str  # the gun post's id
     hex: Hex
+    tow: bool = False  # FS-M110: the burst's hits on a towing enemy go at its object
 
     def text(self) -> str:
-        return f"barrage {self.plane} {hex_text(self.hex)}"
+        return f"barrage {self.plane} {hex_text(self.hex)}" + (" tow" if self.tow else "")
 
 
 @dataclass(frozen=True)
@@ -338,8 +343,8 @@ def parse_action(text: str) -> FasaAction:
         return (Cut if verb == "cut" else Land)(_plane(args[0], text))
     if verb == "gun" and n in (2, 3) and args[2:] in ([], ["tow"]):
         return Gun(_object(args[0], text), _plane(args[1], text), n == 3)
-    if verb == "barrage" and n == 2:
-        return Barrage(_object(args[0], text), _hex(args[1], text))
+    if verb == "barrage" and n in (2, 3) and args[2:] in ([], ["tow"]):
+        return Barrage(_object(args[0], text), _hex(args[1], text), n == 3)
     if verb == "pass" and n == 1 and OBJECT.match(args[0]):
         return Pass(args[0])
     if verb == "rocket" and n in (4, 5) and args[4:] in ([], ["tow"]):
@@ -347,8 +352,9 @@ def parse_action(text: str) -> FasaAction:
         target = args[3] if args[3].islower() and OBJECT.match(args[3]) else _plane(args[3],
                                                                                      text)
         return Rocket(_plane(args[0], text), args[1], args[2].upper(), target, n == 5)
-    if verb == "launch" and n == 4:
-        return Launch(_plane(args[0], text), args[1], args[2].upper(), _hex(args[3], text))
+    if verb == "launch" and n in (4, 5) and args[4:] in ([], ["tow"]):
+        return Launch(_plane(args[0], text), args[1], args[2].upper(), _hex(args[3], text),
+                      n == 5)
     if verb == "bomb" and n == 3:
         return Bomb(_plane(args[0], text), args[1], _hex(args[2], text))
     if verb == "attack" and n == 2 and re.fullmatch(r"[a-z0-9][a-z0-9-]*", args[1]):

@@ -12,13 +12,13 @@ from dialtray.rules.fasa import events as ev
 from dialtray.rules.fasa.apply import Damage, Emit
 from dialtray.rules.fasa.damage import gun_shape, hit_table, shape, shift_allowed
 from dialtray.rules.fasa.hexmap import (
+    GUN_POSTS,
     Hex,
     MapObject,
     MapSheet,
     bearing,
     distance,
     in_arc,
-    mega_hex,
     neighbours,
     step,
     straight_ahead,
@@ -31,8 +31,6 @@ from dialtray.rules.fasa.stray import past_object
 from dialtray.rules.fasa.tables import active
 from dialtray.rules.fasa.tn import (
     bomb_tn,
-    constitution_tn,
-    drill_tn,
     gas_cell_tn,
     jam_clear_tn,
     nacelle_tn,
@@ -43,6 +41,7 @@ from dialtray.rules.fasa.tn import (
 )
 
 TURRET = "-turret"
+ON_GROUND = ("ground", "building", "train")  # FS-M114: where a scattered bomb still hits
 TAG_TURNS = 4  # FS-M111: the rest of this turn and 4 more
 
 
@@ -371,30 +370,50 @@ class Attack:
                   if obj.kind == "zeppelin" else boxes)
         self.emit(ev.GroundHit(target, min(points, self.st.ground.get(target, 0)), rule))
 
-    def launch(self, hardpoint: str, code: str, h: Hex) -> None:
+    def launch(self, hardpoint: str, code: str, h: Hex, tow: bool = False) -> None:
         """FS-M105..FS-M107: auto-hit at a hex; flak explodes after the next Movement Phase,
-        flare and sonic rolls come at step 7 of this Combat Phase."""
+        flare and sonic rolls come at step 7 of this Combat Phase. ``tow``: the flak's hits on
+        a towing enemy go at its object (FS-M110, D-FS-48)."""
         self.emit(ev.RocketUsed(self.p.id, hardpoint, code))
-        self.emit(ev.Counter(code, h, self.p.id, self.st.turn))
+        self.emit(ev.Counter(code, h, self.p.id, self.st.turn, tow))
 
     def bomb(self, hardpoint: str, h: Hex) -> None:
-        """FS-M114: own hex or adjacent; a miss scatters (``scatter.json``, D-FS-46) and still
-        damages a ground object where it lands."""
+        """FS-M114: own hex or adjacent, TN from the object in the aimed hex (D-FS-50): a hit
+        damages it (a gas cell or nacelle next to the plane too), each of the Bomb Table's
+        hits the flak template's boxes in points (a gas cell its "Zep. Dmg."); a miss
+        scatters (``scatter.json``, D-FS-46) and still damages a ground object where it
+        lands. Cargo on the ground is such an object where it lies now; an object in tow has
+        no hex and no bomb reaches it (D-FS-48)."""
         code = next(c for c in self.p.rockets[hardpoint] if c in bombs())
         _, modifier, hits = bombs()[code]
         self.emit(ev.RocketUsed(self.p.id, hardpoint, code))
-        obj = self.map.object_at(h)
+        obj = self.bombed(h, aimed=True)
         dead_eye, _, shocked = self.skills()
         base = obj.base_tn if obj is not None else 1
         tn = bomb_tn(base, modifier, h != self.p.hex, dead_eye, shocked)
-        lands = h
         if not self.roll(f"{code} bomb on {h}", tn, "FS-M114"):
             (r,) = roll_d10(self.dice, f"{self.p.id} bomb scatter")
             facing, hexes = active().scatter[r]  # the scatter diagram (scatter.json)
-            lands = step(h, facing, hexes)
-        hit = self.map.object_at(lands)
-        if hit is not None and hit.kind == "ground" and self.st.ground.get(hit.id, 0) > 0:
-            self.emit(ev.GroundHit(hit.id, hits * len(shape("flak"))))
+            obj = self.bombed(step(h, facing, hexes), aimed=False)
+        left = self.st.ground.get(obj.id, 0) if obj is not None else 0
+        if obj is not None and left > 0:
+            boxes = len(shape("flak"))
+            each = (active().zep_points("flak", boxes, self.map.military)
+                    if obj.kind == "zeppelin" else boxes)
+            self.emit(ev.GroundHit(obj.id, min(hits * each, left), "FS-M114"))
+
+    def bombed(self, h: Hex, aimed: bool) -> MapObject | None:
+        """The object a bomb in hex ``h`` damages (FS-M114): cargo where it lies now (never
+        in tow: ``st.cargo`` None), else a standing object there: any on the aimed hex (a gas
+        cell, a nacelle, a building), only one on the ground where a scattered bomb lands."""
+        for o in self.map.objects:
+            if o.kind == "cargo" and self.st.cargo.get(o.id, o.hex) == h:
+                return o
+        for o in self.map.objects:
+            if h in o.span and o.kind not in (*GUN_POSTS, "hook", "cargo") \
+                    and self.st.ground.get(o.id, 0) > 0 and (aimed or o.kind in ON_GROUND):
+                return o
+        return None
 
     def clear(self) -> None:
         """FS-M78: TN 8 - Steady Hand per jammed gun; the shooter's only action."""
@@ -404,69 +423,6 @@ class Attack:
                 continue
             if self.roll(f"clear {gid}", jam_clear_tn(steady), "FS-M78"):
                 self.emit(ev.GunState(self.p.id, gid, "cleared"))
-
-
-def flak_burst(st: FasaState, sheet: MapSheet, dice: DiceSource, emit: Emit, h: Hex,
-               owner: str) -> None:
-    """FS-M105: 2 hits in the target hex (Nose table), 1 in the rest of the mega-hex, location
-    by each plane's side toward the target hex; the launcher rolls for everyone (FS-T33)."""
-    for p in sorted(st.planes.values(), key=lambda x: x.id):
-        if not p.flying or p.hex not in mega_hex(h):
-            continue
-        n = 2 if p.hex == h else 1
-        dmg = Damage(st, dice, emit, p.id, owner if owner in st.planes else None)
-        for _ in range(n):
-            (loc,) = roll_d10(dice, f"{p.id} flak location")
-            (col,) = roll_d10(dice, f"{p.id} flak column")
-            dmg.hit(hit_table(side_of(p, h), loc), col - 1, shape("flak"), "flak", "FS-M105")
-        dmg.finish()
-
-
-def non_lethal(st: FasaState, dice: DiceSource, emit: Emit) -> None:
-    """FS-M06 step 7: flare (FS-M106: pilots facing the hex in a straight line or in it) and
-    sonic (FS-M107: pilots in the mega-hex) counters of this turn; the launcher is immune."""
-    for kind, h, owner, turn in list(st.counters):
-        if kind not in ("FL", "SS") or turn != st.turn:
-            continue
-        for p in sorted(st.planes.values(), key=lambda x: x.id):
-            if not p.flying or p.id == owner:
-                continue
-            if kind == "FL":
-                hit = p.hex == h or straight_ahead(p.hex, p.facing, h) is not None
-            else:
-                hit = p.hex in mega_hex(h)
-            if not hit:
-                continue
-            tn = constitution_tn(p.constitution, p.shocked(st.turn))
-            (r,) = roll_d10(dice, f"{p.id} Constitution ({kind})")
-            ok = succeeds(r, tn)
-            rule = "FS-M106" if kind == "FL" else "FS-M107"
-            emit(ev.Rolled(p.id, f"Constitution vs {kind}", r, tn, ok, rule))
-            if not ok:
-                emit(ev.Shocked(p.id, "pilot", st.turn + 1))
-        emit(ev.Counter(kind, h, owner, -1))
-
-
-def continuing(st: FasaState, dice: DiceSource, emit: Emit) -> None:
-    """FS-M06 step 8: magnesium burns one more box and goes out (D-FS-07); a drill rolls
-    10 - range and drills 4 more boxes or stops for good (FS-M113)."""
-    for p in sorted(st.planes.values(), key=lambda x: x.id):
-        for kind, table, col, rng in list(p.burning):
-            if not p.flying:
-                break
-            dmg = Damage(st, dice, emit, p.id, None)
-            if kind == "MG":
-                dmg.hit(table, col - 1, shape("fracture"), "magnesium burn", "FS-M06")
-                emit(ev.Burning(p.id, kind, table, col, rng, False))
-            else:
-                (r,) = roll_d10(dice, f"{p.id} drill")
-                ok = succeeds(r, drill_tn(rng))
-                emit(ev.Rolled(p.id, "drill continues", r, drill_tn(rng), ok, "FS-M113"))
-                if ok:
-                    dmg.hit(table, col - 1, shape("drill"), "drill", "FS-M113")
-                else:
-                    emit(ev.Burning(p.id, kind, table, col, rng, False))
-            dmg.finish()
 
 
 def object_range(sheet: MapSheet, p: PlaneState, h: Hex, reach: int) -> int | None:

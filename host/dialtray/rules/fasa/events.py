@@ -200,11 +200,13 @@ class Counter(Event):
     hex: Hex
     owner: str
     turn: int
+    tow: bool = False  # FS-M110: a flak burst aimed at the objects towing enemies tow
 
     def text(self) -> str:
         if self.turn < 0:
             return f"{self.kind} counter at {hex_text(self.hex)} removed"
-        return f"{self.owner} {self.kind} counter at {hex_text(self.hex)} (turn {self.turn})"
+        return (f"{self.owner} {self.kind} counter at {hex_text(self.hex)} (turn {self.turn})"
+                + (", aimed at towed objects" if self.tow else ""))
 
 
 @dataclass(frozen=True)

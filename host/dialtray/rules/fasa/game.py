@@ -15,7 +15,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
 from dialtray.rules.core.dials import Dial, DialChange, DialSetting, click_change
@@ -46,8 +45,9 @@ from dialtray.rules.fasa.actions import (
     parse_action,
     seal_digest,
 )
+from dialtray.rules.fasa.aftermath import continuing, non_lethal
 from dialtray.rules.fasa.apply import Emit
-from dialtray.rules.fasa.combat import TURRET, Attack, combat_order, continuing, non_lethal
+from dialtray.rules.fasa.combat import TURRET, Attack, combat_order
 from dialtray.rules.fasa.hexmap import MapSheet
 from dialtray.rules.fasa.legal import (
     check_combat,
@@ -58,6 +58,7 @@ from dialtray.rules.fasa.legal import (
 )
 from dialtray.rules.fasa.movement import Mover, caps, crowded, refusal
 from dialtray.rules.fasa.rocketorder import release
+from dialtray.rules.fasa.setup import SEATS, Outcome, start_events
 from dialtray.rules.fasa.skills import mission_xp
 from dialtray.rules.fasa.state import FasaState, PlaneState, fold_event
 from dialtray.rules.fasa.summary import record
@@ -68,53 +69,7 @@ from dialtray.rules.fasa.template import parse_plot
 from dialtray.rules.fasa.tn import roll_d10, tailing_number, tailing_reveal
 
 SPEED = "speed"
-SEATS = ("P1", "P2")
-
-
-@dataclass(frozen=True)
-class Outcome:
-    termination: str
-    winner: Seat | None
-    vp: dict[Seat, int] = field(default_factory=dict)
-    how: str = ""
-
-
-def start_events(map_name: str, planes: Sequence[tuple[str, str, str]], turn_limit: int,
-                 sealed: bool = False, fractional: bool = False,
-                 collision_damage: bool = False, speed: int = 2, tables: str = "",
-                 speeds: dict[str, int] | None = None,
-                 rescue: dict[str, str] | None = None,
-                 fields: Sequence[str] = ()) -> list[Event]:
-    """FS-M07 "Set-up": P1 on the south edge facing A, P2 on the north edge facing D, home
-    sides behind them; ``planes`` are (seat, plane id, sheet id). "Pilots may start at any
-    speed <= their plane's max speed": ``speeds`` sets a plane's own, ``speed`` the rest (a
-    plane slower than ``speed`` at most starts at its max); a chosen speed above a plane's max
-    is refused (``ValueError`` naming FS-M07). ``tables``: the owner's tables directory."""
-    with using(load_tables(tables or None)) as t:
-        sheet = t.map(map_name)
-        out: list[Event] = [ev.GameSetup(map_name, SEATS, turn_limit, sealed, fractional,
-                                         collision_damage, speed, tables,
-                                         tuple(sorted((rescue or {}).items())),
-                                         tuple(fields))]
-        from dialtray.rules.fasa.hexmap import from_offset
-
-        count = {s: 0 for s in SEATS}
-        for seat, pid, sid in planes:
-            i = count[seat]
-            count[seat] += 1
-            col = sheet.cols // 2 - 2 + 3 * (i % 2)  # FS-M08: a pair side by side ...
-            south = seat == "P1"
-            row = i // 2  # ... and each further pair one row further in
-            h = from_offset(col, sheet.rows - 2 - row if south else 1 + row)
-            top = t.sheet(sid).max_speed
-            chosen = (speeds or {}).get(pid)
-            if chosen is not None and not 0 <= chosen <= top:
-                raise ValueError(f"{pid} ({sid}) cannot start at speed {chosen}: pilots start "
-                                 f"at any speed up to their plane's max speed {top} (FS-M07)")
-            v = chosen if chosen is not None else min(speed, top)
-            out.append(ev.PlanePlaced(pid, seat, sid, h, 0 if south else 3, v,
-                                      "south" if south else "north"))
-    return out
+__all__ = ["SEATS", "SPEED", "FasaGame", "Outcome", "record", "start_events", "tails"]
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -389,7 +344,7 @@ class FasaGame(EventSourcedGame[FasaState, FasaAction]):
         elif isinstance(a, Rocket):
             att.rocket(a.hardpoint, a.code, a.target, a.tow)
         elif isinstance(a, Launch):
-            att.launch(a.hardpoint, a.code, a.hex)
+            att.launch(a.hardpoint, a.code, a.hex, a.tow)
         elif isinstance(a, Bomb):
             att.bomb(a.hardpoint, a.hex)
         elif isinstance(a, Clear):

@@ -134,6 +134,10 @@ def post_actions(st: FasaState, sheet: MapSheet, pid: str) -> list[FasaAction]:
         if st.planes[t].towing:  # FS-M110: or at the object it tows
             out.append(Gun(pid, t, True))
     out += [Barrage(pid, h) for h in barrage_hexes(sheet, o)]
+    from dialtray.rules.fasa.tow import foe_tows
+
+    if foe_tows(st, o.owner):  # FS-M110: the burst may go at the objects foes tow
+        out += [Barrage(pid, h, True) for h in barrage_hexes(sheet, o)]
     return out
 
 
@@ -146,7 +150,9 @@ def post_allowed(st: FasaState, sheet: MapSheet, pid: str, a: FasaAction) -> boo
         return (t is not None and (t.towing or not a.tow)
                 and a.target in gun_targets(st, sheet, o))
     if isinstance(a, Barrage):
-        return a.hex in barrage_hexes(sheet, o)
+        from dialtray.rules.fasa.tow import foe_tows
+
+        return a.hex in barrage_hexes(sheet, o) and (not a.tow or foe_tows(st, o.owner))
     return False
 
 
@@ -164,6 +170,8 @@ def why_not(st: FasaState, sheet: MapSheet, pid: str, a: FasaAction) -> tuple[st
     if isinstance(a, Barrage):
         if not o.flak:
             return f"{pid} has no flak gun", "FS-M121", "Main guns"
+        if a.tow and a.hex in barrage_hexes(sheet, o):
+            return "no enemy plane tows an object", "FS-M110", "Towing"
         return (f"not a hex down {pid}'s hexrows within {flak_reach(o)} and in sight",
                 "FS-M121", "Main guns")
     return f"a gun post fires (gun, barrage) or passes, not {a.text()!r}", "FS-M120", "Turrets"
@@ -176,7 +184,7 @@ def resolve(st: FasaState, sheet: MapSheet, dice: DiceSource, emit: Emit,
         return  # pass
     o = post(sheet, a.plane)
     if isinstance(a, Barrage):  # FS-M121: auto-hits the hex, explodes after next movement
-        emit(ev.Counter("FK", a.hex, o.id, st.turn))
+        emit(ev.Counter("FK", a.hex, o.id, st.turn, a.tow))
         return
     t = st.planes[a.target]
     from dialtray.rules.fasa.combat import deflection, side_of
@@ -216,7 +224,7 @@ def gunner_shock(st: FasaState, sheet: MapSheet, dice: DiceSource, emit: Emit) -
     post's hex) and a sonic rocket whose mega-hex holds the post call for a Constitution roll
     at the gunners' 2 + 3 = 5 (FS-M106, FS-M107, FS-T39); a failure silences the gun until
     the end of the next turn (FS-A06)."""
-    for kind, h, _owner, turn in st.counters:
+    for kind, h, _owner, turn, _tow in st.counters:
         if kind not in ("FL", "SS") or turn != st.turn:
             continue
         for o in sheet.objects:

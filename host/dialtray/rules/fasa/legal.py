@@ -143,6 +143,9 @@ def combat_actions(st: FasaState, sheet: MapSheet) -> list[FasaAction]:
                 out += [Bomb(p.id, hp, h) for h in bomb_hexes(sheet, p)]
             elif d.at_hex:
                 out += [Launch(p.id, hp, code, h) for h in hexes_ahead(sheet, p, d.range)]
+                if code == "FK" and tow.foe_tows(st, p.seat):  # FS-M110: at towed objects
+                    out += [Launch(p.id, hp, code, h, True)
+                            for h in hexes_ahead(sheet, p, d.range)]
             elif code not in ("HP", "TP"):  # objects only (FS-M108, FS-M115): ``tow``
                 if code in OBJECT_ROCKETS:  # D-FS-42: at a map object straight ahead
                     out += [Rocket(p.id, hp, code, o) for o in objects_ahead(st, sheet, p,
@@ -226,7 +229,8 @@ def allowed(st: FasaState, sheet: MapSheet, p: PlaneState, turret: bool,
         return False
     d = deployed()[a.code]
     if isinstance(a, Launch):
-        return d.at_hex and a.hex in hexes_ahead(sheet, p, d.range)
+        return d.at_hex and a.hex in hexes_ahead(sheet, p, d.range) and (
+            not a.tow or (a.code == "FK" and tow.foe_tows(st, p.seat)))
     if a.target not in st.planes and not d.at_hex and a.code in OBJECT_ROCKETS \
             and not a.tow:
         return a.target in objects_ahead(st, sheet, p, d.range)
@@ -305,6 +309,11 @@ def rocket_why(st: FasaState, sheet: MapSheet, p: PlaneState, a: FasaAction
         if not d.at_hex:
             return (f"a {d.name} is fired at a target, not a hex", "FS-M104",
                     "Deployed weapons")
+        if a.tow and a.hex in hexes_ahead(sheet, p, d.range):
+            if a.code != "FK":
+                return (f"a {d.name} does no damage: only a flak burst's hits go at a towed "
+                        "object", "FS-M110", "Towing")
+            return "no enemy plane tows an object", "FS-M110", "Towing"
         return (f"a {d.name} goes to a hex in the column straight ahead within {d.range}, on "
                 "the map and in sight", "FS-M69", "Valid target")
     if d.at_hex:

@@ -12,9 +12,11 @@ from dataclasses import dataclass
 
 from dialtray.rules.core.dice import DiceSource
 from dialtray.rules.fasa import events as ev
+from dialtray.rules.fasa import projectile
 from dialtray.rules.fasa.apply import Damage, Emit, combat_bailout
 from dialtray.rules.fasa.damage import shape
-from dialtray.rules.fasa.hexmap import Hex, MapSheet, step, straight_ahead
+from dialtray.rules.fasa.hexmap import Hex, MapSheet, step
+from dialtray.rules.fasa.projectile import PROJECTILE, aimed
 from dialtray.rules.fasa.state import FasaState, PlaneState
 from dialtray.rules.fasa.template import Maneuver, flown_randomly, parse_plot
 from dialtray.rules.fasa.tn import (
@@ -158,10 +160,10 @@ class Mover:
             elif p.flying:
                 self.fly(p, planned[pid])
         for p in abandoned:
-            if not self.projectile(p) and _aimed(st, p):
+            if not self.projectile(p) and aimed(st, p, self.map):
                 if p.status != PROJECTILE:
-                    self.emit(ev.PlaneOut(p.id, PROJECTILE, "the empty plane flies on at an "
-                                          "enemy straight ahead", "FS-M63"))
+                    self.emit(ev.PlaneOut(p.id, PROJECTILE, "the empty plane flies on at a "
+                                          "target straight ahead", "FS-M63"))
             elif p.status == PROJECTILE:
                 self.emit(ev.PlaneOut(p.id, "bailed", "the empty plane is out of play",
                                       "FS-M62"))
@@ -174,59 +176,13 @@ class Mover:
                 drop(st, self.map, self.emit, p, "FS-M110")
 
     def abandon(self, p: PlaneState, m: Maneuver) -> bool:
-        """FS-M62: the pilot bails out safely; the empty plane flies straight on at the plotted
-        speed (D-FS-09: it leaves play at the end of this Movement Phase). True if it is still
-        over the map."""
-        self.emit(ev.Credit(p.id, "bailout-planned"))
-        self.emit(ev.PlaneOut(p.id, "bailed", "planned bailout", "FS-M62"))
-        path = m.path(p.hex, p.facing)
-        if not path or not all(self.map.on_map(h) for h in path):
-            return False
-        self.emit(ev.Moved(p.id, m.text(), path[-1], p.facing, m.speed, 0, False,
-                           "abandoned, flying straight on", "FS-M62"))
-        return True
+        return projectile.abandon(self, p, m)
 
     def fly_on(self, p: PlaneState) -> bool:
-        """FS-M63: an empty plane used as a projectile flies straight on at its speed each
-        Movement Phase; True while it is still over the map."""
-        path = [step(p.hex, p.facing, i) for i in range(1, p.speed + 1)]
-        if not path or not all(self.map.on_map(h) for h in path):
-            self.emit(ev.PlaneOut(p.id, "bailed", "the empty plane left the map", "FS-M62"))
-            return False
-        self.emit(ev.Moved(p.id, f"{p.speed}SA", path[-1], p.facing, p.speed, 0, False,
-                           "abandoned, flying straight on", "FS-M63"))
-        return True
+        return projectile.fly_on(self, p)
 
     def projectile(self, p: PlaneState) -> bool:
-        """FS-M63: an abandoned plane ending the Movement Phase in an enemy's hex hits on
-        target base + own base - hexes flown straight (over every turn it stayed on target,
-        D-FS-38); FS-M64: 14 - own base flak hits, each located from the angle of the
-        collision. True if it struck (it is then out of play)."""
-        from dialtray.rules.fasa.combat import side_of
-        from dialtray.rules.fasa.damage import hit_table
-        from dialtray.rules.fasa.tn import projectile_hits, projectile_tn
-
-        own = p.sheet_data.base_to_hit
-        for t in sorted(self.st.planes.values(), key=lambda x: x.id):
-            if not t.flying or t.seat == p.seat or t.hex != p.hex:
-                continue
-            tn = projectile_tn(t.sheet_data.base_to_hit, own, max(p.speed, p.straight_run))
-            if not self.roll(p.id, f"projectile at {t.id}", tn, "FS-M63"):
-                continue
-            dmg = Damage(self.st, self.dice, self.emit, t.id, p.id)
-            back = None if (t.facing - p.facing) % 6 == 3 else 3
-            for _ in range(projectile_hits(own)):
-                (loc,) = roll_d10(self.dice, f"{t.id} projectile location")
-                (col,) = roll_d10(self.dice, f"{t.id} projectile column")
-                side = side_of(t, p.hex) if back is None else back
-                dmg.hit(hit_table(side, loc), col - 1, shape("flak"), "plane as projectile",
-                        "FS-M64")
-            dmg.finish()
-            if p.status == PROJECTILE:
-                self.emit(ev.PlaneOut(p.id, "bailed", f"the empty plane struck {t.id}",
-                                      "FS-M63"))
-            return True
-        return False
+        return projectile.strike(self, p)
 
     def _rank(self, p: PlaneState, m: Maneuver) -> int:
         kinds = {x.kind for x in pushes(caps(p, self.st.turn), m)}
@@ -394,11 +350,11 @@ class Mover:
 
     def flak(self) -> None:
         """FS-M105 / FS-M121: last turn's flak explodes at the end of this Movement Phase."""
-        from dialtray.rules.fasa.combat import flak_burst
+        from dialtray.rules.fasa.aftermath import flak_burst
 
-        for kind, h, owner, turn in list(self.st.counters):
+        for kind, h, owner, turn, tow in list(self.st.counters):
             if kind == "FK" and turn == self.st.turn - 1:
-                flak_burst(self.st, self.map, self.dice, self.emit, h, owner)
+                flak_burst(self.st, self.map, self.dice, self.emit, h, owner, tow)
                 self.emit(ev.Counter(kind, h, owner, -1))
 
 
@@ -412,15 +368,6 @@ def _mishap_losses(p: PlaneState, index: int) -> list[str]:
     out = [loc for t in tables for loc in p.sheet_data.diagram.get(t, {})
            if loc not in p.lost and (index >= 3 or loc.startswith(("gun", "rockets", "engine")))]
     return sorted(out)
-
-
-PROJECTILE = "projectile"  # FS-M63: an empty plane flying on at an enemy (D-FS-38)
-
-
-def _aimed(st: FasaState, p: PlaneState) -> bool:
-    """An enemy flying plane in the hex column straight ahead of the empty plane."""
-    return any(t.flying and t.seat != p.seat and straight_ahead(p.hex, p.facing, t.hex)
-               is not None for t in st.planes.values())
 
 
 def crowded(st: FasaState) -> list[list[PlaneState]]:

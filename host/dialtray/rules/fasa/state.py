@@ -130,7 +130,7 @@ class FasaState:
     picks: dict[str, int] = field(default_factory=dict)
     order: tuple[str, ...] = ()
     acted: set[str] = field(default_factory=set)
-    counters: list[tuple[str, Hex, str, int]] = field(default_factory=list)
+    counters: list[tuple[str, Hex, str, int, bool]] = field(default_factory=list)
     pending: tuple[str, str, tuple[tuple[str, str, int], ...]] | None = None
     launching: tuple[str, str] | None = None  # FS-M68: (plane, lethal target) this round
     held: tuple[str, str, tuple[tuple[str, str, int], ...]] | None = None  # FS-M82 rockets
@@ -250,7 +250,7 @@ def fold_event(st: FasaState, e: Event) -> None:
         if e.turn < 0:
             st.counters = [c for c in st.counters if not (c[0] == e.kind and c[1] == e.hex)]
         else:
-            st.counters.append((e.kind, e.hex, e.owner, e.turn))
+            st.counters.append((e.kind, e.hex, e.owner, e.turn, e.tow))
     elif isinstance(e, ev.Burning):
         p = st.planes[e.plane]
         item = (e.kind, e.table, e.col, e.range)

@@ -157,6 +157,18 @@ def torpedo(st: FasaState, sheet: MapSheet, dice: DiceSource, emit: Emit, p: Pla
 TOW_ROCKETS = ("AP", "HE", "SK", "DR")  # the rockets that do damage (a beeper only tags)
 
 
+def foe_tows(st: FasaState, seat: str) -> bool:
+    """FS-M110: an enemy of ``seat`` flies with an object in tow (a shot may go at it)."""
+    return any(p.flying and p.towing and p.seat != seat for p in st.planes.values())
+
+
+def seat_of(st: FasaState, sheet: MapSheet, who: str) -> str:
+    """The seat a plane or a gun post fights for ("" for nobody's)."""
+    if who in st.planes:
+        return st.planes[who].seat
+    return next((o.owner for o in sheet.objects if o.id == who), "")
+
+
 def gun_points(guns: list[tuple[int, str]]) -> int:
     """The template boxes of these (caliber, ammunition) hits: points on an object (D-FS-13)."""
     return sum(len(gun_shape(ammo, cal)) for cal, ammo in guns)
