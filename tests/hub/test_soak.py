@@ -193,8 +193,8 @@ def test_soak(servers: devservers.DevServers, tmp_path: Path) -> None:
         if os.environ.get("SOAK_DEBUG"):
             with open(os.environ["SOAK_DEBUG"], "w") as f:
                 f.write(repr(outages) + "\n")
-                for r in sorted(rows, key=lambda r: r[1]):
-                    f.write(f"{r[0]} {r[1]:.3f} {r[2]:.3f}\n")
+                for row in sorted(rows, key=lambda x: x[1]):
+                    f.write(f"{row[0]} {row[1]:.3f} {row[2]:.3f}\n")
         by_table: dict[str, list[float]] = {}
         for tid, at, x in rows:  # outside the outages (and their catch-up)
             if not any(a <= at <= b for a, b in outages):
