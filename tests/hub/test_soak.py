@@ -1,23 +1,27 @@
-"""Issue 32 acceptance, the soak: 32 scripted tables play through the real Mosquitto to the hub
-on the real PostgreSQL (about 90 s of wall, ~11 s of CPU: it mostly waits) while PostgreSQL is
-restarted 3 times, the broker killed 3 times, the hub killed 3 times (its thread and sockets
-dropped without a goodbye, a new hub started), one table sends 200 poison messages and another
-client makes 5 takeover attempts with the hub's and tables' client ids; tables call the judge
-during the outages.
+"""Issue 32 acceptance, the soak: 32 scripted tables play through the real Mosquitto to the hub — a
+real `dialtray hub run` process — on the real PostgreSQL (about 85 s of wall, ~20 s of CPU with the
+servers: it mostly waits) while PostgreSQL is restarted 3 times, the broker killed 3 times and the
+hub process killed 3 times (SIGKILL: no goodbye to the broker or the database; a new `dialtray hub
+run` started), one table sends 200 poison messages and another client makes 5 takeover attempts
+with the hub's and tables' client ids; tables call the judge during every outage; table 0's network
+is cut for 30 s (issue 17's acceptance, which this soak now carries).
 
-Asserted: 0 records lost or duplicated (every table's records in PostgreSQL once, the heads at
-the tables' counts), every judge call delivered once, the poison quarantined, the hub's queue
-and waiting memory within their bounds (at most 3 x RECEIVE_MAX messages queued, WAITING_BYTES
-beyond gaps) and the test process' peak RSS (hub, 32 tables, pytest) under 250 MB. Printed (not
-asserted: latencies are the bench's): the honest tables' p99 from commit to stored in the calm
-stretches between faults.
+Asserted: 0 records lost or duplicated (every table's records in PostgreSQL once and byte for byte
+as the table stored them, every chain whole, the heads at the tables' counts), every judge call
+delivered once, the poison quarantined, every honest table's p99 from commit to stored under 500 ms
+outside the outages (the acceptance's figure; a fault's window is from ``BEFORE_S`` before it to
+``SETTLE_S`` after it is over: the catch-up), and the hub process' peak RSS (VmHWM of each of its 4
+lives) under ``HUB_RSS_MB``.
 """
 
 from __future__ import annotations
 
 import contextlib
-import resource
+import dataclasses
+import os
 import secrets
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -25,15 +29,19 @@ import paho.mqtt.client as mqtt
 import psycopg
 import pytest
 from dialtray.hub import devservers, topics
-from dialtray.hub.chains import WAITING_BYTES
-from dialtray.hub.ingest import Ingest
-from dialtray.hub.sim import ScriptedTable, crash_hub, wait_for
+from dialtray.hub.sim import Relay, ScriptedTable, wait_for
 from dialtray.hub.table import Broker
+from dialtray.store.chain import Row, check_chain
 from hubhelp import EVENT, fresh_db
 
-TABLES, RECORDS, PACE = 32, 260, 0.4
-CALM_S = 5.0  # between faults: the honest tables' latency is measured in these stretches
-SETTLE_S = 3.0  # after a fault is over, before the calm counts (the catch-up)
+TABLES, RECORDS, PACE = 32, 380, 0.4
+DOWN_S = 0.5  # each fault's outage (a restart adds its own start-up)
+SETTLE_S = 3.5  # the catch-up after a fault is over (reconnects, then the backlog)
+CALM_S = 1.5  # after the catch-up, before the next fault: the latency is measured here
+BEFORE_S = 1.0  # a record committed this long before a fault may be caught in flight
+HUB_RSS_MB = 150  # the stated bound: the hub process' peak resident memory (page served too)
+P99_S = 0.5
+CUT_S = 30.0  # table 0's network cut (issue 17's acceptance: a 30 s cut mid-round)
 
 
 def rogue(servers: devservers.DevServers, user: str, pw: str, cid: str) -> mqtt.Client:
@@ -44,21 +52,75 @@ def rogue(servers: devservers.DevServers, user: str, pw: str, cid: str) -> mqtt.
     return c
 
 
+class HubProcess:
+    """`dialtray hub run` as an organiser starts it, its output in a file; ``kill()`` is
+    SIGKILL and notes the life's peak RSS (VmHWM)."""
+
+    def __init__(self, servers: devservers.DevServers, dsn: str, out: Path) -> None:
+        self.argv = [str(Path(sys.executable).parent / "dialtray"), "hub", "--db", dsn,
+                     "--event", EVENT, "run", "--broker", f"127.0.0.1:{servers.mqtt.port}",
+                     "--web-port", "0"]
+        self.env = {**os.environ, "DIALTRAY_HUB_PASSWORD": servers.hub_password}  # type: ignore[attr-defined]
+        self.out = out
+        self.peaks: list[float] = []
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        """Returns when the hub says it runs (its intake started, its page served)."""
+        lives = len(self.peaks) + 1
+        with self.out.open("ab") as f:
+            self.proc = subprocess.Popen(self.argv, env=self.env, stdin=subprocess.DEVNULL,
+                                         stdout=f, stderr=subprocess.STDOUT)
+        wait_for(lambda: self.out.read_bytes().count(b"Ctrl-C stops") >= lives
+                 or self.proc.poll() is not None, 60, "the hub process started")  # type: ignore[union-attr]
+        assert self.proc.poll() is None, self.out.read_text()[-2000:]
+
+    def peak_mb(self) -> float:
+        assert self.proc is not None
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+        return float("nan")
+
+    def kill(self) -> None:
+        assert self.proc is not None and self.proc.poll() is None, self.out.read_text()[-2000:]
+        self.peaks.append(self.peak_mb())
+        self.proc.kill()
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.peaks.append(self.peak_mb())
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+
+def count(dsn: str, sql: str) -> int:
+    with contextlib.suppress(psycopg.Error), psycopg.connect(dsn, connect_timeout=2) as db:
+        row = db.execute(sql).fetchone()
+        return int(row[0]) if row else 0
+    return -1
+
+
 @pytest.mark.slow
 def test_soak(servers: devservers.DevServers, tmp_path: Path) -> None:
     dsn = fresh_db(servers, "soak")
     mq, pg = servers.mqtt, servers.pg
-    start = lambda: Ingest(dsn, EVENT, "127.0.0.1", mq.port,  # noqa: E731
-                           servers.hub_password).start()  # type: ignore[attr-defined]
-    hub = start()
+    hub = HubProcess(servers, dsn, tmp_path / "hub.out")
+    hub.start()
     tables = []
+    relay = Relay(mq.port)  # table 0 reaches the broker through it: its cable can be pulled
     for i in range(TABLES):
         tid, pw = f"soak-{i:02d}", secrets.token_urlsafe(9)
         mq.users[tid] = pw
-        import subprocess
         subprocess.run([mq.passwd_exe, "-b", str(mq.passwd), tid, pw], check=True,
                        capture_output=True)
-        tables.append(ScriptedTable(tmp_path, EVENT, tid, Broker("127.0.0.1", mq.port, tid, pw),
+        port = relay.port if i == 0 else mq.port
+        tables.append(ScriptedTable(tmp_path, EVENT, tid, Broker("127.0.0.1", port, tid, pw),
                                     (f"p{2 * i}", f"p{2 * i + 1}"), 1, RECORDS, seed=i,
                                     pace=PACE))
     for user in ("soak-poison", "soak-rogue"):
@@ -67,12 +129,17 @@ def test_soak(servers: devservers.DevServers, tmp_path: Path) -> None:
                        capture_output=True)
     mq.reload()
     outages: list[tuple[float, float]] = []
+    cut: tuple[float, float] = (0.0, 0.0)
     calls = 0
     poison_sent = 0
+    poison = None
     try:
         for t in tables:
             t.start()
-        wait_for(lambda: hub.stats.stored > TABLES * 3, 60, "records reach the hub")
+        began = time.time()
+        wait_for(lambda: count(dsn, "SELECT COUNT(*) FROM hub_records") > TABLES * 3, 60,
+                 "records reach the hub")
+        outages.append((began - 60, time.time() + 1.0))  # the hub's start is not calm either
         poison = rogue(servers, "soak-poison", mq.users["soak-poison"], "soak-poison")
         for k in range(9):
             t0 = time.time()
@@ -82,20 +149,23 @@ def test_soak(servers: devservers.DevServers, tmp_path: Path) -> None:
             elif what == "broker":
                 mq.kill()
             else:
-                crash_hub(hub)
+                hub.kill()
+            if k == 1:  # table 0's cable pulled for CUT_S, through the next faults
+                relay.cut(CUT_S)
+                cut = (t0 - BEFORE_S, t0 + CUT_S + SETTLE_S)
             t = tables[k % TABLES]
             with contextlib.suppress(Exception):  # a judge call while it is down
                 t.link.call_judge(t.gid or None, f"called during outage {k} ({what})")
                 calls += 1
-            time.sleep(1.5)
+            time.sleep(DOWN_S)
             if what == "pg":
                 pg.up()
             elif what == "broker":
                 mq.start()
             else:
-                hub = start()
+                hub.start()
             # a record committed just before the fault or during the catch-up is not "outside"
-            outages.append((t0 - 1.0, time.time() + SETTLE_S))
+            outages.append((t0 - BEFORE_S, time.time() + SETTLE_S))
             wait_for(lambda: poison.is_connected(), 20, "the poison table back")
             for j in range(23 if k < 8 else 16):  # 200 poison messages in all
                 poison.publish(topics.table_topic(EVENT, "soak-poison", "rec"),
@@ -108,7 +178,7 @@ def test_soak(servers: devservers.DevServers, tmp_path: Path) -> None:
                 time.sleep(0.3)
                 r.disconnect()
                 r.loop_stop()
-            time.sleep(CALM_S)
+            time.sleep(max(0.0, outages[-1][1] + CALM_S + BEFORE_S - time.time()))
         assert poison_sent == 200
         for t in tables:
             assert t.done.wait(180), f"{t.table} did not finish"
@@ -126,28 +196,51 @@ def test_soak(servers: devservers.DevServers, tmp_path: Path) -> None:
             assert db.execute("SELECT COUNT(*) FROM hub_calls").fetchone() == (calls,)
             assert db.execute("SELECT COUNT(*) FROM hub_quarantine WHERE table_id = "
                               "'soak-poison'").fetchone()[0] >= 1  # type: ignore[index]
+            assert db.execute("SELECT COUNT(*) FROM hub_quarantine WHERE table_id <> "
+                              "'soak-poison'").fetchone() == (0,)  # nothing honest refused
+            for t in tables:  # byte for byte what each table stored, every chain whole
+                got = [Row(r[0], r[1], bytes(r[2]), r[3], r[4]) for r in db.execute(
+                    "SELECT n, kind, content, sha, prev FROM hub_records WHERE table_id = %s "
+                    "AND game = %s ORDER BY n", (t.table, t.gid))]
+                # the hub keeps the chain, not the table's keyed MACs (the key stays there)
+                assert got == [dataclasses.replace(r, mac=None) for r in t.store.rows(t.gid)]
+                head = t.store.game(t.gid)
+                assert check_chain(t.gid, got, head.records, head.head)[1] is None, t.table
+            presence = dict(db.execute("SELECT id, presence FROM hub_tables").fetchall())
+            assert all(presence.get(t.table) == "online" for t in tables)
             rows = db.execute(
                 "SELECT table_id, (convert_from(content, 'UTF8')::jsonb ->> 'at')::float, "
                 "EXTRACT(EPOCH FROM received) - (convert_from(content, 'UTF8')::jsonb ->> "
                 "'at')::float FROM hub_records").fetchall()
+        hub.stop()
+        if os.environ.get("SOAK_DEBUG"):
+            with open(os.environ["SOAK_DEBUG"], "w") as f:
+                f.write(repr(outages) + "\n")
+                for row in sorted(rows, key=lambda x: x[1]):
+                    f.write(f"{row[0]} {row[1]:.3f} {row[2]:.3f}\n")
         by_table: dict[str, list[float]] = {}
         for tid, at, x in rows:  # outside the outages (and their catch-up)
-            if not any(a <= at <= b for a, b in outages):
+            if not any(a <= at <= b for a, b in outages) and not (
+                    tid == tables[0].table and cut[0] <= at <= cut[1]):
                 by_table.setdefault(tid, []).append(float(x))
-        assert hub.q.qsize() <= 3 * hub.RECEIVE_MAX and hub.chains.waiting_bytes <= WAITING_BYTES
+        assert len(by_table) == TABLES, "every table has records outside the outages"
+        p99 = {t: sorted(xs)[int(0.99 * (len(xs) - 1))] for t, xs in by_table.items()}
         lat = sorted(x for xs in by_table.values() for x in xs)
-        p99 = lat[int(0.99 * (len(lat) - 1))] if lat else float("nan")
-        worst = max((sorted(xs)[int(0.99 * (len(xs) - 1))], t) for t, xs in by_table.items())
-        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        assert rss < 250, f"peak RSS {rss:.0f} MB"  # the stated bound: hub + 32 tables + pytest
+        worst = max((v, t) for t, v in p99.items())
         print(f"\nsoak: {total} records, {calls} judge calls, 9 faults; honest p99 outside "
-              f"outages {p99 * 1000:.0f} ms over {len(lat)} records (the worst table's: "
-              f"{worst[1]}, {worst[0] * 1000:.0f} ms); peak RSS of the test "
-              f"process (hub + 32 tables) {rss:.0f} MB")
+              f"outages {lat[int(0.99 * (len(lat) - 1))] * 1000:.0f} ms (p50 "
+              f"{lat[len(lat) // 2] * 1000:.0f} ms) over {len(lat)} records (the worst table's: "
+              f"{worst[1]}, {worst[0] * 1000:.0f} ms); hub process peak RSS per life "
+              f"{', '.join(f'{m:.0f}' for m in hub.peaks)} MB")
+        assert worst[0] < P99_S, f"table {worst[1]}: p99 {worst[0] * 1000:.0f} ms outside outages"
+        assert len(hub.peaks) == 4 and max(hub.peaks) < HUB_RSS_MB, hub.peaks
+        assert tables[0].link.stats.connects >= 2  # the cut table came back
     finally:
         for t in tables:
             t.close()
-        with contextlib.suppress(Exception):
-            poison.disconnect()
-            poison.loop_stop()
+        if poison is not None:
+            with contextlib.suppress(Exception):
+                poison.disconnect()
+                poison.loop_stop()
         hub.stop()
+        relay.close()

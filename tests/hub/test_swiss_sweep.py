@@ -1,8 +1,9 @@
 """Issue 32 (9): Swiss pairing chooses the bye with the pairs, so a round is paired whenever a
-pairing exists; no rematch unless the organiser allows one; seats balanced within one whenever a
-pairing that keeps them so exists (it cannot always: see ``balanced_possible``). The sweep plays
-3 000 random 8-, 9- and 13-player events of the usual Swiss length (ceil(log2 n) + 1 rounds),
-checking each round against an independent feasibility test (a plain matching, networkx)."""
+pairing exists; no rematch unless the organiser allows one; seats balanced within one after every
+round (the pairing plans seats a round ahead). The sweep plays 3 000 random 8-, 9- and 13-player
+events of the usual Swiss length (ceil(log2 n) + 1 rounds), checking each refusal against an
+independent feasibility test (a plain matching, networkx) and every player's seats after every
+round."""
 
 from __future__ import annotations
 
@@ -91,15 +92,15 @@ def test_seats_alternate() -> None:
 
 
 @pytest.mark.slow
-def test_three_thousand_random_events() -> None:
-    paired = refused = unbalanced_forced = 0
-    for e in range(3000):
+@pytest.mark.parametrize("n", [8, 9, 13])
+def test_three_thousand_random_events(n: int) -> None:
+    """A third of the 3 000 events each (the same seeds as one sweep; slices run in parallel)."""
+    paired = refused = 0
+    for e in range((8, 9, 13).index(n), 3000, 3):
         rng = random.Random(9100 + e)
-        n = (8, 9, 13)[e % 3]
         players = [f"p{i:02d}" for i in range(n)]
         res: list[Result] = []
         for rnd in range(1, math.ceil(math.log2(n)) + 2):
-            before = list(res)  # (the independent checks run only when they can disagree)
             try:
                 pairs = pair_round(players, res, rnd)
             except PairingError:
@@ -117,11 +118,9 @@ def test_three_thousand_random_events() -> None:
                 x = rng.random()
                 res.append(Result(rnd, a, b, 3, 3, None) if x < 0.1 else
                            Result(rnd, a, b, 5, 2, a) if x < 0.55 else Result(rnd, a, b, 2, 5, b))
-            balanced = all(abs(v) <= 1 for v in seat_balance(res).values())
-            if not balanced:
-                assert not pairable(players, before, seats=True), \
-                    f"event {e} round {rnd}: a pairing kept seats within one, another was made"
-                unbalanced_forced += 1
-    assert paired > 12000
-    print(f"\n3000 events: {paired} rounds paired, {refused} with no pairing left; "
-          f"{unbalanced_forced} rounds where no pairing kept seats within one")
+            worst = max(seat_balance(res).items(), key=lambda kv: abs(kv[1]))
+            assert abs(worst[1]) <= 1, f"event {e} round {rnd}: {worst[0]} has seat A " \
+                f"{worst[1]:+d} times more than seat B"
+    assert paired >= 990 * (math.ceil(math.log2(n)) + 1)  # (nearly every round: the usual length)
+    print(f"\n1000 {n}-player events: {paired} rounds paired, {refused} with no pairing left, "
+          "every seat within one")

@@ -2,7 +2,7 @@
 hub holds (a real PostgreSQL, the hub's own schema). The hub's copy here is what its intake
 stores for each record (``hub_records``: table, game, n, kind, content, sha, prev), written
 straight into its table — the outbox and broker that carry it are tested in test_gap.py and
-test_acceptance.py. An edit after the fact contradicts the hub's copy even when made by the key
+test_soak.py. An edit after the fact contradicts the hub's copy even when made by the key
 holder (re-hashed and re-keyed), which the keyed chain alone cannot see."""
 
 from __future__ import annotations

@@ -111,7 +111,7 @@ class ScriptedTable:
         self._rl = threading.Lock()
         self.link = TableLink(self.path, event, table, broker, ruling_key, self._on_ruling)
         self.store = GameStore.open(self.path)
-        Outbox.install(self.store, self.link.wake)
+        self.box = Outbox.install(self.store, self.link.wake)
         self.gid = 0
         self.done = threading.Event()
         self._stop = threading.Event()
@@ -174,6 +174,7 @@ class ScriptedTable:
         self._stop.set()
         if self.thread.is_alive():
             self.thread.join(30)
+        self.box.forget()
         self.link.stop()
         self.store.close()
 

@@ -147,18 +147,110 @@ def pair_round(players: Sequence[str], results: Sequence[Result], rnd: int, *,
         raise PairingError(f"round {rnd}: {why} for {n} players; the organiser may allow a "
                            "rematch (`dialtray hub pair --allow-rematch`) or pair by hand "
                            "(`--manual`)")
-    out: list[tuple[str, str | None]] = []
-    bye: list[tuple[str, str | None]] = []
+    pairs, bye = _planned(g, matching, order, rank, bal, had_bye, seen, allow_rematch)
+    pairs.sort(key=lambda ab: min(rank[ab[0]], rank[ab[1] or ab[0]]))
+    return pairs + bye
+
+
+Pairs = list[tuple[str, str | None]]
+
+
+def _split(matching: Iterable[tuple[str, str]]) -> tuple[list[tuple[str, str]], Pairs]:
+    pairs: list[tuple[str, str]] = []
+    bye: Pairs = []
     for x, y in matching:
         if BYE_NODE in (x, y):
             bye.append((y if x == BYE_NODE else x, None))
+        else:
+            pairs.append((x, y))
+    return pairs, bye
+
+
+def _planned(g: object, matching: set[tuple[str, str]], order: list[str], rank: dict[str, int],
+             bal: dict[str, int], had_bye: set[str], seen: set[frozenset[str]],
+             allow_rematch: bool) -> tuple[Pairs, Pairs]:
+    """Seats planned one round ahead (issue 32: seats balanced within one). A pair whose
+    balances differ has its seats forced (the one behind in seat A takes it); a pair level on
+    seats may go either way, and that choice decides who must meet whom next round (a player
+    one seat A ahead can only meet one who is not). The matching's own seats are kept when the
+    next round can then still be paired with seats within one; else the level pairs' seats are
+    tried every way, then the matchings without one of this matching's pairs (the next best by
+    the same weights); failing all, the matching with its own seats (the round is paired
+    anyway)."""
+    import networkx as nx
+
+    def seats(pairs: list[tuple[str, str]], flips: int) -> Pairs:
+        out: Pairs = []
+        free = 0
+        for x, y in pairs:
+            a, b = (x, y) if rank[x] < rank[y] else (y, x)
+            if bal.get(b, 0) < bal.get(a, 0):
+                a, b = b, a
+            elif bal.get(a, 0) == bal.get(b, 0):
+                if flips >> free & 1:
+                    a, b = b, a
+                free += 1
+            out.append((a, b))
+        return out
+
+    def tries(m: set[tuple[str, str]]) -> Iterable[tuple[Pairs, Pairs]]:
+        pairs, bye = _split(m)
+        level = sum(1 for x, y in pairs if bal.get(x, 0) == bal.get(y, 0))
+        for flips in range(1 << min(level, 8)):
+            yield seats(pairs, flips), bye
+
+    first = next(iter(tries(matching)))
+    for planned in tries(matching):
+        if _next_round_ok(order, planned, bal, had_bye, seen, allow_rematch):
+            return planned
+    size = len(matching)
+    graph: nx.Graph = g
+    for x, y in sorted(matching, key=lambda e: sorted(e)):  # (deterministic)
+        h = graph.copy()
+        h.remove_edge(x, y)
+        m = nx.max_weight_matching(h, maxcardinality=True)
+        if len(m) != size or not _seats_kept(m, bal):
             continue
-        a, b = (x, y) if rank[x] < rank[y] else (y, x)
-        if bal.get(b, 0) < bal.get(a, 0):
-            a, b = b, a
-        out.append((a, b))
-    out.sort(key=lambda ab: min(rank[ab[0]], rank[ab[1] or ab[0]]))
-    return out + bye
+        for planned in tries(m):
+            if _next_round_ok(order, planned, bal, had_bye, seen, allow_rematch):
+                return planned
+    return first
+
+
+def _seats_kept(m: Iterable[tuple[str, str]], bal: dict[str, int]) -> bool:
+    return all(not (bal.get(x, 0) == bal.get(y, 0) != 0) for x, y in _split(m)[0])
+
+
+def _next_round_ok(order: list[str], planned: tuple[Pairs, Pairs], bal: dict[str, int],
+                   had_bye: set[str], seen: set[frozenset[str]], allow_rematch: bool) -> bool:
+    """Whether, after this round's ``planned`` pairs and bye, the next round can be paired
+    (no rematch unless allowed, the bye to one without one) with every seat within one."""
+    pairs, bye = planned
+    b2 = dict(bal)
+    met2 = set(seen)
+    for a, b in pairs:
+        assert b is not None
+        b2[a] = b2.get(a, 0) + 1
+        b2[b] = b2.get(b, 0) - 1
+        met2.add(frozenset((a, b)))
+    if any(abs(v) > 1 for v in b2.values()):
+        return False
+    may_bye = set(order) - had_bye - {a for a, _ in bye}
+    adj = {p: [q for q in order if q != p and not (b2.get(p, 0) == b2.get(q, 0) != 0)
+               and (allow_rematch or frozenset((p, q)) not in met2)] for p in order}
+    memo: dict[tuple[frozenset[str], bool], bool] = {}
+
+    def go(free: frozenset[str], bye_left: bool) -> bool:
+        if not free:
+            return True
+        key = (free, bye_left)
+        if key not in memo:
+            p = min(free, key=lambda x: (len(adj[x]), x))  # the most constrained first
+            memo[key] = any(q in free and go(free - {p, q}, bye_left) for q in adj[p]) or (
+                bye_left and p in may_bye and go(free - {p}, False))
+        return memo[key]
+
+    return go(frozenset(order), len(order) % 2 == 1)
 
 
 def check_manual(players: Sequence[str], pairs: Sequence[tuple[str, str | None]]

@@ -13,8 +13,10 @@ record once. Presence is a retained message whose Last Will says ``offline``.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
+import os
 import secrets
 import sqlite3
 import threading
@@ -63,23 +65,49 @@ def remove_trigger(db: Path) -> None:
 
 
 class Outbox:
-    """The store's commit hook: each committed record's (game, n) is queued for the hub."""
+    """The store's commit hook: each committed record's (game, n) is queued for the hub, and
+    the link woken once the transaction is committed (before COMMIT it would find nothing)."""
 
     def __init__(self, wake: Callable[[], None] | None = None) -> None:
         self.wake = wake
+        self.forget: Callable[[], None] = lambda: None  # stops the wake (the table closed)
 
     @classmethod
     def install(cls, store: GameStore, wake: Callable[[], None] | None = None) -> Outbox:
         store.conn.execute(OUTBOX_SQL)
         box = cls(wake)
         store.commit_hooks.append(box.hook)
+        if wake is not None:
+            box.forget = wake_after_commit(store.path, wake)
         return box
 
     def hook(self, conn: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> None:
         conn.executemany("INSERT OR IGNORE INTO hub_outbox VALUES (?, ?)",
                          [(r[0], r[1]) for r in rows])
-        if self.wake is not None:
-            self.wake()  # (a hint only: the link also polls)
+
+
+@functools.lru_cache(maxsize=1024)
+def _real(path: str) -> str:
+    return os.path.realpath(path)
+
+
+def wake_after_commit(db: Path, wake: Callable[[], None]) -> Callable[[], None]:
+    """``wake()`` after every COMMIT of any ``GameStore`` of this process on ``db`` (the
+    outbox trigger's transactions included); returns the function that stops it. Another
+    process' commits are found by the link's poll."""
+    where = _real(str(db))
+
+    def told(path: Path) -> None:
+        if _real(str(path)) == where:
+            wake()
+
+    GameStore.after_commit.append(told)
+
+    def forget() -> None:
+        with contextlib.suppress(ValueError):
+            GameStore.after_commit.remove(told)
+
+    return forget
 
 
 @dataclass

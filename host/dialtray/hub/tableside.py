@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from dialtray.hub.table import Broker, TableLink, install_trigger, remove_trigger
+from dialtray.hub.table import Broker, TableLink, install_trigger, remove_trigger, wake_after_commit
 from dialtray.link.messages import ButtonPressed, ButtonReleased, TrayEvent
 
 log = logging.getLogger(__name__)
@@ -127,6 +127,7 @@ class EventTable:
         self._time_tried = -1e9
         self._session: Any = None
         self._lockfile: Any = None
+        self._unwake: Callable[[], None] = lambda: None
         self.pending: dict[str, Any] | None = None  # the call waiting for the judge's answer
         self.answered: dict[str, Any] | None = None  # the last ruling that reached the table
 
@@ -137,6 +138,7 @@ class EventTable:
         (two tables on one store would send, and acknowledge away, each other's games)."""
         self._lockfile = lock_store(self.db, self.table)
         install_trigger(self.db, backfill=False)  # (records of this game onwards: track())
+        self._unwake = wake_after_commit(self.db, self.link.wake)  # (no record waits a poll)
         self.link.start()
         return self
 
@@ -179,6 +181,7 @@ class EventTable:
             time.sleep(0.05)
             left = self.link.outstanding()
         self._press += 1  # a hold timer still running calls nobody
+        self._unwake()
         self.link.stop()
         remove_trigger(self.db)
         if self._lockfile is not None:

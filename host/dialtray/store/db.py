@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from dialtray.store import keys, schema
 from dialtray.store.chain import GENESIS, Row, content_of, link, renumber
@@ -84,6 +84,11 @@ def disk_full(path: Path, e: BaseException) -> bool:
 
 class GameStore:
     """``GameStore.open(path)``; one writer thread at a time (SQLite serialises writers)."""
+
+    # Told the store's path after each COMMIT, whichever GameStore of this process made it: the
+    # hub's table link wakes then, not before COMMIT (it would read the outbox too early) and
+    # not at its next poll (issue 35). Listeners return at once and never raise.
+    after_commit: ClassVar[list[Callable[[Path], None]]] = []
 
     def __init__(self, conn: sqlite3.Connection, path: Path, readonly: bool,
                  key: ChainKey | None = None, key_dir: Path | None = None) -> None:
@@ -219,6 +224,8 @@ class GameStore:
             self._rollback()
             raise self._fail("cannot create the game (nothing of it was stored)", e) from e
         self._heads.update(heads)
+        for told in tuple(GameStore.after_commit):
+            told(self.path)
         if self.step_hook is not None:
             self.step_hook("committed")
         return gid
