@@ -116,16 +116,22 @@ def in_child(fn: Callable[[], None]) -> int:
     return os.waitpid(pid, 0)[1]
 
 
-@pytest.mark.parametrize("name", ["new game", "import", "ruling", "export"])
-def test_a_crash_at_each_write_step(base: dict[str, Any], tmp_path: Path, name: str,
-                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def probe_steps(base: dict[str, Any], tmp_path: Path, name: str,
+                monkeypatch: pytest.MonkeyPatch) -> tuple[Op, list[str], tuple[int, int]]:
+    """The operation ``name``, the write steps it goes through (run once on a copy of the base
+    database), and the base database's (games, rulings) before any of it."""
     monkeypatch.setenv("DIALTRAY_DATA_DIR", str(base["dir"] / "data"))
     op = ops(base)[name]
     probe = tmp_path / "probe.sqlite3"
     shutil.copy(base["db"], probe)
-    steps = steps_of(op, probe, tmp_path / "probe.log")
+    return op, steps_of(op, probe, tmp_path / "probe.log"), snapshot(base["db"])
+
+
+@pytest.mark.parametrize("name", ["new game", "import", "ruling", "export"])
+def test_a_crash_at_each_write_step(base: dict[str, Any], tmp_path: Path, name: str,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    op, steps, before = probe_steps(base, tmp_path, name, monkeypatch)
     assert len(steps) >= 3, steps
-    before = snapshot(base["db"])
     for k, what in enumerate(steps):
         db, out = tmp_path / f"k{k}.sqlite3", tmp_path / f"k{k}.log"
         shutil.copy(base["db"], db)
@@ -174,12 +180,7 @@ def export_log_of(b: dict[str, Any]) -> str:
 @pytest.mark.parametrize("name", ["new game", "import", "ruling"])
 def test_a_full_disk_at_each_write_step(base: dict[str, Any], tmp_path: Path, name: str,
                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("DIALTRAY_DATA_DIR", str(base["dir"] / "data"))
-    op = ops(base)[name]
-    probe = tmp_path / "probe.sqlite3"
-    shutil.copy(base["db"], probe)
-    steps = steps_of(op, probe, tmp_path / "probe.log")
-    before = snapshot(base["db"])
+    op, steps, before = probe_steps(base, tmp_path, name, monkeypatch)
     full = 0
     for k, what in enumerate(steps):
         if what == "committed":

@@ -61,36 +61,44 @@ def compare(board: BoardCalibration, view: TrayView) -> CalCheck:
 
 def _differs(board: BoardCalibration, view: TrayView) -> str | None:
     tray, path = f"tray {board.uid}", view.source
-    if view.cal is None:
-        if board.damaged:
-            return (f"{tray}: the calibration on its flash failed its checksum and is ignored, "
-                    f"and this computer has none ({view.problem}): its dials read with the "
-                    f"defaults; {FIX} to measure them and send the result")
-        if not board.stored:
-            return (f"{tray} has no calibration, neither on its flash nor on this computer "
-                    f"({view.problem}): its dials read with the defaults; {FIX} to measure "
-                    "them and send the result")
+    mine: int | None = None
+    if view.cal is not None:
+        try:
+            mine = host_crc(view.cal, board.docks)
+        except CalibrationError as e:
+            return (f"{tray}: this computer's copy ({path}) cannot be compared with the tray's "
+                    f"calibration: {'; '.join(e.problems)}")
+    if board.damaged or not board.stored:
+        return _flash_unused(board, view, mine)
+    if mine is None:
         return (f"{tray} keeps a calibration (crc {board.crc:08x}) but this computer has no "
                 f"usable copy ({view.problem}): copy tray-{board.uid}.json from the computer "
                 f"that calibrated it, or {FIX} to measure again")
-    try:
-        mine = host_crc(view.cal, board.docks)
-    except CalibrationError as e:
-        return (f"{tray}: this computer's copy ({path}) cannot be compared with the tray's "
-                f"calibration: {'; '.join(e.problems)}")
-    if board.damaged:
-        return (f"{tray}: the calibration on its flash failed its checksum and is ignored (its "
-                f"dials read with the defaults), this computer's copy (crc {mine:08x}, {path}) "
-                f"is not on it: {FIX} to send yours")
-    if not board.stored:
-        return (f"{tray} has no calibration on its flash (its dials read with the defaults) "
-                f"but this computer has one (crc {mine:08x}, {path}): {FIX} to send yours")
     if board.crc == mine:
         return None
     return (f"{tray}: the tray's calibration (crc {board.crc:08x}) differs from this computer's "
             f"copy (crc {mine:08x}, {path}): {FIX} to send yours, or, if the tray's "
             "dialrig.json wires its dials otherwise than the default, the wiring alone may "
             "differ (the copy is compared as if sent with the default wiring)")
+
+
+def _flash_unused(board: BoardCalibration, view: TrayView, mine: int | None) -> str:
+    """The tray reads its dials with the defaults: its flash has no calibration, or one that
+    failed its checksum. What to do depends on whether this computer has a copy (CRC ``mine``):
+    send it, or measure the dials."""
+    tray = f"tray {board.uid}"
+    if mine is None:
+        ours, todo = f"this computer has none ({view.problem})", "measure them and send the result"
+    else:
+        ours, todo = f"this computer has a copy (crc {mine:08x}, {view.source})", "send yours"
+    if board.damaged:
+        return (f"{tray}: the calibration on its flash failed its checksum and is ignored (its "
+                f"dials read with the defaults); {ours}: {FIX} to {todo}")
+    if mine is None:
+        return (f"{tray} has no calibration, neither on its flash nor on this computer "
+                f"({view.problem}): its dials read with the defaults; {FIX} to {todo}")
+    return (f"{tray} has no calibration on its flash (its dials read with the defaults) but "
+            f"{ours}: {FIX} to {todo}")
 
 
 def check_on_connect(session: SessionLike, path: Path, timeout: float = 3.0) -> CalCheck:
