@@ -27,7 +27,13 @@ from dialtray.builder.calibration_check import warn_if_different
 from dialtray.commands import _camera_play as camera
 from dialtray.commands import _playfasa as play_fasa
 from dialtray.commands._args import figures_arg, float_range, int_range, seats_arg
-from dialtray.commands._common import MAX_DOCKS, CommandError, require_sim, resolve_port
+from dialtray.commands._common import (
+    MAX_DOCKS,
+    CommandError,
+    add_rp2040_flag,
+    require_sim,
+    resolve_port,
+)
 from dialtray.commands._event import (
     add_event_arguments,
     open_event,
@@ -104,6 +110,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "the latest running one): rebuilt from the store, the tray asked for "
                         "its dials, every dial moved meanwhile flagged")
     p.add_argument("--sim", action="store_true", help="on the virtual tray (no hardware)")
+    add_rp2040_flag(p)  # with --sim: the firmware on an emulated Pico (issue 29)
     p.add_argument("--port", help="the tray's serial port (default: the one tray on USB)")
     p.add_argument("--seats", type=seats_arg, default=["human", "bot"],
                    help="human or bot for each seat, in seating order (default human,bot)")
@@ -128,6 +135,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.rp2040 and not args.sim:
+        raise CommandError("argument --rp2040: only with --sim (a virtual tray on an emulated "
+                           "Pico)", 2)
     if args.game == play_fasa.KIND and (args.plots == "sealed" or args.resume is not None
                                         or not (args.sim or args.port)):
         # plots typed hidden, sealed, revealed together (FS-M33), or no tray: its own flow;
@@ -140,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
     res: Resuming | None = None
     if args.resume is not None:
         if args.sim:
-            require_sim()
+            require_sim(args.rp2040)
         if args.docks_file is not None or args.figures:
             raise CommandError("argument --resume: the stored game has its docks already (no "
                                "--figures or --docks-file)", 2)
@@ -164,19 +174,22 @@ def run(args: argparse.Namespace) -> int:
     body = wait_assignment(ev, args.wait) if ev is not None else None
     vtray: Any = None
     if args.sim:
-        require_sim()
-        from dialtray.virtual.tray import VirtualTray
+        require_sim(args.rp2040)
+        from dialtray.virtual.factory import virtual_tray
 
-        vtray = VirtualTray(config.default_config(args.docks), seed=args.seed,
-                            report=lambda _note: None).start()
+        vtray = virtual_tray(config.default_config(args.docks), rp2040=args.rp2040,
+                             seed=args.seed, report=lambda _note: None).start()
         port = vtray.port
+        if args.rp2040:
+            print("the virtual tray: the firmware on an emulated Raspberry Pi Pico (official "
+                  "MicroPython v1.28.0)", flush=True)
     else:
         port = resolve_port(args.port)
     try:
         session = TraySession(port, name="play", ack_policy="manual")  # ack when stored
         with session:
             try:
-                session.wait_synced(30)
+                session.wait_synced(sync_s(args))
             except TimeoutError as e:
                 raise CommandError(f"the tray did not answer on {port}: {e}") from e
             if not args.sim:  # the virtual tray starts with the defaults every time
@@ -201,10 +214,15 @@ def run(args: argparse.Namespace) -> int:
         stop_event(ev)
 
 
+def sync_s(args: argparse.Namespace) -> float:
+    """How long the tray has to answer: the emulated Pico boots at a fraction of real time."""
+    return 180.0 if getattr(args, "rp2040", False) else 30.0
+
+
 def run_resumed(args: argparse.Namespace, res: Resuming, ev: Any = None) -> int:
     """``--resume``: the stored game rebuilt and subscribed to the tray *before* the session
     starts (resuming from the stored point: the tray replays what was never stored)."""
-    vtray = sim_tray_for(res, args.docks) if args.sim else None
+    vtray = sim_tray_for(res, args.docks, args.rp2040) if args.sim else None
     try:
         return resume_on(args, res, vtray.port if vtray is not None else
                          resolve_port(args.port), vtray, ev)
@@ -233,7 +251,7 @@ def resume_on(args: argparse.Namespace, res: Resuming, port: str, vtray: Any,
                   dice)
     with session:
         try:
-            session.wait_synced(30)
+            session.wait_synced(sync_s(args))
         except TimeoutError as e:
             raise CommandError(f"the tray did not answer on {port}: {e}") from e
         if vtray is None:
