@@ -6,8 +6,12 @@
 #   link        every millisecond: take host bytes, answer commands, stream events.
 #   heartbeat   every heartbeat_ms: tell the host we are alive, blink the status LED, stream
 #               diagnostics when asked.
-#   supervisor  feeds the hardware watchdog only while sampler and link are both making
-#               progress, so a wedged task resets the board instead of silently losing clicks.
+#   supervisor  feeds the hardware watchdog only while sampler, link and heartbeat all make
+#               progress (each sets its bit in `progress` every time round its loop), so a
+#               wedged task resets the board instead of silently losing clicks, even while the
+#               other tasks run on. The host's C_STALL stops one task on purpose (a watchdog
+#               test): no hardware fault can, every hardware access being bounded (I2C
+#               timeout, non-blocking PIO FIFO reads, polled USB writes).
 #
 # Ctrl-C (mpremote, or a person at the REPL) raises KeyboardInterrupt out of asyncio.run: the
 # board is put in a safe state (state machines stopped, LEDs off, watchdog disabled) and the
@@ -157,7 +161,8 @@ class App:
         self.button_since = 0
         self.diag_period = 0
         self.reboot_requested = False
-        self.progress = 0
+        self.progress = 0  # STALL_* bits: the tasks that went round their loop since the last look
+        self.stalled = 0  # STALL_* bits: tasks stopped by C_STALL (a watchdog test)
         self.display_taken = False  # the host or the button has put dice on the LEDs
         self.selftest_running = False  # a SELFTEST command's run (dialrig.selftest) is going
         # The boot self-test runs and has not logged its EV_SELFTEST yet: a SELFTEST command's
@@ -296,7 +301,9 @@ class App:
             self.button_tick(now)
             if ring.next_seq != logged:
                 self.link.pump(now)  # a click goes out now, not at the link task's next tick
-            self.progress |= 1
+            self.progress |= proto.STALL_SAMPLER
+            if self.stalled & proto.STALL_SAMPLER:
+                await self.stall()
             await asyncio.sleep_ms(self.cfg["sample_ms"])
 
     async def link_task(self):
@@ -310,7 +317,9 @@ class App:
             if self.batch_left:
                 self.batch_tick(now)
             link.pump(now)
-            self.progress |= 2
+            self.progress |= proto.STALL_LINK
+            if self.stalled & proto.STALL_LINK:
+                await self.stall()
             if self.reboot_requested:
                 await asyncio.sleep_ms(50)  # let the ACK leave
                 self.board.reset()
@@ -330,6 +339,9 @@ class App:
             if self.diag_period and time.ticks_diff(now, last_diag) >= self.diag_period:
                 last_diag = now
                 self.link.send_diag(now)
+            self.progress |= proto.STALL_HEARTBEAT
+            if self.stalled & proto.STALL_HEARTBEAT:
+                await self.stall()
             await asyncio.sleep_ms(5)
 
     async def calibration_saver(self):
@@ -358,10 +370,17 @@ class App:
             self.cal_crc = calstore.checksum(docks)
             self.cal_status = calstore.STORED_OK
 
+    async def stall(self):
+        """A task stuck for good, as on a bug (C_STALL): it never comes back, the other tasks
+        run on, and only the watchdog's reset ends it."""
+        while True:
+            await asyncio.sleep_ms(1000)
+
     async def supervisor(self):
+        everyone = proto.STALL_SAMPLER | proto.STALL_LINK | proto.STALL_HEARTBEAT
         while True:
             await asyncio.sleep_ms(100)
-            if self.progress == 3:
+            if self.progress == everyone:
                 self.board.watchdog_feed()
             self.progress = 0
 

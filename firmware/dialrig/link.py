@@ -248,6 +248,12 @@ class Link:
         elif mtype == proto.C_REBOOT:
             self.ack(cmd_id, proto.ACK_OK)
             self.app.reboot_requested = True
+        elif mtype == proto.C_STALL:
+            task = body[2]
+            if task not in (proto.STALL_SAMPLER, proto.STALL_LINK, proto.STALL_HEARTBEAT):
+                return self.reject(cmd_id)
+            self.ack(cmd_id, proto.ACK_OK)
+            self.app.stalled |= task
         elif proto.C_FAIR_BEGIN <= mtype <= proto.C_FAIR_MIX:
             self.fair.command(self.app, self, mtype, cmd_id, body, now)
         else:

@@ -68,6 +68,7 @@ C_FAIR_MIX = 0x51  # the host's nonce, mixed into the committed seed before the 
 C_CAL_INFO = 0x52  # which calibration is on the flash: ACK info = its CRC-32 (0: none)
 C_SELFTEST = 0x53  # probe every sensor (EV_SENSOR each), lamp-test the LEDs, then EV_SELFTEST
 C_ROLL_SIDED = 0x54  # `rolls` rolls of n dice of `sides` sides: an EV_DICE each, the last shown
+C_STALL = 0x55  # watchdog test: a task (STALL_*) stops making progress; the board must reset
 
 # Body layouts (little-endian). A body must have exactly this length or the frame is rejected.
 # fw major, minor, patch, proto version, uid, boot_id, oldest seq, next seq, docks, flags
@@ -98,6 +99,11 @@ FAIR_ROLL_FMT = "<HBBB"  # cmd_id, n dice, sides, request id
 ROLL_SIDED_FMT = "<HBBBH"  # cmd_id, n dice per roll, sides, request id, rolls
 FAIR_MIX_FMT = "<HB16s"  # cmd_id, session, host nonce
 SELFTEST_FMT = "<HB"  # cmd_id, lamps (0: sensors only, 1: also walk every LED in R, G, B)
+STALL_FMT = "<HB"  # cmd_id, task: STALL_SAMPLER, STALL_LINK or STALL_HEARTBEAT
+# C_STALL's tasks: the bits the firmware's supervisor sees set when each task makes progress.
+STALL_SAMPLER = 1
+STALL_LINK = 2
+STALL_HEARTBEAT = 4
 MAX_WIRE_FACE = 15  # EV_DICE carries faces as 4-bit nibbles
 
 EVENT_SIZE = struct.calcsize(EVENT_FMT)
@@ -189,6 +195,7 @@ BODY_FORMATS = {
     C_CAL_INFO: CMD_ID_FMT,
     C_SELFTEST: SELFTEST_FMT,
     C_ROLL_SIDED: ROLL_SIDED_FMT,
+    C_STALL: STALL_FMT,
 }
 BODY_SIZES: dict[int, int] = {}
 for _t in BODY_FORMATS:

@@ -123,13 +123,14 @@ def run(args: argparse.Namespace) -> int:
         return FasaPlay(args, source, None).run()
     vtray: Any = None
     if args.sim:
-        require_sim()
+        rp2040 = getattr(args, "rp2040", False)
+        require_sim(rp2040)
         from dialrig import config
 
-        from dialtray.virtual.tray import VirtualTray
+        from dialtray.virtual.factory import virtual_tray
 
-        vtray = VirtualTray(config.default_config(1), seed=args.seed,
-                            report=lambda _note: None).start()
+        vtray = virtual_tray(config.default_config(1), rp2040=rp2040, seed=args.seed,
+                             report=lambda _note: None).start()
         port = vtray.port
     else:
         port = resolve_port(args.port)
@@ -138,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with TraySession(port, name="play-fasa") as session:
             try:
-                session.wait_synced(30)
+                session.wait_synced(180 if getattr(args, "rp2040", False) else 30)
             except TimeoutError as e:
                 raise CommandError(f"the tray did not answer on {port}: {e}") from e
             source, fair = make_dice(args.dice, session, args.seed)

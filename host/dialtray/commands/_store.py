@@ -176,19 +176,20 @@ def resumed_table(res: Resuming, dice: TableDice, session: TraySession,
     return tracker, CommandTable(attach(res.store, res.gid, tracker), session, clock)
 
 
-def sim_tray_for(res: Resuming, docks: int) -> Any:
+def sim_tray_for(res: Resuming, docks: int, rp2040: bool = False) -> Any:
     """``--resume --sim``: the virtual tray did not outlive its host, so a new one is powered on
     (a new boot) with every dial where the store last saw it; the reboot reconciliation then
     finds them all in place. Its boot id comes from entropy, as a real board's does, so it
-    never passes for the stored boot."""
-    from dialtray.virtual.tray import TICKS_PER_DETENT, VirtualTray
+    never passes for the stored boot. ``rp2040``: on the emulated Pico (``--rp2040``)."""
+    from dialtray.virtual.factory import virtual_tray
+    from dialtray.virtual.tray import TICKS_PER_DETENT
 
     dials = list(res.session_args.get("resume_dials") or stored_dials(res.store, res.gid))
     need = max([docks, *(d.dock + 1 for d in dials)])
     if need > MAX_DOCKS:
         raise CommandError(f"game {res.gid} used dock {need - 1}; the virtual tray has at "
                            f"most {MAX_DOCKS} docks", 2)
-    vtray = VirtualTray(config.default_config(need), report=lambda _note: None)
+    vtray = virtual_tray(config.default_config(need), rp2040=rp2040, report=lambda _note: None)
     for d in dials:
         vtray.dials[vtray.dial_index(d.dock, d.dial)].ticks = d.position * TICKS_PER_DETENT
     return vtray.start()

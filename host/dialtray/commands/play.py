@@ -20,7 +20,7 @@ from dialrig import config
 from dialtray.commands import _camera_play as camera
 from dialtray.commands import _playfasa as play_fasa
 from dialtray.commands._args import figures_arg, float_range, int_range, seats_arg
-from dialtray.commands._common import MAX_DOCKS
+from dialtray.commands._common import MAX_DOCKS, CommandError, add_rp2040_flag
 from dialtray.commands._event import add_event_arguments
 from dialtray.commands._store import add_db, game_number
 from dialtray.commands._table import add_game_arguments
@@ -67,6 +67,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "the latest running one): rebuilt from the store, the tray asked for "
                         "its dials, every dial moved meanwhile flagged")
     p.add_argument("--sim", action="store_true", help="on the virtual tray (no hardware)")
+    add_rp2040_flag(p)  # with --sim: the firmware on an emulated Pico (issue 29)
     p.add_argument("--port", help="the tray's serial port (default: the one tray on USB)")
     p.add_argument("--seats", type=seats_arg, default=["human", "bot"],
                    help="human or bot for each seat, in seating order (default human,bot)")
@@ -91,6 +92,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.rp2040 and not args.sim:
+        raise CommandError("argument --rp2040: only with --sim (a virtual tray on an emulated "
+                           "Pico)", 2)
     if args.game == play_fasa.KIND and (args.plots == "sealed" or args.resume is not None
                                         or not (args.sim or args.port)):
         # plots typed hidden, sealed, revealed together (FS-M33), or no tray: its own flow;

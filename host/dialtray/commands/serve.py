@@ -17,6 +17,7 @@ from dialtray.commands._args import float_range, int_range, seats_arg
 from dialtray.commands._common import (
     MAX_DOCKS,
     CommandError,
+    add_rp2040_flag,
     calibration_dir,
     require_sim,
     resolve_port,
@@ -58,6 +59,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                "  dialtray serve --event mqtt://hub.local/spring --creds t01.json\n"
                "                                         a table of an event (dialtray hub)")
     p.add_argument("--sim", action="store_true", help="use the virtual tray (the `sim` extra)")
+    add_rp2040_flag(p)  # with --sim: the firmware on an emulated Pico (issue 29)
     p.add_argument("--bots", action="store_true",
                    help="with --sim: bots play every seat, turning the virtual dials")
     p.add_argument("--seats", type=seats_arg, metavar="WHO,WHO",
@@ -123,8 +125,11 @@ def run(args: argparse.Namespace) -> int:
     camera.check(args)
     if args.layout is not None and not args.layout.is_file():
         raise CommandError(f"argument --layout: no such file: {args.layout}", 2)
+    if args.rp2040 and not args.sim:
+        raise CommandError("argument --rp2040: only with --sim (a virtual tray on an emulated "
+                           "Pico)", 2)
     if args.sim:
-        require_sim()
+        require_sim(args.rp2040)
         serial = None
     else:
         serial = resolve_port(args.serial)
@@ -163,6 +168,7 @@ def serve(args: argparse.Namespace, serial: str | None, layout: Any, ev: Any) ->
         make_game=lambda dice: new_game(args.game, dice, args.seed, args.turns) if body is None
         else paired_setup(args.game, body, dice, args.seed, args.turns),
         db=db_path(args), layout=layout, docks=args.docks, sim=args.sim, serial_port=serial,
+        rp2040=args.rp2040,
         bots=args.bots, mistakes=MISTAKE_KINDS if args.mistakes else (), host=args.host,
         port=args.port, seed=args.seed,
         timing=Timing(judge_s=0.25, grace_s=0.5) if args.bots else None,

@@ -52,6 +52,7 @@ class Options:
     layout: TrayLayout
     docks: int = 8
     sim: bool = True
+    rp2040: bool = False  # the virtual tray on an emulated Pico (``--rp2040``, issue 29)
     serial_port: str | None = None  # a real tray's port (sim=False)
     bots: bool = False
     mistakes: tuple[str, ...] = ()
@@ -105,11 +106,11 @@ class Served:
         if o.sim:
             from dialrig import config
 
+            from dialtray.virtual.factory import virtual_tray
             from dialtray.virtual.hands import VirtualHands
-            from dialtray.virtual.tray import VirtualTray
 
             self.tray = self._stack.enter_context(
-                VirtualTray(config.default_config(o.docks), seed=o.seed))
+                virtual_tray(config.default_config(o.docks), rp2040=o.rp2040, seed=o.seed))
             port = self.tray.port
             turn = VirtualHands(self.tray).turn
         else:
@@ -148,7 +149,7 @@ class Served:
         self.session.start()
         self._stack.callback(self.session.stop)
         self._stack.callback(self.live.stop)
-        self.session.wait_synced(60)
+        self.session.wait_synced(180 if o.rp2040 else 60)  # the emulated Pico: slower
         if o.sim:
             self.session.set_timing(5, 2)  # quick settling: the virtual tray's hands are quick
         self.live.start()

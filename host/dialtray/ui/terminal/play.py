@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     res: Resuming | None = None
     if args.resume is not None:
         if args.sim:
-            require_sim()
+            require_sim(args.rp2040)
         if args.docks_file is not None or args.figures:
             raise CommandError("argument --resume: the stored game has its docks already (no "
                                "--figures or --docks-file)", 2)
@@ -68,19 +68,22 @@ def run(args: argparse.Namespace) -> int:
     body = wait_assignment(ev, args.wait) if ev is not None else None
     vtray: Any = None
     if args.sim:
-        require_sim()
-        from dialtray.virtual.tray import VirtualTray
+        require_sim(args.rp2040)
+        from dialtray.virtual.factory import virtual_tray
 
-        vtray = VirtualTray(config.default_config(args.docks), seed=args.seed,
-                            report=lambda _note: None).start()
+        vtray = virtual_tray(config.default_config(args.docks), rp2040=args.rp2040,
+                             seed=args.seed, report=lambda _note: None).start()
         port = vtray.port
+        if args.rp2040:
+            print("the virtual tray: the firmware on an emulated Raspberry Pi Pico (official "
+                  "MicroPython v1.28.0)", flush=True)
     else:
         port = resolve_port(args.port)
     try:
         session = TraySession(port, name="play", ack_policy="manual")  # ack when stored
         with session:
             try:
-                session.wait_synced(30)
+                session.wait_synced(sync_s(args))
             except TimeoutError as e:
                 raise CommandError(f"the tray did not answer on {port}: {e}") from e
             if not args.sim:  # the virtual tray starts with the defaults every time
@@ -105,10 +108,15 @@ def run(args: argparse.Namespace) -> int:
         stop_event(ev)
 
 
+def sync_s(args: argparse.Namespace) -> float:
+    """How long the tray has to answer: the emulated Pico boots at a fraction of real time."""
+    return 180.0 if getattr(args, "rp2040", False) else 30.0
+
+
 def run_resumed(args: argparse.Namespace, res: Resuming, ev: Any = None) -> int:
     """``--resume``: the stored game rebuilt and subscribed to the tray *before* the session
     starts (resuming from the stored point: the tray replays what was never stored)."""
-    vtray = sim_tray_for(res, args.docks) if args.sim else None
+    vtray = sim_tray_for(res, args.docks, args.rp2040) if args.sim else None
     try:
         return resume_on(args, res, vtray.port if vtray is not None else
                          resolve_port(args.port), vtray, ev)
@@ -133,7 +141,7 @@ def resume_on(args: argparse.Namespace, res: Resuming, port: str, vtray: Any,
                   dice)
     with session:
         try:
-            session.wait_synced(30)
+            session.wait_synced(sync_s(args))
         except TimeoutError as e:
             raise CommandError(f"the tray did not answer on {port}: {e}") from e
         if vtray is None:

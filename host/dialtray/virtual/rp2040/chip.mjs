@@ -132,10 +132,36 @@ export class Chip {
     this._patchPads();
     this._patchPIO();
     this.cdc = new USBCDC(mcu.usbCtrl);
+    this._patchUSB();
     mcu.core.PC = 0x10000000; // boot2 at the start of flash, as rp2040js's own MicroPython demo
   }
 
   get nanos() { return this.clock.nanos; }
+
+  /** A USB host sends on a bulk OUT endpoint only when it has data; until then the device's
+   * armed buffer is NAKed. Stock rp2040js completes every armed OUT buffer at once, empty when
+   * it has nothing: TinyUSB re-arms, the next empty packet comes, and the USB interrupt and
+   * its task eat most of the CPU (the chip never sleeps; the firmware's loops run several
+   * times slower than on a Pico). Here an armed OUT buffer waits for the host's bytes. */
+  _patchUSB() {
+    const usb = this.mcu.usbCtrl;
+    const cdc = this.cdc;
+    const read = usb.onEndpointRead; // USBCDC's: fills the buffer from its txFIFO
+    this._outArmed = -1; // size of the OUT buffer the device has armed, or -1
+    this._usbRead = read;
+    usb.onEndpointRead = (endpoint, size) => {
+      if (endpoint === cdc.outEndpoint && cdc.txFIFO.empty) { this._outArmed = size; return; }
+      read(endpoint, size);
+    };
+  }
+
+  /** The host has bytes for the device (cdc.sendSerialByte): complete an armed OUT buffer. */
+  serviceUSB() {
+    if (this._outArmed < 0 || this.cdc.txFIFO.empty) return;
+    const size = this._outArmed;
+    this._outArmed = -1;
+    this._usbRead(this.cdc.outEndpoint, size);
+  }
 
   _patchFlash() {
     const mcu = this.mcu;

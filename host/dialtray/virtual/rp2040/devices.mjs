@@ -30,6 +30,7 @@ export class AS5600 {
     this.rng = 0xace1; this.regs = new Uint8Array(CONF_LAST + 1);
     this.ptr = 0; this.hold = false; this.first = false; this.raw = 0; this.mag = 0;
     this.reads = 0;
+    this.wedge = false; // addressed next, it stretches SCL for ever (until the bus is reset)
   }
   setGap(mm) {
     this.gap = mm;
@@ -101,7 +102,10 @@ export class I2CBus {
     this.sensorAddr = sensorAddr;
     this.sensors = new Map(); // "mux:channel" -> AS5600
     this.target = null;
-    this.transfers = 0;
+    this.transfers = 0; // START or repeated START + address (ACKed or not)
+    this.bytes = 0; // data bytes clocked after an ACKed address
+    this.stops = 0;
+    this.held = null; // the I2C controller whose SCL a wedged AS5600 holds low, or null
   }
   sensor(mux, ch) {
     const key = `${mux}:${ch}`;
@@ -109,7 +113,14 @@ export class I2CBus {
     if (!s) { s = new AS5600(); this.sensors.set(key, s); }
     return s;
   }
-  resetMuxes() { for (const m of this.muxes.values()) m.control = 0; }
+  /** The multiplexers' RESET (or a power-on): every channel off, which also cuts a wedged
+   * AS5600 off the bus: SCL is free again and the transfer it held ends with a NAK. */
+  resetMuxes() {
+    for (const m of this.muxes.values()) m.control = 0;
+    const held = this.held;
+    this.held = null;
+    if (held) held.completeConnect(false);
+  }
   _connect(address, read) {
     const mux = this.muxes.get(address);
     if (mux) {
@@ -149,12 +160,23 @@ export class I2CBus {
     i2c.onConnect = (address, mode) => {
       this.transfers++;
       this.target = this._connect(address, mode === 1);
+      if (this.target && this.target.wedge) {
+        // Clock stretching for ever: the controller waits for SCL, its TX FIFO fills with
+        // the commands of every later transfer, and the pico-sdk then spins for FIFO room
+        // with no timeout. One-shot: once the bus is reset the part answers again.
+        this.target.wedge = false;
+        this.held = i2c;
+        return;
+      }
       if (this.target) this.target.start(mode === 1);
       i2c.completeConnect(!!this.target);
     };
-    i2c.onWriteByte = (v) => i2c.completeWrite(this.target ? !!this.target.write(v) : false);
-    i2c.onReadByte = () => i2c.completeRead(this.target ? this.target.read() : 0xff);
-    i2c.onStop = () => { this.target = null; i2c.completeStop(); };
+    i2c.onWriteByte = (v) => {
+      this.bytes++;
+      i2c.completeWrite(this.target ? !!this.target.write(v) : false);
+    };
+    i2c.onReadByte = () => { this.bytes++; i2c.completeRead(this.target ? this.target.read() : 0xff); };
+    i2c.onStop = () => { this.stops++; this.target = null; i2c.completeStop(); };
   }
 }
 

@@ -61,6 +61,7 @@ function build(powerOn, reason = 0, scratch = null) {
   });
   chip = c;
   toDevice = []; // what the old chip's USB had not taken dies with it
+  bus.held = null; // the old chip's I2C controller is gone; the muxes reset at power-up
   bus.resetMuxes();
   bus.attach(c.mcu.i2c[0]);
   // Outside world onto the new chip's pins (positions survive resets: the dials did not move).
@@ -107,6 +108,7 @@ function pumpUSB() {
   const fifo = chip.cdc.txFIFO;
   let n = 0;
   while (toDevice.length && !fifo.full && n < 64) { chip.cdc.sendSerialByte(toDevice.shift()); n++; }
+  chip.serviceUSB();
   if (client && toDevice.length < 16384) client.resume();
 }
 
@@ -150,6 +152,7 @@ const commands = {
     if ('nak' in c) s.nak = c.nak;
     if ('gap' in c) s.setGap(c.gap);
     if ('field' in c) s.field = c.field;
+    if ('wedge' in c) s.wedge = c.wedge;
   },
   /** Turn an AS5600's magnet by `delta` units over `ms` of chip time (1 ms steps). */
   rotate(c) {
@@ -191,7 +194,7 @@ const commands = {
   stall(c) { if (chip) chip.stallUntil = chip.clock.nanos + c.ms * 1e6; },
   stats() {
     return { sim_s: chip ? chip.clock.nanos / 1e9 : 0, cycles: chip ? chip.mcu.core.cycles : 0,
-             boots, i2c_transfers: bus.transfers,
+             boots, i2c_transfers: bus.transfers, i2c_bytes: bus.bytes, i2c_stops: bus.stops,
              sensor_reads: Object.fromEntries([...bus.sensors].map(([k, v]) => [k, v.reads])) };
   },
   quit() { server.close(); process.exit(0); },

@@ -230,6 +230,11 @@ class Rp2040Tray:
     def set_bounce(self, on: bool) -> None:
         self.bounce = on
 
+    def wedge_sensor(self, dock: int, dial: int | str) -> None:
+        """The dial's AS5600 wedges: the next time it is addressed it stretches SCL for ever
+        (until a multiplexer reset or a power-on cuts it off the bus)."""
+        self._sensor(self.dial_index(dock, dial), wedge=True)
+
     def hang(self, ms: int) -> None:
         """The CPU stops running the firmware for ``ms`` of its time (a task that never yields,
         interrupts off): nothing feeds the watchdog, which keeps counting."""
