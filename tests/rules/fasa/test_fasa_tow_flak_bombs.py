@@ -147,3 +147,16 @@ def test_fs_m114_a_bomb_on_an_adjacent_gas_cell_and_a_scatter_that_misses_the_sk
     events = miss.apply(Bomb("A2", "rockets_p1", cell))
     assert not [e for e in events if isinstance(e, ev.GroundHit)]
     assert all(miss.state.ground[c] == 60 for c in ("cell-2", "cell-3", "cell-4"))
+
+
+def test_fs_m114_a_bomb_on_a_ground_turret_damages_it() -> None:
+    """FS-M114 / FS-M06 step 3: a ground turret (sample-town's flak nest, base TN 7, 8 points)
+    is a ground object: the pusher over it drops its 100 lb bomb, TN 7 + 5 - Dead Eye 4 = 8;
+    a 10 hits: 3 points off the nest."""
+    nest = from_offset(13, 7)
+    g = game([placed("A2", "P1", "sample-pusher", 13, 7, "A", 2),
+              placed("B1", "P2", "sample-gunship", 2, 1, "D", 2)],
+             map_name="sample-town", combat=["A2", "B1"], dice=d10(10))
+    events = g.apply(Bomb("A2", "rockets_p1", nest))
+    assert next(e for e in events if isinstance(e, ev.Rolled)).tn == 7 + 5 - 4
+    assert g.state.ground["flak-nest"] == 8 - 3
