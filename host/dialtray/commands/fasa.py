@@ -72,27 +72,12 @@ def run_sheet(args: argparse.Namespace) -> int:
 
 
 def run_tables(args: argparse.Namespace) -> int:
-    from dialtray.rules.fasa.creation import check_sheet
-    from dialtray.rules.fasa.tables import FILES, load_tables
+    from dialtray.rules.fasa.ownbox import check_box, own_files
 
-    try:
-        tables = load_tables(args.dir)
-    except CatalogueError as exc:
-        print(str(exc))
-        return 1
-    own = [f"{n}.json" for n in FILES if (args.dir / f"{n}.json").is_file()]
-    bad = 0
-    for sheet in sorted((args.dir / "sheets").glob("*.json")):
-        for f in check_sheet(sheet, tables):
-            print(f"{sheet}: {f.text()}")
-            bad += 1
-    for m in sorted((args.dir / "maps").glob("*.json")):
-        try:
-            tables.map(m.stem)
-        except CatalogueError as exc:
-            print(str(exc))
-            bad += 1
-    if not bad:
-        print(f"{args.dir}: good: {', '.join(own) or 'no table'} of yours, the rest shipped "
-              "samples")
-    return 1 if bad else 0
+    problems = check_box(args.dir)
+    for line in problems:
+        print(line)
+    if not problems:
+        print(f"{args.dir}: good: {', '.join(own_files(args.dir)) or 'no table'} of yours, "
+              "the rest shipped samples")
+    return 1 if problems else 0
