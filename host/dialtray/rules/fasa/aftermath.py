@@ -16,6 +16,7 @@ from dialtray.rules.fasa.damage import hit_table, shape
 from dialtray.rules.fasa.hexmap import Hex, MapSheet, mega_hex, straight_ahead
 from dialtray.rules.fasa.state import FasaState
 from dialtray.rules.fasa.tn import constitution_tn, drill_tn, roll_d10, succeeds
+from dialtray.rules.fasa.tow import at_tow, seat_of
 
 
 def flak_burst(st: FasaState, sheet: MapSheet, dice: DiceSource, emit: Emit, h: Hex,
@@ -25,8 +26,6 @@ def flak_burst(st: FasaState, sheet: MapSheet, dice: DiceSource, emit: Emit, h: 
     ``tow`` (FS-M110, D-FS-48): each hit on an enemy that tows goes at its object instead
     (1-6 the object takes the flak template's boxes, 7-10 the cable); once the object has
     fallen the burst's further hits strike the plane."""
-    from dialtray.rules.fasa.tow import at_tow, seat_of
-
     side = seat_of(st, sheet, owner)
     for p in sorted(st.planes.values(), key=lambda x: x.id):
         if not p.flying or p.hex not in mega_hex(h):
