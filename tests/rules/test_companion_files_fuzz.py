@@ -1,4 +1,4 @@
-"""Fuzz: 10 000 mutated FASA record sheets, FASA tables and Sky Ace hero files (issue 34).
+"""Fuzz: 10 000 mutated FASA record sheets, tables, maps and Sky Ace hero files (issue 34).
 
 Each mutation (a key dropped, a value of the wrong type or out of range, a list emptied or
 doubled, a string garbled) of a shipped file is checked in process, as `dialtray fasa sheet
@@ -12,11 +12,13 @@ from __future__ import annotations
 import copy
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 from dialtray.rules.core.errors import CatalogueError
 from dialtray.rules.fasa.creation import check_sheet_document
+from dialtray.rules.fasa.hexmap import load_map
 from dialtray.rules.fasa.tables import SHIPPED, check_documents
 from dialtray.rules.skyace.creation import check_documents as check_heroes
 
@@ -24,12 +26,13 @@ DATA = SHIPPED.parent.parent
 SHEETS = [json.loads(p.read_text()) for p in sorted((DATA / "fasa" / "sheets").glob("*.json"))]
 HEROES = json.loads((DATA / "skyace" / "heroes.json").read_text())["heroes"]
 TABLES = {p.stem: json.loads(p.read_text()) for p in sorted(SHIPPED.glob("*.json"))}
+MAPS = {p.stem: json.loads(p.read_text()) for p in sorted((DATA / "fasa" / "maps").glob("*.json"))}
 TABLES["template"]["arrowheads"] = TABLES["template"]["arrowheads"][:40]  # a small template
 TABLES["layouts"]["layouts"] = {"front-engine": TABLES["layouts"]["layouts"]["front-engine"]}
 ODD: list[Any] = [None, -1, 0, 11, 10**9, 2.5, "", "x" * 300, "Zap (QQ+1)", [], {}, True,
                   "nose", "AP", [0, 0], {"up_to": 10, "table": "nose"}]
 SLICES = 4
-COUNTS = {"sheet": 4000, "table": 3000, "hero": 3000}  # 10 000 files
+COUNTS = {"sheet": 3500, "table": 2500, "map": 1000, "hero": 3000}  # 10 000 files
 
 
 def _paths(doc: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -80,7 +83,7 @@ def _named(exc: CatalogueError, file: str) -> None:
     assert exc.file.endswith(file) and exc.field and exc.message, exc
 
 
-def _one(kind: str, rng: random.Random) -> None:
+def _one(kind: str, rng: random.Random, box: Path) -> None:
     if kind == "sheet":
         doc = mutate(rng.choice(SHEETS), rng)
         for f in check_sheet_document(doc, "my-sheet.json"):
@@ -91,6 +94,14 @@ def _one(kind: str, rng: random.Random) -> None:
         for f in check_heroes([doc], "my-heroes.json"):
             assert f.field and f.message and f.rule.startswith("SA-"), f
         return
+    if kind == "map":  # a map is read from the owner's maps/ folder, as a game reads it
+        doc = mutate(MAPS[rng.choice(sorted(MAPS))], rng)
+        (box / "my-map.json").write_text(json.dumps(doc), encoding="utf-8")
+        try:
+            load_map("my-map", box)
+        except CatalogueError as exc:
+            _named(exc, "my-map.json")
+        return
     name = rng.choice(sorted(TABLES))
     try:
         check_documents({name: mutate(TABLES[name], rng)}, "box")
@@ -100,11 +111,12 @@ def _one(kind: str, rng: random.Random) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("part", range(SLICES))
-def test_mutated_sheets_tables_and_heroes_fail_with_a_named_field(part: int) -> None:
+def test_mutated_sheets_tables_and_heroes_fail_with_a_named_field(part: int,
+                                                                 tmp_path: Path) -> None:
     rng = random.Random(3400 + part)
     for kind, count in COUNTS.items():
         for _ in range(count // SLICES):
-            _one(kind, rng)
+            _one(kind, rng, tmp_path)
 
 
 def test_the_shipped_files_pass_their_own_checks() -> None:

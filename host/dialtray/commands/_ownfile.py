@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -38,3 +39,15 @@ def new_or_check(what: Any, noun: str, kind: str, name_help: str) -> argparse.Ar
     p.add_argument("file", type=Path, metavar="FILE", help=f"the {noun}'s JSON file")
     p.add_argument("--name", help=f"new: {name_help} (default: the file's)")
     return p
+
+
+def files_command(sub: Any, game: str, summary: str, description: str,
+                  examples: list[str]) -> Any:
+    """The ``dialtray GAME ...`` command for a game's own files (``fasa``, ``skyace``): its
+    help and examples in one shape; returns the sub-commands to add (``sheet``, ``hero``)."""
+    p = sub.add_parser(
+        game, help=summary, description=textwrap.fill(description, width=78),
+        epilog="examples:\n" + "".join(f"  {e}\n" for e in examples)
+               + "exit status: 0 good, 1 a rule broken, 2 a usage error",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    return p.add_subparsers(dest=f"{game}_what", metavar="WHAT", required=True)

@@ -5,35 +5,28 @@ are ``dialtray.rules.fasa.creation`` and ``dialtray.rules.fasa.tables``)."""
 from __future__ import annotations
 
 import argparse
-import textwrap
 from pathlib import Path
 from typing import Any
 
 from dialtray.commands._common import CommandError
-from dialtray.commands._ownfile import ident_of, new_or_check, write_new
+from dialtray.commands._ownfile import files_command, ident_of, new_or_check, write_new
 from dialtray.rules.core.errors import CatalogueError
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser(
-        "fasa",
-        help="make and check your own Crimson Skies (FASA 1998) record sheets and tables",
-        description=textwrap.fill(
-            "The FASA board game's record sheets and the tables its rules refer to but do not "
-            "print (maneuver template, Hit Location Table, damage templates, damage-diagram "
-            "layouts, gun ranges and deployed weapons, arcs) are files you can write from your "
-            "box. 'sheet new' writes a sheet that passes every check, to fill in; 'sheet check' "
-            "names each rule a sheet breaks (FS-M24 creation XP, FS-M27..FS-M32 the plane's "
-            "statistics ...); 'tables check' checks a tables directory. A game uses your "
-            "directory with the log header 'Tables: DIR' (sheets in DIR/sheets).",
-            width=78),
-        epilog=("examples:\n"
-                "  dialtray fasa sheet new my-box/sheets/condor.json --name 'Joe Condor'\n"
-                "  dialtray fasa sheet check my-box/sheets/condor.json --tables my-box\n"
-                "  dialtray fasa tables check my-box\n"
-                "exit status: 0 good, 1 a rule broken, 2 a usage error"),
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    what = p.add_subparsers(dest="fasa_what", metavar="WHAT", required=True)
+    what = files_command(
+        sub, "fasa",
+        "make and check your own Crimson Skies (FASA 1998) record sheets and tables",
+        "The FASA board game's record sheets and the tables its rules refer to but do not "
+        "print (maneuver template, Hit Location Table, damage templates, damage-diagram "
+        "layouts, gun ranges and deployed weapons, arcs) are files you can write from your "
+        "box. 'sheet new' writes a sheet that passes every check, to fill in; 'sheet check' "
+        "names each rule a sheet breaks (FS-M24 creation XP, FS-M27..FS-M32 the plane's "
+        "statistics ...); 'tables check' checks a tables directory. A game uses your "
+        "directory with the log header 'Tables: DIR' (sheets in DIR/sheets).",
+        ["dialtray fasa sheet new my-box/sheets/condor.json --name 'Joe Condor'",
+         "dialtray fasa sheet check my-box/sheets/condor.json --tables my-box",
+         "dialtray fasa tables check my-box"])
     sheet = new_or_check(what, "sheet", "a record sheet", "the plane's and pilot's name")
     sheet.add_argument("--wingman", action="store_true",
                        help="new: a wingman's sheet (350 XP at creation, not 450; FS-M24)")
@@ -72,27 +65,12 @@ def run_sheet(args: argparse.Namespace) -> int:
 
 
 def run_tables(args: argparse.Namespace) -> int:
-    from dialtray.rules.fasa.creation import check_sheet
-    from dialtray.rules.fasa.tables import FILES, load_tables
+    from dialtray.rules.fasa.ownbox import check_box, own_files
 
-    try:
-        tables = load_tables(args.dir)
-    except CatalogueError as exc:
-        print(str(exc))
-        return 1
-    own = [f"{n}.json" for n in FILES if (args.dir / f"{n}.json").is_file()]
-    bad = 0
-    for sheet in sorted((args.dir / "sheets").glob("*.json")):
-        for f in check_sheet(sheet, tables):
-            print(f"{sheet}: {f.text()}")
-            bad += 1
-    for m in sorted((args.dir / "maps").glob("*.json")):
-        try:
-            tables.map(m.stem)
-        except CatalogueError as exc:
-            print(str(exc))
-            bad += 1
-    if not bad:
-        print(f"{args.dir}: good: {', '.join(own) or 'no table'} of yours, the rest shipped "
-              "samples")
-    return 1 if bad else 0
+    problems = check_box(args.dir)
+    for line in problems:
+        print(line)
+    if not problems:
+        print(f"{args.dir}: good: {', '.join(own_files(args.dir)) or 'no table'} of yours, "
+              "the rest shipped samples")
+    return 1 if problems else 0

@@ -4,31 +4,23 @@ parsing only; the rules are ``dialtray.rules.skyace.creation``)."""
 from __future__ import annotations
 
 import argparse
-import textwrap
 from pathlib import Path
 from typing import Any
 
-from dialtray.commands._ownfile import ident_of, new_or_check, write_new
+from dialtray.commands._ownfile import files_command, ident_of, new_or_check, write_new
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser(
-        "skyace",
-        help="make and check your own Sky Ace heroes",
-        description=textwrap.fill(
-            "Making your own hero is the heart of Sky Ace. 'hero new' writes a starting hero "
-            "(advanced game: every attribute at Level 1, one special ability) to fill in; "
-            "'hero check' names each rule a hero file breaks: SA-M07 a power and frequency "
-            "per attack type, SA-A03 the frequencies E O R A once each, SA-M46 levels start at "
-            "1, SA-M48 floor(sum of the levels / 4) special abilities. A file holds one hero "
-            "or {\"heroes\": [...]}. A game uses it with the log header 'Hero-file: FILE'.",
-            width=78),
-        epilog=("examples:\n"
-                "  dialtray skyace hero new my-heroes/nightjar.json --name Nightjar\n"
-                "  dialtray skyace hero check my-heroes/nightjar.json\n"
-                "exit status: 0 good, 1 a rule broken, 2 a usage error"),
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    what = p.add_subparsers(dest="skyace_what", metavar="WHAT", required=True)
+    what = files_command(
+        sub, "skyace", "make and check your own Sky Ace heroes",
+        "Making your own hero is the heart of Sky Ace. 'hero new' writes a starting hero "
+        "(advanced game: every attribute at Level 1, one special ability) to fill in; "
+        "'hero check' names each rule a hero file breaks: SA-M07 a power and frequency "
+        "per attack type, SA-A03 the frequencies E O R A once each, SA-M46 levels start at "
+        "1, SA-M48 floor(sum of the levels / 4) special abilities. A file holds one hero "
+        "or {\"heroes\": [...]}. A game uses it with the log header 'Hero-file: FILE'.",
+        ["dialtray skyace hero new my-heroes/nightjar.json --name Nightjar",
+         "dialtray skyace hero check my-heroes/nightjar.json"])
     hero = new_or_check(what, "hero", "a hero (or villain) file", "the hero's name")
     hero.set_defaults(func=run_hero)
 

@@ -41,9 +41,10 @@ def test_replay_a_fasa_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 
 def _log_using_everything() -> tuple[str, set[str]]:
     """A bot game whose log uses harpoons, torpedoes, zeppelin/ground turrets and main guns
-    (FS-M108, FS-M115, FS-M120, FS-M121), the first such seed of the sweep's games."""
+    (FS-M108, FS-M115, FS-M120, FS-M121), the first such seed of the sweep's games (814
+    today: the main guns' flak shreds the cargo pod beside the zeppelin in most, D-FS-52)."""
     want = {"harpoon", "torpedo", "gun", "barrage"}
-    for seed in range(6, 200, 8):  # the warship games with the raider (bots.MAPS)
+    for seed in range(6, 1000, 8):  # the warship games with the raider (bots.MAPS)
         _, log = bot_game(seed, turn_limit=6)
         verbs = {line.split()[0] for line in log.split("---\n", 1)[1].splitlines() if line}
         if want <= verbs:

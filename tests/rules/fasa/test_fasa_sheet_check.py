@@ -76,3 +76,37 @@ def test_sheet_new_then_check_through_the_command_line(tmp_path: Path,
     capsys.readouterr()
     assert main(["fasa", "sheet", "check", str(bad)]) == 1
     assert "not valid JSON" in capsys.readouterr().out
+
+
+def test_an_owners_box_is_checked_whole_then_played_from_its_directory(tmp_path: Path) -> None:
+    """What a front end calls before `play fasa --tables DIR` (``ownbox``): every problem of
+    the box, each naming its file (a sheet breaking FS-M24 "Creation", a malformed map); one
+    ``CatalogueError`` from ``load_box``; a good box is what ``start_events`` takes, and the
+    game plays the owner's sheet from it."""
+    from dialtray.rules.core.dice import SeededDice
+    from dialtray.rules.core.errors import CatalogueError
+    from dialtray.rules.fasa.game import FasaGame, start_events
+    from dialtray.rules.fasa.ownbox import check_box, load_box
+
+    box = tmp_path / "box"
+    (box / "sheets").mkdir(parents=True)
+    (box / "maps").mkdir()
+    doc = json.loads((SHEETS / "sample-gunship.json").read_text())
+    doc.update(id="condor", sample=False)
+    (box / "sheets" / "condor.json").write_text(json.dumps(doc))
+    assert check_box(box) == []
+    sides = [("P1", "A1", "condor"), ("P2", "B1", "sample-brute")]
+    g = FasaGame(SeededDice(2), start_events("sample-blank", sides, 3, tables=load_box(box)))
+    assert g.state.planes["A1"].sheet_data.id == "condor"
+    doc["pilot"]["dead_eye"] = 10
+    (box / "sheets" / "condor.json").write_text(json.dumps(doc))
+    (box / "maps" / "sky.json").write_text('{"id": "sky"}')
+    problems = check_box(box)
+    assert len(problems) == 2
+    assert problems[0].startswith(f"{box / 'sheets' / 'condor.json'}: field ")
+    assert 'breaks FS-M24 "Creation"' in problems[0] and "sky.json" in problems[1]
+    with pytest.raises(CatalogueError) as caught:
+        load_box(box)
+    assert str(caught.value) == problems[0]
+    assert check_box(tmp_path / "nowhere") == [f"{tmp_path / 'nowhere'}: field (directory): "
+                                               "no such directory"]

@@ -147,3 +147,36 @@ def test_fs_m114_a_bomb_on_an_adjacent_gas_cell_and_a_scatter_that_misses_the_sk
     events = miss.apply(Bomb("A2", "rockets_p1", cell))
     assert not [e for e in events if isinstance(e, ev.GroundHit)]
     assert all(miss.state.ground[c] == 60 for c in ("cell-2", "cell-3", "cell-4"))
+
+
+def test_fs_m114_a_bomb_on_a_ground_turret_damages_it() -> None:
+    """FS-M114 / FS-M06 step 3: a ground turret (sample-town's flak nest, base TN 7, 8 points)
+    is a ground object: the pusher over it drops its 100 lb bomb, TN 7 + 5 - Dead Eye 4 = 8;
+    a 10 hits: 3 points off the nest."""
+    nest = from_offset(13, 7)
+    g = game([placed("A2", "P1", "sample-pusher", 13, 7, "A", 2),
+              placed("B1", "P2", "sample-gunship", 2, 1, "D", 2)],
+             map_name="sample-town", combat=["A2", "B1"], dice=d10(10))
+    events = g.apply(Bomb("A2", "rockets_p1", nest))
+    assert next(e for e in events if isinstance(e, ev.Rolled)).tn == 7 + 5 - 4
+    assert g.state.ground["flak-nest"] == 8 - 3
+
+
+def test_fs_m105_m118_a_flak_burst_shreds_gas_cells_but_not_an_engine_nacelle() -> None:
+    """FS-M105 "inflicting damage to everything in the surrounding mega-hex and double damage
+    (two hits) to anything in the target hex" (D-FS-52) and FS-M118 "engine nacelles cannot be
+    damaged by flak rocket attacks or flak barrages": A1's flak at 11,7 explodes after the
+    next Movement Phase; cell-5 (in the mega-hex) takes 1 hit of the flak template's 3 points,
+    the starboard nacelle beside it nothing."""
+    burst = from_offset(11, 7)
+    g = game([placed("A1", "P1", "sample-hawk", 11, 12, "A", 1),
+              placed("B1", "P2", "sample-gunship", 17, 2, "D", 1)],
+             map_name="sample-zeppelin", combat=["A1", "B1"], dice=d10(*[5, 3, 7, 2] * 10))
+    g.apply(Launch("A1", "rockets_s1", "FK", burst))
+    done(g, "A1")
+    g.apply(Pass("B1"))
+    g.apply(Plot("A1", "1SA"))
+    events = g.apply(Plot("B1", "1SA"))
+    hits = [e for e in events if isinstance(e, ev.GroundHit)]
+    assert hits == [ev.GroundHit("cell-5", len(shape("flak")), "FS-M105")]
+    assert g.state.ground["nacelle-starboard"] == 12 and g.state.ground["cell-5"] == 57

@@ -184,3 +184,25 @@ def test_sa_m55_the_owners_villain_file_replaces_the_missions_thugs(tmp_path: Pa
     w = play(g, lambda s: RandomBot(5))
     again = replay_log(parse_log(w.text(), "villains.log")).game
     assert state_json(again) == state_json(g)
+
+
+def test_load_hero_files_gathers_several_files_and_names_the_bad_one(tmp_path: Path) -> None:
+    """What a front end calls for `play skyace --heroes FILE...` (``creation.load_hero_files``):
+    the heroes of every file and the files to name in the log (``Hero-file:``); a broken one
+    (SA-M48: two abilities at levels 1+1+1+1) is refused naming that file, hero and field."""
+    from dialtray.rules.core.errors import CatalogueError
+    from dialtray.rules.skyace.creation import load_hero_files
+
+    a = _write(tmp_path / "a.json", {"heroes": [NIGHTJAR]})
+    b = _write(tmp_path / "b.json", dict(NIGHTJAR, id="kestrel", name="Kestrel"))
+    own, files = load_hero_files([a, b])
+    assert [h.id for h in own] == ["nightjar", "kestrel"] and files == (str(a), str(b))
+    g = SkyAceGame.duel(SeededDice(3), heroes=("nightjar", "kestrel"), own=own,
+                        hero_files=files)
+    assert {p.hero for p in g.state.pawns.values()} == {"nightjar", "kestrel"}
+    bad = _write(tmp_path / "c.json", dict(NIGHTJAR, id="wren",
+                                           powers=["Talons (HR+1)", "Shadow (SE+1)",
+                                                   "Dart (DA+1)", "Dive (CO+1)"]))
+    with pytest.raises(CatalogueError) as caught:
+        load_hero_files([a, bad])
+    assert caught.value.file == str(bad) and "SA-M48" in str(caught.value)

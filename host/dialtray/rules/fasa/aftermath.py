@@ -13,9 +13,11 @@ from dialtray.rules.fasa import events as ev
 from dialtray.rules.fasa.apply import Damage, Emit
 from dialtray.rules.fasa.combat import side_of
 from dialtray.rules.fasa.damage import hit_table, shape
-from dialtray.rules.fasa.hexmap import Hex, MapSheet, mega_hex, straight_ahead
+from dialtray.rules.fasa.hexmap import Hex, MapObject, MapSheet, mega_hex, straight_ahead
 from dialtray.rules.fasa.state import FasaState
+from dialtray.rules.fasa.tables import active
 from dialtray.rules.fasa.tn import constitution_tn, drill_tn, roll_d10, succeeds
+from dialtray.rules.fasa.tow import at_tow, seat_of
 
 
 def flak_burst(st: FasaState, sheet: MapSheet, dice: DiceSource, emit: Emit, h: Hex,
@@ -24,10 +26,10 @@ def flak_burst(st: FasaState, sheet: MapSheet, dice: DiceSource, emit: Emit, h: 
     by each plane's side toward the target hex; the launcher rolls for everyone (FS-T33).
     ``tow`` (FS-M110, D-FS-48): each hit on an enemy that tows goes at its object instead
     (1-6 the object takes the flak template's boxes, 7-10 the cable); once the object has
-    fallen the burst's further hits strike the plane."""
-    from dialtray.rules.fasa.tow import at_tow, seat_of
-
+    fallen the burst's further hits strike the plane. Then the map objects in the burst
+    (``in_burst``, D-FS-52)."""
     side = seat_of(st, sheet, owner)
+    objects = in_burst(st, sheet, h)  # before the planes: cargo this burst cuts loose is in tow
     for p in sorted(st.planes.values(), key=lambda x: x.id):
         if not p.flying or p.hex not in mega_hex(h):
             continue
@@ -44,6 +46,31 @@ def flak_burst(st: FasaState, sheet: MapSheet, dice: DiceSource, emit: Emit, h: 
             (col,) = roll_d10(dice, f"{p.id} flak column")
             dmg.hit(hit_table(side_of(p, h), loc), col - 1, shape("flak"), "flak", "FS-M105")
         dmg.finish()
+    boxes = len(shape("flak"))
+    for o, hits in objects:  # FS-M64: points equal to the template; a gas cell "Zep. Dmg."
+        each = (active().zep_points("flak", boxes, sheet.military) if o.kind == "zeppelin"
+                else boxes)
+        left = st.ground.get(o.id, 0)
+        if left > 0:
+            emit(ev.GroundHit(o.id, min(hits * each, left), "FS-M105"))
+
+
+SHRAPNEL_PROOF = ("nacelle", "turret", "main-gun", "hook")  # FS-M118; posts: their mount
+
+
+def in_burst(st: FasaState, sheet: MapSheet, h: Hex) -> list[tuple[MapObject, int]]:
+    """FS-M105 "damage to everything in the surrounding mega-hex and double damage (two hits)
+    to anything in the target hex" (D-FS-52): the standing map objects there and their hits
+    (an object over several hexes once, 2 if any of its hexes is the target hex). Engine
+    nacelles are immune (FS-M118); a gun post's mount takes the hit; cargo counts where it
+    lies (in tow it has no hex: the towing plane's, FS-M110)."""
+    burst = set(mega_hex(h))
+    out = []
+    for o in sheet.objects:
+        span = (st.cargo.get(o.id, o.hex),) if o.kind == "cargo" else o.span
+        if st.ground.get(o.id, 0) > 0 and o.kind not in SHRAPNEL_PROOF and burst & set(span):
+            out.append((o, 2 if h in span else 1))
+    return out
 
 
 def non_lethal(st: FasaState, dice: DiceSource, emit: Emit) -> None:

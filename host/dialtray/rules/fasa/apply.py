@@ -47,20 +47,18 @@ class Damage:
             self.emit(ev.Credit(att.id, "damage"))
         self.touched = True
         self.emit(ev.Marked(self.plane, tuple(boxes), cause, rule, self.attacker or ""))
-        self._locations(boxes, ammo, single_canopy=False)
+        self._locations(boxes, ammo)
 
-    def _locations(self, boxes: list[Box], ammo: str, single_canopy: bool) -> None:
+    def _locations(self, boxes: list[Box], ammo: str) -> None:
         where = location_of(self.p.sheet_data.layout)
         hit_locs: list[str] = []
         for t, r, c in boxes:
             loc = where.get((t, (r, c)))
             if loc is not None:
                 hit_locs.append(loc)
-        canopy_hits = 0
         for loc in dict.fromkeys(hit_locs):
             boxes_in = hit_locs.count(loc)
             if loc in ("canopy", "rear_canopy"):
-                canopy_hits += 1
                 continue
             if loc in ("pilot", "gunner"):
                 # FS-M92: each box costs 1 Constitution; the hit forces one Constitution roll
@@ -76,9 +74,10 @@ class Damage:
                 self.emit(ev.LocationLost(self.plane, loc, _rule(loc)))
                 if loc.startswith("fuel"):  # FS-M89: any damage empties the tank
                     self._fill(loc)
-        if canopy_hits:  # FS-M87: every hit (widowing: one) forces a roll
-            crew = "gunner" if "rear_canopy" in hit_locs and "canopy" not in hit_locs else "pilot"
-            for _ in range(1 if single_canopy else canopy_hits):
+        # FS-M87: every hit (not every box; the boxes widowing takes: one hit) forces a roll
+        # for the crew under that canopy: the front one the pilot, the rear one the gunner
+        for canopy, crew in (("canopy", "pilot"), ("rear_canopy", "gunner")):
+            if canopy in hit_locs:
                 self.shock_roll(crew, "canopy hit", "FS-M87")
         if self.p.flying and self.p.engine_out() and "engine" not in self.p.lost:
             self.emit(ev.LocationLost(self.plane, "engine", "FS-M89"))
@@ -124,7 +123,7 @@ class Damage:
         lost = widowed(self.p.marked)
         if lost:
             self.emit(ev.Marked(self.plane, tuple(lost), "widowed", "FS-M84"))
-            self._locations(lost, "", single_canopy=True)
+            self._locations(lost, "")
         if self.p.flying:
             cut = cut_in_half(self.p.marked)
             if cut is not None:

@@ -12,7 +12,6 @@ from dialtray.rules.fasa import events as ev
 from dialtray.rules.fasa.apply import Damage, Emit
 from dialtray.rules.fasa.damage import gun_shape, hit_table, shape, shift_allowed
 from dialtray.rules.fasa.hexmap import (
-    GUN_POSTS,
     Hex,
     MapObject,
     MapSheet,
@@ -41,7 +40,8 @@ from dialtray.rules.fasa.tn import (
 )
 
 TURRET = "-turret"
-ON_GROUND = ("ground", "building", "train")  # FS-M114: where a scattered bomb still hits
+ON_GROUND = ("ground", "building", "train", "ground-turret")  # FS-M114: a scattered bomb hits
+BOMB_SKIPS = ("turret", "main-gun", "hook", "cargo")  # a post on a mount: the mount is hit
 TAG_TURNS = 4  # FS-M111: the rest of this turn and 4 more
 
 
@@ -410,7 +410,7 @@ class Attack:
             if o.kind == "cargo" and self.st.cargo.get(o.id, o.hex) == h:
                 return o
         for o in self.map.objects:
-            if h in o.span and o.kind not in (*GUN_POSTS, "hook", "cargo") \
+            if h in o.span and o.kind not in BOMB_SKIPS \
                     and self.st.ground.get(o.id, 0) > 0 and (aimed or o.kind in ON_GROUND):
                 return o
         return None

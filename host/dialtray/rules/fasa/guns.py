@@ -23,6 +23,7 @@ from dialtray.rules.fasa.sheets import deployed, gun_range, turret_bonus
 from dialtray.rules.fasa.skills import QuickDraw
 from dialtray.rules.fasa.state import FasaState
 from dialtray.rules.fasa.tn import roll_d10, succeeds, to_hit_tn
+from dialtray.rules.fasa.tow import at_tow, foe_tows, gun_points
 from dialtray.rules.fasa.zeppelin import FALLS_AT, MAIN_GUN_RANGE, gunner_shock_tn
 
 ZEPPELIN_POSTS = ("turret", "main-gun")
@@ -134,8 +135,6 @@ def post_actions(st: FasaState, sheet: MapSheet, pid: str) -> list[FasaAction]:
         if st.planes[t].towing:  # FS-M110: or at the object it tows
             out.append(Gun(pid, t, True))
     out += [Barrage(pid, h) for h in barrage_hexes(sheet, o)]
-    from dialtray.rules.fasa.tow import foe_tows
-
     if foe_tows(st, o.owner):  # FS-M110: the burst may go at the objects foes tow
         out += [Barrage(pid, h, True) for h in barrage_hexes(sheet, o)]
     return out
@@ -150,8 +149,6 @@ def post_allowed(st: FasaState, sheet: MapSheet, pid: str, a: FasaAction) -> boo
         return (t is not None and (t.towing or not a.tow)
                 and a.target in gun_targets(st, sheet, o))
     if isinstance(a, Barrage):
-        from dialtray.rules.fasa.tow import foe_tows
-
         return a.hex in barrage_hexes(sheet, o) and (not a.tow or foe_tows(st, o.owner))
     return False
 
@@ -203,8 +200,6 @@ def resolve(st: FasaState, sheet: MapSheet, dice: DiceSource, emit: Emit,
     if not hits:
         return
     if a.tow:  # FS-M110: at the object the plane tows
-        from dialtray.rules.fasa.tow import at_tow, gun_points
-
         at_tow(st, sheet, dice, emit, o.id, t, gun_points(hits))
         return
     (loc,) = roll_d10(dice, f"{o.id} hit location on {t.id}")

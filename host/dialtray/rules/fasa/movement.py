@@ -148,19 +148,19 @@ class Mover:
         order = sorted(planned, key=lambda k: (self._rank(st.planes[k], planned[k]), k))
         abandoned: list[PlaneState] = []
         for p in sorted(st.planes.values(), key=lambda x: x.id):
-            if p.status == PROJECTILE and self.fly_on(p):  # FS-M63 over several turns
+            if p.status == PROJECTILE and projectile.fly_on(self, p):  # FS-M63 over several turns
                 abandoned.append(p)
         for pid in order:
             p = st.planes[pid]
             if p.bail:
-                if self.abandon(p, planned[pid]):
+                if projectile.abandon(self, p, planned[pid]):
                     abandoned.append(p)
             elif p.flying and p.plot_illegal:  # FS-M44: an illegal recorded move
                 self.random_move(p, planned[pid])
             elif p.flying:
                 self.fly(p, planned[pid])
         for p in abandoned:
-            if not self.projectile(p) and aimed(st, p, self.map):
+            if not projectile.strike(self, p) and aimed(st, p, self.map):
                 if p.status != PROJECTILE:
                     self.emit(ev.PlaneOut(p.id, PROJECTILE, "the empty plane flies on at a "
                                           "target straight ahead", "FS-M63"))
@@ -174,15 +174,6 @@ class Mover:
                 from dialtray.rules.fasa.tow import drop
 
                 drop(st, self.map, self.emit, p, "FS-M110")
-
-    def abandon(self, p: PlaneState, m: Maneuver) -> bool:
-        return projectile.abandon(self, p, m)
-
-    def fly_on(self, p: PlaneState) -> bool:
-        return projectile.fly_on(self, p)
-
-    def projectile(self, p: PlaneState) -> bool:
-        return projectile.strike(self, p)
 
     def _rank(self, p: PlaneState, m: Maneuver) -> int:
         kinds = {x.kind for x in pushes(caps(p, self.st.turn), m)}

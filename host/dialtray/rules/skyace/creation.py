@@ -14,6 +14,7 @@ Lucky; only a villain has a printed LIFE). Every problem names the file, the her
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -161,6 +162,17 @@ def load_heroes(path: str | Path) -> tuple[Hero, ...]:
         f = bad[0]
         raise CatalogueError(str(path), f.hero, f.field, f"{f.message} ({f.rule})")
     return tuple(hero_of(d) for d in read_documents(path))
+
+
+def load_hero_files(paths: Sequence[str | Path]) -> tuple[tuple[Hero, ...], tuple[str, ...]]:
+    """The owner's heroes from several files, as ``SkyAceGame.duel``/``mission`` take them
+    (``own``, ``hero_files``: the files are named in the log's ``Hero-file:`` lines, so a
+    replay reads them again). The first broken rule is a ``CatalogueError`` naming the file,
+    the hero and the field; an unreadable file names the file."""
+    own: list[Hero] = []
+    for path in paths:
+        own += load_heroes(path)
+    return tuple(own), tuple(str(p) for p in paths)
 
 
 def hero_of(doc: dict[str, Any]) -> Hero:
