@@ -20,6 +20,8 @@
 import time
 from array import array
 
+import micropython
+
 from dialrig import config, proto
 from dialrig.as5600 import AS5600
 from dialrig.tca9548a import MuxBus
@@ -100,6 +102,7 @@ class Dials:
             if self.kind[k] == K_QUAD:
                 self.ring.append(now, proto.EV_FAULT, k >> 1, k & 1, proto.ST_LOST_TRACK, 0)
 
+    @micropython.native
     def sample(self, now):
         """Read every dial once; log settled clicks and fault changes. Hot path: no allocation."""
         for k in range(self.n):
@@ -148,6 +151,7 @@ class Dials:
             self.last[k] = pos
             self._settle(k, pos, now)
 
+    @micropython.native
     def _settle(self, k, pos, now):
         if pos != self.candidate[k]:
             self.candidate[k] = pos
@@ -178,6 +182,7 @@ class Dials:
         v = (raw - self.zero[k]) * self.direction[k]
         return (v + (per_detent >> 1)) // per_detent
 
+    @micropython.native
     def _angle_position(self, k, raw):
         """Detent index 0..detents-1 for an AS5600 angle, or -1 between detents."""
         scaled = ((raw - self.zero[k]) * self.direction[k]) % ANGLE_RANGE
