@@ -17,6 +17,7 @@
 #
 # sample() is the hot path: it runs every sample_ms and must not allocate. All per-dial state
 # lives in preallocated arrays; integer arithmetic only (floats are boxed on the RP2040 port).
+import errno
 import time
 from array import array
 
@@ -120,7 +121,12 @@ class Dials:
                 continue
             try:
                 raw = self.sensors[k].read_angle()
-            except OSError:
+            except OSError as e:
+                if e.errno == errno.ETIMEDOUT:
+                    # SCL held low (a part wedged mid-transfer; machine.I2C timed out): the
+                    # muxes' RESET cuts every channel off the bus and frees it. Without it
+                    # every later transfer times out too and every AS5600 dial stays faulted.
+                    self.board.mux_reset()
                 self._fault(k, proto.ST_NAK, now)
                 continue
             if raw < 0:

@@ -11,7 +11,6 @@ turn of Air Action with bots in every seat.
 from __future__ import annotations
 
 import json
-import signal
 import subprocess
 import sys
 import time
@@ -20,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from picohelp import interrupt
 from websockets.sync.client import connect
 
 pytestmark = pytest.mark.slow
@@ -87,13 +87,6 @@ def test_serve_rp2040_page_and_live_state_to_the_game_end(tmp_path: Path) -> Non
         end = seen[-1]["game"]
         assert end["winner"] and end["vp"], end
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
-        errors.close()
-    err = (tmp_path / "stderr.txt").read_text()
+        err = interrupt(proc, errors)
     assert proc.returncode == 0, err
     assert "Traceback" not in err
