@@ -31,7 +31,8 @@ GAME_TIMEOUT_S = 900.0
 def test_play_rp2040_bots_play_air_action_to_the_victory_table(tmp_path: Path) -> None:
     r = subprocess.run([DIALTRAY, "--data-dir", str(tmp_path), "play", "airaction", "--sim",
                         "--rp2040", "--seats", "bot,bot", "--turns", "1", "--plain", "--pace",
-                        "0"], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                        "0", "--docks", "7"],  # the game's 7: 14 sensors to read, not 16
+                       stdin=subprocess.DEVNULL, capture_output=True, text=True,
                        timeout=GAME_TIMEOUT_S)
     out = r.stdout
     assert r.returncode == 0, out[-3000:] + r.stderr[-3000:]
@@ -64,7 +65,8 @@ def read_until(ws: Any, want: Any, timeout: float) -> list[dict[str, Any]]:
 def test_serve_rp2040_page_and_live_state_to_the_game_end(tmp_path: Path) -> None:
     errors = (tmp_path / "stderr.txt").open("w")
     proc = subprocess.Popen([DIALTRAY, "--data-dir", str(tmp_path), "serve", "--sim",
-                             "--rp2040", "--bots", "--pace", "0", "--turns", "1", "--port", "0"],
+                             "--rp2040", "--bots", "--pace", "0", "--turns", "1", "--port", "0",
+                             "--docks", "7"],
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors,
                             text=True)
     said: list[str] = []
