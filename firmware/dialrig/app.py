@@ -3,8 +3,7 @@
 # Four asyncio tasks, none of which ever blocks:
 #   sampler     read every dial (dials.Dials.sample: allocation-free), debounce the roll
 #               button, then pause sample_ms (config.DEFAULT_SAMPLE_MS: the period is longer).
-#   link        every LINK_MS: take host bytes, answer commands, stream events (a click goes
-#               out from the sampler at once, without waiting for this tick).
+#   link        every millisecond: take host bytes, answer commands, stream events.
 #   heartbeat   every heartbeat_ms: tell the host we are alive, blink the status LED, stream
 #               diagnostics when asked.
 #   supervisor  feeds the hardware watchdog only while sampler, link and heartbeat all make
@@ -32,10 +31,6 @@ CONFIG_FILE = "dialrig.json"
 BUTTON_DEBOUNCE_MS = 30
 DEFAULT_BUTTON_DICE = 2  # 2d6: pilot checks and initiative, the commonest roll
 LED_WALK_MS = 25
-# The link task's tick. Each wake of a task costs ~0.14 ms of the RP2040's CPU (MicroPython's
-# asyncio; bench_rp2040): at 1 ms the link alone took 14% of the chip, at 2 ms 7%. The USB CDC
-# buffers the host's bytes meanwhile (TinyUSB NAKs when full: nothing is lost).
-LINK_MS = 2
 BATCH_ROLLS_PER_TICK = 8  # ROLL_SIDED rolls per link tick: the link streams 16 events a tick
 
 _COLOURS = {proto.COLOUR_OFF: dice.OFF, proto.COLOUR_MISS: dice.MISS, proto.COLOUR_HIT: dice.HIT,
@@ -328,7 +323,7 @@ class App:
             if self.reboot_requested:
                 await asyncio.sleep_ms(50)  # let the ACK leave
                 self.board.reset()
-            await asyncio.sleep_ms(LINK_MS)
+            await asyncio.sleep_ms(1)
 
     async def heartbeat(self):
         on = False
@@ -347,10 +342,7 @@ class App:
             self.progress |= proto.STALL_HEARTBEAT
             if self.stalled & proto.STALL_HEARTBEAT:
                 await self.stall()
-            # Every task wake costs ~0.2 ms of the RP2040's CPU (MicroPython's asyncio): 5 ms
-            # steps only while diagnostics stream (periods from 5 ms), else 50 ms, well inside
-            # the supervisor's 100 ms look and the heartbeat's 500 ms.
-            await asyncio.sleep_ms(5 if self.diag_period else 50)
+            await asyncio.sleep_ms(5)
 
     async def calibration_saver(self):
         """Write the calibration to the flash after SET_DIAL changed it, a line at a time.
