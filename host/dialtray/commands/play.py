@@ -25,15 +25,10 @@ from rich.live import Live
 
 from dialtray.builder.calibration_check import warn_if_different
 from dialtray.commands import _camera_play as camera
+from dialtray.commands import _common
 from dialtray.commands import _playfasa as play_fasa
 from dialtray.commands._args import figures_arg, float_range, int_range, seats_arg
-from dialtray.commands._common import (
-    MAX_DOCKS,
-    CommandError,
-    add_rp2040_flag,
-    require_sim,
-    resolve_port,
-)
+from dialtray.commands._common import MAX_DOCKS, CommandError, require_sim, resolve_port
 from dialtray.commands._event import (
     add_event_arguments,
     open_event,
@@ -110,7 +105,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "the latest running one): rebuilt from the store, the tray asked for "
                         "its dials, every dial moved meanwhile flagged")
     p.add_argument("--sim", action="store_true", help="on the virtual tray (no hardware)")
-    add_rp2040_flag(p)  # with --sim: the firmware on an emulated Pico (issue 29)
+    _common.add_rp2040_flag(p)  # with --sim: the firmware on an emulated Pico (issue 29)
     p.add_argument("--port", help="the tray's serial port (default: the one tray on USB)")
     p.add_argument("--seats", type=seats_arg, default=["human", "bot"],
                    help="human or bot for each seat, in seating order (default human,bot)")
@@ -135,9 +130,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.rp2040 and not args.sim:
-        raise CommandError("argument --rp2040: only with --sim (a virtual tray on an emulated "
-                           "Pico)", 2)
+    _common.rp2040_needs_sim(args)
     if args.game == play_fasa.KIND and (args.plots == "sealed" or args.resume is not None
                                         or not (args.sim or args.port)):
         # plots typed hidden, sealed, revealed together (FS-M33), or no tray: its own flow;
@@ -174,22 +167,15 @@ def run(args: argparse.Namespace) -> int:
     body = wait_assignment(ev, args.wait) if ev is not None else None
     vtray: Any = None
     if args.sim:
-        require_sim(args.rp2040)
-        from dialtray.virtual.factory import virtual_tray
-
-        vtray = virtual_tray(config.default_config(args.docks), rp2040=args.rp2040,
-                             seed=args.seed, report=lambda _note: None).start()
+        vtray = _common.start_virtual(args, config.default_config(args.docks), seed=args.seed)
         port = vtray.port
-        if args.rp2040:
-            print("the virtual tray: the firmware on an emulated Raspberry Pi Pico (official "
-                  "MicroPython v1.28.0)", flush=True)
     else:
         port = resolve_port(args.port)
     try:
         session = TraySession(port, name="play", ack_policy="manual")  # ack when stored
         with session:
             try:
-                session.wait_synced(sync_s(args))
+                session.wait_synced(_common.sync_timeout(args))
             except TimeoutError as e:
                 raise CommandError(f"the tray did not answer on {port}: {e}") from e
             if not args.sim:  # the virtual tray starts with the defaults every time
@@ -212,11 +198,6 @@ def run(args: argparse.Namespace) -> int:
         if vtray is not None:
             vtray.close()
         stop_event(ev)
-
-
-def sync_s(args: argparse.Namespace) -> float:
-    """How long the tray has to answer: the emulated Pico boots at a fraction of real time."""
-    return 180.0 if getattr(args, "rp2040", False) else 30.0
 
 
 def run_resumed(args: argparse.Namespace, res: Resuming, ev: Any = None) -> int:
@@ -251,7 +232,7 @@ def resume_on(args: argparse.Namespace, res: Resuming, port: str, vtray: Any,
                   dice)
     with session:
         try:
-            session.wait_synced(sync_s(args))
+            session.wait_synced(_common.sync_timeout(args))
         except TimeoutError as e:
             raise CommandError(f"the tray did not answer on {port}: {e}") from e
         if vtray is None:
