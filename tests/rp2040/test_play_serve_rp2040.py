@@ -1,11 +1,11 @@
 """`dialtray play --sim --rp2040` and `dialtray serve --sim --rp2040`: the two front ends on the
 firmware running on the emulated Pico (issue 29), each walked as its user would, shortened to one
-turn of Air Action with bots in every seat.
+turn with bots in every seat.
 
-- play: two bots play to the victory table in the terminal; the game is stored and its fair dice
-  check out.
-- serve: the page's HTML answers, and its websocket carries the live state of the game while the
-  bots turn the emulated tray's dials, up to the game's end with its winner.
+- play: two bots play Air Action to the victory table in the terminal; the game is stored and
+  its fair dice check out.
+- serve: the page's HTML answers, and its websocket carries the live state of a game of Aces
+  while the bots turn the emulated tray's dials, up to the game's end with its winner.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def test_serve_rp2040_page_and_live_state_to_the_game_end(tmp_path: Path) -> Non
     errors = (tmp_path / "stderr.txt").open("w")
     proc = subprocess.Popen([DIALTRAY, "--data-dir", str(tmp_path), "serve", "--sim",
                              "--rp2040", "--bots", "--pace", "0", "--turns", "1", "--port", "0",
-                             "--docks", "7"],
+                             "--game", "aces", "--docks", "5"],  # its 9 dials: 10 to read
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors,
                             text=True)
     said: list[str] = []
