@@ -10,7 +10,7 @@ the sampler loop's period in the chip's own time.
   measured period is the CPU's part alone. A Pico waits on the wire too (machine.I2C blocks):
   the bits each pass puts on the bus (counted on the model: each START or repeated START with
   its address byte, each data byte with its ACK, each STOP) at config.I2C_FREQ are added to it
-  for the period a real tray has (docs/rp2040-emulator.md).
+  for the period a real tray has (docs/emulated-pico.md).
 
 The chip runs flat out (not held to the wall clock). Prints a table and writes
 bench/results/rp2040.json. Run: .venv/bin/python bench/bench_rp2040.py [--seconds 30]

@@ -1,8 +1,8 @@
 # dialrig.app — the firmware's tasks and how they share the chip.
 #
 # Four asyncio tasks, none of which ever blocks:
-#   sampler     every sample_ms: read every dial (dials.Dials.sample: allocation-free), debounce
-#               the roll button.
+#   sampler     read every dial (dials.Dials.sample: allocation-free), debounce the roll
+#               button, then pause sample_ms (config.DEFAULT_SAMPLE_MS: the period is longer).
 #   link        every millisecond: take host bytes, answer commands, stream events.
 #   heartbeat   every heartbeat_ms: tell the host we are alive, blink the status LED, stream
 #               diagnostics when asked.

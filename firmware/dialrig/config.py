@@ -53,8 +53,11 @@ DIAL_NAMES = (DIAL_COMBAT, DIAL_SPEED)
 #   zero          raw reading at the dial's click 0 (AS5600 angle units 0..4095, or counts)
 DEFAULT_DETENTS = 12
 DEFAULT_SETTLE_MS = 15
-# 16 AS5600 reads take ~3.2 ms of I2C0 at 400 kHz (3 bytes each plus mux switching), so a
-# full pass of the default tray cannot run more often than this.
+# sample_ms is the sampler's pause between two passes over every dial, not its period: a pass
+# of the default tray (16 AS5600s) costs ~6.7 ms of MicroPython CPU on the RP2040 (measured on
+# the emulated Pico, bench/bench_rp2040.py) plus ~3.2 ms of I2C0 at 400 kHz (50 transfers:
+# a channel select and a 3-byte read per sensor, two mux switch-offs), so each dial is read
+# every ~15 ms at 8 docks (~7 ms at 2). Plenty: a hand needs far longer to turn half a dial.
 DEFAULT_SAMPLE_MS = 5
 DEFAULT_DOCKS = 8
 

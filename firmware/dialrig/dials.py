@@ -17,8 +17,11 @@
 #
 # sample() is the hot path: it runs every sample_ms and must not allocate. All per-dial state
 # lives in preallocated arrays; integer arithmetic only (floats are boxed on the RP2040 port).
+import errno
 import time
 from array import array
+
+import micropython
 
 from dialrig import config, proto
 from dialrig.as5600 import AS5600
@@ -100,6 +103,7 @@ class Dials:
             if self.kind[k] == K_QUAD:
                 self.ring.append(now, proto.EV_FAULT, k >> 1, k & 1, proto.ST_LOST_TRACK, 0)
 
+    @micropython.native
     def sample(self, now):
         """Read every dial once; log settled clicks and fault changes. Hot path: no allocation."""
         for k in range(self.n):
@@ -117,7 +121,12 @@ class Dials:
                 continue
             try:
                 raw = self.sensors[k].read_angle()
-            except OSError:
+            except OSError as e:
+                if e.errno == errno.ETIMEDOUT:
+                    # SCL held low (a part wedged mid-transfer; machine.I2C timed out): the
+                    # muxes' RESET cuts every channel off the bus and frees it. Without it
+                    # every later transfer times out too and every AS5600 dial stays faulted.
+                    self.board.mux_reset()
                 self._fault(k, proto.ST_NAK, now)
                 continue
             if raw < 0:
@@ -148,6 +157,7 @@ class Dials:
             self.last[k] = pos
             self._settle(k, pos, now)
 
+    @micropython.native
     def _settle(self, k, pos, now):
         if pos != self.candidate[k]:
             self.candidate[k] = pos
@@ -178,6 +188,7 @@ class Dials:
         v = (raw - self.zero[k]) * self.direction[k]
         return (v + (per_detent >> 1)) // per_detent
 
+    @micropython.native
     def _angle_position(self, k, raw):
         """Detent index 0..detents-1 for an AS5600 angle, or -1 between detents."""
         scaled = ((raw - self.zero[k]) * self.direction[k]) % ANGLE_RANGE

@@ -144,3 +144,21 @@ def test_sampling_quadrature_dials_allocates_nothing():
     board.turn(0, 2, 50)
     now = time.ticks_ms()
     assert mpytest.alloc(lambda: dials.sample(now), 200) == 0
+
+
+def test_a_bus_held_low_resets_the_muxes_and_the_dial_faults():
+    # machine.I2C's timeout (ETIMEDOUT): SCL held by a wedged part. The muxes' RESET cuts
+    # every channel off the bus; the dial is faulted and retried later (issue 29).
+    board, ring, dials = _tray()
+    pulses = []
+    board.mux_reset = lambda: pulses.append(1)
+    board.i2c.stuck = True
+    dials.sample(time.ticks_ms())
+    assert pulses, "no mux reset on a timed-out transfer"
+    faults = _events(ring, proto.EV_FAULT)
+    assert [(f[3], f[4], f[5]) for f in faults][:1] == [(0, 0, proto.ST_NAK)]
+    board.i2c.stuck = False
+    before = len(pulses)
+    _run(board, dials, 300)  # RETRY_MS later the dials answer again
+    assert len(pulses) == before
+    assert _events(ring, proto.EV_FAULT_CLEARED)

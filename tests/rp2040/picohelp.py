@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+import subprocess
 import threading
 import time
 from collections.abc import Callable
@@ -51,3 +53,17 @@ class Got:
     def of(self, kind: type) -> list[Any]:
         with self.lock:
             return [e for e in self.events if isinstance(e, kind)]
+
+
+def interrupt(proc: subprocess.Popen[str], errors: Any, timeout: float = 60) -> str:
+    """Ctrl-C to a command started with its stderr in the file ``errors``; its stderr text
+    once it has exited (killed if it has not within ``timeout``)."""
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+    errors.close()
+    with open(errors.name) as f:
+        return f.read()

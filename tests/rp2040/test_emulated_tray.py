@@ -19,7 +19,7 @@ from dialrig import proto
 from dialtray.commands import selftest
 from dialtray.commands.selftest import TURN_FIX_QUAD, Row
 from dialtray.commands.selftest import Test as SelfTestRun
-from dialtray.link.messages import Booted, Click, DiceRolled
+from dialtray.link.messages import Booted, Click, DialFault, DiceRolled
 from dialtray.link.session import SessionState, TraySession
 from dialtray.virtual.rp2040.leds import dice_faces
 from dialtray.virtual.rp2040.tray import Rp2040Tray
@@ -81,6 +81,17 @@ def test_boot_hello_clicks_dice_and_selftest(tray: Rp2040Tray) -> None:
             assert sum(x for dd, ii, x in clicks if (dd, ii) == (d, i)) == total, clicks
         assert session.dials[(1, 0)].position == 1 - 2  # an encoder counts from its boot
 
+        # An AS5600 wedged mid-transfer holds SCL low: machine.I2C times out, the firmware
+        # pulses the muxes' RESET (freeing the bus), the dial faults, then answers again and
+        # counts on.
+        tray.wedge_sensor(0, "speed")
+        wait_until(lambda: any((f.dock, f.dial, f.cleared) == (0, 1, True)
+                               for f in got.of(DialFault)), SYNC_S, "the wedged dial back")
+        before = len(got.of(Click))
+        tray.turn(0, "speed", 1, ms=20)
+        wait_until(lambda: [(e.dock, e.dial, e.delta) for e in got.of(Click)[before:]]
+                   == [(0, 1, 1)], SYNC_S, "a click on the dial that was wedged")
+
         # A roll of the two LED dice: the faces the tray reports are the faces its LEDs show.
         frames = tray.frames
         rolled = session.roll_dice(2, timeout=SYNC_S)
@@ -108,12 +119,16 @@ def test_boot_hello_clicks_dice_and_selftest(tray: Rp2040Tray) -> None:
         tray.remove_mux(0x71)
         tray.set_gap(0, "combat", 4.0)  # 4 mm: a field under 30 mT, STATUS.ML
         tray.set_dead_encoder(0)
-        rows = run_selftest(session, tray, ["turn 1 combat 1"], 60.0)
+        # The dials that still count are turned and counted at once; the dead encoder never
+        # counts, so the run waits out its window: 10 s of wall time, seconds of chip time
+        # (a working encoder counts within 50 ms of chip time).
+        rows = run_selftest(session, tray, ["turn 0 combat 1", "turn 0 speed 1",
+                                            "turn 1 combat 1"], 10.0)
         bad = failures(rows)
         assert bad["dock 1 speed/AS5600"].fix.startswith("multiplexer 0x71 does not answer")
         assert bad["dock 0 combat/AS5600"].fix.startswith("magnet too far")
         assert bad["dock 1 combat/counts"].fix == TURN_FIX_QUAD
-        assert "dock 0 speed/AS5600" not in bad
+        assert "dock 0 speed/AS5600" not in bad and "dock 0 speed/counts" not in bad
         selftest.print_table(rows)  # what the builder reads (shown with -s)
 
 

@@ -1,17 +1,16 @@
 """`dialtray play --sim --rp2040` and `dialtray serve --sim --rp2040`: the two front ends on the
 firmware running on the emulated Pico (issue 29), each walked as its user would, shortened to one
-turn of Air Action with bots in every seat.
+turn with bots in every seat.
 
-- play: two bots play to the victory table in the terminal; the game is stored and its fair dice
-  check out.
-- serve: the page's HTML answers, and its websocket carries the live state of the game while the
-  bots turn the emulated tray's dials, up to the game's end with its winner.
+- play: two bots play Air Action to the victory table in the terminal; the game is stored and
+  its fair dice check out.
+- serve: the page's HTML answers, and its websocket carries the live state of a game of Aces
+  while the bots turn the emulated tray's dials, up to the game's end with its winner.
 """
 
 from __future__ import annotations
 
 import json
-import signal
 import subprocess
 import sys
 import time
@@ -20,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from picohelp import interrupt
 from websockets.sync.client import connect
 
 pytestmark = pytest.mark.slow
@@ -31,7 +31,8 @@ GAME_TIMEOUT_S = 900.0
 def test_play_rp2040_bots_play_air_action_to_the_victory_table(tmp_path: Path) -> None:
     r = subprocess.run([DIALTRAY, "--data-dir", str(tmp_path), "play", "airaction", "--sim",
                         "--rp2040", "--seats", "bot,bot", "--turns", "1", "--plain", "--pace",
-                        "0"], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                        "0", "--docks", "7"],  # the game's 7: 14 sensors to read, not 16
+                       stdin=subprocess.DEVNULL, capture_output=True, text=True,
                        timeout=GAME_TIMEOUT_S)
     out = r.stdout
     assert r.returncode == 0, out[-3000:] + r.stderr[-3000:]
@@ -64,7 +65,8 @@ def read_until(ws: Any, want: Any, timeout: float) -> list[dict[str, Any]]:
 def test_serve_rp2040_page_and_live_state_to_the_game_end(tmp_path: Path) -> None:
     errors = (tmp_path / "stderr.txt").open("w")
     proc = subprocess.Popen([DIALTRAY, "--data-dir", str(tmp_path), "serve", "--sim",
-                             "--rp2040", "--bots", "--pace", "0", "--turns", "1", "--port", "0"],
+                             "--rp2040", "--bots", "--pace", "0", "--turns", "1", "--port", "0",
+                             "--game", "aces", "--docks", "5"],  # its 9 dials: 10 to read
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors,
                             text=True)
     said: list[str] = []
@@ -87,13 +89,6 @@ def test_serve_rp2040_page_and_live_state_to_the_game_end(tmp_path: Path) -> Non
         end = seen[-1]["game"]
         assert end["winner"] and end["vp"], end
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
-        errors.close()
-    err = (tmp_path / "stderr.txt").read_text()
+        err = interrupt(proc, errors)
     assert proc.returncode == 0, err
     assert "Traceback" not in err

@@ -6,7 +6,6 @@ and finds the dials where the script left them (the firmware read the modelled A
 
 from __future__ import annotations
 
-import signal
 import subprocess
 import sys
 import time
@@ -14,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from dialtray.link.session import TraySession
-from picohelp import SYNC_S, wait_until
+from picohelp import SYNC_S, interrupt, wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -60,13 +59,6 @@ def test_sim_rp2040_console_and_a_host_on_its_port(tmp_path: Path) -> None:
                        and session.dials[(1, 1)].position == 11, SYNC_S,
                        "the dials where the script turned them")
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
-        errors.close()
-    err = (tmp_path / "stderr.txt").read_text()
+        err = interrupt(proc, errors)
     assert proc.returncode == 0, err
     assert "Traceback" not in err

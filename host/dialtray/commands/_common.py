@@ -11,6 +11,7 @@ import importlib.util
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 from dialrig import config
@@ -69,6 +70,33 @@ def add_rp2040_flag(parser: argparse.ArgumentParser) -> None:
     """The ``--rp2040`` option, worded the same for every command that starts a virtual tray
     (dialtray.virtual.factory makes the tray it names)."""
     parser.add_argument("--rp2040", action="store_true", help=RP2040_HELP)
+
+
+def rp2040_needs_sim(args: argparse.Namespace) -> None:
+    """``--rp2040`` says which virtual tray: refused without ``--sim``."""
+    if getattr(args, "rp2040", False) and not args.sim:
+        raise CommandError("argument --rp2040: only with --sim (a virtual tray on an emulated "
+                           "Pico)", 2)
+
+
+def sync_timeout(args: argparse.Namespace, real: float = 30.0) -> float:
+    """Seconds a tray has to answer: the emulated Pico (``--rp2040``) boots at a fraction of
+    real time."""
+    return max(real, 180.0) if getattr(args, "rp2040", False) else real
+
+
+def start_virtual(args: argparse.Namespace, cfg: dict[str, Any], **kwargs: Any) -> Any:
+    """The virtual tray ``--sim`` asks for (``--rp2040``: on the emulated Pico), started and
+    quiet; when it is the emulated chip, the player is told (it runs slower)."""
+    rp2040 = bool(getattr(args, "rp2040", False))
+    require_sim(rp2040)
+    from dialtray.virtual.factory import virtual_tray
+
+    tray = virtual_tray(cfg, rp2040=rp2040, report=lambda _note: None, **kwargs).start()
+    if rp2040:
+        print("the virtual tray: the firmware on an emulated Raspberry Pi Pico (official "
+              "MicroPython v1.28.0)", flush=True)
+    return tray
 
 
 def require_sim(rp2040: bool = False) -> None:

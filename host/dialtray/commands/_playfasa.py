@@ -25,7 +25,7 @@ from typing import Any
 
 from rich.console import Console
 
-from dialtray.commands._common import CommandError, require_sim, resolve_port
+from dialtray.commands._common import CommandError, resolve_port, start_virtual, sync_timeout
 from dialtray.commands._fasaseat import (
     Quit,
     Secret,
@@ -123,14 +123,9 @@ def run(args: argparse.Namespace) -> int:
         return FasaPlay(args, source, None).run()
     vtray: Any = None
     if args.sim:
-        rp2040 = getattr(args, "rp2040", False)
-        require_sim(rp2040)
         from dialrig import config
 
-        from dialtray.virtual.factory import virtual_tray
-
-        vtray = virtual_tray(config.default_config(1), rp2040=rp2040, seed=args.seed,
-                             report=lambda _note: None).start()
+        vtray = start_virtual(args, config.default_config(1), seed=args.seed)
         port = vtray.port
     else:
         port = resolve_port(args.port)
@@ -139,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with TraySession(port, name="play-fasa") as session:
             try:
-                session.wait_synced(180 if getattr(args, "rp2040", False) else 30)
+                session.wait_synced(sync_timeout(args))
             except TimeoutError as e:
                 raise CommandError(f"the tray did not answer on {port}: {e}") from e
             source, fair = make_dice(args.dice, session, args.seed)

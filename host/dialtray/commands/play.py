@@ -18,9 +18,10 @@ from pathlib import Path
 from dialrig import config
 
 from dialtray.commands import _camera_play as camera
+from dialtray.commands import _common
 from dialtray.commands import _playfasa as play_fasa
 from dialtray.commands._args import figures_arg, float_range, int_range, seats_arg
-from dialtray.commands._common import MAX_DOCKS, CommandError, add_rp2040_flag
+from dialtray.commands._common import MAX_DOCKS, add_rp2040_flag
 from dialtray.commands._event import add_event_arguments
 from dialtray.commands._store import add_db, game_number
 from dialtray.commands._table import add_game_arguments
@@ -92,9 +93,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.rp2040 and not args.sim:
-        raise CommandError("argument --rp2040: only with --sim (a virtual tray on an emulated "
-                           "Pico)", 2)
+    _common.rp2040_needs_sim(args)
     if args.game == play_fasa.KIND and (args.plots == "sealed" or args.resume is not None
                                         or not (args.sim or args.port)):
         # plots typed hidden, sealed, revealed together (FS-M33), or no tray: its own flow;

@@ -21,6 +21,7 @@ from dialtray.commands._common import (
     calibration_dir,
     require_sim,
     resolve_port,
+    rp2040_needs_sim,
 )
 from dialtray.commands._event import (
     add_event_arguments,
@@ -125,9 +126,7 @@ def run(args: argparse.Namespace) -> int:
     camera.check(args)
     if args.layout is not None and not args.layout.is_file():
         raise CommandError(f"argument --layout: no such file: {args.layout}", 2)
-    if args.rp2040 and not args.sim:
-        raise CommandError("argument --rp2040: only with --sim (a virtual tray on an emulated "
-                           "Pico)", 2)
+    rp2040_needs_sim(args)
     if args.sim:
         require_sim(args.rp2040)
         serial = None

@@ -92,6 +92,17 @@ class PhysicalDial:
         return f"{self.ticks}:{flags}" if flags else str(self.ticks)
 
 
+def dial_index(cfg: dict[str, Any], dock: int, dial: int | str) -> int:
+    """Dial k = dock * 2 + (0 combat, 1 speed) of a tray with config ``cfg`` (both virtual
+    trays); a clear ValueError for a dial the tray does not have."""
+    d = config.DIAL_NAMES.index(dial) if isinstance(dial, str) and dial in \
+        config.DIAL_NAMES else dial
+    if not 0 <= dock < len(cfg["docks"]) or d not in (0, 1):
+        docks = len(cfg["docks"])
+        raise ValueError(f"no dial {dial!r} on dock {dock} (the tray has {docks} docks)")
+    return dock * 2 + int(d)
+
+
 class VirtualTray:
     """A running virtual tray. ``with VirtualTray() as tray: print(tray.port)``."""
 
@@ -223,11 +234,7 @@ class VirtualTray:
     # ---- the physical world ---------------------------------------------------------------------
 
     def dial_index(self, dock: int, dial: int | str) -> int:
-        d = config.DIAL_NAMES.index(dial) if isinstance(dial, str) else dial
-        if not 0 <= dock < len(self.cfg["docks"]) or d not in (0, 1):
-            docks = len(self.cfg["docks"])
-            raise ValueError(f"no dial {dial!r} on dock {dock} (the tray has {docks} docks)")
-        return dock * 2 + d
+        return dial_index(self.cfg, dock, dial)
 
     def turn(self, dock: int, dial: int | str, clicks: int, ms: int | None = None) -> None:
         """A person turns a dial by ``clicks`` detents (positive = clockwise)."""

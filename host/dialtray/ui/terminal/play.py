@@ -17,6 +17,7 @@ from dialrig import config
 
 from dialtray.builder.calibration_check import warn_if_different
 from dialtray.commands import _camera_play as camera
+from dialtray.commands import _common
 from dialtray.commands._common import CommandError, require_sim, resolve_port
 from dialtray.commands._event import (
     open_event,
@@ -68,22 +69,15 @@ def run(args: argparse.Namespace) -> int:
     body = wait_assignment(ev, args.wait) if ev is not None else None
     vtray: Any = None
     if args.sim:
-        require_sim(args.rp2040)
-        from dialtray.virtual.factory import virtual_tray
-
-        vtray = virtual_tray(config.default_config(args.docks), rp2040=args.rp2040,
-                             seed=args.seed, report=lambda _note: None).start()
+        vtray = _common.start_virtual(args, config.default_config(args.docks), seed=args.seed)
         port = vtray.port
-        if args.rp2040:
-            print("the virtual tray: the firmware on an emulated Raspberry Pi Pico (official "
-                  "MicroPython v1.28.0)", flush=True)
     else:
         port = resolve_port(args.port)
     try:
         session = TraySession(port, name="play", ack_policy="manual")  # ack when stored
         with session:
             try:
-                session.wait_synced(sync_s(args))
+                session.wait_synced(_common.sync_timeout(args))
             except TimeoutError as e:
                 raise CommandError(f"the tray did not answer on {port}: {e}") from e
             if not args.sim:  # the virtual tray starts with the defaults every time
@@ -106,11 +100,6 @@ def run(args: argparse.Namespace) -> int:
         if vtray is not None:
             vtray.close()
         stop_event(ev)
-
-
-def sync_s(args: argparse.Namespace) -> float:
-    """How long the tray has to answer: the emulated Pico boots at a fraction of real time."""
-    return 180.0 if getattr(args, "rp2040", False) else 30.0
 
 
 def run_resumed(args: argparse.Namespace, res: Resuming, ev: Any = None) -> int:
@@ -141,7 +130,7 @@ def resume_on(args: argparse.Namespace, res: Resuming, port: str, vtray: Any,
                   dice)
     with session:
         try:
-            session.wait_synced(sync_s(args))
+            session.wait_synced(_common.sync_timeout(args))
         except TimeoutError as e:
             raise CommandError(f"the tray did not answer on {port}: {e}") from e
         if vtray is None:

@@ -367,11 +367,29 @@ export class Chip {
         cycles = Math.max(1, Math.round(ns / cycleNanos));
         if (this._pioActive() && cycles > 64) { cycles = 64; ns = 64 * cycleNanos; }
         clock.tick(ns);
+      } else if (!this._active) {
+        // No state machine to keep in step: a burst of up to 64 instructions, to the next
+        // alarm at most, then the clock moves once (moving it after every instruction was a
+        // fifth of the emulator's time). Alarms still fire at their own time; a timer read
+        // inside a burst is at most the burst (< 1 us) behind. A burst ends at once when an
+        // instruction wakes a state machine, which then steps from that instruction on.
+        const alarm = clock.nextAlarm;
+        const room = end - clock.nanos;
+        let next = alarm ? alarm.nanos - clock.nanos : room;
+        if (next > room) next = room;
+        let ns = 0;
+        cycles = 0;
+        for (let i = 0; i < 64; i++) {
+          cycles = core.executeInstruction();
+          ns += cycles * cycleNanos;
+          if (ns >= next || core.waiting || this._active) break;
+        }
+        clock.tick(ns);
       } else {
         cycles = core.executeInstruction();
         clock.tick(cycles * cycleNanos);
       }
-      this.stepPIO(cycles);
+      this.stepPIO(cycles); // after a burst: the last instruction's cycles (the PIO slept before)
     }
   }
 

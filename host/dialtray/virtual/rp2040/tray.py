@@ -29,7 +29,7 @@ from dialtray.link.faults import FaultInjector
 from dialtray.virtual.bridge import UsbBridge
 from dialtray.virtual.rp2040.image import build_image
 from dialtray.virtual.rp2040.pico import EmulatedPico, LedFrame
-from dialtray.virtual.tray import DEFAULT_TURN_MS, TICKS_PER_DETENT, PhysicalDial
+from dialtray.virtual.tray import DEFAULT_TURN_MS, TICKS_PER_DETENT, PhysicalDial, dial_index
 
 AS5600_COUNTS = 4096
 # The emulated chip runs at 0.1-0.45x real time (less on a loaded machine): a host in this
@@ -152,11 +152,7 @@ class Rp2040Tray:
     # ---- the physical world --------------------------------------------------------------------
 
     def dial_index(self, dock: int, dial: int | str) -> int:
-        d = config.DIAL_NAMES.index(dial) if isinstance(dial, str) else dial
-        if not 0 <= dock < len(self.cfg["docks"]) or d not in (0, 1):
-            docks = len(self.cfg["docks"])
-            raise ValueError(f"no dial {dial!r} on dock {dock} (the tray has {docks} docks)")
-        return dock * 2 + d
+        return dial_index(self.cfg, dock, dial)
 
     def _setting(self, k: int) -> dict[str, Any]:
         setting: dict[str, Any] = self.cfg["docks"][k // 2][k % 2]
