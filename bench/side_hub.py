@@ -14,6 +14,7 @@ Mosquitto and PostgreSQL started here (loopback only).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import statistics
@@ -21,6 +22,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +39,9 @@ def _pcts(xs: list[float]) -> tuple[float, float]:
 
 
 def servers() -> Any:
+    """A local Mosquitto and PostgreSQL for the hub benches, the hub's broker user
+    (``s.hub_password``) and schema set up; RuntimeError saying what is missing. The caller
+    stops them (``hub_servers()`` does)."""
     from dialtray.hub import devservers, pgschema
 
     why = devservers.missing()
@@ -47,6 +52,17 @@ def servers() -> Any:
     s.mqtt.add_user("hub", s.hub_password)  # type: ignore[attr-defined]
     pgschema.migrate(s.pg.admin_dsn)
     return s
+
+
+@contextlib.contextmanager
+def hub_servers() -> Iterator[tuple[Any, Path]]:
+    """``servers()`` and a temporary directory, both gone at the end."""
+    s = servers()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            yield s, Path(tmp)
+    finally:
+        s.stop()
 
 
 def real_table_to_hub(s: Any, tmp: Path, n: int) -> list[float]:
