@@ -188,7 +188,8 @@ def page_push(changes: int, pages: tuple[int, ...] = (1, 8, 32)) -> dict[str, An
         bare = BarePush()
         try:
             for p in pages:
-                socks = [connect(f"ws://127.0.0.1:{served.port}/ws?key=k") for _ in range(p)]
+                socks = [connect(f"ws://127.0.0.1:{served.port}/ws?key=k", legacy=True)
+                         for _ in range(p)]
                 for ws in socks:
                     ws.recv(timeout=10)
                 took, reads = [], page.reads
@@ -273,7 +274,7 @@ def push_floor(bare: BarePush, p: int, text: str, changes: int) -> list[float]:
 
     from websockets.sync.client import connect
 
-    socks = [connect(f"ws://127.0.0.1:{bare.port}/ws") for _ in range(p)]
+    socks = [connect(f"ws://127.0.0.1:{bare.port}/ws", legacy=True) for _ in range(p)]
     while len(bare.socks) < p:
         time.sleep(0.01)
     took = []

@@ -147,7 +147,7 @@ def test_one_snapshot_per_change_for_every_open_page(servers: devservers.DevServ
     socks = []
     try:
         for _ in range(6):
-            socks.append(connect(f"ws://127.0.0.1:{served.port}/ws?key=k"))
+            socks.append(connect(f"ws://127.0.0.1:{served.port}/ws?key=k", legacy=True))
         first = [json.loads(ws.recv(timeout=10)) for ws in socks]
         assert all(f["op"] == "state" and f["db"] is None for f in first)
         with psycopg.connect(dsn) as db:
