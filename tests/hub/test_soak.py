@@ -191,6 +191,15 @@ def test_soak(servers: devservers.DevServers, tmp_path: Path) -> None:
                  "every table's outbox emptied")
         wait_for(lambda: all(t.link.calls_waiting() == 0 for t in tables), 60,
                  "every judge call acknowledged")
+        def away() -> dict[str, str | None]:  # (presence is the broker's: it settles)
+            with psycopg.connect(dsn) as db:
+                shown: dict[str, str] = dict(db.execute("SELECT id, presence FROM hub_tables")
+                                             .fetchall())
+            return {t.table: shown.get(t.table) for t in tables if shown.get(t.table) != "online"}
+
+        with contextlib.suppress(TimeoutError):
+            wait_for(lambda: not away(), 20, "every table shown online")
+        assert not away(), f"tables not shown online at the end: {away()}"
         with psycopg.connect(dsn) as db:
             assert db.execute("SELECT COUNT(*) FROM hub_records").fetchone() == (total,)
             for t in tables:
@@ -209,10 +218,6 @@ def test_soak(servers: devservers.DevServers, tmp_path: Path) -> None:
                 assert got == [dataclasses.replace(r, mac=None) for r in t.store.rows(t.gid)]
                 head = t.store.game(t.gid)
                 assert check_chain(t.gid, got, head.records, head.head)[1] is None, t.table
-            presence = dict(db.execute("SELECT id, presence FROM hub_tables").fetchall())
-            away = {t.table: presence.get(t.table) for t in tables
-                    if presence.get(t.table) != "online"}
-            assert not away, f"tables not shown online at the end: {away}"
             rows = db.execute(
                 "SELECT table_id, (convert_from(content, 'UTF8')::jsonb ->> 'at')::float, "
                 "EXTRACT(EPOCH FROM received) - (convert_from(content, 'UTF8')::jsonb ->> "
