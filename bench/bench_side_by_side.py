@@ -22,10 +22,12 @@ Stages:
 * ``click → host`` — bench_link.py's latency (the virtual tray's real firmware in MicroPython
   over a pty, through ``TraySession``) against the turn + settle the firmware waits by design
   plus a bare pty round-trip of the same frame read by a pyserial thread.
-* ``click → page``, ``table → hub``, ``hub page push``, ``camera frame`` — listed as skipped:
-  their code is being changed on other branches (ui/, hub/, vision/); bench_ui.py,
-  bench_hub.py and bench_vision.py measure them alone. Each is one registered function here
-  once those branches are in.
+* ``table → hub``, ``hub page push`` — side_hub.py (a real Mosquitto and PostgreSQL started
+  for them): a committed record into the hub's PostgreSQL vs paho → insert → commit (the ratio
+  is bare p99 / real p99); one change to 1 and 32 open pages vs the same text written to the
+  same number of sockets by a bare Starlette server.
+* ``click → page``, ``camera frame`` — listed as skipped: their code is being changed on other
+  branches (ui/, vision/); bench_ui.py and bench_vision.py measure them alone.
 
 Prints a table and writes bench/results/side_by_side.json. Figures on a shared machine move with
 the load; the ratio (both sides in the same minute) moves much less.
@@ -318,10 +320,28 @@ def click_to_host(args: argparse.Namespace, tmp: Path) -> Result:
 
 skipped("click → page", "the page (ui/) is being changed on branch page; bench/bench_ui.py "
         "measures it alone")
-skipped("table → hub", "hub/ is being changed on branch hub (outbox wake, issue 35 point 1); "
-        "add after it merges — bench/bench_hub.py measures it alone")
-skipped("hub page push", "hub/ is being changed on branch hub (shared snapshot); add after it "
-        "merges")
+@stage("table → hub p99 (goal ≤ 5× bare)")
+def table_to_hub(args: argparse.Namespace, tmp: Path) -> Result:
+    """A committed record into the hub's PostgreSQL vs paho → insert → commit (side_hub.py)."""
+    import side_hub
+
+    try:
+        return side_hub.table_to_hub(args.hub_records)
+    except RuntimeError as e:  # no local Mosquitto/PostgreSQL
+        return {"ratio": float("nan"), "note": f"not run: {e}"}
+
+
+@stage("hub page push: 1 vs 32 pages")
+def hub_page_push(args: argparse.Namespace, tmp: Path) -> Result:
+    """One change to every open page vs the socket writes alone (side_hub.py)."""
+    import side_hub
+
+    try:
+        return side_hub.page_push(args.hub_changes)
+    except RuntimeError as e:
+        return {"ratio": float("nan"), "note": f"not run: {e}"}
+
+
 skipped("camera frame", "vision/ is being changed on branch camera; bench/bench_vision.py "
         "measures it alone")
 
@@ -332,6 +352,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--events", type=int, default=100_000, help="events at 1 000 per commit")
     ap.add_argument("--events-b1", type=int, default=3_000, help="events at 1 per commit")
     ap.add_argument("--clicks", type=int, default=200, help="clicks for click → host")
+    ap.add_argument("--hub-records", type=int, default=500, help="records for table → hub")
+    ap.add_argument("--hub-changes", type=int, default=100, help="changes for hub page push")
     ap.add_argument("--repeat", type=int, default=3, help="runs per side (the best is kept)")
     ap.add_argument("--sync", default="FULL", choices=("FULL", "NORMAL"),
                     help="synchronous pragma of the store stages (both sides)")

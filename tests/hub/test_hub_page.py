@@ -132,3 +132,33 @@ def test_a_live_tracker_on_the_board(servers: devservers.DevServers, tmp_path: P
         ev.stop(0)
         served.close()
         ingest.stop()
+
+
+def test_one_snapshot_per_change_for_every_open_page(servers: devservers.DevServers) -> None:
+    """Issue 35: a change is read from PostgreSQL once (on the page's one connection) and the
+    same text goes to every open page; before, each page opened a connection and read its
+    own snapshot."""
+    from dialtray.hub.web import HubPage, ServedHub
+    from websockets.sync.client import connect
+
+    dsn = fresh_db(servers, "hub_page_shared")
+    page = HubPage(dsn, "k")
+    served = ServedHub(page)
+    socks = []
+    try:
+        for _ in range(6):
+            socks.append(connect(f"ws://127.0.0.1:{served.port}/ws?key=k", legacy=True))
+        first = [json.loads(ws.recv(timeout=10)) for ws in socks]
+        assert all(f["op"] == "state" and f["db"] is None for f in first)
+        with psycopg.connect(dsn) as db:
+            event.add_player(db, "ann", "Ann", [{"figure": "sample-militia-fighter"}], 200)
+        before = page.reads
+        page.changed()
+        got = [json.loads(ws.recv(timeout=10)) for ws in socks]
+        assert all([s["player"] for s in g["standings"]] == ["ann"] for g in got)
+        assert len({json.dumps(g) for g in got}) == 1  # one snapshot, the same for all
+        assert page.reads - before < len(socks), page.reads - before  # (1 unless it aged)
+    finally:
+        for ws in socks:
+            ws.close()
+        served.close()

@@ -104,6 +104,8 @@ class Chains:
             self._refuse(v, ch, table, game, n, sha, payload, why)
             return
         self._accept(v, key, ch, (table, game, n, kind, content, sha, prev))
+        if not ch.waiting:  # (the usual case: nothing beyond a gap, nothing to look through)
+            return
         while ch.n + 1 in ch.waiting:
             k, c, s, p = ch.waiting.pop(ch.n + 1)
             self.waiting_bytes -= len(c) + 200
@@ -113,8 +115,9 @@ class Chains:
                 self._refuse(v, ch, table, game, nn, s, c, why)
                 break
             self._accept(v, key, ch, (table, game, nn, k, c, s, p))
-        for stale in [m for m in ch.waiting if m <= ch.n]:
-            self.waiting_bytes -= len(ch.waiting.pop(stale)[1]) + 200
+        # (no waiting record is ever at or below the head: one is kept only beyond head + 1,
+        # and the head moves one record at a time, taking the next from here: gap recovery
+        # costs the gap, not a look through everything waiting per record)
 
     def _accept(self, v: Verdict, key: Key, ch: Chain, row: tuple[Any, ...]) -> None:
         v.rows.append(row)

@@ -4,7 +4,9 @@ websocket that pushes each new state, the latest only, JSON errors in words).
 
 Every request needs the organiser's token (``?key=``, then kept in a cookie) — the page shows
 live games and makes rulings. The intake's ``on_change`` wakes the pages; each page is sent a
-fresh snapshot read from PostgreSQL (a slow page skips states, never falls behind).
+snapshot read from PostgreSQL once per change on one kept connection and encoded once, the same
+text sent to every open page (issue 35: a push costs the socket writes, not a query per page); a
+slow page skips states, never falls behind.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import json
 import logging
 import socket
 import threading
@@ -46,25 +49,30 @@ def snapshot(dsn: str) -> dict[str, Any]:
     import psycopg
 
     with psycopg.connect(dsn, connect_timeout=3) as db:
-        st = [s.__dict__ for s in event.standings(db)]
-        tables = [{"id": t, "presence": p, "state": s, "records": int(n or 0),
-                   "seen": seen.isoformat() if seen else None}
-                  for t, p, s, n, seen in db.execute(
-                      "SELECT t.id, t.presence, t.state, (SELECT SUM(n) FROM hub_heads h WHERE "
-                      "h.table_id = t.id), t.seen FROM hub_tables t ORDER BY t.id")]
-        calls = [{"id": i, "table": t, "game": g, "note": n, "status": s,
-                  "at": at.isoformat()} for i, t, g, n, s, at in db.execute(
-            "(SELECT id, table_id, game, note, status, at FROM hub_calls WHERE status = 'open' "
-            "ORDER BY id LIMIT %s) UNION ALL (SELECT id, table_id, game, note, status, at FROM "
-            "hub_calls WHERE status <> 'open' ORDER BY id DESC LIMIT %s) ORDER BY id",
-            (OPEN_CALLS, RULED_CALLS))]
-        open_calls = _count(db, "SELECT COUNT(*) FROM hub_calls WHERE status = 'open'")
-        quarantine = [{"table": t, "game": g, "n": n, "reason": r} for t, g, n, r in db.execute(
-            "SELECT table_id, game, n, reason FROM hub_quarantine ORDER BY id DESC LIMIT %s",
-            (QUARANTINE_ROWS,))]
-        quarantined = _count(db, "SELECT COUNT(*) FROM hub_quarantine")
-        rnd = db.execute("SELECT n, minutes, EXTRACT(EPOCH FROM started) FROM hub_rounds "
-                         "ORDER BY n DESC LIMIT 1").fetchone()
+        return read_snapshot(db)
+
+
+def read_snapshot(db: Any) -> dict[str, Any]:
+    """``snapshot`` on an open connection (the page keeps one)."""
+    st = [s.__dict__ for s in event.standings(db)]
+    tables = [{"id": t, "presence": p, "state": s, "records": int(n or 0),
+               "seen": seen.isoformat() if seen else None}
+              for t, p, s, n, seen in db.execute(
+                  "SELECT t.id, t.presence, t.state, (SELECT SUM(n) FROM hub_heads h WHERE "
+                  "h.table_id = t.id), t.seen FROM hub_tables t ORDER BY t.id")]
+    calls = [{"id": i, "table": t, "game": g, "note": n, "status": s,
+              "at": at.isoformat()} for i, t, g, n, s, at in db.execute(
+        "(SELECT id, table_id, game, note, status, at FROM hub_calls WHERE status = 'open' "
+        "ORDER BY id LIMIT %s) UNION ALL (SELECT id, table_id, game, note, status, at FROM "
+        "hub_calls WHERE status <> 'open' ORDER BY id DESC LIMIT %s) ORDER BY id",
+        (OPEN_CALLS, RULED_CALLS))]
+    open_calls = _count(db, "SELECT COUNT(*) FROM hub_calls WHERE status = 'open'")
+    quarantine = [{"table": t, "game": g, "n": n, "reason": r} for t, g, n, r in db.execute(
+        "SELECT table_id, game, n, reason FROM hub_quarantine ORDER BY id DESC LIMIT %s",
+        (QUARANTINE_ROWS,))]
+    quarantined = _count(db, "SELECT COUNT(*) FROM hub_quarantine")
+    rnd = db.execute("SELECT n, minutes, EXTRACT(EPOCH FROM started) FROM hub_rounds "
+                     "ORDER BY n DESC LIMIT 1").fetchone()
     now = time.time()
     clock = None
     if rnd is not None:  # the round timer (the Aces time limit): seconds left, never below 0
@@ -83,12 +91,20 @@ def _count(db: Any, sql: str) -> int:
 class HubPage:
     """The routes; ``changed()`` (any thread) wakes every page."""
 
+    FRESH_S = 1.0
+
     def __init__(self, dsn: str, token: str, ingest: Ingest | None = None) -> None:
         self.dsn, self.token, self.ingest = dsn, token, ingest
         self.loop: asyncio.AbstractEventLoop | None = None
         self.waiters: set[asyncio.Event] = set()
         self._last: dict[str, Any] | None = None
         self._down_since: float | None = None
+        self._db: Any = None  # the page's one connection (opened again after an outage)
+        self._db_lock = threading.Lock()
+        self._changes = 0  # bumped by changed(): the shared snapshot is older than this
+        self._shared: tuple[int, float, str] | None = None  # (changes in it, read at, JSON)
+        self._shared_lock: asyncio.Lock | None = None
+        self.reads = 0  # snapshots read from the database (the bench counts them)
 
     def snapshot(self) -> dict[str, Any]:
         """The page's state; while the database is unreachable, the last one read with the
@@ -96,7 +112,7 @@ class HubPage:
         import psycopg
 
         try:
-            snap = snapshot(self.dsn)
+            snap = self._read()
         except psycopg.OperationalError:
             since = (self.ingest.db_down_since if self.ingest is not None else None) \
                 or self._down_since or time.time()
@@ -111,7 +127,44 @@ class HubPage:
         self._last = snap
         return snap
 
+    def _read(self) -> dict[str, Any]:
+        import psycopg
+
+        with self._db_lock:
+            if self._db is None or self._db.closed:
+                self._db = psycopg.connect(self.dsn, connect_timeout=3, autocommit=True)
+            try:
+                self.reads += 1
+                with self._db.transaction():  # (one consistent view, as one transaction was)
+                    return read_snapshot(self._db)
+            except psycopg.Error:
+                with contextlib.suppress(Exception):
+                    self._db.close()
+                self._db = None
+                raise
+
+    async def shared(self) -> str:
+        """The current state as JSON text, read and encoded once per change for every page (and
+        at least every ``FRESH_S``: a page opened later gets the round's clock as it is now)."""
+        if self._shared_lock is None:
+            self._shared_lock = asyncio.Lock()
+        async with self._shared_lock:
+            wanted, now = self._changes, time.monotonic()
+            if self._shared is None or self._shared[0] != wanted \
+                    or now - self._shared[1] > self.FRESH_S:
+                snap = await asyncio.to_thread(self.snapshot)
+                self._shared = (wanted, now, json.dumps(snap))
+            return self._shared[2]
+
+    def close(self) -> None:
+        with self._db_lock:
+            if self._db is not None:
+                with contextlib.suppress(Exception):
+                    self._db.close()
+                self._db = None
+
     def changed(self, _tables: object = None) -> None:
+        self._changes += 1  # (before the wake: a page woken reads a snapshot at least this new)
         loop = self.loop
         if loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self._wake)
@@ -187,7 +240,7 @@ class HubPage:
             while True:
                 await wake.wait()
                 wake.clear()
-                await ws.send_json(await asyncio.to_thread(self.snapshot))
+                await ws.send_text(await self.shared())
 
         task = asyncio.create_task(push())
         try:
@@ -251,3 +304,4 @@ class ServedHub:
         self.server.should_exit = True
         self.thread.join(10)
         self.sock.close()
+        self.page.close()

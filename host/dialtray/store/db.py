@@ -340,6 +340,8 @@ class GameStore:
             raise self._fail("could not store the game (nothing of this batch was stored or "
                              "acknowledged)", e) from e
         self._heads.update(heads)
+        for told in tuple(GameStore.after_commit):
+            told(self.path)
         if self.step_hook is not None:
             self.step_hook("committed")
 
