@@ -84,6 +84,7 @@ class Person:
                                                           self.raw[-1 << 16:])):
                 return self.text()
             now = time.monotonic()
+            resting = False  # a dial of ours is due: turned once it has rested on screen
             for ln in lines:
                 m = DUE.search(ln)
                 if not m:
@@ -98,6 +99,7 @@ class Person:
                 seen.setdefault(key, now)
                 wait = rest if fig not in mine else min(rest, 0.1)  # a bot's to put right
                 if now - seen[key] < wait:  # rested on screen: not a bot's, ours to turn
+                    resting = True
                     continue
                 clicks = int(k) * (1 if way == "clockwise" else -1)
                 if not made and not fix:
@@ -111,7 +113,7 @@ class Person:
                 break
             else:
                 offer = next((OFFER.match(ln) for ln in lines if OFFER.match(ln)), None)
-                if offer is not None:
+                if offer is not None and not resting:  # the dials first, as the screen says
                     shown = offer.group(1)
                     words = [w.strip().rstrip(",") for w in shown.split(", ") if w.strip()]
                     if words and (last_offer[0] != shown or now - last_offer[1] > 1.0):

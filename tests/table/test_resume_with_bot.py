@@ -26,8 +26,9 @@ MOVED = re.compile(rb"(?s)^(?=.*table played: moved A\d)(?=.*table played: moved
 def test_a_killed_game_against_a_bot_is_resumed_with_the_bot_to_the_winner(
         tmp_path: Path) -> None:
     db = str(tmp_path / "games.sqlite3")
-    common = ["--seats", "human,bot", "--pace", "0", "--dice", "seeded", "--db", db]
-    first = Person(["play", "airaction", "--sim", "--turns", "1", "--seed", "11", *common],
+    common = ["--seats", "human,bot", "--pace", "0", "--dice", "seeded", "--turns", "1",
+              "--db", db]  # (the agreed limit is said again: it is not stored for Air Action)
+    first = Person(["play", "airaction", "--sim", "--seed", "11", *common],
                    tmp_path)
     try:
         out = first.play(MINE, mistake=False, until=MOVED, rest=0.3)
