@@ -267,6 +267,6 @@ def test_sim_console_survives_bad_lines_on_the_real_virtual_tray(tmp_path: Path)
     assert len(errors) == 4 and all(e.startswith("error: <stdin>:") for e in errors), r.stderr
     assert "Traceback" not in r.stderr and "invalid literal" not in r.stderr, r.stderr
     assert "<stdin>:3: no dial 'combat' on dock 99" in r.stderr, r.stderr
-    assert "<stdin>:4: a name is not one of those it takes (usage: turn DOCK combat|speed" \
-        in r.stderr, r.stderr
+    assert "<stdin>:4: no dial named 'turret': a dock's dials are combat or speed (usage: turn " \
+        "DOCK combat|speed" in r.stderr, r.stderr
     assert "turned dock 0 combat by 1" in r.stdout, r.stdout

@@ -95,8 +95,10 @@ class PhysicalDial:
 def dial_index(cfg: dict[str, Any], dock: int, dial: int | str) -> int:
     """Dial k = dock * 2 + (0 combat, 1 speed) of a tray with config ``cfg`` (both virtual
     trays); a clear ValueError for a dial the tray does not have."""
-    d = config.DIAL_NAMES.index(dial) if isinstance(dial, str) and dial in \
-        config.DIAL_NAMES else dial
+    if isinstance(dial, str) and dial not in config.DIAL_NAMES:
+        names = " or ".join(config.DIAL_NAMES)
+        raise ValueError(f"no dial named {dial!r}: a dock's dials are {names}")
+    d = config.DIAL_NAMES.index(dial) if isinstance(dial, str) else dial
     if not 0 <= dock < len(cfg["docks"]) or d not in (0, 1):
         docks = len(cfg["docks"])
         raise ValueError(f"no dial {dial!r} on dock {dock} (the tray has {docks} docks)")
