@@ -25,6 +25,7 @@ from typing import Any
 
 from dialtray.link.messages import Click, Snapshot, TrayEvent
 from dialtray.rules.core.game import Game, plain, state_json
+from dialtray.rules.core.notation import parse_sided_faces
 from dialtray.store.db import GameStore
 from dialtray.store.payload import click_content, data_of
 from dialtray.tracker import Binding, Roll, TableDice, Tracker
@@ -75,7 +76,7 @@ class GameRecorder:
         self._notes = len(tracker.notes) if tracker else 0
         self._state_at = -1
         self._ended = False
-        self._faces: list[tuple[int, ...]] = []
+        self._faces: list[tuple[tuple[int, ...], tuple[int, ...]]] = []  # (faces, sides)
         self._rolls: list[Roll] = []
         if tracker is not None:
             self._hook_dice(tracker.dice)
@@ -149,7 +150,7 @@ class GameRecorder:
     def action(self, text: str, faces: Sequence[int], how: str = "") -> None:
         """(No tracker.) Apply one action to the game, then record it."""
         action = self.game.parse_action(text)
-        self._faces.append(tuple(faces))
+        self._faces.append((tuple(faces), ()))
         self.game.apply(action)
         self._record_actions(how)
 
@@ -171,7 +172,8 @@ class GameRecorder:
                 if type(line) is str and not line.startswith("#"):
                     first = line.split("\n", 1)[0]
                     _, bar, dice = first.partition("|")
-                    self._faces.append(tuple(int(x) for x in dice.split()) if bar else ())
+                    self._faces.append(parse_sided_faces(dice, "tracker", 0) if bar
+                                       else ((), ()))
                     acted = True
             self._lines = len(lines)
         if self._rolls:
@@ -221,12 +223,14 @@ class GameRecorder:
         hist = self.game.history
         for i in range(self._hist, len(hist)):
             entry = hist[i]
-            faces = self._faces.pop(0) if self._faces else ()
-            self.store.append(self.gid, "action", {
-                "i": i, "text": entry.action.text(), "faces": list(faces),
-                "events": [e.text() for e in entry.events], "how": how,
-                "seat": None})
-            for ch in self.game.dial_changes(i):
+            faces, sides = self._faces.pop(0) if self._faces else ((), ())
+            act: dict[str, Any] = {"i": i, "text": entry.action.text(), "faces": list(faces),
+                                   "events": [e.text() for e in entry.events], "how": how,
+                                   "seat": None}
+            if any(n != 6 for n in sides):  # each face on its die: FASA rolls d10s
+                act["sides"] = list(sides)
+            self.store.append(self.gid, "action", act)
+            for ch in stored_changes(self.game, i):
                 self.store.append(self.gid, "expect", {"action": i, **ch.to_dict()})
         self._hist = len(hist)
         out = self.game.outcome()
@@ -251,6 +255,14 @@ class GameRecorder:
     def commit(self) -> None:
         self.checkpoint()
         self.store.commit()
+
+
+def stored_changes(game: Any, index: int) -> tuple[Any, ...]:
+    """The dial changes action ``index`` makes, as ``dialtray verify`` replays them: a game
+    with no dial on the docks (``table.build.Untracked``: Sky Ace's LIFE counters on the LED
+    dice) hides its engine's changes from the tracker, not from the store."""
+    engine = getattr(game, "engine_changes", None)
+    return tuple(engine(index) if engine is not None else game.dial_changes(index))
 
 
 def outcome_data(out: Any) -> dict[str, Any]:

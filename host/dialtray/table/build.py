@@ -37,6 +37,12 @@ class Untracked:
     def dial_changes(self, index: int = -1) -> tuple[DialChange, ...]:
         return ()
 
+    def engine_changes(self, index: int = -1) -> tuple[DialChange, ...]:
+        """The engine's own dial changes (Sky Ace's LIFE counters): no click on the tray is
+        due for them, but the store records them, since ``dialtray verify`` replays the
+        engine and expects each (``store.recorder.stored_changes``)."""
+        return tuple(self._game.dial_changes(index))
+
     def life(self) -> dict[Dial, DialSetting]:
         """What the engine's own dials show (Sky Ace's LIFE counters for the LED dice)."""
         return dict(self._game.dials())

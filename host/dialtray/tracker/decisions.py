@@ -75,9 +75,12 @@ def apply(t: Tracker, action: Any, now: float, how: str) -> list[str]:
     """Apply a legal action: logged with its dice, its dial changes due on the readers."""
     t.dice.take()
     events = t.game.apply(action)
-    faces = [f for r in t.dice.take() for f in r.faces]
+    rolls = t.dice.take()
+    faces = [f for r in rolls for f in r.faces]
+    sides = [r.sides for r in rolls for _ in r.faces]  # FASA's d10s marked ``d10:``
     texts = [e.text() for e in events]
-    t.lines.append(format_action_line(action.text(), faces, texts))
+    t.lines.append(format_action_line(action.text(), faces, texts,
+                                      sides if any(n != 6 for n in sides) else None))
     t.lines.append(f"# ({how})")
     for ch in t.game.dial_changes():
         expect(t, ch, now)
