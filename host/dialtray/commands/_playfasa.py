@@ -104,6 +104,8 @@ def check_arguments(args: argparse.Namespace) -> None:
                   "on the tray with --dice fair or tray")
     if len(args.seats) != 2:
         raise bad("--seats", f"this game has 2 seats (P1, P2), {len(args.seats)} given")
+    if getattr(args, "own", None) is not None:
+        return  # the owner's map, tables and sheets: checked whole already (table.ownfiles)
     try:
         start_events(args.map, DEFAULT_SIDES, args.turns)
     except CatalogueError as exc:
@@ -151,8 +153,10 @@ class FasaPlay:
         self.args = args
         self.dice = TableDice(source)
         self.fair = fair
-        self.g = FasaGame(self.dice, start_events(args.map, DEFAULT_SIDES, args.turns,
-                                                  sealed=args.plots == "sealed"))
+        own = getattr(args, "own", None)  # the owner's tables and sheets (issue 34)
+        sealed = args.plots == "sealed"
+        self.g = FasaGame(self.dice, own.fasa_events(args.turns, sealed) if own is not None
+                          else start_events(args.map, DEFAULT_SIDES, args.turns, sealed=sealed))
         seats = self.g.seats()
         self.humans = [s for s, who in zip(seats, args.seats, strict=True) if who == "human"]
         self.bots = {s: GreedyBot(args.seed + i)

@@ -21,6 +21,7 @@ from dialtray.link.session import TraySession
 from dialtray.rules.core.dice import DiceSource, PromptDice, SeededDice, TrayDice
 from dialtray.table.build import tracker_for
 from dialtray.table.games import DIALLED, GAMES, Setup, new_game
+from dialtray.table.ownfiles import OwnFiles
 from dialtray.tracker import TableDice, Timing, Tracker, auto_bind
 from dialtray.tracker.binding import Binding, BindingError, read_binding
 from dialtray.tracker.dice import Roll
@@ -87,12 +88,14 @@ def make_dice(kind: str, session: TraySession | None, seed: int,
 def new_table(kind: str, source: DiceSource, seed: int, turns: int, docks: int,
               binding_file: Path | None = None, figures: list[str] | None = None,
               timing: Timing | None = None, on_roll: Callable[[Roll], None] | None = None,
-              make: Callable[[TableDice], Setup] | None = None) -> Table:
-    """``make``: the game another way than ``new_game`` (an event's table assignment)."""
+              make: Callable[[TableDice], Setup] | None = None,
+              own: OwnFiles | None = None) -> Table:
+    """``make``: the game another way than ``new_game`` (an event's table assignment);
+    ``own``: the owner's files the new game is played with (``table.ownfiles``)."""
     if kind not in GAMES:
         raise CommandError(f"unknown game {kind!r}: {' or '.join(GAMES)}", 2)
     dice = TableDice(source, on_roll)
-    setup = make(dice) if make is not None else new_game(kind, dice, seed, turns)
+    setup = make(dice) if make is not None else new_game(kind, dice, seed, turns, own)
     if setup.game.kind not in DIALLED:  # FASA, Sky Ace: no dial on the docks
         if binding_file is not None or figures:
             raise CommandError(f"argument {'--docks-file' if binding_file else '--figures'}: "
@@ -128,7 +131,8 @@ def new_table(kind: str, source: DiceSource, seed: int, turns: int, docks: int,
 def check_before_start(args: argparse.Namespace, kind: str) -> None:
     """Refuse bad --seats / --figures / --docks-file before any tray starts (exit 2)."""
     table = new_table(kind, SeededDice(0), 0, 1, args.docks,
-                      getattr(args, "docks_file", None), getattr(args, "figures", None))
+                      getattr(args, "docks_file", None), getattr(args, "figures", None),
+                      own=getattr(args, "own", None))
     seats = table.setup.game.seats()
     given = getattr(args, "seats", None)
     if given is not None and len(given) != len(seats):

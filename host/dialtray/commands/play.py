@@ -19,6 +19,7 @@ from dialrig import config
 
 from dialtray.commands import _camera_play as camera
 from dialtray.commands import _common
+from dialtray.commands import _ownargs as own_args
 from dialtray.commands import _playfasa as play_fasa
 from dialtray.commands._args import figures_arg, float_range, int_range, seats_arg
 from dialtray.commands._common import MAX_DOCKS, add_rp2040_flag
@@ -89,11 +90,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_event_arguments(p)  # a table of a tournament (issue 17)
     play_fasa.add_arguments(p)  # `play fasa`: the FASA 1998 flow (issue 15)
     camera.add_arguments(p)  # a camera confirms every settled click (issue 33)
+    own_args.add_arguments(p)  # the owner's own tables, sheets and heroes (issue 34)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     _common.rp2040_needs_sim(args)
+    args.own = own_args.own_files(args)  # checked before any tray starts (exit 2)
+    if args.own is not None:
+        print(args.own.summary(), flush=True)
     if args.game == play_fasa.KIND and (args.plots == "sealed" or args.resume is not None
                                         or not (args.sim or args.port)):
         # plots typed hidden, sealed, revealed together (FS-M33), or no tray: its own flow;

@@ -15,6 +15,7 @@ from typing import Any
 from dialtray.rules.core.dials import Dial, DialChange, DialSetting
 from dialtray.rules.core.dice import DiceSource, SeededDice
 from dialtray.table.games import DIALLED, Setup, new_game
+from dialtray.table.ownfiles import OwnFiles
 from dialtray.table.paper import PaperLink
 from dialtray.table.table import Table
 from dialtray.tracker import TableDice, Timing, Tracker, auto_bind
@@ -73,10 +74,11 @@ def tracker_for(setup: Setup, binding: Binding, dice: TableDice,
 
 def on_paper(kind: str, roles: Sequence[str], *, seed: int = 2026, turns: int = 3,
              dice: DiceSource | None = None, docks: int = 16, pace: float = 0.0,
-             mistakes: Iterable[str] = ()) -> Table:
-    """A whole table without a tray: every dial turned in memory, on a virtual clock."""
+             mistakes: Iterable[str] = (), own: OwnFiles | None = None) -> Table:
+    """A whole table without a tray: every dial turned in memory, on a virtual clock;
+    ``own``: the owner's files (``table.ownfiles``)."""
     tdice = TableDice(dice if dice is not None else SeededDice(seed))
-    setup = new_game(kind, tdice, seed, turns)
+    setup = new_game(kind, tdice, seed, turns, own)
     tracker = tracker_for(setup, binding_for(setup, docks), tdice, QUICK)
     link = PaperLink(tracker)
     kinds = list(mistakes)

@@ -13,11 +13,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from dialtray.rules.core.dials import Dial
 from dialtray.rules.core.game import Game
 from dialtray.tracker.dice import TableDice
+
+if TYPE_CHECKING:
+    from dialtray.table.ownfiles import OwnFiles
 
 GAMES = ("airaction", "aces", "fasa", "skyace")
 DIALLED = ("airaction", "aces")  # games whose figures' dials sit on the tray's docks
@@ -168,8 +171,10 @@ class SeatBrains:
         return bot.choose(game) if bot is not None else game.legal_actions()[0]
 
 
-def new_game(kind: str, dice: TableDice, seed: int, turns: int) -> Setup:
-    """A fresh game of ``kind`` rolling with ``dice``; ``turns`` is the agreed time limit."""
+def new_game(kind: str, dice: TableDice, seed: int, turns: int,
+             own: OwnFiles | None = None) -> Setup:
+    """A fresh game of ``kind`` rolling with ``dice``; ``turns`` is the agreed time limit;
+    ``own``: the owner's FASA tables and sheets or Sky Ace heroes (``table.ownfiles``)."""
     if kind == "airaction":
         from dialtray.rules.airaction import AirActionGame
         from dialtray.rules.airaction.bots import STANDARD_SQUADRONS
@@ -190,13 +195,14 @@ def new_game(kind: str, dice: TableDice, seed: int, turns: int) -> Setup:
         from dialtray.rules.fasa.notation import DEFAULT_SIDES
         from dialtray.rules.fasa.notation import header_of as fasa_header
 
-        gf = FasaGame(dice, start_events(FASA_MAP, DEFAULT_SIDES, turns))
+        gf = FasaGame(dice, own.fasa_events(turns) if own is not None else
+                      start_events(FASA_MAP, DEFAULT_SIDES, turns))
         return setup_of(kind, gf, fasa_header(gf), seed, turns)
     if kind == "skyace":
         from dialtray.rules.skyace import SkyAceGame
         from dialtray.rules.skyace.notation import header_of as skyace_header
 
-        gs = SkyAceGame.duel(dice)
+        gs = own.skyace_game(dice) if own is not None else SkyAceGame.duel(dice)
         return setup_of(kind, gs, skyace_header(gs), seed, turns)
     raise ValueError(f"unknown game {kind!r}: {' or '.join(GAMES)}")
 

@@ -13,6 +13,8 @@
     Tables: /home/me/crimson-box   # the owner's tables, sheets and maps (rules/fasa/tables.py)
     Rescue: A1=memento B1=cargo    # FS table 9: what a pilot saves at a combat bailout
     Home-field: P2=field           # FS table 10: P2 lands at home in a field (+2), not a runway
+    File-sha256: hit_location.json 9f2c...  # each of the owner's files the game used, under
+                                   # Tables: (core/filehash.py): replay refuses a changed one
     ---
     plot A1 3SA
     plot B1 2L2A | d10: 7          # every die a d10: faces after the d10: marker
@@ -20,6 +22,10 @@
 
 from __future__ import annotations
 
+import weakref
+from pathlib import Path
+
+from dialtray.rules.core import filehash
 from dialtray.rules.core.dice import DiceSource, RecordingDice
 from dialtray.rules.core.errors import CatalogueError
 from dialtray.rules.core.notation import GameLog, format_action_line, format_log
@@ -29,7 +35,7 @@ from dialtray.rules.fasa.sheets import sheet
 from dialtray.rules.fasa.tables import active, load_tables, using
 
 KEYS = ("Map", "Side", "Turn-limit", "Plots", "Quick-draw", "Collisions", "Start-speed", "Speeds",
-        "Tables", "Rescue", "Home-field")
+        "Tables", "Rescue", "Home-field", filehash.KEY)
 MAX_PAIRS = 3  # FS-M08: "more pairs are allowed"; three a side fit every sample map
 DEFAULT_SIDES = (("P1", "A1", "sample-hawk"), ("P1", "A2", "sample-pusher"),
                  ("P2", "B1", "sample-brute"), ("P2", "B2", "sample-gunship"))
@@ -43,6 +49,10 @@ class FasaKind:
         log.check_keys(KEYS)
         map_name = log.one("Map") or "sample-blank"
         source = log.one("Tables") or ""
+        if log.values(filehash.KEY) and not source:
+            raise log.error(log.line_of(filehash.KEY), f"{filehash.KEY}: only with Tables: (the "
+                            "owner's files are named relative to it)")
+        filehash.check_files(log, source or None)  # before reading: a file may be gone
         try:
             tables = load_tables(source or None)
         except CatalogueError as exc:
@@ -128,11 +138,33 @@ def header_of(g: FasaGame) -> list[tuple[str, str]]:
         out.append(("Speeds", " ".join(f"{k}={v}" for k, v in sorted(own.items()))))
     if g.tables.source:
         out.append(("Tables", g.tables.source))
+        out += own_file_lines(g)
     if st.rescue:
         out.append(("Rescue", " ".join(f"{k}={v}" for k, v in sorted(st.rescue.items()))))
     if st.fields:
         out.append(("Home-field", " ".join(f"{s}=field" for s in st.fields)))
     return out
+
+
+_HASHED: weakref.WeakKeyDictionary[FasaGame, list[tuple[str, str]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def own_file_lines(g: FasaGame) -> list[tuple[str, str]]:
+    """``File-sha256`` lines for every file of the owner's tables directory this game uses:
+    its own tables (the others are the shipped samples), the planes' sheets and the map it
+    holds. Hashed once per game (the first header written: the game's stored setup), so a
+    file edited mid-game does not change what the log says the game was played with."""
+    got = _HASHED.get(g)
+    if got is None:
+        root = Path(g.tables.source)
+        files = [p for p in g.tables.files.values() if Path(p).parent == root]
+        sheets = sorted({p.sheet for p in g.state.planes.values()})
+        files += [f for f in (root / "sheets" / f"{s}.json" for s in sheets) if f.is_file()]
+        files += [f for f in [root / "maps" / f"{g.state.map}.json"] if f.is_file()]
+        got = filehash.hash_lines(files, root)
+        _HASHED[g] = got
+    return list(got)
 
 
 class LogWriter:

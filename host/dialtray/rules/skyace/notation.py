@@ -11,6 +11,8 @@
     Preferred-card: discard    # SA-A10: discard | top (left face up, drawn next)
     Hero-file: my-heroes.json  # the owner's heroes (repeatable; ``dialtray skyace hero check``)
     Layout: P1=0,0 T1=4,6      # missions: the GM's start cell per pawn (SA-M37)
+    File-sha256: my-heroes.json 41be...  # each Hero-file's content (core/filehash.py):
+                               # replay refuses a file changed since the game
     ---
     deal | 3 1 6 ...
     layout 1,0
@@ -20,6 +22,9 @@
 
 from __future__ import annotations
 
+import weakref
+
+from dialtray.rules.core import filehash
 from dialtray.rules.core.dice import DiceSource, RecordingDice
 from dialtray.rules.core.errors import CatalogueError
 from dialtray.rules.core.notation import GameLog, format_action_line, format_log
@@ -30,7 +35,7 @@ from dialtray.rules.skyace.heroes import Hero, catalogue
 from dialtray.rules.skyace.mat import DIGIT_LAYOUTS
 
 KEYS = ("Mode", "Heroes", "Mission", "Deck", "Turn-limit", "Digit-corners", "Regenerative-cap",
-        "Preferred-card", "Hero-file", "Layout")
+        "Preferred-card", "Hero-file", "Layout", filehash.KEY)
 MAX_TURNS = 1000
 MAX_HEROES = 12  # the tray shows 12 LIFE dice
 
@@ -47,6 +52,7 @@ class SkyAceKind:
         opts = {"digits": log.choice("Digit-corners", DIGIT_LAYOUTS, DIGIT_LAYOUTS[0]),
                 "regen_cap": log.choice("Regenerative-cap", ("start", "5"), "start"),
                 "reveal": log.choice("Preferred-card", ("discard", "top"), "discard")}
+        filehash.check_files(log)  # the owner's files as the game was played with them
         own: list[Hero] = []
         files: list[str] = []
         for line in log.values("Hero-file"):  # the owner's heroes (``creation``)
@@ -96,6 +102,10 @@ def _layout(log: GameLog) -> list[tuple[str, tuple[int, int]]]:
     return out
 
 
+_HASHED: weakref.WeakKeyDictionary[SkyAceGame, list[tuple[str, str]]] = \
+    weakref.WeakKeyDictionary()
+
+
 def header_of(g: SkyAceGame) -> list[tuple[str, str]]:
     st = g.state
     heroes = " ".join(p.hero for p in st.pawns.values() if p.seat != "GM")
@@ -110,6 +120,11 @@ def header_of(g: SkyAceGame) -> list[tuple[str, str]]:
     if st.reveal != "discard":
         out.append(("Preferred-card", st.reveal))
     out += [("Hero-file", f) for f in st.hero_files]
+    if st.hero_files:
+        got = _HASHED.get(g)
+        if got is None:  # hashed once per game: its stored setup says what it was played with
+            got = _HASHED[g] = filehash.hash_lines(dict.fromkeys(st.hero_files))
+        out += got
     if st.layout:
         out.append(("Layout", " ".join(f"{k}={x},{y}" for k, (x, y) in st.layout.items())))
     return out

@@ -91,7 +91,8 @@ def run(args: argparse.Namespace) -> int:
             table = new_table(args.game, source, args.seed, args.turns, args.docks,
                               args.docks_file, args.figures, timing=Timing(), make=None if
                               body is None else lambda d: paired_setup(args.game, body, d,
-                                                                       args.seed, args.turns))
+                                                                       args.seed, args.turns),
+                              own=getattr(args, "own", None))  # the owner's files (issue 34)
             table.fair = fair
             if ev is not None:
                 table.extra = record_extra(ev, body, table.setup.game.seats())
