@@ -26,7 +26,8 @@ from dialtray.rules.core.notation import read_log
 from dialtray.rules.core.replay import replay_log
 from dialtray.rules.fasa import events as fev
 from dialtray.rules.skyace.notation import LogWriter
-from dialtray.table.ownfiles import load_skyace
+from dialtray.table.build import on_paper
+from dialtray.table.ownfiles import load_fasa, load_skyace
 
 DATA = Path(cli.__file__).parent / "data"
 
@@ -184,3 +185,18 @@ def test_a_replay_whose_named_file_changed_says_so(tmp_path: Path,
     capsys.readouterr()
     assert cli.main(["replay", str(tmp_path / "s.log")]) == 2
     assert f"{files[1].resolve()} has changed" in capsys.readouterr().err
+
+
+def test_the_table_builds_the_owners_game_on_paper(tmp_path: Path) -> None:
+    """`play fasa --sim --plots open` and `play skyace` go through the table's builder
+    (``table.games.new_game(..., own=)``): the same owner's game, header and all."""
+    box = owner_box(tmp_path)
+    own = load_fasa(box, f"A1=my-hawk,B1={box}/sheets/my-hawk.json", "sample-blank")
+    table = on_paper("fasa", ["bot", "bot"], seed=9, turns=1, own=own)
+    header = dict(table.setup.header)
+    assert header["Tables"] == str(box.resolve()) and header["Map"] == "sample-blank"
+    assert header["Side"].startswith("P2 B1=my-hawk")  # the last Side line
+    assert table.game.tables.hit_table(0, 1) == "tail"
+    heroes = load_skyace(owner_heroes(tmp_path / "heroes"))
+    sky = on_paper("skyace", ["bot", "bot"], seed=8, own=heroes)
+    assert dict(sky.setup.header)["Heroes"] == "nightjar gloom"
