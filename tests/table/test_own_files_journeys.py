@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shutil
 import sqlite3
 import sys
@@ -27,6 +28,7 @@ from dialtray.rules.core.replay import replay_log
 from dialtray.rules.fasa import events as fev
 from dialtray.rules.skyace.notation import LogWriter
 from dialtray.table.build import on_paper
+from dialtray.table.narrate import REPR
 from dialtray.table.ownfiles import load_fasa, load_skyace
 
 DATA = Path(cli.__file__).parent / "data"
@@ -79,6 +81,8 @@ def test_fasa_on_the_owners_tables_and_sheet(tmp_path: Path,
     out = capsys.readouterr().out
     assert "Traceback" not in out
     assert f"your own files: tables {box.resolve()} (hit_location.json yours" in out
+    assert not [ln for ln in out.splitlines() if REPR.search(ln)]  # words, never a repr
+    assert re.search(r"pending: plane A1, target B1, hits gun\d tail \d", out)  # the table
     assert "Owner's Hawk (my-hawk)" in out and "gun1 50cal 9 bursts" in out  # the own sheet
     header = {h.key: h.value for h in read_log(log).header}
     assert header["Tables"] == str(box.resolve())

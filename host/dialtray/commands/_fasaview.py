@@ -21,6 +21,7 @@ from dialtray.rules.fasa.sheets import DEPLOYED
 from dialtray.rules.fasa.skills import gunner_skill
 from dialtray.rules.fasa.state import FasaState, PlaneState
 from dialtray.rules.fasa.tn import SHOCK, to_hit_tn
+from dialtray.table.narrate import event_text
 
 
 def chance(tn: int) -> int:
@@ -120,7 +121,7 @@ def event_lines(sheet: MapSheet, before: FasaState, events: Sequence[Event]
     for e in events:
         if isinstance(e, ev.Acted):
             continue
-        line = e.text()
+        line = event_text(e)  # own wording, else its fields in words (never a repr)
         if isinstance(e, ev.Rolled):
             if e.rule not in ("FS-M55", "FS-M72") and not e.purpose.startswith("tow location"):
                 parts = breakdown(sheet, before, e)

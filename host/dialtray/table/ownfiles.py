@@ -46,7 +46,7 @@ class OwnFiles:
         from dialtray.rules.fasa.ownbox import own_files
 
         mine = own_files(self.tables) if self.tables else []
-        planes = ", ".join(f"{p}={s}" for _, p, s in self.planes) or "the sample planes"
+        planes = ", ".join(f"{p} flies {s}" for _, p, s in self.planes) or "the sample planes"
         return (f"your own files: tables {self.tables or '(the shipped samples)'}"
                 + (f" ({', '.join(mine)} yours, the rest samples)" if self.tables else "")
                 + f"; map {self.map}; {planes}")
