@@ -164,6 +164,17 @@ def test_a_replay_whose_named_file_changed_says_so(tmp_path: Path,
     assert cli.main(["--data-dir", str(tmp_path / "data"), "play", "fasa", "--dice", "seeded",
                      "--seats", "bot,bot", "--turns", "1", "--tables", str(box), "--planes",
                      "A1=my-hawk,B1=sample-brute", "--log", str(log)]) == 0
+    # the log and the box copied together to another place: found beside the log
+    moved = tmp_path / "elsewhere"
+    shutil.copytree(box, moved / "box")
+    shutil.copy(log, moved / "f.log")
+    box.rename(tmp_path / "away")
+    capsys.readouterr()
+    assert cli.main(["replay", str(moved / "f.log")]) == 0
+    assert cli.main(["replay", str(log)]) == 2  # the original log, its box gone
+    err = capsys.readouterr().err
+    assert f"{box.resolve()}/hit_location.json is missing" in err, err
+    (tmp_path / "away").rename(box)
     sheet = box / "sheets" / "my-hawk.json"
     kept = sheet.read_bytes()
     sheet.write_bytes(kept.replace(b"Owner's Hawk", b"Owner's Falcon"))
@@ -185,6 +196,12 @@ def test_a_replay_whose_named_file_changed_says_so(tmp_path: Path,
         w.apply(w.game.legal_actions()[0])
     (tmp_path / "s.log").write_text(w.text(), encoding="utf-8")
     assert cli.main(["replay", str(tmp_path / "s.log")]) == 0
+    shutil.copytree(files[0].parent, tmp_path / "elsewhere" / "heroes-copy")
+    copied = tmp_path / "elsewhere" / "heroes-copy"
+    shutil.copy(tmp_path / "s.log", copied / "s.log")
+    files[0].parent.rename(tmp_path / "heroes-away")
+    assert cli.main(["replay", str(copied / "s.log")]) == 0  # beside the log
+    (tmp_path / "heroes-away").rename(files[0].parent)
     shutil.copy(files[0], files[1])
     capsys.readouterr()
     assert cli.main(["replay", str(tmp_path / "s.log")]) == 2

@@ -9,7 +9,8 @@ sample, silently the wrong one. So the log also carries each file's SHA-256:
     File-sha256: /home/me/nightjar.json 41be...
 
 and ``check_files`` refuses to set the game up, naming the file, when one is missing or its
-content is not the content the game was played with.
+content is not the content the game was played with. A file not where the log says is looked
+for beside the log (``locate``): the log and the files copied elsewhere together still replay.
 """
 
 from __future__ import annotations
@@ -47,6 +48,19 @@ def hash_lines(paths: Iterable[str | Path], base: str | Path | None = None
     return out
 
 
+def locate(log: GameLog, name: str) -> str:
+    """``name`` as the log names it, or — when it is not there and the log is a file — the
+    file or directory of the same name beside the log (a game's log and the owner's files
+    copied together to another computer). Its content is still checked (``check_files``)."""
+    path = Path(name)
+    if path.exists():
+        return name
+    beside = Path(log.name).parent / path.name
+    if Path(log.name).is_file() and beside.exists():
+        return str(beside.resolve())
+    return name
+
+
 def check_files(log: GameLog, base: str | Path | None = None) -> None:
     """Every ``File-sha256`` line of ``log``: the file is there (relative names under
     ``base``) with the content the game was played with; else a ``NotationError`` at that
@@ -59,6 +73,8 @@ def check_files(log: GameLog, base: str | Path | None = None) -> None:
         path = Path(name)
         if base and not path.is_absolute():
             path = Path(base) / path
+        elif not base:
+            path = Path(locate(log, name))
         try:
             got = digest(path)
         except FileNotFoundError:

@@ -48,7 +48,7 @@ class FasaKind:
     def new_game(self, log: GameLog, dice: DiceSource) -> FasaGame:
         log.check_keys(KEYS)
         map_name = log.one("Map") or "sample-blank"
-        source = log.one("Tables") or ""
+        source = filehash.locate(log, log.one("Tables") or "") if log.one("Tables") else ""
         if log.values(filehash.KEY) and not source:
             raise log.error(log.line_of(filehash.KEY), f"{filehash.KEY}: only with Tables: (the "
                             "owner's files are named relative to it)")

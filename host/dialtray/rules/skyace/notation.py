@@ -56,11 +56,12 @@ class SkyAceKind:
         own: list[Hero] = []
         files: list[str] = []
         for line in log.values("Hero-file"):  # the owner's heroes (``creation``)
+            path = filehash.locate(log, line.value)  # or beside the log, copied with it
             try:
-                own += load_heroes(line.value)
+                own += load_heroes(path)
             except CatalogueError as exc:
                 raise log.error(line.line, f"Hero-file: {exc}") from None
-            files.append(line.value)
+            files.append(path)
         known = {*catalogue(), *(h.id for h in own)}
         heroes_text = log.one("Heroes")
         heroes = heroes_text.split() if heroes_text else None
