@@ -22,6 +22,7 @@ from dialtray.store.plain import PlainRecorder
 from dialtray.store.recorder import GameRecorder, RecordingTracker
 from dialtray.store.resume import attach, resume
 from dialtray.store.table import StoredTable
+from dialtray.table.build import game_tracker
 from dialtray.tracker import TableDice, Timing, Tracker
 
 if TYPE_CHECKING:
@@ -170,7 +171,7 @@ def resumed_table(res: Resuming, dice: TableDice, session: TraySession,
         r = resume(res.store, res.gid, dice)
     except StoreError as e:
         raise CommandError(str(e), 2) from e
-    tracker = Tracker(r.game, r.binding, dice, header=r.header, timing=Timing())
+    tracker = game_tracker(r.game, r.binding, dice, r.header, Timing())  # Sky Ace: Untracked
     if r.snapshot is not None:  # where the dials were when the last host stopped
         tracker.feed(r.snapshot, clock())
     return tracker, CommandTable(attach(res.store, res.gid, tracker), session, clock)

@@ -66,10 +66,16 @@ def binding_for(setup: Setup, docks: int, binding_file: Path | None = None,
 
 def tracker_for(setup: Setup, binding: Binding, dice: TableDice,
                 timing: Timing | None = None) -> Tracker:
-    game = setup.game if setup.game.kind in DIALLED else Untracked(setup.game)
-    return Tracker(game, binding, dice, header=setup.header,
-                   timing=timing, input_kinds=() if setup.game.kind not in DIALLED else
-                   ("speed",))
+    return game_tracker(setup.game, binding, dice, setup.header, timing)
+
+
+def game_tracker(game: Any, binding: Binding, dice: TableDice,
+                 header: Sequence[tuple[str, str]], timing: Timing | None = None) -> Tracker:
+    """The tracker of ``game``, new or rebuilt from the store (``play --resume``): a game with
+    no dial on the docks is seen through ``Untracked``, so no dock is asked for its dials."""
+    dialled = game.kind in DIALLED
+    return Tracker(game if dialled else Untracked(game), binding, dice, header=list(header),
+                   timing=timing, input_kinds=("speed",) if dialled else ())
 
 
 def on_paper(kind: str, roles: Sequence[str], *, seed: int = 2026, turns: int = 3,
