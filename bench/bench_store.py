@@ -35,13 +35,13 @@ sys.path.insert(0, str(ROOT / "tests" / "tracker"))
 from benchframes import click_stream, track_stream  # noqa: E402
 from benchout import print_table, write_results  # noqa: E402
 from dialrig import proto  # noqa: E402
-from dialtray.commands._games import new_game  # noqa: E402
 from dialtray.link.messages import DialState, RawEvent, Snapshot, decode  # noqa: E402
 from dialtray.rules.core.dice import SeededDice  # noqa: E402
 from dialtray.store import GameRecorder, GameStore  # noqa: E402
 from dialtray.store.recorder import RecordingTracker  # noqa: E402
 from dialtray.store.table import steady_gc  # noqa: E402
 from dialtray.store.verify import verify_game  # noqa: E402
+from dialtray.table.games import new_game  # noqa: E402
 from dialtray.tracker import PLAY, TableDice, Tracker, auto_bind  # noqa: E402
 
 

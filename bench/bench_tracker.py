@@ -30,10 +30,10 @@ RESULTS = ROOT / "bench" / "results" / "tracker.json"
 from benchframes import click_stream, track_stream  # noqa: E402
 from benchout import print_table, write_results  # noqa: E402
 from dialrig import config  # noqa: E402
-from dialtray.commands._games import new_game  # noqa: E402
 from dialtray.link.messages import Click, DialState, Snapshot, TrayEvent  # noqa: E402
 from dialtray.link.session import TraySession  # noqa: E402
 from dialtray.rules.core.dice import SeededDice, TrayDice  # noqa: E402
+from dialtray.table.games import new_game  # noqa: E402
 from dialtray.tracker import PLAY, TableDice, Timing, Tracker, auto_bind  # noqa: E402
 from dialtray.tracker.binding import Slot  # noqa: E402
 from dialtray.tracker.hands import Hands  # noqa: E402

@@ -48,8 +48,8 @@ sys.path.insert(0, str(ROOT / "tests" / "ui"))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from browsers import chromium_path  # noqa: E402
-from dialtray.commands._games import new_game  # noqa: E402
 from dialtray.link.messages import Click  # noqa: E402
+from dialtray.table.games import new_game  # noqa: E402
 from dialtray.tracker import Timing  # noqa: E402
 from dialtray.ui import layout as lay  # noqa: E402
 from dialtray.ui.server import Options, Served  # noqa: E402

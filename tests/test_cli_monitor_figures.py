@@ -15,8 +15,8 @@ from pathlib import Path
 from dialrig import config
 from dialtray.builder.calibration import CalibrationFile, DialCalibration, save_calibration
 from dialtray.builder.calibration_view import host_copy
-from dialtray.commands._games import new_game
 from dialtray.rules.core.dice import SeededDice
+from dialtray.table.games import new_game
 from dialtray.tracker.dice import TableDice
 from dialtray.virtual.tray import VirtualTray
 from test_cli_monitor import UID, read_lines, wait_for

@@ -5,11 +5,11 @@ from __future__ import annotations
 import secrets
 from typing import TYPE_CHECKING
 
-from dialtray.commands._games import new_game
 from dialtray.hub import devservers, pgschema
 from dialtray.hub.ingest import Ingest
 from dialtray.link.messages import DialState, Snapshot
 from dialtray.rules.core.dice import SeededDice
+from dialtray.table.games import new_game
 from dialtray.tracker import TableDice, Tracker, auto_bind
 
 if TYPE_CHECKING:

@@ -10,10 +10,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "tracker"))  # paper.py
 
-from dialtray.commands._games import Setup, new_game
 from dialtray.rules.core.dice import SeededDice
 from dialtray.store import GameRecorder, GameStore
 from dialtray.store.recorder import RecordingTracker
+from dialtray.table.games import Setup, new_game
 from dialtray.tracker import TableDice, Tracker, auto_bind
 from dialtray.tracker.hands import Hands, Mistakes
 from paper import PaperTray, run_bots

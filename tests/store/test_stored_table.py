@@ -7,12 +7,12 @@ import json
 from pathlib import Path
 
 from dialrig import config
-from dialtray.commands._games import new_game
 from dialtray.link.session import TraySession
 from dialtray.rules.core.dice import TrayDice
 from dialtray.store import GameRecorder, GameStore
 from dialtray.store.table import StoredTable
 from dialtray.store.verify import verify_game
+from dialtray.table.games import new_game
 from dialtray.tracker import PLAY, TableDice, Timing, Tracker, auto_bind
 from dialtray.tracker.hands import Hands
 from dialtray.tracker.runner import play_out

@@ -8,9 +8,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from dialtray.commands._games import new_game
 from dialtray.rules.core.dice import SeededDice
 from dialtray.rules.core.game import TABLE
+from dialtray.table.games import new_game
 from dialtray.tracker.dice import TableDice
 
 

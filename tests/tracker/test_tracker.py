@@ -7,12 +7,12 @@ from collections import Counter
 from collections.abc import Callable
 
 import pytest
-from dialtray.commands._games import new_game
 from dialtray.link.messages import DialFault
 from dialtray.rules.core.dials import Dial
 from dialtray.rules.core.dice import ManualDice, SeededDice
 from dialtray.rules.core.notation import parse_log
 from dialtray.rules.core.replay import replay_log
+from dialtray.table.games import new_game
 from dialtray.tracker import OVER, PLAY, START, Slot, TableDice, Tracker, auto_bind
 from dialtray.tracker import marks as mk
 from dialtray.tracker.hands import MISTAKES, Hands, Mistakes

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 
 import pytest
 from dialrig import config
-from dialtray.commands._games import new_game
 from dialtray.link.session import TraySession
 from dialtray.rules.core.dials import SET
 from dialtray.rules.core.dice import TrayDice
 from dialtray.rules.core.notation import parse_log
 from dialtray.rules.core.replay import replay_log
+from dialtray.table.games import new_game
 from dialtray.tracker import PLAY, TableDice, Timing, Tracker, auto_bind
 from dialtray.tracker import marks as mk
 from dialtray.tracker.hands import MISTAKES, Hands, Mistakes

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from dialtray.commands._games import AcesBrain
+from dialtray.table.games import AcesBrain
 from dialtray.tracker.marks import turn_words
 from dialtray.ui.server import Served
 from uikit import open_panel, serve, shot

@@ -1,7 +1,7 @@
 """What a bound dial shows at a sensed click: the figure on the dock and its values there.
 
 `dialtray monitor --docks-file` reads the tracker's dock file (``tracker.binding``), sets up the
-game `play` sets up (``commands._games.new_game``) so the file's figure labels (A1, B2, the Aces
+game `play` sets up (``table.games.new_game``) so the file's figure labels (A1, B2, the Aces
 scenario's characters) mean the same figures, and words every click with the values printed in
 that click's window, from the engine's catalogue. Nothing here judges a click: the monitor only
 shows what the dial reads (the tracker decides whether the rules wanted it).
@@ -58,8 +58,8 @@ class FigureDials:
 def load(path: Path, game_kind: str, docks: int | None = None) -> FigureDials:
     """The dock file at ``path`` for a new ``game_kind`` game, as ``play`` would bind it.
     CommandError (status 2) naming the file and line when it does not fit the game."""
-    from dialtray.commands._games import new_game
     from dialtray.rules.core.dice import SeededDice
+    from dialtray.table.games import new_game
     from dialtray.tracker.dice import TableDice
 
     setup = new_game(game_kind, TableDice(SeededDice(0)), 0, 1)

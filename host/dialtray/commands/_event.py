@@ -16,8 +16,8 @@ from typing import Any
 
 from dialtray.commands._args import float_range
 from dialtray.commands._common import CommandError
-from dialtray.commands._games import AirActionBrain, Setup, new_game
 from dialtray.commands._store import db_path
+from dialtray.table.games import AirActionBrain, Setup, new_game
 from dialtray.tracker import TableDice
 
 HUB_EXTRA = "playing at an event needs the `hub` extra: pip install 'dialtray[hub]'"
