@@ -126,7 +126,7 @@ def test_cancelled_round_reaches_the_waiting_table(servers: devservers.DevServer
 def test_waiting_table_says_the_truth(servers: devservers.DevServers, tmp_path: Path) -> None:
     """Defect 10: it always said "the hub is not reachable" (the link was stopped first)."""
     from dialtray.commands._common import CommandError
-    from dialtray.commands._event import wait_assignment
+    from dialtray.table.event import wait_assignment
 
     pw = secrets.token_urlsafe(9)
     servers.mqtt.add_user("t-wait", pw)

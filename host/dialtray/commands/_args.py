@@ -11,6 +11,7 @@ import argparse
 import math
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import NoReturn
 
 
@@ -102,3 +103,19 @@ def figures_arg(text: str) -> list[str]:
     if not words:
         raise argparse.ArgumentTypeError("expected figure ids in dock order, e.g. A1,A2,B1")
     return words
+
+
+def add_event_arguments(p: argparse.ArgumentParser) -> None:
+    """``--event URL --creds FILE --wait S`` for ``play`` and ``serve``: the table plays as one
+    table of a tournament (``dialtray.table.event`` opens it)."""
+    g = p.add_argument_group("at a tournament (dialtray hub)")
+    g.add_argument("--event", metavar="URL",
+                   help="play as a table of this event: mqtt://HOST[:PORT][/EVENT] (the hub's "
+                        "broker); every stored record is sent to the hub, the game is the "
+                        "table's assignment and the round's timer ends it")
+    g.add_argument("--creds", type=Path, metavar="FILE",
+                   help="with --event: this table's credentials (`dialtray hub enroll TABLE`)")
+    g.add_argument("--wait", type=float_range(0.0, 3600.0, lo_open=True), default=60.0,
+                   metavar="S",
+                   help="with --event: how long to wait for the table's assignment "
+                        "(default %(default)s s)")

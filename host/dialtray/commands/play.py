@@ -21,9 +21,14 @@ from dialtray.commands import _camera_play as camera
 from dialtray.commands import _common
 from dialtray.commands import _ownargs as own_args
 from dialtray.commands import _playfasa as play_fasa
-from dialtray.commands._args import figures_arg, float_range, int_range, seats_arg
+from dialtray.commands._args import (
+    add_event_arguments,
+    figures_arg,
+    float_range,
+    int_range,
+    seats_arg,
+)
 from dialtray.commands._common import MAX_DOCKS, add_rp2040_flag
-from dialtray.commands._event import add_event_arguments
 from dialtray.commands._store import add_db, game_number
 from dialtray.commands._table import add_game_arguments
 from dialtray.table.games import GAMES

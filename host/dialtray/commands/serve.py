@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from dialtray.commands import _camera_play as camera
-from dialtray.commands._args import float_range, int_range, seats_arg
+from dialtray.commands._args import add_event_arguments, float_range, int_range, seats_arg
 from dialtray.commands._common import (
     MAX_DOCKS,
     CommandError,
@@ -23,15 +23,14 @@ from dialtray.commands._common import (
     resolve_port,
     rp2040_needs_sim,
 )
-from dialtray.commands._event import (
-    add_event_arguments,
+from dialtray.commands._store import add_db, db_path
+from dialtray.table.event import (
     open_event,
     paired_setup,
     record_extra,
     stop_event,
     wait_assignment,
 )
-from dialtray.commands._store import add_db, db_path
 
 UI_EXTRA = "pip install 'dialtray[ui]'"
 MISTAKE_KINDS = ("too-few", "too-many", "wrong-direction", "wrong-dial", "peek", "unexpected",

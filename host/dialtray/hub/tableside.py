@@ -13,7 +13,7 @@ What the table adds to the link, reading the tracker only through its public vie
   prompt, the table screen's button). The last call is *pending* until a ruling from the hub
   reaches the table (the hub's answer: a ``note`` ruling closes a call with words only); the
   screen's button makes no second call while one is pending (``call_judge(once=True)``);
-* **the round**: the hub's table assignment (both players' squadrons; ``commands._event`` builds
+* **the round**: the hub's table assignment (both players' squadrons; ``table.event`` builds
   the game from it) and its timer — the event's time limit (AC-M67 (2), AA-M53 (2)): when it
   runs out the table ends the game with the rules' own time-limit decision as soon as the rules
   take it (between actions, dials agreeing);

@@ -1,5 +1,6 @@
 """``--event URL --creds FILE`` for ``play`` and ``serve``: the table plays its game as one table
-of a tournament (issue 17, ``dialtray.hub.tableside``). Every stored record goes to the event's
+of a tournament (issue 17, ``dialtray.hub.tableside``); the arguments themselves are parsed by
+``commands._args.add_event_arguments``. Every stored record goes to the event's
 broker while the game runs (the game never waits for it), the table's live state and presence
 reach the hub page, the roll button held 3 s calls the judge, the hub's table assignment sets the
 game up with the pairing's squadrons, and the round timer ends the game when it runs out.
@@ -11,30 +12,14 @@ import argparse
 import importlib.util
 import math
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
-from dialtray.commands._args import float_range
 from dialtray.commands._common import CommandError
 from dialtray.commands._store import db_path
 from dialtray.table.games import AirActionBrain, Setup, new_game
 from dialtray.tracker import TableDice
 
 HUB_EXTRA = "playing at an event needs the `hub` extra: pip install 'dialtray[hub]'"
-
-
-def add_event_arguments(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("at a tournament (dialtray hub)")
-    g.add_argument("--event", metavar="URL",
-                   help="play as a table of this event: mqtt://HOST[:PORT][/EVENT] (the hub's "
-                        "broker); every stored record is sent to the hub, the game is the "
-                        "table's assignment and the round's timer ends it")
-    g.add_argument("--creds", type=Path, metavar="FILE",
-                   help="with --event: this table's credentials (`dialtray hub enroll TABLE`)")
-    g.add_argument("--wait", type=float_range(0.0, 3600.0, lo_open=True), default=60.0,
-                   metavar="S",
-                   help="with --event: how long to wait for the table's assignment "
-                        "(default %(default)s s)")
 
 
 def open_event(args: argparse.Namespace) -> Any:
