@@ -9,13 +9,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from dialtray.commands._camera import camera_dials, catalogue_figures
-from dialtray.commands._table import new_table
 from dialtray.rules.airaction import AirActionGame
 from dialtray.rules.airaction.base import SquadronPlane
 from dialtray.rules.airaction.bots import STANDARD_SQUADRONS
 from dialtray.rules.airaction.notation import header_of
 from dialtray.rules.core.dice import SeededDice
 from dialtray.table.games import setup_of
+from dialtray.table.start import new_table
 from dialtray.tracker import Timing
 from dialtray.vision import render_profiles as rp
 from dialtray.vision import testset

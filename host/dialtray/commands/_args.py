@@ -119,3 +119,23 @@ def add_event_arguments(p: argparse.ArgumentParser) -> None:
                    metavar="S",
                    help="with --event: how long to wait for the table's assignment "
                         "(default %(default)s s)")
+
+
+DICE = ("fair", "tray", "seeded", "typed")
+DICE_HELP = ("fair: the tray's LED dice, committed at the start and checked at the end "
+             "(default); tray: the tray's LED dice; seeded: pseudo-random from --seed; typed: "
+             "roll your own dice and type the faces")
+
+
+def add_game_arguments(p: argparse.ArgumentParser, *, dice_default: str = "fair",
+                       turns_default: int = 4) -> None:
+    """``--seed --turns --dice --log`` for ``play`` and ``demo`` (``dialtray.table.start`` sets
+    the game up with them)."""
+    p.add_argument("--seed", type=int, default=2026, help="the bots' seed (and seeded dice)")
+    p.add_argument("--turns", type=int_range(1, 99), default=turns_default,
+                   help="the agreed time limit in turns, default %(default)s "
+                   "(Air Action AA-M53(2); Aces: ten times as many)")
+    p.add_argument("--dice", choices=DICE, default=dice_default, help=DICE_HELP)
+    p.add_argument("--log", dest="game_log", type=Path, metavar="FILE",
+                   help="write the game's notation log here (default: the data directory's "
+                        "games/ folder; `dialtray replay FILE` re-runs it)")

@@ -16,7 +16,7 @@ import time
 from typing import Any
 
 from dialtray.commands._common import CommandError
-from dialtray.commands._table import log_path, write_log
+from dialtray.table.start import log_path, write_log
 
 PROFILES = ("held-back", "train", "clean")
 

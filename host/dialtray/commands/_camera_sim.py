@@ -25,9 +25,9 @@ from dialtray.commands._camera import (
     camera_dials,
     catalogue_figures,
 )
-from dialtray.commands._table import Table, make_dice, new_table
 from dialtray.link.session import TraySession
 from dialtray.rules.core.dice import SeededDice
+from dialtray.table.start import Table, make_dice, new_table
 from dialtray.tracker import Timing
 from dialtray.tracker.binding import Slot
 from dialtray.tracker.hands import Hands, Mistakes

@@ -38,7 +38,6 @@ from dialtray.commands._fasaseat import (
 )
 from dialtray.commands._fasaview import event_lines, status, write_sheets
 from dialtray.commands._store import plain_table
-from dialtray.commands._table import log_path, make_dice, write_log
 from dialtray.rules.core.errors import (
     CatalogueError,
     DiceError,
@@ -51,6 +50,7 @@ from dialtray.rules.fasa.bots import GreedyBot
 from dialtray.rules.fasa.game import FasaGame, start_events
 from dialtray.rules.fasa.notation import DEFAULT_SIDES, header_of
 from dialtray.store.db import StoreError
+from dialtray.table.start import log_path, make_dice, write_log
 from dialtray.tracker.dice import TableDice
 
 KIND = "fasa"

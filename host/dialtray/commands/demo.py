@@ -17,21 +17,20 @@ import time
 from dialrig import config
 
 from dialtray.commands import _camera_demo
-from dialtray.commands._args import int_range
+from dialtray.commands._args import add_game_arguments, int_range
 from dialtray.commands._common import MAX_DOCKS, CommandError, add_rp2040_flag, require_sim
 from dialtray.commands._store import CommandTable, add_db
-from dialtray.commands._table import (
+from dialtray.link.session import TraySession
+from dialtray.table.games import GAMES, TITLES
+from dialtray.table.narrate import plain
+from dialtray.table.start import (
     Table,
-    add_game_arguments,
     check_before_start,
     log_path,
     make_dice,
     new_table,
     write_log,
 )
-from dialtray.link.session import TraySession
-from dialtray.table.games import GAMES, TITLES
-from dialtray.table.narrate import plain
 from dialtray.tracker import PLAY, Timing, Tracker
 from dialtray.tracker.dice import Roll
 from dialtray.tracker.hands import Hands, Mistakes

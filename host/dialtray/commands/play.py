@@ -23,6 +23,7 @@ from dialtray.commands import _ownargs as own_args
 from dialtray.commands import _playfasa as play_fasa
 from dialtray.commands._args import (
     add_event_arguments,
+    add_game_arguments,
     figures_arg,
     float_range,
     int_range,
@@ -30,7 +31,6 @@ from dialtray.commands._args import (
 )
 from dialtray.commands._common import MAX_DOCKS, add_rp2040_flag
 from dialtray.commands._store import add_db, game_number
-from dialtray.commands._table import add_game_arguments
 from dialtray.table.games import GAMES
 
 EXAMPLES = """examples:

@@ -20,7 +20,6 @@ from dialtray.commands import _camera_play as camera
 from dialtray.commands import _common
 from dialtray.commands._common import CommandError, require_sim, resolve_port
 from dialtray.commands._store import Resuming, pick_resume, resumed_table, sim_tray_for
-from dialtray.commands._table import Table, check_before_start, make_dice, new_table
 from dialtray.link.session import TraySession
 from dialtray.rules.core.dice import SeededDice
 from dialtray.table.event import (
@@ -31,6 +30,7 @@ from dialtray.table.event import (
     wait_assignment,
 )
 from dialtray.table.games import GAMES, setup_of
+from dialtray.table.start import Table, check_before_start, make_dice, new_table
 from dialtray.tracker import TableDice, Timing
 from dialtray.ui.terminal.front import TerminalTable, TypedDice, read_lines
 

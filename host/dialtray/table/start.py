@@ -1,8 +1,10 @@
-"""What `demo` and `play` share: the dice choice, the tracker at a tray, the game log file.
+"""What `demo` and `play` share when they start a game at a tray: the dice choice, the tracker
+at a tray, the game log file (moved from ``commands/`` by issue 30: setting a game up is the
+table's job; the arguments are parsed by ``commands._args.add_game_arguments``).
 
-Kept apart from the commands so both set a game up the same way: a ``TableDice`` around the
-chosen source, a binding, a ``Tracker``, a ``TrackedTray`` subscribed before the session starts
-(it sees the first snapshot: the start check reads it), and at the end the log written where
+Kept in one place so both set a game up the same way: a ``TableDice`` around the chosen source,
+a binding, a ``Tracker``, a ``TrackedTray`` subscribed before the session starts (it sees the
+first snapshot: the start check reads it), and at the end the log written where
 ``dialtray replay`` can re-run it.
 """
 
@@ -15,7 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dialtray.commands._args import int_range
 from dialtray.commands._common import CommandError
 from dialtray.link.session import TraySession
 from dialtray.rules.core.dice import DiceSource, PromptDice, SeededDice, TrayDice
@@ -26,26 +27,12 @@ from dialtray.tracker import TableDice, Timing, Tracker, auto_bind
 from dialtray.tracker.binding import Binding, BindingError, read_binding
 from dialtray.tracker.dice import Roll
 
-DICE = ("fair", "tray", "seeded", "typed")
-DICE_HELP = ("fair: the tray's LED dice, committed at the start and checked at the end "
-             "(default); tray: the tray's LED dice; seeded: pseudo-random from --seed; typed: "
-             "roll your own dice and type the faces")
-
-
-def add_game_arguments(p: argparse.ArgumentParser, *, dice_default: str = "fair",
-                       turns_default: int = 4) -> None:
-    p.add_argument("--seed", type=int, default=2026, help="the bots' seed (and seeded dice)")
-    p.add_argument("--turns", type=int_range(1, 99), default=turns_default,
-                   help="the agreed time limit in turns, default %(default)s "
-                   "(Air Action AA-M53(2); Aces: ten times as many)")
-    p.add_argument("--dice", choices=DICE, default=dice_default, help=DICE_HELP)
-    p.add_argument("--log", dest="game_log", type=Path, metavar="FILE",
-                   help="write the game's notation log here (default: the data directory's "
-                        "games/ folder; `dialtray replay FILE` re-runs it)")
-
 
 @dataclass
 class Table:
+    """A game set up at a tray: its setup, tracker and dice (and the fair-dice commitment);
+    what ``dialtray.table.Table`` or a front end then drives."""
+
     setup: Setup
     tracker: Tracker
     dice: TableDice
