@@ -19,8 +19,8 @@ from dialrig import config
 
 from dialtray.commands import _camera_play as camera
 from dialtray.commands import _common
+from dialtray.commands import _fasaargs as fasa_args
 from dialtray.commands import _ownargs as own_args
-from dialtray.commands import _playfasa as play_fasa
 from dialtray.commands._args import (
     add_event_arguments,
     add_game_arguments,
@@ -93,7 +93,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_game_arguments(p)
     add_db(p)  # the game is stored (issue 12)
     add_event_arguments(p)  # a table of a tournament (issue 17)
-    play_fasa.add_arguments(p)  # `play fasa`: the FASA 1998 flow (issue 15)
+    fasa_args.add_arguments(p)  # `play fasa`: the FASA 1998 flow (issue 15)
     camera.add_arguments(p)  # a camera confirms every settled click (issue 33)
     own_args.add_arguments(p)  # the owner's own tables, sheets and heroes (issue 34)
     p.set_defaults(func=run)
@@ -104,11 +104,14 @@ def run(args: argparse.Namespace) -> int:
     args.own = own_args.own_files(args)  # checked before any tray starts (exit 2)
     if args.own is not None:
         print(args.own.summary(), flush=True)
-    if args.game == play_fasa.KIND and (args.plots == "sealed" or args.resume is not None
+    if args.game == fasa_args.KIND and (args.plots == "sealed" or args.resume is not None
                                         or not (args.sim or args.port)):
         # plots typed hidden, sealed, revealed together (FS-M33), or no tray: its own flow;
         # open plots at a tray go through the table like every other game
-        return play_fasa.run(args)
+        fasa_args.check_arguments(args)
+        from dialtray.ui.terminal.fasa_play import run as play_fasa
+
+        return play_fasa(args)
     from dialtray.ui.terminal.play import run as play
 
     return play(args)
