@@ -11,12 +11,13 @@ from pathlib import Path
 
 from dialtray.builder.calibration_check import check_on_connect
 from dialtray.builder.calibration_view import TrayView, host_copy
-from dialtray.commands import _dialvalues
 from dialtray.commands._args import int_range, positive_seconds
 from dialtray.commands._common import CommandError, resolve_port
 from dialtray.link.messages import Click, DialState, LinkState, Snapshot, TrayEvent
 from dialtray.link.session import TraySession
 from dialtray.link.state import SessionState
+from dialtray.tracker.binding import BindingError
+from dialtray.ui.terminal import dialvalues
 
 EPILOG = """\
 With no PORT, the one Raspberry Pi Pico on USB (VID:PID 2E8A:0005) is used; with two, name one.
@@ -64,7 +65,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     figures = None
     if getattr(args, "docks_file", None) is not None:
-        figures = _dialvalues.load(args.docks_file, args.game)
+        try:
+            figures = dialvalues.load(args.docks_file, args.game)
+        except BindingError as e:
+            raise CommandError(f"argument --docks-file: {e}", 2) from None
     port = resolve_port(args.port)
     start = time.monotonic()
     seen = 0
@@ -159,7 +163,7 @@ def open_view(args: argparse.Namespace, uid: str) -> TrayView:
 
 
 def show(ev: TrayEvent, view: TrayView | None,
-         figures: _dialvalues.FigureDials | None = None) -> str:
+         figures: dialvalues.FigureDials | None = None) -> str:
     if view is not None and isinstance(ev, Click):
         return view.click(ev) + figure_text(figures, view, ev.dock, ev.dial, ev.position)
     if view is not None and isinstance(ev, Snapshot):
@@ -169,17 +173,17 @@ def show(ev: TrayEvent, view: TrayView | None,
     return str(ev)
 
 
-def dial_figure(figures: _dialvalues.FigureDials | None, view: TrayView, d: DialState) -> str:
+def dial_figure(figures: dialvalues.FigureDials | None, view: TrayView, d: DialState) -> str:
     return figure_text(figures, view, d.dock, d.dial, d.position)
 
 
-def figure_text(figures: _dialvalues.FigureDials | None, view: TrayView, dock: int, dial: int,
+def figure_text(figures: dialvalues.FigureDials | None, view: TrayView, dock: int, dial: int,
                 position: int) -> str:
     """'\n              A1 combat: …, click 3: max speed 8, …' for a bound dial ('' if not).
     An uncalibrated dial's position is not a click of the figure's dial: say so instead."""
     if figures is None:
         return ""
-    window = figures.window(_dialvalues.Slot(dock, dial), position)
+    window = figures.window(dialvalues.Slot(dock, dial), position)
     if window is None:
         return ""
     if not view.calibrated(dock, dial):

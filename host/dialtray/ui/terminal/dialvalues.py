@@ -4,7 +4,9 @@
 game `play` sets up (``table.games.new_game``) so the file's figure labels (A1, B2, the Aces
 scenario's characters) mean the same figures, and words every click with the values printed in
 that click's window, from the engine's catalogue. Nothing here judges a click: the monitor only
-shows what the dial reads (the tracker decides whether the rules wanted it).
+shows what the dial reads (the tracker decides whether the rules wanted it). A piece of the
+terminal's view (it knows each engine's catalogue, which the tracker never does), kept out of
+``commands/`` so the command only parses its arguments.
 """
 
 from __future__ import annotations
@@ -14,9 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dialtray.commands._common import CommandError
 from dialtray.rules.core.dials import ACE, COMBAT, SPEED, Dial
-from dialtray.tracker.binding import Binding, BindingError, Slot, read_binding
+from dialtray.tracker.binding import Binding, Slot, read_binding
 
 __all__ = ["FigureDials", "Slot", "Window", "load"]
 
@@ -57,17 +58,15 @@ class FigureDials:
 
 def load(path: Path, game_kind: str, docks: int | None = None) -> FigureDials:
     """The dock file at ``path`` for a new ``game_kind`` game, as ``play`` would bind it.
-    CommandError (status 2) naming the file and line when it does not fit the game."""
+    BindingError naming the file and line when it does not fit the game (the monitor says it
+    as a one-line argument error)."""
     from dialtray.rules.core.dice import SeededDice
     from dialtray.table.games import new_game
     from dialtray.tracker.dice import TableDice
 
     setup = new_game(game_kind, TableDice(SeededDice(0)), 0, 1)
     game: Any = setup.game
-    try:
-        binding = read_binding(path, docks, game.dials())
-    except BindingError as e:
-        raise CommandError(f"argument --docks-file: {e}", 2) from None
+    binding = read_binding(path, docks, game.dials())
     if game_kind == "airaction":
         return FigureDials(game_kind, binding, *_airaction(game))
     return FigureDials(game_kind, binding, *_aces(game))
