@@ -19,7 +19,7 @@ from dialrig import config
 from dialtray.commands import _camera_demo
 from dialtray.commands._args import add_game_arguments, int_range
 from dialtray.commands._common import MAX_DOCKS, CommandError, add_rp2040_flag, require_sim
-from dialtray.commands._store import CommandTable, add_db
+from dialtray.commands._store import add_db
 from dialtray.link.session import TraySession
 from dialtray.table.games import GAMES, TITLES
 from dialtray.table.narrate import plain
@@ -31,6 +31,7 @@ from dialtray.table.start import (
     new_table,
     write_log,
 )
+from dialtray.table.stored import CommandTable
 from dialtray.tracker import PLAY, Timing, Tracker
 from dialtray.tracker.dice import Roll
 from dialtray.tracker.hands import Hands, Mistakes

@@ -301,7 +301,7 @@ class RecordingTracker:
         self.last: tuple[int, int] | None = None  # (boot, seq) of the last tray event fed
         self._now = 0.0  # the table's clock at the last event or tick (rulings are dated so)
         # (boot, seq): clicks of that boot below seq were turned while no host listened (set
-        # by a resumed `play` until the tray's snapshot is in; see commands._store)
+        # by a resumed `play` until the tray's snapshot is in; see table.stored)
         self.away_before: tuple[int, int] | None = None
         if session is not None:
             if session.ack_policy != "manual":

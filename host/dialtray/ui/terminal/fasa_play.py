@@ -27,7 +27,6 @@ from rich.console import Console
 
 from dialtray.commands._common import CommandError, resolve_port, start_virtual, sync_timeout
 from dialtray.commands._fasaargs import EXAMPLES, KIND
-from dialtray.commands._store import plain_table
 from dialtray.rules.core.errors import (
     DiceError,
     IllegalActionError,
@@ -40,6 +39,7 @@ from dialtray.rules.fasa.game import FasaGame, start_events
 from dialtray.rules.fasa.notation import DEFAULT_SIDES, header_of
 from dialtray.store.db import StoreError
 from dialtray.table.start import log_path, make_dice, write_log
+from dialtray.table.stored import plain_table
 from dialtray.tracker.dice import TableDice
 from dialtray.ui.terminal.fasa_seat import (
     Quit,

@@ -1,0 +1,189 @@
+"""A table's game in the store: stored as it is played (``CommandTable``, ``plain_table`` for a
+game with no dials), and a running game picked, rebuilt and resynced with the tray for
+``play --resume`` (issue 30: the game in progress is the table's; ``commands._store`` parses
+``--db`` and names the database). Store failures become the front end's one-line errors
+(exit 2) naming the database."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from dialrig import config
+
+from dialtray.commands._common import MAX_DOCKS, CommandError
+from dialtray.commands._store import db_path, key_dir
+from dialtray.store.consumer import resume_args, stored_dials
+from dialtray.store.db import GameStore, StoreError
+from dialtray.store.plain import PlainRecorder
+from dialtray.store.recorder import GameRecorder, RecordingTracker
+from dialtray.store.resume import attach, resume
+from dialtray.store.table import StoredTable
+from dialtray.table.build import game_tracker
+from dialtray.tracker import TableDice, Timing, Tracker
+
+if TYPE_CHECKING:
+    from dialtray.link.session import TraySession
+
+
+class CommandTable(StoredTable):
+    """For ``play`` and ``demo``: their game stored as it is played (a ``StoredTable``: every
+    pump stores, then acknowledges), a store failure turned into the command's one-line error
+    (exit 2) naming the database — the events it could not store stay unacknowledged on the
+    tray. The session must run with ``ack_policy="manual"``."""
+
+    @classmethod
+    def open(cls, args: argparse.Namespace, tracker: Tracker, session: TraySession,
+             origin: str, on_ruling: Callable[[str], None] | None = None,
+             extra: dict[str, Any] | None = None) -> CommandTable:
+        try:
+            store = GameStore.open(db_path(args), key_dir=key_dir(args))
+            rec = GameRecorder.start(store, tracker, origin=origin, extra=extra)
+        except StoreError as e:
+            raise CommandError(str(e), 2) from e
+        return cls(rec, session, on_ruling=on_ruling)
+
+    def pump(self, timeout: float = 0.0) -> int:
+        try:
+            return super().pump(timeout)
+        except StoreError as e:
+            raise CommandError(str(e), 2) from e
+
+    def sync(self, timeout: float = 5.0) -> None:
+        try:
+            super().sync(timeout)
+        except StoreError as e:
+            raise CommandError(str(e), 2) from e
+
+    def close(self) -> None:
+        try:
+            super().close()
+        except StoreError as e:
+            raise CommandError(str(e), 2) from e
+
+    def stored_as(self) -> str:
+        rec = self.recording.recorder
+        return (f"stored as game {rec.gid} in {rec.store.path} (dialtray report {rec.gid}, "
+                f"dialtray verify {rec.gid})")
+
+
+# ---- play --resume ----------------------------------------------------------------------------
+
+
+@dataclass
+class Resuming:
+    """A stored running game picked for ``play --resume`` (before the tray is opened: the
+    session is made with ``session_args`` so the tray replays what was never stored)."""
+
+    store: GameStore
+    gid: int
+    kind: str
+    session_args: dict[str, Any]
+
+
+def pick_resume(args: argparse.Namespace, kinds: tuple[str, ...]) -> Resuming:
+    """``--resume [GAME]``: that game, or the latest running one; one-line errors, exit 2."""
+    try:
+        store = GameStore.open(db_path(args), key_dir=key_dir(args))
+    except StoreError as e:
+        raise CommandError(str(e), 2) from e
+    try:
+        gid = int(args.resume or 0)
+        if not gid:
+            row = store.latest("running")
+            if row is None:
+                raise CommandError(f"argument --resume: no running game in {store.path} to "
+                                   "resume (see `dialtray games`)", 2)
+            gid = row.id
+        g = store.game(gid)
+        if g.status != "running":
+            raise CommandError(f"argument --resume: game {gid} is {g.status}, not running: "
+                               "nothing to resume (see `dialtray games`)", 2)
+        if g.kind not in kinds:
+            raise CommandError(f"argument --resume: game {gid} is {g.kind!r}; `play` plays "
+                               f"{' or '.join(kinds)}", 2)
+        return Resuming(store, gid, g.kind, resume_args(store, gid))
+    except StoreError as e:
+        store.close()
+        raise CommandError(str(e), 2) from e
+    except CommandError:
+        store.close()
+        raise
+
+
+def resumed_table(res: Resuming, dice: TableDice, session: TraySession,
+                  clock: Callable[[], float] = time.monotonic
+                  ) -> tuple[Tracker, CommandTable]:
+    """The stored game rebuilt (replayed through its rules, verified), tracked from the dials
+    as last stored, and recorded on into the same chain; subscribe (build this) before the
+    session starts so the tray's replay is seen."""
+    try:
+        r = resume(res.store, res.gid, dice)
+    except StoreError as e:
+        raise CommandError(str(e), 2) from e
+    tracker = game_tracker(r.game, r.binding, dice, r.header, Timing())  # Sky Ace: Untracked
+    if r.snapshot is not None:  # where the dials were when the last host stopped
+        tracker.feed(r.snapshot, clock())
+    return tracker, CommandTable(attach(res.store, res.gid, tracker), session, clock)
+
+
+def sim_tray_for(res: Resuming, docks: int, rp2040: bool = False) -> Any:
+    """``--resume --sim``: the virtual tray did not outlive its host, so a new one is powered on
+    (a new boot) with every dial where the store last saw it; the reboot reconciliation then
+    finds them all in place. Its boot id comes from entropy, as a real board's does, so it
+    never passes for the stored boot. ``rp2040``: on the emulated Pico (``--rp2040``)."""
+    from dialtray.virtual.factory import virtual_tray
+    from dialtray.virtual.tray import TICKS_PER_DETENT
+
+    dials = list(res.session_args.get("resume_dials") or stored_dials(res.store, res.gid))
+    need = max([docks, *(d.dock + 1 for d in dials)])
+    if need > MAX_DOCKS:
+        raise CommandError(f"game {res.gid} used dock {need - 1}; the virtual tray has at "
+                           f"most {MAX_DOCKS} docks", 2)
+    vtray = virtual_tray(config.default_config(need), rp2040=rp2040, report=lambda _note: None)
+    for d in dials:
+        vtray.dials[vtray.dial_index(d.dock, d.dial)].ticks = d.position * TICKS_PER_DETENT
+    return vtray.start()
+
+
+def resync(table: CommandTable, wait_s: float = 10.0) -> list[str]:
+    """After a resume: ask the tray for a snapshot; the clicks it replays from before that
+    snapshot were turned while no host listened and are marked so (flagged as moved while the
+    host was away); the snapshot itself, fed once they are in, catches whatever the replay
+    did not bring. Returns the labels of the dials that moved meanwhile."""
+    rec = table.recording
+    if all(st.seen is None for st in table.tracker.slots.values()):
+        table.sync()  # nothing stored yet: the snapshot is the start
+        return []
+    session = table.session
+    snap = session.snapshot(wait_s)
+    rec.away_before = (snap.boot_id, snap.next_seq)
+    stored = resume_point(rec)
+    end = time.monotonic() + wait_s
+    while time.monotonic() < end and stored is not None and stored[0] == snap.boot_id and \
+            stored[1] < snap.next_seq - 1:
+        table.pump(0.05)  # the tray's replay of what was never stored
+        stored = rec.last or stored
+    table.pump(0.0)
+    rec.away_before = None
+    rec.feed(snap, table.clock())  # stored; compared at the next tick (in this pump)
+    table.pump(0.0)
+    return [st.label for st in table.tracker.slots.values() if st.away]
+
+
+def resume_point(rec: RecordingTracker) -> tuple[int, int] | None:
+    g = rec.recorder.store.game(rec.recorder.gid)
+    return (g.boot_id, g.last_seq) if g.boot_id is not None and g.last_seq is not None else None
+
+
+def plain_table(args: argparse.Namespace, game: Any, header: list[tuple[str, str]],
+                origin: str = "play") -> PlainRecorder:
+    """A game with no dials (``play fasa``) stored as it is played; one-line errors, exit 2."""
+    try:
+        return PlainRecorder.start(GameStore.open(db_path(args), key_dir=key_dir(args)), game,
+                                   header, origin=origin)
+    except StoreError as e:
+        raise CommandError(str(e), 2) from e
