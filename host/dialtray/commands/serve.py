@@ -1,6 +1,8 @@
 """`dialtray serve`: the table's screen — a local web page following the live tray and game.
 
-The web framework (the `ui` extra) and the virtual tray are imported only when this runs.
+Its arguments and the checks before anything starts; the page served over the table is
+``dialtray.ui.serve``. The web framework (the `ui` extra) and the virtual tray are imported only
+when this runs.
 """
 
 from __future__ import annotations
@@ -8,9 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import textwrap
-import time
 from pathlib import Path
-from typing import Any
 
 from dialtray.commands import _camera_play as camera
 from dialtray.commands._args import add_event_arguments, float_range, int_range, seats_arg
@@ -24,17 +24,9 @@ from dialtray.commands._common import (
     rp2040_needs_sim,
 )
 from dialtray.commands._store import add_db, db_path
-from dialtray.table.event import (
-    open_event,
-    paired_setup,
-    record_extra,
-    stop_event,
-    wait_assignment,
-)
+from dialtray.table.event import open_event, stop_event
 
 UI_EXTRA = "pip install 'dialtray[ui]'"
-MISTAKE_KINDS = ("too-few", "too-many", "wrong-direction", "wrong-dial", "peek", "unexpected",
-                 "refused")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -139,9 +131,13 @@ def run(args: argparse.Namespace) -> int:
                           [calibration_dir(Path(args.data_dir)) / lay.LAYOUT_FILE], args.docks)
     except lay.LayoutError as e:
         raise CommandError(str(e), 2) from e
+    from dialtray.ui.serve import serve
+
     ev = open_event(args)
     try:
-        return serve(args, serial, layout, ev)
+        return serve(args, db_path(args), serial, layout, ev,
+                     camera=None if args.camera is None else
+                     lambda tracker, session, hand: camera.attach(args, tracker, session, hand))
     finally:
         stop_event(ev)
 
@@ -154,58 +150,3 @@ def game_seats(args: argparse.Namespace) -> tuple[str, ...]:
 
     return tuple(new_game(args.game, TableDice(SeededDice(0)), args.seed, args.turns)
                  .game.seats())
-
-
-def serve(args: argparse.Namespace, serial: str | None, layout: Any, ev: Any) -> int:
-    from dialtray.table.games import new_game
-    from dialtray.tracker import Timing
-    from dialtray.ui.server import Options, Served, is_local
-
-    body = wait_assignment(ev, args.wait) if ev is not None else None
-    opts = Options(
-        make_game=lambda dice: new_game(args.game, dice, args.seed, args.turns) if body is None
-        else paired_setup(args.game, body, dice, args.seed, args.turns),
-        db=db_path(args), layout=layout, docks=args.docks, sim=args.sim, serial_port=serial,
-        rp2040=args.rp2040,
-        bots=args.bots, mistakes=MISTAKE_KINDS if args.mistakes else (), host=args.host,
-        port=args.port, seed=args.seed,
-        timing=Timing(judge_s=0.25, grace_s=0.5) if args.bots else None,
-        players=tuple(args.seats) if args.seats else None, pace=args.pace,
-        ask=args.sim and not args.bots and not args.seats and ev is None,
-        camera=None if args.camera is None else
-        lambda tracker, session, hand: camera.attach(args, tracker, session, hand))
-    print("dialtray serve: starting" + (" the virtual tray" if args.sim else f" at {serial}")
-          + " …", flush=True)
-    try:
-        served = Served(opts)
-    except OSError as e:
-        raise CommandError(f"cannot serve on {args.host}:{args.port}: {e.strerror or e}") from e
-    except TimeoutError as e:
-        raise CommandError(f"the tray did not answer: {e}") from e
-    except ValueError as e:  # --seats that do not fit the game
-        raise CommandError(f"argument --{e}", 2) from e
-    with served:
-        print(f"game {served.live.game_id} stored in {opts.db}", flush=True)
-        if ev is not None:  # the hub follows this game: records, live state, the round's clock
-            ev.track(served.live.game_id)
-            ev.announce(record_extra(ev, body, served.tracker.game.seats()))
-            ev.watch(served.session)
-            served.server.event = ev  # the page's "Call the judge" button (ui.calls)
-            served.live.hold_bots = ev.holds_play  # time's up: the bots wait for the table's end
-
-        def step() -> None:
-            ev.step(served.live.game_table or served.live.recording,  # seated yet?
-                    lambda m: print(m, flush=True))
-
-        if not is_local(args.host):
-            print(f"listening on {args.host}: anyone on the network who has the key can open "
-                  f"the page. Access key: {served.key}", flush=True)
-        print(f"open {served.url}  (Ctrl-C stops)", flush=True)
-        try:
-            while served.thread.is_alive():
-                time.sleep(0.1 if ev is not None else 0.5)
-                if ev is not None:  # on the table's thread, between two pumps
-                    served.live.call(step)
-        except KeyboardInterrupt:
-            print("\nstopping …", flush=True)
-    return 0

@@ -18,6 +18,9 @@ tracker's public API (``Tracker.decide``) — it adds no rules of its own.
 * :mod:`app` — the Starlette application (HTTP + websocket), static assets in ``static/``.
 * :mod:`calls` — the "Call the judge" button of a table at an event (``serve --event``):
   the call through the event's table (the hub's judge queue), pending until the hub's ruling.
+* :mod:`serve` — `dialtray serve`'s front end: the page served over the table, tied to an
+  event's table when ``--event`` gave one, until Ctrl-C (``commands.serve`` parses).
+* :mod:`terminal` — the terminal front ends (`play`, `demo`, FASA's sealed plots).
 
 The web framework (Starlette, uvicorn) is the optional extra ``dialtray[ui]``; nothing outside
 this package imports it, and ``dialtray serve`` imports it only when run.

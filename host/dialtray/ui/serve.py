@@ -1,0 +1,75 @@
+"""`dialtray serve` as a front end: the table's page served over one table (``ui.server``), tied
+to an event when ``--event`` gave one (``table.event``: the assignment's game, the hub following
+the records and live state, the judge's button, the round's clock), until Ctrl-C.
+``commands.serve`` has parsed and checked the arguments."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from dialtray.commands._common import CommandError
+from dialtray.table.event import paired_setup, record_extra, wait_assignment
+
+MISTAKE_KINDS = ("too-few", "too-many", "wrong-direction", "wrong-dial", "peek", "unexpected",
+                 "refused")
+
+
+def serve(args: argparse.Namespace, db: Path, serial: str | None, layout: Any, ev: Any,
+          camera: Callable[[Any, Any, Any], Any] | None = None) -> int:
+    """The page served until Ctrl-C; ``ev``: the started event table (``table.event``) or None;
+    ``camera``: attaches the camera reader to the table (``--camera``)."""
+    from dialtray.table.games import new_game
+    from dialtray.tracker import Timing
+    from dialtray.ui.server import Options, Served, is_local
+
+    body = wait_assignment(ev, args.wait) if ev is not None else None
+    opts = Options(
+        make_game=lambda dice: new_game(args.game, dice, args.seed, args.turns) if body is None
+        else paired_setup(args.game, body, dice, args.seed, args.turns),
+        db=db, layout=layout, docks=args.docks, sim=args.sim, serial_port=serial,
+        rp2040=args.rp2040,
+        bots=args.bots, mistakes=MISTAKE_KINDS if args.mistakes else (), host=args.host,
+        port=args.port, seed=args.seed,
+        timing=Timing(judge_s=0.25, grace_s=0.5) if args.bots else None,
+        players=tuple(args.seats) if args.seats else None, pace=args.pace,
+        ask=args.sim and not args.bots and not args.seats and ev is None,
+        camera=camera)
+    print("dialtray serve: starting" + (" the virtual tray" if args.sim else f" at {serial}")
+          + " …", flush=True)
+    try:
+        served = Served(opts)
+    except OSError as e:
+        raise CommandError(f"cannot serve on {args.host}:{args.port}: {e.strerror or e}") from e
+    except TimeoutError as e:
+        raise CommandError(f"the tray did not answer: {e}") from e
+    except ValueError as e:  # --seats that do not fit the game
+        raise CommandError(f"argument --{e}", 2) from e
+    with served:
+        print(f"game {served.live.game_id} stored in {opts.db}", flush=True)
+        if ev is not None:  # the hub follows this game: records, live state, the round's clock
+            ev.track(served.live.game_id)
+            ev.announce(record_extra(ev, body, served.tracker.game.seats()))
+            ev.watch(served.session)
+            served.server.event = ev  # the page's "Call the judge" button (ui.calls)
+            served.live.hold_bots = ev.holds_play  # time's up: the bots wait for the table's end
+
+        def step() -> None:
+            ev.step(served.live.game_table or served.live.recording,  # seated yet?
+                    lambda m: print(m, flush=True))
+
+        if not is_local(args.host):
+            print(f"listening on {args.host}: anyone on the network who has the key can open "
+                  f"the page. Access key: {served.key}", flush=True)
+        print(f"open {served.url}  (Ctrl-C stops)", flush=True)
+        try:
+            while served.thread.is_alive():
+                time.sleep(0.1 if ev is not None else 0.5)
+                if ev is not None:  # on the table's thread, between two pumps
+                    served.live.call(step)
+        except KeyboardInterrupt:
+            print("\nstopping …", flush=True)
+    return 0
