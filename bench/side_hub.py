@@ -106,6 +106,7 @@ def real_table_to_hub(s: Any, tmp: Path, n: int) -> list[float]:
 def bare_table_to_hub(s: Any, n: int) -> list[float]:
     import paho.mqtt.client as mqtt
     import psycopg
+    from dialtray.hub.topics import no_delay
     from hubhelp import fresh_db
 
     fresh_db(s, "side_bare")
@@ -130,6 +131,7 @@ def bare_table_to_hub(s: Any, n: int) -> list[float]:
     sub = mqtt.Client(v2, client_id=f"{EVENT}-hub", protocol=mqtt.MQTTv5)
     sub.username_pw_set("hub", s.hub_password)
     sub.on_message = on_message
+    no_delay(sub)  # (the anchor as quick as the real path's sockets)
     sub.connect("127.0.0.1", s.mqtt.port)
     sub.subscribe(f"dialtray/{EVENT}/t/bare/rec", qos=1)
     sub.loop_start()
@@ -137,6 +139,7 @@ def bare_table_to_hub(s: Any, n: int) -> list[float]:
     s.mqtt.add_user("bare", pw)
     pub = mqtt.Client(v2, client_id="bare", protocol=mqtt.MQTTv5)
     pub.username_pw_set("bare", pw)
+    no_delay(pub)
     pub.connect("127.0.0.1", s.mqtt.port)
     pub.loop_start()
     try:

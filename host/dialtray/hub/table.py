@@ -167,6 +167,7 @@ class TableLink:
         c.will_set(topics.table_topic(event, table, "presence"), b"offline", qos=1, retain=True)
         c.max_inflight_messages_set(200)
         c.reconnect_delay_set(1, 2)
+        topics.no_delay(c)
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
         c.on_message = self._on_message
