@@ -129,12 +129,20 @@ class LinkStats:
     pairings: list[dict[str, Any]] = field(default_factory=list)
     calls_sent: int = 0
     calls_acked: int = 0
+    most_ahead: int = 0  # the most records of one game out unacknowledged (≤ WINDOW)
 
 
 class TableLink:
-    """Publishes a table's outbox to the event's broker, in its own thread."""
+    """Publishes a table's outbox to the event's broker, in its own thread.
+
+    At most ``WINDOW`` records of a game are out beyond the first one the hub has not
+    acknowledged; the rest stay in the outbox (on disk) and are read as acknowledgements move it
+    on. Without the window every unacknowledged record went into paho's memory, and again at
+    each re-send, so a link's memory grew with the outbox (+104 MB for 100 000 records waiting,
+    hub away 11 s; +20 MB with the window: bench/bench_hub_memory.py)."""
 
     BATCH = 400
+    WINDOW = 2000  # records of a game published beyond the first the hub has not acknowledged
     RETRY_S = 3.0  # records outstanding and no ack for this long: publish them again
 
     def __init__(self, db: Path, event: str, table: str, broker: Broker,
@@ -356,16 +364,16 @@ class TableLink:
                 self._last_progress = time.monotonic()
             cursor = dict(self._cursor)
         self._send_calls(conn)
-        games = [r[0] for r in conn.execute("SELECT DISTINCT game FROM hub_outbox")]
-        games += [g for g, _ in resend if g not in games]
-        for game in games:
+        low: dict[int, int] = dict(conn.execute(  # each game's first record not acknowledged
+            "SELECT game, MIN(n) FROM hub_outbox GROUP BY game"))
+        for game, n in resend:  # (or the first the hub asks for again)
+            low[game] = min(low.get(game, n), n)
+        for game, lo in low.items():
             after = cursor.get(game, 0)
             rows = conn.execute(
-                "SELECT r.n, r.kind, r.content, r.sha, r.prev FROM records r WHERE r.game_id = ? "
-                "AND r.n > ? AND (r.n >= (SELECT MIN(n) FROM hub_outbox WHERE game = ?) "
-                "OR r.n >= ?) ORDER BY r.n LIMIT ?",
-                (game, after, game, min((f for g, f in resend if g == game), default=1 << 62),
-                 self.BATCH)).fetchall()
+                "SELECT n, kind, content, sha, prev FROM records WHERE game_id = ? AND n > ? "
+                "AND n >= ? AND n < ? ORDER BY n LIMIT ?",
+                (game, after, lo, lo + self.WINDOW, self.BATCH)).fetchall()
             for n, kind, content, sha, prev in rows:
                 info = self.client.publish(
                     topics.table_topic(self.event, self.table, "rec"),
@@ -374,6 +382,7 @@ class TableLink:
                 if info.rc != 0:  # the connection went: start again on the next connect
                     return
                 self.stats.published += 1
+                self.stats.most_ahead = max(self.stats.most_ahead, n - lo + 1)
                 with self._lock:
                     self._cursor[game] = max(self._cursor.get(game, 0), n)
             if len(rows) == self.BATCH:
