@@ -143,6 +143,7 @@ class TableLink:
 
     BATCH = 400
     WINDOW = 2000  # records of a game published beyond the first the hub has not acknowledged
+    POLL_S = 0.2  # a look at the outbox without a wake: for commits of another process
     RETRY_S = 3.0  # records outstanding and no ack for this long: publish them again
 
     def __init__(self, db: Path, event: str, table: str, broker: Broker,
@@ -309,7 +310,7 @@ class TableLink:
         conn.execute(CALLS_SQL)
         try:
             while not self._stop.is_set():
-                self._wake.wait(0.2)
+                self._wake.wait(self.POLL_S)
                 self._wake.clear()
                 try:
                     self._step(conn)
