@@ -23,9 +23,10 @@ ROOT = "dialtray"
 
 def no_delay(client: Any) -> None:
     """``TCP_NODELAY`` on the client's socket at every (re)connect. A record is one small
-    publish; with Nagle's algorithm the kernel held it until the previous segment's ACK (tens
-    of ms on loopback with delayed ACKs): table → PostgreSQL p99 was 132 ms with it, 3–5 ms
-    without (bench/bench_side_by_side.py, issue 35). The broker's side is ``set_tcp_nodelay``."""
+    publish (and an ack one small packet back); with Nagle's algorithm the kernel may hold it
+    until the previous segment is acknowledged. Table → PostgreSQL p50 went from 19 to 5 ms
+    with it (one A/B run of bench/side_hub.py on a loaded 2-core machine, issue 35). The
+    broker's side is ``set_tcp_nodelay``."""
 
     def opened(_c: Any, _u: Any, sock: Any) -> None:
         with contextlib.suppress(OSError, AttributeError):  # (a websocket or TLS wrapper)
