@@ -169,6 +169,9 @@ class TableLink:
         self._acks: list[tuple[int, int]] = []
         self._resend: list[tuple[int, int]] = []
         self._last_progress = time.monotonic()
+        self._last_info: Any = None  # paho's MQTTMessageInfo of the last record published
+        self._last_pub_at = 0.0
+        self._held = False  # the link waits for paho to hand its last record to the broker
         self.connected = threading.Event()
         c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"{event}-{table}",
                         protocol=mqtt.MQTTv5)
@@ -200,6 +203,7 @@ class TableLink:
         with self._lock:
             self._cursor.clear()  # everything unconfirmed goes again
             self._calls_sent.clear()
+        self._last_info = None  # (what paho kept from the last connection is not waited for)
         self.connected.set()
         self._wake.set()
 
@@ -209,6 +213,9 @@ class TableLink:
     def _on_publish(self, _c: Any, _u: Any, _mid: int, rc: Any, _p: Any) -> None:
         if rc.is_failure:
             self.stats.refused += 1
+        if self._held:  # the link waits for paho's queue to empty
+            self._held = False
+            self._wake.set()
 
     def _on_message(self, _c: Any, _u: Any, msg: Any) -> None:
         what = msg.topic.rsplit("/", 1)[-1]
@@ -334,6 +341,23 @@ class TableLink:
                 return
             self.stats.calls_sent += 1
 
+    def _in_paho(self) -> bool:
+        """Whether the last record published is still in paho's hands (not yet acknowledged
+        by the broker): then nothing more is handed over, so paho's queue holds at most one
+        step's records, however often the link sends again (``_on_publish`` wakes the link
+        when it goes). A message paho still holds after ``RETRY_S`` is not waited for."""
+        info = self._last_info
+        if info is None or time.monotonic() - self._last_pub_at > self.RETRY_S:
+            return False
+        self._held = True  # (before looking: a PUBACK arriving meanwhile wakes the link)
+        try:
+            if not info.is_published():
+                return True
+        except (ValueError, RuntimeError):  # (the message was refused: not in paho's hands)
+            pass
+        self._held = False
+        return False
+
     def _step(self, conn: sqlite3.Connection) -> None:
         with self._lock:
             acks, self._acks = self._acks, []
@@ -355,7 +379,9 @@ class TableLink:
                                        (game, n))
                     self.stats.confirmed += cur.rowcount
             self._last_progress = time.monotonic()
-        if not self.connected.is_set():
+        if not self.connected.is_set() or self._in_paho():
+            with self._lock:
+                self._resend[:0] = resend  # (kept for the step that sends)
             return
         with self._lock:
             for game, first in resend:
@@ -382,6 +408,7 @@ class TableLink:
                                          self.event), qos=1)
                 if info.rc != 0:  # the connection went: start again on the next connect
                     return
+                self._last_info, self._last_pub_at = info, time.monotonic()
                 self.stats.published += 1
                 self.stats.most_ahead = max(self.stats.most_ahead, n - lo + 1)
                 with self._lock:
