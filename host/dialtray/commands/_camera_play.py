@@ -38,17 +38,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def check(args: argparse.Namespace) -> None:
     """Refuse what is not possible before anything starts."""
-    if args.no_encoders:
-        if args.camera != "virtual" or not args.sim:
-            raise CommandError("argument --no-encoders: a camera-only tray is built on the "
-                               "virtual tray only: --sim --camera virtual --no-encoders (a "
-                               "webcam over a tray with no electronics is not built yet)", 2)
-        for flag, given in (("--resume", getattr(args, "resume", None) is not None),
-                            ("--event", bool(getattr(args, "event", None))),
-                            ("--rp2040", bool(getattr(args, "rp2040", False)))):
-            if given:
-                raise CommandError(f"argument --no-encoders: not with {flag} (a camera-only "
-                                   "tray has no firmware, no tray log to resume from)", 2)
+    check_camera_only(args)
     if args.camera is None:
         return
     if args.camera == "virtual" and not args.sim:
@@ -71,6 +61,22 @@ def check(args: argparse.Namespace) -> None:
         raise CommandError(f"argument --camera: {why}", 2)
     if args.camera != "virtual":  # a webcam that is not there is said before the tray starts
         webcam_there(args.camera)
+
+
+def check_camera_only(args: argparse.Namespace) -> None:
+    """``--no-encoders``: only on the virtual tray with the virtual camera, a new game."""
+    if not getattr(args, "no_encoders", False):
+        return
+    if args.camera != "virtual" or not args.sim:
+        raise CommandError("argument --no-encoders: a camera-only tray is built on the "
+                           "virtual tray only: --sim --camera virtual --no-encoders (a "
+                           "webcam over a tray with no electronics is not built yet)", 2)
+    for flag, given in (("--resume", getattr(args, "resume", None) is not None),
+                        ("--event", bool(getattr(args, "event", None))),
+                        ("--rp2040", bool(getattr(args, "rp2040", False)))):
+        if given:
+            raise CommandError(f"argument --no-encoders: not with {flag} (a camera-only "
+                               "tray has no firmware, no tray log to resume from)", 2)
 
 
 def webcam_there(spec: str) -> None:
@@ -160,3 +166,29 @@ def typed_turn(cam: Any, words: list[str]) -> str | None:
 def shown(w: Any) -> str:
     """One camera answer as the screen says it."""
     return f"camera: {w.line()}"
+
+
+def camera_only_game(args: argparse.Namespace) -> Callable[[str, Any, int, int], Any]:
+    """``new_game``'s place on a camera-only tray: Air Action flies without Ace cards (their
+    dials have no camera window); other games as ``new_game`` sets them up."""
+    from dialtray.table.camera_only import without_ace_cards
+    from dialtray.table.games import new_game
+
+    def make(kind: str, dice: Any, seed: int, turns: int) -> Any:
+        if kind == "airaction":
+            return without_ace_cards(seed, turns)(dice)
+        return new_game(kind, dice, seed, turns)
+    return make
+
+
+def camera_only(args: argparse.Namespace) -> Callable[[Any], Any]:
+    """(tracker) -> the camera-only virtual tray of its figures (``serve``'s session); a dial
+    the camera cannot read is refused here, before the game starts."""
+    def make(tracker: Any) -> Any:
+        from dialtray.table.camera_only import CameraOnlyError, virtual_camera_tray
+
+        try:
+            return virtual_camera_tray(args.game, tracker, args.seed, args.camera_profile)
+        except CameraOnlyError as e:
+            raise CommandError(f"argument --no-encoders: {e}", 2) from e
+    return make

@@ -80,7 +80,8 @@ def without_ace_cards(seed: int, turns: int) -> Callable[[Any], Any]:
 
     def make(dice: Any) -> Any:
         g = AirActionGame.new(squadrons, build_total=300, dice=dice)
-        return setup_of("airaction", g, header_of(g.setup_events[0]), seed, turns)
+        return setup_of("airaction", g, header_of(g.setup_events[0]),  # type: ignore[arg-type]
+                        seed, turns)
     return make
 
 
@@ -159,7 +160,10 @@ class CameraLink:
         self.stop()
 
     def wait_synced(self, timeout: float = 0.0) -> None:
-        """Nothing to sync: the camera's first reads are the start snapshot's."""
+        """Wait for every dial's first read and deliver it to the listeners as a tray's
+        connect snapshot (a ``TraySession`` sends one when it syncs; ``play`` asks for it
+        with ``sync`` instead)."""
+        self.tray.tell(self.snapshot(timeout))
 
     def set_timing(self, *_args: int) -> None:
         """No encoders: nothing settles but what the camera sees still."""

@@ -94,6 +94,13 @@ class CameraTray:
             if listener in self._listeners:
                 self._listeners.remove(listener)
 
+    def tell(self, ev: TrayEvent) -> None:
+        """Deliver ``ev`` to every listener (a tray's connect snapshot, ``CameraLink``)."""
+        with self._lock:
+            listeners = list(self._listeners)
+        for listener in listeners:
+            listener(ev)
+
     def snapshot(self, timeout: float = 30.0) -> Snapshot:
         """Every dial's position as last read (waiting for each dial's first read); raises
         TimeoutError naming the dials the camera could not read."""

@@ -42,6 +42,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("argument --port: not with --sim (the virtual tray has its own)", 2)
     if args.docks_file is not None and args.figures:
         raise CommandError("argument --figures: not with --docks-file", 2)
+    camera.check_camera_only(args)
     res: Resuming | None = None
     if args.resume is not None:
         if args.sim:
