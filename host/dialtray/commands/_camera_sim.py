@@ -145,11 +145,14 @@ def camera_only_table(game: str, seed: int, turns: int, roles: list[str], *,
 @contextlib.contextmanager
 def camera_table(game: str, seed: int, turns: int, roles: list[str], *,
                  profile: str = "held-back", fps: float = 30.0, layout: Layout | None = None,
-                 mistakes: Mistakes | None = None) -> Iterator[tuple[Any, CameraGame]]:
+                 mistakes: Mistakes | None = None, click_s: float = 0.006
+                 ) -> Iterator[tuple[Any, CameraGame]]:
     """A ``dialtray.table.Table`` on the virtual tray with the virtual camera (issue 30's one
     table): its link is a ``WitnessedTray`` (the encoders' clicks, each confirmed by the
     camera, every answer a ``# camera`` line), its hand turns the virtual tray's dial and the
-    camera's world together. Yields (table, what the camera keeps); the caller pumps it."""
+    camera's world together, ``click_s`` seconds a click (a person's pace lets the camera see
+    a peek: a dial turned and back within a frame is seen by no camera). Yields (table, what
+    the camera keeps); the caller pumps it."""
     from dialtray.table import Table
     from dialtray.table.build import binding_for, tracker_for
     from dialtray.table.games import new_game
@@ -169,8 +172,8 @@ def camera_table(game: str, seed: int, turns: int, roles: list[str], *,
             witness, world, dials = virtual_witness(game, tracker, seed, profile, fps, layout)
 
             def vhand(slot: Slot, n: int) -> None:
-                vtray.turn(slot.dock, slot.dial, n, 6 * max(1, abs(n)))
-            hand = filmed_hand(world, dials, set(witness.docks), vhand)
+                vtray.turn(slot.dock, slot.dial, n, round(1000 * click_s * max(1, abs(n))))
+            hand = filmed_hand(world, dials, set(witness.docks), vhand, click_s)
 
             with witness:
                 link = WitnessedTray(tracker, session, witness, dials)
@@ -214,12 +217,13 @@ def webcam_witness(spec: str, game: str, tracker: Any, layout: Layout | None = N
 
 
 def filmed_hand(world: DialWorld, dials: dict[tuple[int, int], CameraDial], docks: set[int],
-                hand: Callable[[Slot, int], None]) -> Callable[[Slot, int], None]:
+                hand: Callable[[Slot, int], None], click_s: float = 0.006
+                ) -> Callable[[Slot, int], None]:
     """One hand for the virtual tray and its camera: the encoder counts the turn (``hand``),
-    the camera films the same dial turning."""
+    the camera films the same dial turning, ``click_s`` seconds a click."""
     def turn(slot: Slot, n: int) -> None:
         d = dials.get((slot.dock, slot.dial))
         if d is not None and d.name in DIAL_NAMES and slot.dock in docks:
-            world.turn(slot.dock, d.name, n * d.up, 0.006 * max(1, abs(n)))
+            world.turn(slot.dock, d.name, n * d.up, click_s * max(1, abs(n)))
         hand(slot, n)
     return turn
