@@ -6,7 +6,8 @@ table's ``CameraWitness``, frame by frame on a clock of the test's own (30 frame
 it, however loaded the machine: the test waits for frames, not for time). The camera must see
 the window move while it happens and read each settled dial where the mistake left it; no
 click is confirmed wrong. The tracker's flags for these turns are tests/tracker's; the whole
-bot games with every mistake are test_camera_game.py's (slow).
+bot games with every mistake are test_camera_game.py's (slow). Also: a figure knocked and a
+hand over the tray in the middle of a burst read are held, never misread.
 
 A person's pace: a click takes 0.1 s, a peek is held 0.4 s to read it (a dial turned and back
 between two frames is seen by no camera: the virtual tray's instant bot hands are faster than
@@ -24,8 +25,8 @@ from dialtray.vision.layout import Layout
 from dialtray.vision.reader import TrayReader
 from dialtray.vision.render import DockSpec
 from dialtray.vision.scene import TrayScene
-from dialtray.vision.virtual_camera import DialWorld, VirtualCamera, dock_positions
-from dialtray.vision.witness import CONFIRM, CameraWitness, Witnessed
+from dialtray.vision.virtual_camera import HAND, DialWorld, VirtualCamera, blob, dock_positions
+from dialtray.vision.witness import CONFIRM, DISAGREE, UNSURE, CameraWitness, Witnessed
 
 FIG = "sample-loyle-crawford"  # every neighbouring click prints differently
 FPS = 30.0
@@ -75,6 +76,13 @@ class Filmed:
             if len(self.witness.results) > n:
                 return self.witness.results[-1]
         raise AssertionError(f"no answer for dock {dock} {dial}")
+
+    def box(self, dock: int, dial: str) -> tuple[slice, slice]:
+        reg = self.witness._reg
+        assert reg is not None
+        layout = self.witness.reader.layout
+        bt = layout.base_type(self.docks[dock].base_type)
+        return reg.window_box(layout.docks[dock], bt.windows[dial], bt.name)
 
     def moved(self, dock: int, dial: str, since: float) -> bool:
         return any(m[:2] == (dock, dial) and m[2] >= since for m in self.witness.moves)
@@ -128,3 +136,32 @@ def test_the_wrong_dial_is_seen_by_the_camera(filmed: Filmed) -> None:
     assert w.state == CONFIRM and w.click == due, w.line()
     assert not [r for r in f.witness.results
                 if r.state == CONFIRM and r.camera and r.encoder not in r.camera]
+
+
+@pytest.mark.parametrize("what", ["a figure knocked", "a hand"])
+def test_something_over_the_window_mid_read_is_held_not_misread(filmed: Filmed,
+                                                                 what: str) -> None:
+    """The encoder settles, the burst has its first frame, then a figure is knocked against
+    the base (the base off its dock, the figure over half the window) or a hand covers the
+    window: the read is held (read again, or unsure) and never taken for another click."""
+    f = filmed
+    at = f.click(0, "speed")
+    n = len(f.witness.results)
+    f.witness.settled(0, "speed", at)
+    f.film(1.0 / FPS)  # the burst's first frame
+    assert len(f.witness.results) == n, "answered on one frame: nothing was mid-read"
+    if what == "a hand":
+        f.world.over(blob(f.box(0, "speed"), HAND, cover=0.9), 1e6)
+    else:
+        f.world.over(blob(f.box(0, "speed"), (40, 160, 60), cover=0.5), 1e6)
+        f.world.unseat(0, (5.0, 2.0, -1.5))
+    for _ in range(120):
+        f.film(1.0 / FPS)
+        if len(f.witness.results) > n:
+            break
+    w = f.witness.results[-1]
+    assert len(f.witness.results) > n, "no answer"
+    assert w.state != DISAGREE, w.line()  # the dial did not move: "another click" is a misread
+    assert w.state != CONFIRM or w.click == at, w.line()
+    if what == "a hand":
+        assert w.state == UNSURE, w.line()  # nothing of the window to read
