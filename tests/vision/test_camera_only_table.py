@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 from dialtray.cli import main
 from dialtray.commands import _camera_play as camera
-from dialtray.tracker import Timing
 from dialtray.ui import layout as lay
 from dialtray.ui.server import Options, Served
 
@@ -31,6 +30,7 @@ def _dialtray(tmp: Path, *args: str, timeout: float = 300) -> subprocess.Complet
                           capture_output=True, text=True, timeout=timeout)
 
 
+@pytest.mark.slow  # ~15 s on an idle 2-core machine: a subprocess, a whole game, the camera
 def test_bots_play_air_action_to_its_victory_table_on_a_camera_only_tray(
         tmp_path: Path) -> None:
     r = _dialtray(tmp_path, "play", "airaction", "--sim", "--camera", "virtual",
@@ -62,8 +62,8 @@ def test_the_served_page_follows_a_camera_only_game(tmp_path: Path) -> None:
     served = Served(Options(
         make_game=lambda dice: make("airaction", dice, 5, 1), db=tmp_path / "g.sqlite3",
         layout=lay.find([ROOT / "calibration" / lay.LAYOUT_FILE], 8), docks=8, sim=True,
-        bots=True, port=0, seed=5, timing=Timing(judge_s=0.25, grace_s=0.5), pace=0.0,
-        camera_only=camera.camera_only(args)))
+        bots=True, port=0, seed=5, timing=None, pace=0.0,  # as the command: the tracker's
+        camera_only=camera.camera_only(args)))  # own timing (a person's pause)
     with served:
         assert served.tray is None  # no virtual tray: no encoders, no firmware
         end = time.monotonic() + 120

@@ -171,14 +171,18 @@ def serve(args: argparse.Namespace, serial: str | None, layout: Any, ev: Any) ->
         rp2040=args.rp2040,
         bots=args.bots, mistakes=MISTAKE_KINDS if args.mistakes else (), host=args.host,
         port=args.port, seed=args.seed,
-        timing=Timing(judge_s=0.25, grace_s=0.5) if args.bots else None,
+        # bots' quick judging; not on a camera-only tray: a bot's turn in chunks must not be
+        # judged between two chunks, each seen by the camera only once it is still
+        timing=Timing(judge_s=0.25, grace_s=0.5) if args.bots and not args.no_encoders
+        else None,
         players=tuple(args.seats) if args.seats else None, pace=args.pace,
         ask=args.sim and not args.bots and not args.seats and ev is None,
         camera=None if args.camera is None else
         lambda tracker, session, hand: camera.attach(args, tracker, session, hand),
         camera_only=camera.camera_only(args) if args.no_encoders else None)
-    print("dialtray serve: starting" + (" the virtual tray" if args.sim else f" at {serial}")
-          + " …", flush=True)
+    print("dialtray serve: starting" + (" the camera-only virtual tray (no encoders)"
+                                        if args.no_encoders else " the virtual tray"
+                                        if args.sim else f" at {serial}") + " …", flush=True)
     try:
         served = Served(opts)
     except OSError as e:
