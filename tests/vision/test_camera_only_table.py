@@ -101,3 +101,25 @@ def test_camera_only_refusals_are_plain(extra: list[str], tmp_path: Path,
                  "virtual", "--no-encoders", *extra])
     err = capsys.readouterr().err
     assert code == 2 and f"argument --no-encoders: not with {extra[0]}" in err, err
+
+
+def test_an_ace_card_is_refused_before_anything_is_drawn() -> None:
+    """Air Action's standard squadrons with their Ace cards (``new_game``): the cards' dials
+    have no camera window, so the camera-only tray is refused naming them (play and serve set
+    Air Action up without them: ``without_ace_cards``)."""
+    from dialtray.rules.core.dice import SeededDice
+    from dialtray.table.build import binding_for, tracker_for
+    from dialtray.table.camera_only import CameraOnlyError, unreadable, virtual_camera_tray
+    from dialtray.table.camera_only import without_ace_cards as no_aces
+    from dialtray.table.games import new_game
+    from dialtray.tracker.dice import TableDice
+
+    dice = TableDice(SeededDice(1))
+    for setup, bad in ((new_game("airaction", dice, 1, 1), 2), (no_aces(1, 1)(dice), 0)):
+        tracker = tracker_for(setup, binding_for(setup, 8), dice, None)
+        figs = {s.dock: "drawn" for s, st in tracker.slots.items() if st.dial.kind != "ace"}
+        found = unreadable(tracker, figs)
+        assert len(found) == bad and all("an Ace card" in f for f in found), found
+        if bad:
+            with pytest.raises(CameraOnlyError, match=r"no window for dock \d reader 0 \(ace"):
+                virtual_camera_tray("airaction", tracker, 1)
