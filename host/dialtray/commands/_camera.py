@@ -65,12 +65,9 @@ class CameraTrackedTray(TrackedTray):
         self.tray = tray
 
     def wants(self) -> dict[tuple[int, int], int]:
-        out = {}
-        for slot, st in self.tracker.slots.items():
-            d = self.tray.dials.get((slot.dock, slot.dial))
-            if d is not None and st.want is not None and st.want != st.seen:
-                out[(slot.dock, slot.dial)] = (st.want * st.up) % d.clicks
-        return out
+        from dialtray.table.camera_only import wants
+
+        return wants(self.tracker, self.tray.dials)
 
     def pump(self, timeout: float = 0.0) -> int:
         self.tray.expect(self.wants())

@@ -163,20 +163,26 @@ def serve(args: argparse.Namespace, serial: str | None, layout: Any, ev: Any) ->
     from dialtray.ui.server import Options, Served, is_local
 
     body = wait_assignment(ev, args.wait) if ev is not None else None
+    make = new_game if not args.no_encoders else camera.camera_only_game(args)
     opts = Options(
-        make_game=lambda dice: new_game(args.game, dice, args.seed, args.turns) if body is None
+        make_game=lambda dice: make(args.game, dice, args.seed, args.turns) if body is None
         else paired_setup(args.game, body, dice, args.seed, args.turns),
         db=db_path(args), layout=layout, docks=args.docks, sim=args.sim, serial_port=serial,
         rp2040=args.rp2040,
         bots=args.bots, mistakes=MISTAKE_KINDS if args.mistakes else (), host=args.host,
         port=args.port, seed=args.seed,
-        timing=Timing(judge_s=0.25, grace_s=0.5) if args.bots else None,
+        # bots' quick judging; not on a camera-only tray: a bot's turn in chunks must not be
+        # judged between two chunks, each seen by the camera only once it is still
+        timing=Timing(judge_s=0.25, grace_s=0.5) if args.bots and not args.no_encoders
+        else None,
         players=tuple(args.seats) if args.seats else None, pace=args.pace,
         ask=args.sim and not args.bots and not args.seats and ev is None,
         camera=None if args.camera is None else
-        lambda tracker, session, hand: camera.attach(args, tracker, session, hand))
-    print("dialtray serve: starting" + (" the virtual tray" if args.sim else f" at {serial}")
-          + " …", flush=True)
+        lambda tracker, session, hand: camera.attach(args, tracker, session, hand),
+        camera_only=camera.camera_only(args) if args.no_encoders else None)
+    print("dialtray serve: starting" + (" the camera-only virtual tray (no encoders)"
+                                        if args.no_encoders else " the virtual tray"
+                                        if args.sim else f" at {serial}") + " …", flush=True)
     try:
         served = Served(opts)
     except OSError as e:
