@@ -8,10 +8,10 @@ click that has not been checked) until the worker's answer comes back, which the
 picks up on a later frame without waiting for it (``Pending.done``), and only while the window
 still shows the pixels the synthesis read (``still.py``, ``burst.py``).
 
-One daemon thread for the whole process, started by the first job, its priority lowered
-(``nice``) so that on one core the frame thread runs first: the worker uses the time the frame
-thread spends waiting for the camera's next frame. Jobs a window no longer needs (it changed)
-are dropped before they start (``Pending.cancel``).
+One daemon thread for the whole process, started by the first job: on one core it uses the
+time the frame thread spends waiting for the camera's next frame (``NICE``: why its priority is
+not lowered). Jobs a window no longer needs (it changed) are dropped before they start
+(``Pending.cancel``).
 """
 
 from __future__ import annotations
@@ -25,7 +25,11 @@ from dataclasses import replace
 
 from dialtray.vision.reading import UNKNOWN, DialRead
 
-NICE = 10  # the worker thread's niceness (Linux: per thread); the frame thread stays at 0
+# The worker thread's niceness (Linux: per thread). 0: a niced worker starved on a machine
+# busy with other work (a burst then waited seconds for its answer: test_camera_witness timed
+# out at nice 10 with the machine's load at 29), and it buys the frame thread little: waking
+# from its wait for the camera, the frame thread is scheduled ahead of a running worker anyway.
+NICE = 0
 PENDING = "the synthesis is still reading it"
 
 
