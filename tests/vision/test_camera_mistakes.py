@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from dialtray.vision import render_profiles as rp
+from dialtray.vision import testset
 from dialtray.vision.faces import BASE_TYPE, dial_faces
 from dialtray.vision.layout import Layout
 from dialtray.vision.reader import TrayReader
@@ -43,15 +44,16 @@ class Clock:
 class Filmed:
     """The virtual camera and the witness, stepped one frame at a time on ``clock``."""
 
-    def __init__(self, layout: Layout, figures: dict, refs: dict) -> None:
-        faces = dial_faces(figures[FIG])
+    def __init__(self, layout: Layout) -> None:
+        faces = dial_faces(testset.sample_figures("airaction")[FIG])
         self.docks = {d: DockSpec(FIG, BASE_TYPE["airaction"], faces,
                                   {"combat": 2.0, "speed": 3.0}) for d in (0, 1)}
         self.clock = Clock()
         self.world = DialWorld(dock_positions(self.docks), clock=self.clock)
         cam = VirtualCamera(TrayScene(layout, self.docks, rp.Params(), 9962), self.world,
                             fps=FPS, seed=9962)
-        self.witness = CameraWitness(cam, TrayReader(layout, {FIG: refs[FIG]}),
+        self.witness = CameraWitness(cam, TrayReader(layout, testset.sample_refs({FIG},
+                                                                                "airaction")),
                                      {0: FIG, 1: FIG}, watch=True, clock=self.clock)
         self.camera = cam
 
@@ -92,8 +94,8 @@ class Filmed:
 
 
 @pytest.fixture
-def filmed(layout: Layout, figures: dict, refs: dict) -> Any:
-    f = Filmed(layout, figures, refs)
+def filmed(layout: Layout) -> Any:
+    f = Filmed(layout)  # the shipped sample references (no capture: cheap)
     f.film(0.3)  # the tray found, every window's first look
     for dock, dial in ((0, "combat"), (0, "speed"), (1, "combat")):
         w = f.settle(dock, dial, f.click(dock, dial))

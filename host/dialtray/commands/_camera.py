@@ -127,11 +127,17 @@ def record(witness: CameraWitness, tracker: Tracker, told: int) -> list[Witnesse
     judge (shown on the tray view, stored with the game's records). Call it on the tracker's
     own thread. Returns the answers written."""
     new = list(witness.results[told:])
-    for w in new:
+    write(new, tracker)
+    return new
+
+
+def write(answers: list[Witnessed], tracker: Tracker) -> None:
+    """Each answer a ``# camera`` line of the game's log; a disagreement, a dial left unsure
+    or seen mid-turn also a note for the judge."""
+    for w in answers:
         tracker.lines.append(f"# camera {w.line()}")
         if w.state in (DISAGREE, UNSURE, MIDTURN):
             tracker.notes.append(f"camera: {w.line()}")
-    return new
 
 
 class TableCamera:

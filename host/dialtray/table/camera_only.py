@@ -112,13 +112,16 @@ class CameraOnly:
 
     def pump(self, tracker: Any) -> list[Any]:
         """On the table's thread: the clicks the rules want told to the camera, then its new
-        reads written into the game (``# camera`` lines; an unsure read a note)."""
-        from dialtray.commands._camera import record
+        reads written into the game (``# camera`` lines; an unsure read a note; a patrol's
+        read that found the dial where it was is not news)."""
+        from dialtray.commands._camera import write
 
         self.tray.expect(wants(tracker, self.tray.dials))
-        new = record(self.witness, tracker, self.told)
+        new = list(self.witness.results[self.told:])
         self.told += len(new)
-        return new
+        news = [w for w in new if id(w) not in self.tray.quiet]  # not a patrol's "unchanged"
+        write(news, tracker)
+        return news
 
     def close(self) -> None:
         if not self.closed:

@@ -75,6 +75,8 @@ class CameraTray:
         self.assumed: list[tuple[int, str, int]] = []  # turns taken on the rules' word
         self.patrols = 0  # dials read again by the patrol
         self._patrolled = float("-inf")
+        self._patrolling: set[tuple[int, str]] = set()
+        self.quiet: set[int] = set()  # ids of patrol reads that changed nothing (not news)
         witness.on_result = self._on_read
         witness.camera_only = True
 
@@ -145,9 +147,18 @@ class CameraTray:
         keys = sorted(self.dials)
         d = self.dials[keys[self.patrols % len(keys)]]
         self.patrols += 1
+        self._patrolling.add((d.dock, d.name))
         self.witness.settled(d.dock, d.name, None)
 
     def _on_read(self, w: Witnessed) -> None:
+        patrol = (w.dock, w.dial) in self._patrolling
+        self._patrolling.discard((w.dock, w.dial))
+        before = len(self.events)
+        self._read(w)
+        if patrol and w.state == CAMERA_ONLY and len(self.events) == before:
+            self.quiet.add(id(w))
+
+    def _read(self, w: Witnessed) -> None:
         d = self._by_name.get((w.dock, w.dial))
         if d is not None and w.state != CAMERA_ONLY and self.on_unsure is not None:
             self.on_unsure(w)
