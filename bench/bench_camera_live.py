@@ -6,7 +6,8 @@ every settled click burst-read and fused with the encoder (``commands._camera_si
         [--turns 6]
 
 Prints, over every settled click of every game: frames used per click (p50/p99), settle ->
-answer latency (the encoder's settle event queued -> the camera's answer, wall clock, p50/p99),
+answer and settle -> confirmed latency (the encoder's settle event queued -> the camera's
+answer, wall clock, p50/p99),
 the reader's CPU per frame (``thread_time`` of the camera thread: registration, watching every
 window, bursts; not the virtual camera's rendering, which a real webcam does in hardware),
 confirmed / wrong / unsure. Writes bench/results/camera_live.json. The frame rate is what the
@@ -47,6 +48,7 @@ def main() -> None:
         ap.error("--seeds takes whole numbers separated by commas")
     frames: list[int] = []
     latency: list[float] = []
+    confirmed_ms: list[float] = []  # settle -> confirmed, the confirmed clicks only
     cpu: list[float] = []
     counts = {"settled": 0, "confirmed": 0, "wrong": 0, "unsure": 0}
     seconds = 0.0
@@ -65,6 +67,7 @@ def main() -> None:
                 if r.state == CONFIRM:
                     ok = not r.camera or r.encoder in r.camera
                     counts["confirmed" if ok else "wrong"] += 1
+                    confirmed_ms.append(1000 * (r.at - r.asked))
                 else:
                     counts["unsure"] += 1
             print(f"{game} seed {seed}: {len(w.results)} answers, {w.frames} frames, "
@@ -82,15 +85,21 @@ def main() -> None:
         ("frames / click p50/p99", f"{pct(frames, 50):.0f} / {pct(frames, 99):.0f}",
          "frames a settled click's read used (bursts and re-reads)"),
         ("settle->answer p50/p99", f"{pct(latency, 50):.0f} / {pct(latency, 99):.0f} ms",
-         "wall clock, at the frame rate this machine gave"),
+         "wall clock from the encoder's settle, at the frame rate this machine gave"),
+        ("settle->confirmed p50/p99",
+         f"{pct(confirmed_ms, 50):.0f} / {pct(confirmed_ms, 99):.0f} ms",
+         "the same, the confirmed clicks only"),
         ("reader CPU / frame", f"{pct(cpu, 50):.1f} ms", "camera thread, per game, median "
          f"(max {max(cpu, default=float('nan')):.1f})"),
     ]
-    print_table(rows, 24, 14)
+    print_table(rows, 26, 14)
     write_results(RESULTS, {"games": games, "seeds": seeds, "turns": args.turns, **counts,
                             "frames_p50": pct(frames, 50), "frames_p99": pct(frames, 99),
                             "latency_ms_p50": round(pct(latency, 50), 1),
                             "latency_ms_p99": round(pct(latency, 99), 1),
+                            "confirmed_ms_p50": round(pct(confirmed_ms, 50), 1),
+                            "confirmed_ms_p99": round(pct(confirmed_ms, 99), 1),
+                            "load_average": [round(x, 1) for x in os.getloadavg()],
                             "reader_cpu_ms_per_frame": [round(c, 2) for c in cpu],
                             "seconds": round(seconds, 1)})
 

@@ -26,10 +26,18 @@ from dialtray.commands.calibrate_camera import camera_alias
 
 log = logging.getLogger("dialtray")
 _handlers: list[logging.Handler] = []  # what setup_logging added to the root logger
+# The commands whose module is named otherwise (build_parser checks the module registers it).
+_MODULE_OF = {"camera": "calibrate_camera", "import": "import_log"}
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Every subcommand registers itself; the order of --help is alphabetical."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """Every subcommand registers itself; the order of --help is alphabetical.
+
+    ``only``: the command word the user typed. When a command module of that name (``-`` read
+    as ``_``) registers that command, only it is imported: importing every command loads every
+    rules engine, the store and jsonschema (most of a second of CPU), and the tests start
+    `dialtray` hundreds of times. Anything else (no command, --help, an unknown or misspelt
+    word) builds the full parser, so its messages list every command as before."""
     parser = Parser(
         prog="dialtray",
         description=(
@@ -56,12 +64,25 @@ def build_parser() -> argparse.ArgumentParser:
                         help="where dialtray keeps calibration copies and logs (default: "
                              f"{default_data_dir()}; or set DIALTRAY_DATA_DIR)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
-            continue  # shared helpers, not commands
-        module = importlib.import_module(f"{commands.__name__}.{info.name}")
-        module.register(sub)
+    names = sorted(info.name for info in pkgutil.iter_modules(commands.__path__)
+                   if not info.name.startswith("_"))  # _name: shared helpers, not commands
+    wanted = _MODULE_OF.get(only, only.replace("-", "_")) if only else None
+    if wanted in names:
+        importlib.import_module(f"{commands.__name__}.{wanted}").register(sub)
+        if only in sub.choices:
+            return parser
+        return build_parser()  # that module registers another name: every command, as usual
+    for name in names:
+        importlib.import_module(f"{commands.__name__}.{name}").register(sub)
     return parser
+
+
+def command_word(argv: Sequence[str]) -> str | None:
+    """The subcommand in ``argv`` (after the top-level options), or None."""
+    i = 0
+    while i < len(argv) and argv[i].startswith("-"):
+        i += 2 if argv[i] in ("--data-dir", "--log-file") else 1
+    return argv[i] if i < len(argv) else None
 
 
 def setup_logging(level: int, log_file: Path | None) -> None:
@@ -96,9 +117,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
+    words = camera_alias(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(command_word(words))
     try:
-        args = parser.parse_args(camera_alias(sys.argv[1:] if argv is None else argv))
+        args = parser.parse_args(words)
     except SystemExit as e:  # --help, --version, or a one-line argument error
         return e.code if isinstance(e.code, int) else 0 if e.code is None else 2
     if not getattr(args, "func", None):

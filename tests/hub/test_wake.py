@@ -5,11 +5,16 @@ installs (``wake_after_commit``: any store of this process on that file)."""
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
 from pathlib import Path
 
-from dialtray.hub.table import Outbox, install_trigger, wake_after_commit
+from dialtray.hub import devservers
+from dialtray.hub.ingest import Ingest
+from dialtray.hub.sim import wait_for
+from dialtray.hub.table import Broker, Outbox, TableLink, install_trigger, wake_after_commit
 from dialtray.store.db import GameStore
+from hubhelp import EVENT, fresh_db
 
 
 def outbox_rows(path: Path) -> int:
@@ -49,3 +54,44 @@ def test_an_event_tables_trigger_wakes_the_link_after_commit(tmp_path: Path) -> 
         forget()
         forget_other()
     assert seen == [1, 2] and other == []
+
+
+def test_a_record_reaches_the_hub_without_a_poll(servers: devservers.DevServers,
+                                                 tmp_path: Path) -> None:
+    """The link never polls here (``POLL_S`` an hour): each record of a game played through
+    the outbox's hook, then one committed under an event table's trigger, reaches PostgreSQL
+    and is acknowledged through wakes alone (the commit's, then the hub's ack)."""
+    dsn = fresh_db(servers, "wake_nopoll")
+    pw = secrets.token_urlsafe(9)
+    servers.mqtt.add_user("wake-1", pw)
+    path = tmp_path / "w.sqlite3"
+    hub = Ingest(dsn, EVENT, "127.0.0.1", servers.mqtt.port,
+                 servers.hub_password).start()  # type: ignore[attr-defined]
+    link = TableLink(path, EVENT, "wake-1", Broker("127.0.0.1", servers.mqtt.port, "wake-1", pw))
+    link.POLL_S = 3600.0
+    st = GameStore.open(path)
+    box = Outbox.install(st, link.wake)
+    link.start()
+    try:
+        wait_for(lambda: link.connected.is_set() and hub.subscribed.is_set(), 20, "connected")
+        gid = st.new_game("airaction", seats=[("A", "a"), ("B", "b")], origin="test")
+        for k in range(3):
+            st.append(gid, "device", {"i": k})
+            st.commit()
+            wait_for(lambda k=k: hub.stats.stored == k + 2 and link.outstanding() == 0,  # type: ignore[misc]
+                     30, f"record {k + 2} stored and acknowledged")
+        box.forget()
+        st.commit_hooks.clear()  # now as `dialtray hub table` does it: the trigger
+        install_trigger(path, backfill=False)
+        forget = wake_after_commit(path, link.wake)
+        try:
+            st.append(gid, "device", {"i": 3})
+            st.commit()
+            wait_for(lambda: hub.stats.stored == 5 and link.outstanding() == 0, 30,
+                     "the trigger's record stored and acknowledged")
+        finally:
+            forget()
+    finally:
+        link.stop()
+        st.close()
+        hub.stop()

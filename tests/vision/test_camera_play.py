@@ -44,7 +44,9 @@ def test_a_person_plays_with_the_camera_confirming_every_click(tmp_path: Path) -
 @pytest.mark.parametrize(("extra", "said"), [
     (["--sim", "--camera", "2"], "with --sim the camera is the virtual one"),
     (["--camera", "virtual", "--port", "/dev/null"], "only with --sim"),
-    (["--sim", "--camera", "virtual", "--no-encoders"], "not built for play yet"),
+    (["--sim", "--camera", "2", "--no-encoders"], "built on the virtual tray only"),
+    (["--camera", "virtual", "--no-encoders", "--port", "/dev/null"],
+     "built on the virtual tray only"),
     (["--sim", "--camera", "nope"], "not a webcam's number"),
 ])
 def test_camera_refusals_are_plain(extra: list[str], said: str, tmp_path: Path) -> None:

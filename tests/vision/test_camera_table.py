@@ -31,7 +31,7 @@ def test_a_camera_only_tray_plays_through_the_table(layout: Layout) -> None:
         return setup_of("airaction", g, header_of(g.setup_events[0]), SEED, 1)
 
     table, cam = camera_only_table("airaction", SEED, 1, ["bot", "bot"], layout=layout,
-                                   make=make)
+                                   make=make, profile="clean")
     try:
         table.link.sync(300)  # every dial's first read (a hard window: re-read, re-seated)
         table.start()

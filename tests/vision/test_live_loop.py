@@ -7,6 +7,7 @@ nudged: each is read afresh on the frame it appears, and still windows are not.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from functools import partial
 from typing import Any
@@ -16,6 +17,7 @@ from dialtray.vision.layout import Layout
 from dialtray.vision.reader import TrayReader
 from dialtray.vision.reading import CLICK, UNKNOWN
 from dialtray.vision.still import UNSURE_FRAMES
+from dialtray.vision.synth_worker import PENDING
 from dialtray.vision.testset import LiveScene, covered, nudged, shadowed
 
 
@@ -175,8 +177,69 @@ def test_a_still_window_left_unsure_is_read_again_every_few_frames(layout: Layou
         assert r.status == UNKNOWN, (frame, r)
         if (d, k) not in reader.reused:
             fresh.append(frame)
+        assert reader.settle()  # a webcam's next frame comes after the worker has answered
     assert fresh == list(range(1, 3 * UNSURE_FRAMES + 2, UNSURE_FRAMES)), fresh
     shot = scene.photo(clean)
     r = reader.read(shot, assignment, reader.follow(shot))[d][k]
     assert (d, k) not in reader.reused
     assert r.status == CLICK and int(scene.pos[d][k]) in r.clicks, r
+
+
+def _hand_over(scene: LiveScene, reg: Any, d: int, k: str) -> Any:
+    """The scene with a hand held over the left half of one window."""
+    ys, xs = scene.window_box(reg, d, k)
+    hand = scene.render().copy()
+    hand[ys.start:ys.stop, xs.start:(xs.start + xs.stop) // 2 + 2] = (110, 140, 190)
+    return hand
+
+
+def test_the_synthesis_runs_on_the_worker_and_its_answer_is_kept(layout: Layout,
+                                                                 figures: dict,
+                                                                 refs: dict) -> None:
+    """A window the correlation leaves unsure (a hand over half of it): the frame thread
+    does not synthesise it. The frame's read is unknown and says the synthesis is still
+    reading it; the worker's answer (here: no look explains the window) is the window's
+    read from the next frame on while the hand stays put, without reading it again."""
+    scene, reader, reg, targets = _first_read(layout, figures, refs, 41)
+    assignment = dict(scene.cast)
+    d, k = targets[0]
+    c = reader.classifiers(scene.cast[d])[k]
+    threads: list[str] = []
+    synthesise = c.synthesise
+
+    def recorded(*a: Any, **kw: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return synthesise(*a, **kw)
+
+    c.synthesise = recorded  # type: ignore[method-assign]
+    hand = _hand_over(scene, reg, d, k)
+    shot = scene.photo(hand)
+    r = reader.read(shot, assignment, reader.follow(shot))[d][k]
+    assert r.status == UNKNOWN and PENDING in r.reason, r
+    assert (d, k) not in reader.reused
+    assert reader.settle()
+    assert threads and threading.current_thread().name not in threads, threads
+    shot = scene.photo(hand)
+    r = reader.read(shot, assignment, reader.follow(shot))[d][k]
+    assert (d, k) in reader.reused
+    assert r.status == UNKNOWN and PENDING not in r.reason and "by synthesis" in r.reason, r
+
+
+def test_a_synthesis_for_pixels_that_changed_is_dropped(layout: Layout, figures: dict,
+                                                        refs: dict) -> None:
+    """The hand lifted before the worker answered: the window is read afresh on that frame
+    and names its click; the answer for the covered pixels is never returned."""
+    scene, reader, reg, targets = _first_read(layout, figures, refs, 41)
+    assignment = dict(scene.cast)
+    d, k = targets[0]
+    shot = scene.photo(_hand_over(scene, reg, d, k))
+    reader.read(shot, assignment, reader.follow(shot))
+    pending = reader.still.pending()
+    assert pending, "the covered window's synthesis went to the worker"
+    for frame in range(3):
+        shot = scene.photo()
+        r = reader.read(shot, assignment, reader.follow(shot))[d][k]
+        assert r.status == CLICK and int(scene.pos[d][k]) in r.clicks, (frame, r)
+        assert frame > 0 or (d, k) not in reader.reused
+        assert reader.settle()
+    assert all(p.cancelled for p in pending)

@@ -65,12 +65,9 @@ class CameraTrackedTray(TrackedTray):
         self.tray = tray
 
     def wants(self) -> dict[tuple[int, int], int]:
-        out = {}
-        for slot, st in self.tracker.slots.items():
-            d = self.tray.dials.get((slot.dock, slot.dial))
-            if d is not None and st.want is not None and st.want != st.seen:
-                out[(slot.dock, slot.dial)] = (st.want * st.up) % d.clicks
-        return out
+        from dialtray.table.camera_only import wants
+
+        return wants(self.tracker, self.tray.dials)
 
     def pump(self, timeout: float = 0.0) -> int:
         self.tray.expect(self.wants())
@@ -130,11 +127,17 @@ def record(witness: CameraWitness, tracker: Tracker, told: int) -> list[Witnesse
     judge (shown on the tray view, stored with the game's records). Call it on the tracker's
     own thread. Returns the answers written."""
     new = list(witness.results[told:])
-    for w in new:
+    write(new, tracker)
+    return new
+
+
+def write(answers: list[Witnessed], tracker: Tracker) -> None:
+    """Each answer a ``# camera`` line of the game's log; a disagreement, a dial left unsure
+    or seen mid-turn also a note for the judge."""
+    for w in answers:
         tracker.lines.append(f"# camera {w.line()}")
         if w.state in (DISAGREE, UNSURE, MIDTURN):
             tracker.notes.append(f"camera: {w.line()}")
-    return new
 
 
 class TableCamera:

@@ -69,7 +69,9 @@ def run(args: argparse.Namespace) -> int:
 
     make = None
     if args.no_encoders and args.game == "airaction":
-        make = _no_aces(args.seed, args.turns)
+        from dialtray.table.camera_only import without_ace_cards
+
+        make = without_ace_cards(args.seed, args.turns)
     try:
         g = camera_game(args.game, args.seed, args.turns, encoders=not args.no_encoders,
                         profile=args.camera_profile, mistakes=not args.no_encoders,
@@ -97,20 +99,3 @@ def run(args: argparse.Namespace) -> int:
     print(f"game log: {path}  (re-run it: dialtray replay {path})")
     print(f"(the demo took {time.monotonic() - started:.0f} s)")
     return 0
-
-
-def _no_aces(seed: int, turns: int) -> Any:
-    from dialtray.rules.airaction import AirActionGame
-    from dialtray.rules.airaction.base import SquadronPlane
-    from dialtray.rules.airaction.bots import STANDARD_SQUADRONS
-    from dialtray.rules.airaction.notation import header_of
-    from dialtray.table.games import setup_of
-
-    squadrons = {seat: [SquadronPlane(p.id, p.figure, p.level) for p in planes]
-                 for seat, planes in STANDARD_SQUADRONS.items()}
-
-    def make(dice: Any) -> Any:
-        g = AirActionGame.new(squadrons, build_total=300, dice=dice)
-        return setup_of("airaction", g, header_of(g.setup_events[0]),  # type: ignore[arg-type]
-                        seed, turns)
-    return make

@@ -5,7 +5,9 @@ Every click the encoders settle is confirmed by a burst of camera frames
 and written into the game: a ``# camera`` line of its log, a disagreement or a dial left
 unsure also a note for the judge, stored with the game's records (``_camera.record``).
 ``virtual`` is the virtual camera filming the virtual tray (``--sim``); a number opens that
-webcam with OpenCV. ``--no-encoders`` (a camera-only tray) is built for ``demo`` only.
+webcam with OpenCV. ``--sim --camera virtual --no-encoders`` is a camera-only tray (no
+electronics: the camera's reads are the dial events, ``table.camera_only``); a dial the camera
+has no window for is refused before the game starts, and Air Action flies without Ace cards.
 """
 
 from __future__ import annotations
@@ -26,8 +28,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "or 'virtual' (with --sim: the virtual camera filming the virtual "
                         "tray)")
     p.add_argument("--no-encoders", action="store_true",
-                   help="a tray with no electronics (only in 'dialtray demo --camera virtual "
-                        "--no-encoders' so far)")
+                   help="with --sim --camera virtual: a tray with no electronics, the "
+                        "camera's reads are the dial events (Air Action flies without Ace "
+                        "cards: their dials have no window; seeded dice: no LED dice)")
     p.add_argument("--camera-profile", choices=PROFILES, default="held-back",
                    help="with --camera virtual: its photograph conditions (default "
                         "%(default)s)")
@@ -35,10 +38,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def check(args: argparse.Namespace) -> None:
     """Refuse what is not possible before anything starts."""
-    if args.no_encoders:
-        what = getattr(args, "command", "play")
-        raise CommandError(f"argument --no-encoders: a camera-only tray is not built for {what} "
-                           "yet (try: dialtray demo --camera virtual --no-encoders)", 2)
+    check_camera_only(args)
     if args.camera is None:
         return
     if args.camera == "virtual" and not args.sim:
@@ -61,6 +61,22 @@ def check(args: argparse.Namespace) -> None:
         raise CommandError(f"argument --camera: {why}", 2)
     if args.camera != "virtual":  # a webcam that is not there is said before the tray starts
         webcam_there(args.camera)
+
+
+def check_camera_only(args: argparse.Namespace) -> None:
+    """``--no-encoders``: only on the virtual tray with the virtual camera, a new game."""
+    if not getattr(args, "no_encoders", False):
+        return
+    if args.camera != "virtual" or not args.sim:
+        raise CommandError("argument --no-encoders: a camera-only tray is built on the "
+                           "virtual tray only: --sim --camera virtual --no-encoders (a "
+                           "webcam over a tray with no electronics is not built yet)", 2)
+    for flag, given in (("--resume", getattr(args, "resume", None) is not None),
+                        ("--event", bool(getattr(args, "event", None))),
+                        ("--rp2040", bool(getattr(args, "rp2040", False)))):
+        if given:
+            raise CommandError(f"argument --no-encoders: not with {flag} (a camera-only "
+                               "tray has no firmware, no tray log to resume from)", 2)
 
 
 def webcam_there(spec: str) -> None:
@@ -93,6 +109,8 @@ def attach(args: argparse.Namespace, tracker: Any, session: Any,
     the virtual tray and the virtual camera's dials). None when no --camera."""
     if args.camera is None:
         return None, hand
+    if getattr(args, "no_encoders", False):  # the camera-only tray is the link: its camera
+        return session.camera, session.hand  # (a table.camera_only.CameraLink)
     from dialtray.commands._camera import TableCamera
     from dialtray.commands._camera_sim import filmed_hand, virtual_witness, webcam_witness
     from dialtray.vision.errors import VisionError
@@ -128,6 +146,49 @@ def film_typed(cam: Any, words: list[str]) -> None:
         return
 
 
+def typed_turn(cam: Any, words: list[str]) -> str | None:
+    """``turn DOCK DIAL CLICKS`` typed at a camera-only virtual tray (no virtual tray to
+    turn): the filmed dial turns; what to say, or None when the line is not such a turn."""
+    if cam is None or cam.film is None or not words or words[0] != "turn":
+        return None
+    from dialtray.table.camera_only import CameraOnlyError
+
+    try:
+        dock, dial, clicks = int(words[1]), words[2], int(words[3])
+        cam.film(dock, dial, clicks)
+    except (ValueError, IndexError):
+        return "turn DOCK DIAL CLICKS (dock 0 speed -2: two clicks counter-clockwise)"
+    except CameraOnlyError as e:
+        return str(e)
+    return f"turned dock {dock} {dial} {clicks:+d} (the camera reads it once it is still)"
+
+
 def shown(w: Any) -> str:
     """One camera answer as the screen says it."""
     return f"camera: {w.line()}"
+
+
+def camera_only_game(args: argparse.Namespace) -> Callable[[str, Any, int, int], Any]:
+    """``new_game``'s place on a camera-only tray: Air Action flies without Ace cards (their
+    dials have no camera window); other games as ``new_game`` sets them up."""
+    from dialtray.table.camera_only import without_ace_cards
+    from dialtray.table.games import new_game
+
+    def make(kind: str, dice: Any, seed: int, turns: int) -> Any:
+        if kind == "airaction":
+            return without_ace_cards(seed, turns)(dice)
+        return new_game(kind, dice, seed, turns)
+    return make
+
+
+def camera_only(args: argparse.Namespace) -> Callable[[Any], Any]:
+    """(tracker) -> the camera-only virtual tray of its figures (``serve``'s session); a dial
+    the camera cannot read is refused here, before the game starts."""
+    def make(tracker: Any) -> Any:
+        from dialtray.table.camera_only import CameraOnlyError, virtual_camera_tray
+
+        try:
+            return virtual_camera_tray(args.game, tracker, args.seed, args.camera_profile)
+        except CameraOnlyError as e:
+            raise CommandError(f"argument --no-encoders: {e}", 2) from e
+    return make

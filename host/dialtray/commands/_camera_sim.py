@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 from dialrig import config
 
 from dialtray.commands._camera import (
@@ -27,24 +26,20 @@ from dialtray.commands._camera import (
 )
 from dialtray.link.session import TraySession
 from dialtray.rules.core.dice import SeededDice
+from dialtray.table.camera_only import FIRST_READ_S, virtual_camera_tray
 from dialtray.table.start import Table, make_dice, new_table
 from dialtray.tracker import Timing
 from dialtray.tracker.binding import Slot
 from dialtray.tracker.hands import Hands, Mistakes
 from dialtray.tracker.runner import TrackedTray, play_out
-from dialtray.vision import render_profiles as rp
 from dialtray.vision import testset
 from dialtray.vision.camera_tray import DIAL_NAMES, CameraDial, CameraTray
-from dialtray.vision.faces import BASE_TYPE, dial_faces
 from dialtray.vision.layout import Layout, load_layout
 from dialtray.vision.reader import TrayReader
-from dialtray.vision.render import DockSpec
-from dialtray.vision.scene import TrayScene
-from dialtray.vision.virtual_camera import DialWorld, VirtualCamera, dock_positions
+from dialtray.vision.virtual_camera import DialWorld
+from dialtray.vision.virtual_scene import virtual_scene
 from dialtray.vision.witness import CameraWitness, Witnessed
 
-PROFILES: dict[str, Callable[[np.random.Generator], rp.Params]] = {
-    "train": rp.train, "held-back": rp.held_back, "clean": lambda _rng: rp.Params()}
 TIMING = Timing(judge_s=0.25, grace_s=0.5)
 
 
@@ -58,18 +53,6 @@ class CameraGame:
     seconds: float
     camera_tray: CameraTray | None = None
     reseats: list[Witnessed] = field(default_factory=list)
-
-
-def _scene(layout: Layout, game: str, figs: dict[int, str], profile: str, seed: int,
-           fps: float) -> tuple[DialWorld, VirtualCamera, TrayReader, dict[int, DockSpec]]:
-    docs = testset.sample_figures(game)
-    docks = {d: DockSpec(f, BASE_TYPE[game], dial_faces(docs[f]),
-                         dict.fromkeys(dial_faces(docs[f]), 0.0)) for d, f in figs.items()}
-    rng = np.random.default_rng(seed)
-    world = DialWorld(dock_positions(docks))
-    cam = VirtualCamera(TrayScene(layout, docks, PROFILES[profile](rng), seed), world, fps=fps,
-                        seed=seed, pace=True)
-    return world, cam, TrayReader(layout, testset.sample_refs(set(figs.values()), game)), docks
 
 
 def camera_game(game: str, seed: int, turns: int, *, encoders: bool = True,
@@ -94,7 +77,7 @@ def camera_game(game: str, seed: int, turns: int, *, encoders: bool = True,
             t = table.tracker
             t.on_change = on_change
             figs = catalogue_figures(game, t)
-            world, cam, reader, docks = _scene(layout, game, figs, profile, seed, fps)
+            world, cam, reader, docks = virtual_scene(layout, game, figs, profile, seed, fps)
             witness = CameraWitness(cam, reader, figs, watch=True)
             dials = camera_dials(t, {(d, k): len(f) for d, s in docks.items()
                                      for k, f in s.faces.items()})
@@ -117,29 +100,13 @@ def camera_game(game: str, seed: int, turns: int, *, encoders: bool = True,
 def _camera_only(table: Table, game: str, seed: int, profile: str, fps: float,
                  layout: Layout, started: float) -> CameraGame:
     t = table.tracker
-    figs = catalogue_figures(game, t)
-    world, cam, reader, docks = _scene(layout, game, figs, profile, seed, fps)
-    witness = CameraWitness(cam, reader, figs, watch=True, camera_only=True)
-    rng = np.random.default_rng(seed + 1)
-    out = CameraGame(table, witness, world, 0.0)
-
-    def reseat(w: Witnessed) -> None:  # the table asks for a re-seat; the player does it
-        out.reseats.append(w)
-        world.unseat(w.dock, (float(rng.uniform(-3, 3)), float(rng.uniform(-0.8, 0.8)),
-                              float(rng.uniform(-0.8, 0.8))))
-
-    tray = CameraTray(witness, camera_dials(t, {(d, k): len(f) for d, s in docks.items()
-                                                for k, f in s.faces.items()}), reseat)
-    out.camera_tray = tray
-
-    def turn(slot: Slot, n: int) -> None:
-        d = tray.dials[(slot.dock, slot.dial)]
-        world.turn(slot.dock, d.name, n * d.up, 0.04 * max(1, abs(n)))
-
-    with tray:
-        tracked = CameraTrackedTray(t, tray)
-        tracked.sync(300)  # a hard window: 3 bursts, a re-seat, read again (slow when loaded)
-        _play(tracked, table, turn, mistakes=False)
+    link = virtual_camera_tray(game, t, seed, profile, fps, layout)
+    out = CameraGame(table, link.camera.witness, link.camera.world, 0.0, link.tray,
+                     link.camera.reseats)
+    with link:
+        tracked = CameraTrackedTray(t, link.tray)
+        tracked.sync(FIRST_READ_S)  # a hard window: 3 bursts, a re-seat, read again
+        _play(tracked, table, link.hand, mistakes=False)
         tracked.close()
     out.seconds = time.monotonic() - started
     return out
@@ -160,50 +127,32 @@ def camera_only_table(game: str, seed: int, turns: int, roles: list[str], *,
     """A ``dialtray.table.Table`` on a camera-only virtual tray (the front ends' one table,
     issue 30): its link is a ``CameraTrackedTray`` (the camera's reads are the dial events),
     its hand turns the virtual world's dials. Returns (table, what the camera keeps); the
-    caller pumps the table and closes it (``close_camera_table``)."""
+    caller pumps the table and closes it (and ``camera_tray``)."""
     from dialtray.table import Table
     from dialtray.table.build import binding_for, tracker_for
     from dialtray.table.games import new_game
     from dialtray.tracker.dice import TableDice
 
-    layout = layout or load_layout()
     dice = TableDice(SeededDice(seed))
     setup = make(dice) if make is not None else new_game(game, dice, seed, turns)
     tracker = tracker_for(setup, binding_for(setup, 8), dice, TIMING)
-    figs = catalogue_figures(game, tracker)
-    world, cam, reader, docks = _scene(layout, game, figs, profile, seed, fps)
-    witness = CameraWitness(cam, reader, figs, watch=True, camera_only=True)
-    out = CameraGame(None, witness, world, 0.0)
-    rng = np.random.default_rng(seed + 1)
-
-    def reseat(w: Witnessed) -> None:  # the table asks for a re-seat; the player does it
-        out.reseats.append(w)
-        world.unseat(w.dock, (float(rng.uniform(-3, 3)), float(rng.uniform(-0.8, 0.8)),
-                              float(rng.uniform(-0.8, 0.8))))
-
-    tray = CameraTray(witness, camera_dials(tracker, {(d, k): len(f) for d, s in docks.items()
-                                                      for k, f in s.faces.items()}), reseat)
-    out.camera_tray = tray
-
-    def hand(slot: Slot, n: int) -> None:
-        d = tray.dials[(slot.dock, slot.dial)]
-        world.turn(slot.dock, d.name, n * d.up, 0.04 * max(1, abs(n)))
-
-    tray.start()
-    link = CameraTrackedTray(tracker, tray)
-    table = Table(setup, roles, link, hand=hand)
-    out.table = table
-    return table, out
+    link = virtual_camera_tray(game, tracker, seed, profile, fps, layout).start()
+    table = Table(setup, roles, CameraTrackedTray(tracker, link.tray), hand=link.hand)
+    return table, CameraGame(table, link.camera.witness, link.camera.world, 0.0, link.tray,
+                             link.camera.reseats)
 
 
 @contextlib.contextmanager
 def camera_table(game: str, seed: int, turns: int, roles: list[str], *,
                  profile: str = "held-back", fps: float = 30.0, layout: Layout | None = None,
-                 mistakes: Mistakes | None = None) -> Iterator[tuple[Any, CameraGame]]:
+                 mistakes: Mistakes | None = None, click_s: float = 0.006
+                 ) -> Iterator[tuple[Any, CameraGame]]:
     """A ``dialtray.table.Table`` on the virtual tray with the virtual camera (issue 30's one
     table): its link is a ``WitnessedTray`` (the encoders' clicks, each confirmed by the
     camera, every answer a ``# camera`` line), its hand turns the virtual tray's dial and the
-    camera's world together. Yields (table, what the camera keeps); the caller pumps it."""
+    camera's world together, ``click_s`` seconds a click (a person's pace lets the camera see
+    a peek: a dial turned and back within a frame is seen by no camera). Yields (table, what
+    the camera keeps); the caller pumps it."""
     from dialtray.table import Table
     from dialtray.table.build import binding_for, tracker_for
     from dialtray.table.games import new_game
@@ -223,8 +172,8 @@ def camera_table(game: str, seed: int, turns: int, roles: list[str], *,
             witness, world, dials = virtual_witness(game, tracker, seed, profile, fps, layout)
 
             def vhand(slot: Slot, n: int) -> None:
-                vtray.turn(slot.dock, slot.dial, n, 6 * max(1, abs(n)))
-            hand = filmed_hand(world, dials, set(witness.docks), vhand)
+                vtray.turn(slot.dock, slot.dial, n, round(1000 * click_s * max(1, abs(n))))
+            hand = filmed_hand(world, dials, set(witness.docks), vhand, click_s)
 
             with witness:
                 link = WitnessedTray(tracker, session, witness, dials)
@@ -245,7 +194,8 @@ def virtual_witness(game: str, tracker: Any, seed: int, profile: str = "held-bac
     """The virtual camera over a tracker's figures (not started): the camera's witness, the
     world its hand turns, the tracker's readers as camera dials."""
     figs = catalogue_figures(game, tracker)
-    world, cam, reader, docks = _scene(layout or load_layout(), game, figs, profile, seed, fps)
+    world, cam, reader, docks = virtual_scene(layout or load_layout(), game, figs, profile, seed,
+                                               fps)
     witness = CameraWitness(cam, reader, figs, watch=True)
     dials = camera_dials(tracker, {(d, k): len(f) for d, s in docks.items()
                                    for k, f in s.faces.items()})
@@ -267,12 +217,13 @@ def webcam_witness(spec: str, game: str, tracker: Any, layout: Layout | None = N
 
 
 def filmed_hand(world: DialWorld, dials: dict[tuple[int, int], CameraDial], docks: set[int],
-                hand: Callable[[Slot, int], None]) -> Callable[[Slot, int], None]:
+                hand: Callable[[Slot, int], None], click_s: float = 0.006
+                ) -> Callable[[Slot, int], None]:
     """One hand for the virtual tray and its camera: the encoder counts the turn (``hand``),
-    the camera films the same dial turning."""
+    the camera films the same dial turning, ``click_s`` seconds a click."""
     def turn(slot: Slot, n: int) -> None:
         d = dials.get((slot.dock, slot.dial))
         if d is not None and d.name in DIAL_NAMES and slot.dock in docks:
-            world.turn(slot.dock, d.name, n * d.up, 0.006 * max(1, abs(n)))
+            world.turn(slot.dock, d.name, n * d.up, click_s * max(1, abs(n)))
         hand(slot, n)
     return turn

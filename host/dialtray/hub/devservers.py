@@ -102,6 +102,7 @@ class Mosquitto:
             "persistence false\n"
             "max_inflight_messages 1000\n"
             "max_queued_messages 100000\n"
+            "set_tcp_nodelay true\n"  # (small publishes not held by Nagle's algorithm)
             f"log_dest file {root / 'mosquitto.log'}\n"
             "log_type error\nlog_type warning\nlog_type notice\n")
 

@@ -94,6 +94,7 @@ class Ingest:
         c.username_pw_set(user, password)
         c.max_inflight_messages_set(1000)
         c.reconnect_delay_set(1, 2)
+        topics.no_delay(c)
         c.on_connect = self._on_connect
         c.on_subscribe = self._on_subscribe
         self.subscribed = threading.Event()  # (set at the first subscription; tests wait on it)
@@ -218,6 +219,7 @@ class Ingest:
         pending: list[Msg] = []  # taken from the queue, not yet stored
         delay = 0.2
         idle_at = time.monotonic()
+        idle_due = False
         while not self._stop.is_set():
             if self.db is None:
                 if not self._reconnect(delay):
@@ -226,23 +228,29 @@ class Ingest:
                 delay = 0.2
             if not pending:
                 pending = self._take()
-                if not pending or time.monotonic() - idle_at > 1.0:  # (even under load)
-                    idle_at = time.monotonic()
-                    self._guarded(self._idle)
-                    if self.db is None or not pending:
-                        continue
-            t0 = time.perf_counter()
-            try:
-                self._store(pending)
-                pending = []
-            except Exception as e:
-                if self._lost(e):
-                    self._down(e)  # the batch is kept and stored again after the reconnect
-                else:  # (not the schema's: a bug or a constraint) each message alone
-                    log.warning("hub: a batch failed (%s); storing its messages one by one", e)
-                    self._rollback()
-                    pending = self._one_by_one(pending)
-            self.stats.busy_s += time.perf_counter() - t0
+                idle_due = idle_due or not pending or time.monotonic() - idle_at > 1.0
+            if pending:
+                pending = self._write_pending(pending)
+            if idle_due and self.db is not None:  # (after the records: they never wait for it)
+                idle_at, idle_due = time.monotonic(), False
+                self._guarded(self._idle)
+
+    def _write_pending(self, pending: list[Msg]) -> list[Msg]:
+        """Store a batch; returns what is still to store (the batch is kept while the database
+        is away and stored again after the reconnect)."""
+        t0 = time.perf_counter()
+        try:
+            self._store(pending)
+            pending = []
+        except Exception as e:
+            if self._lost(e):
+                self._down(e)
+            else:  # (not the schema's: a bug or a constraint) each message alone
+                log.warning("hub: a batch failed (%s); storing its messages one by one", e)
+                self._rollback()
+                pending = self._one_by_one(pending)
+        self.stats.busy_s += time.perf_counter() - t0
+        return pending
 
     def _take(self) -> list[Msg]:
         try:
@@ -339,7 +347,6 @@ class Ingest:
             if where is None:
                 continue
             side.message(*where, payload)
-        self._old_copies(v)
         db = self.db
         if v.rows:  # COPY into a session table, then one idempotent INSERT … SELECT
             with db.cursor() as cur:
@@ -350,6 +357,7 @@ class Ingest:
                 cur.execute("INSERT INTO hub_records (table_id, game, n, kind, content, sha, "
                             "prev) SELECT table_id, game, n, kind, content, sha, prev FROM hub_in "
                             "ON CONFLICT DO NOTHING")
+        self._old_copies(v)  # after the INSERT: an original taken earlier in this batch counts
         if v.touched:
             with db.cursor() as cur:
                 cur.executemany(
@@ -375,11 +383,21 @@ class Ingest:
         return n <= self.QUARANTINE_PER_TABLE
 
     def _old_copies(self, v: Verdict) -> None:
-        """Copies of records older than the chains keep in memory: compared with the database."""
+        """Copies of records older than the chains keep in memory: compared with the database,
+        once this batch's records are in it (same transaction). Looked up before the INSERT, a
+        copy re-sent in the batch that brought its original (more than ``RECENT`` records of
+        the game earlier) found nothing and was quarantined as if it differed."""
+        wanted: dict[tuple[str, int], set[int]] = {}
+        for table, game, n, _s, _p in v.old_copies:
+            wanted.setdefault((table, game), set()).add(n)
+        stored: dict[tuple[str, int, int], str] = {}
+        for (table, game), ns in wanted.items():  # (one look-up per game, not per copy)
+            for n, sha in self.db.execute(
+                    "SELECT n, sha FROM hub_records WHERE table_id = %s AND game = %s AND "
+                    "n = ANY(%s)", (table, game, sorted(ns))):
+                stored[(table, game, n)] = sha
         for table, game, n, sha, payload in v.old_copies:
-            row = self.db.execute("SELECT sha FROM hub_records WHERE table_id = %s AND game = %s "
-                                  "AND n = %s", (table, game, n)).fetchone()
-            if row is not None and row[0] == sha:
+            if stored.get((table, game, n)) == sha:
                 v.duplicates += 1
                 v.touched[(table, game)] = self.chains.by_key[(table, game)]
             else:

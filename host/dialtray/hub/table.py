@@ -129,12 +129,21 @@ class LinkStats:
     pairings: list[dict[str, Any]] = field(default_factory=list)
     calls_sent: int = 0
     calls_acked: int = 0
+    most_ahead: int = 0  # the most records of one game out unacknowledged (≤ WINDOW)
 
 
 class TableLink:
-    """Publishes a table's outbox to the event's broker, in its own thread."""
+    """Publishes a table's outbox to the event's broker, in its own thread.
+
+    At most ``WINDOW`` records of a game are out beyond the first one the hub has not
+    acknowledged; the rest stay in the outbox (on disk) and are read as acknowledgements move it
+    on. Without the window every unacknowledged record went into paho's memory, and again at
+    each re-send, so a link's memory grew with the outbox (+104 MB for 100 000 records waiting,
+    hub away 11 s; +20 MB with the window: bench/bench_hub_memory.py)."""
 
     BATCH = 400
+    WINDOW = 2000  # records of a game published beyond the first the hub has not acknowledged
+    POLL_S = 0.2  # a look at the outbox without a wake: for commits of another process
     RETRY_S = 3.0  # records outstanding and no ack for this long: publish them again
 
     def __init__(self, db: Path, event: str, table: str, broker: Broker,
@@ -160,6 +169,9 @@ class TableLink:
         self._acks: list[tuple[int, int]] = []
         self._resend: list[tuple[int, int]] = []
         self._last_progress = time.monotonic()
+        self._last_info: Any = None  # paho's MQTTMessageInfo of the last record published
+        self._last_pub_at = 0.0
+        self._held = False  # the link waits for paho to hand its last record to the broker
         self.connected = threading.Event()
         c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"{event}-{table}",
                         protocol=mqtt.MQTTv5)
@@ -167,6 +179,7 @@ class TableLink:
         c.will_set(topics.table_topic(event, table, "presence"), b"offline", qos=1, retain=True)
         c.max_inflight_messages_set(200)
         c.reconnect_delay_set(1, 2)
+        topics.no_delay(c)
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
         c.on_message = self._on_message
@@ -190,6 +203,7 @@ class TableLink:
         with self._lock:
             self._cursor.clear()  # everything unconfirmed goes again
             self._calls_sent.clear()
+        self._last_info = None  # (what paho kept from the last connection is not waited for)
         self.connected.set()
         self._wake.set()
 
@@ -199,6 +213,9 @@ class TableLink:
     def _on_publish(self, _c: Any, _u: Any, _mid: int, rc: Any, _p: Any) -> None:
         if rc.is_failure:
             self.stats.refused += 1
+        if self._held:  # the link waits for paho's queue to empty
+            self._held = False
+            self._wake.set()
 
     def _on_message(self, _c: Any, _u: Any, msg: Any) -> None:
         what = msg.topic.rsplit("/", 1)[-1]
@@ -300,7 +317,7 @@ class TableLink:
         conn.execute(CALLS_SQL)
         try:
             while not self._stop.is_set():
-                self._wake.wait(0.2)
+                self._wake.wait(self.POLL_S)
                 self._wake.clear()
                 try:
                     self._step(conn)
@@ -324,6 +341,23 @@ class TableLink:
                 return
             self.stats.calls_sent += 1
 
+    def _in_paho(self) -> bool:
+        """Whether the last record published is still in paho's hands (not yet acknowledged
+        by the broker): then nothing more is handed over, so paho's queue holds at most one
+        step's records, however often the link sends again (``_on_publish`` wakes the link
+        when it goes). A message paho still holds after ``RETRY_S`` is not waited for."""
+        info = self._last_info
+        if info is None or time.monotonic() - self._last_pub_at > self.RETRY_S:
+            return False
+        self._held = True  # (before looking: a PUBACK arriving meanwhile wakes the link)
+        try:
+            if not info.is_published():
+                return True
+        except (ValueError, RuntimeError):  # (the message was refused: not in paho's hands)
+            pass
+        self._held = False
+        return False
+
     def _step(self, conn: sqlite3.Connection) -> None:
         with self._lock:
             acks, self._acks = self._acks, []
@@ -345,7 +379,9 @@ class TableLink:
                                        (game, n))
                     self.stats.confirmed += cur.rowcount
             self._last_progress = time.monotonic()
-        if not self.connected.is_set():
+        if not self.connected.is_set() or self._in_paho():
+            with self._lock:
+                self._resend[:0] = resend  # (kept for the step that sends)
             return
         with self._lock:
             for game, first in resend:
@@ -355,16 +391,16 @@ class TableLink:
                 self._last_progress = time.monotonic()
             cursor = dict(self._cursor)
         self._send_calls(conn)
-        games = [r[0] for r in conn.execute("SELECT DISTINCT game FROM hub_outbox")]
-        games += [g for g, _ in resend if g not in games]
-        for game in games:
+        low: dict[int, int] = dict(conn.execute(  # each game's first record not acknowledged
+            "SELECT game, MIN(n) FROM hub_outbox GROUP BY game"))
+        for game, n in resend:  # (or the first the hub asks for again)
+            low[game] = min(low.get(game, n), n)
+        for game, lo in low.items():
             after = cursor.get(game, 0)
             rows = conn.execute(
-                "SELECT r.n, r.kind, r.content, r.sha, r.prev FROM records r WHERE r.game_id = ? "
-                "AND r.n > ? AND (r.n >= (SELECT MIN(n) FROM hub_outbox WHERE game = ?) "
-                "OR r.n >= ?) ORDER BY r.n LIMIT ?",
-                (game, after, game, min((f for g, f in resend if g == game), default=1 << 62),
-                 self.BATCH)).fetchall()
+                "SELECT n, kind, content, sha, prev FROM records WHERE game_id = ? AND n > ? "
+                "AND n >= ? AND n < ? ORDER BY n LIMIT ?",
+                (game, after, lo, lo + self.WINDOW, self.BATCH)).fetchall()
             for n, kind, content, sha, prev in rows:
                 info = self.client.publish(
                     topics.table_topic(self.event, self.table, "rec"),
@@ -372,7 +408,9 @@ class TableLink:
                                          self.event), qos=1)
                 if info.rc != 0:  # the connection went: start again on the next connect
                     return
+                self._last_info, self._last_pub_at = info, time.monotonic()
                 self.stats.published += 1
+                self.stats.most_ahead = max(self.stats.most_ahead, n - lo + 1)
                 with self._lock:
                     self._cursor[game] = max(self._cursor.get(game, 0), n)
             if len(rows) == self.BATCH:

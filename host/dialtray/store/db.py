@@ -11,6 +11,7 @@ and the in-memory heads are reloaded, so nothing half-stored is ever counted as 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from dialtray.store import keys, schema
-from dialtray.store.chain import GENESIS, Row, content_of, link, renumber
+from dialtray.store.chain import GENESIS, Row, content_of, renumber
 from dialtray.store.keys import ChainKey
 
 DB_NAME = "games.sqlite3"
@@ -368,26 +369,27 @@ class GameStore:
         mine = {gid for gid, row in rowof.items() if keyed and self.key is not None
                 and (row[6] == self.key.id or (row[6] is None and int(row[0]) == 0))}
         mac = self.key.mac if self.key is not None else None
-        rows = []
-        macs = []
-        for gid, queued_n, kind, content in batch:
+        rows: list[tuple[Any, ...]] = []  # (game, n, kind, content, sha, prev[, mac])
+        sha256 = hashlib.sha256
+        for gid, queued_n, kind, content in batch:  # (the hot loop: one pass, one tuple each)
             n, prev = heads[gid]
             n += 1
             if n != queued_n:  # another process appended first: this record comes after
                 content = renumber(content, n)
-            sha = link(prev, kind, content)
-            r = (gid, n, kind, content, sha, prev)
-            rows.append(r)
+            sha = sha256(f"{prev}{kind}\n".encode() + content).hexdigest()  # (chain.link)
             if keyed:
-                macs.append((*r, mac(sha) if mac is not None and gid in mine else None))
+                rows.append((gid, n, kind, content, sha, prev,
+                             mac(sha) if mac is not None and gid in mine else None))
+            else:
+                rows.append((gid, n, kind, content, sha, prev))
             heads[gid] = (n, sha)
         if keyed:
             self._exec("INSERT INTO records (game_id, n, kind, content, sha, prev, mac) VALUES "
-                       "(?, ?, ?, ?, ?, ?, ?)", macs, many=True)
+                       "(?, ?, ?, ?, ?, ?, ?)", rows, many=True)
         else:
             self._exec("INSERT INTO records (game_id, n, kind, content, sha, prev) VALUES "
                        "(?, ?, ?, ?, ?, ?)", rows, many=True)
-        for hook in self.commit_hooks:
+        for hook in self.commit_hooks:  # (rows: the first six fields are the record's)
             hook(self.conn, rows)
         for gid in games:
             fields = dict(updates.get(gid, {}))

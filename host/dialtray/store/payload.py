@@ -65,9 +65,13 @@ def click_content(game: int, n: int, at: float, ev: m.Click, boot: int | None) -
     """The canonical content of a ``device`` record holding a click — byte for byte what
     ``chain.content_of(game, n, "device", round(at, 3), data_of(ev, boot))`` makes (tested),
     without ``json.dumps``: one of these per click is the store's hot path."""
-    b = "null" if boot is None else int(boot)
-    rec = "true" if ev.recovered else "false"
-    return (f'{{"at":{round(at, 3)!r},"data":{{"boot":{b},"delta":{int(ev.delta)},'
-            f'"dial":{int(ev.dial)},"dock":{int(ev.dock)},"position":{int(ev.position)},'
-            f'"recovered":{rec},"seq":{int(ev.seq)},"t_ms":{int(ev.t_ms)},"type":"Click"}},'
-            f'"game":{int(game)},"kind":"device","n":{int(n)}}}').encode()
+    return _CLICK % (round(at, 3), b"null" if boot is None else b"%d" % boot, ev.delta, ev.dial,
+                     ev.dock, ev.position, b"true" if ev.recovered else b"false", ev.seq,
+                     ev.t_ms, game, n)
+
+
+_CLICK = (b'{"at":%a,"data":{"boot":%s,"delta":%d,"dial":%d,"dock":%d,"position":%d,'
+          b'"recovered":%s,"seq":%d,"t_ms":%d,"type":"Click"},"game":%d,"kind":"device",'
+          b'"n":%d}')
+"""A click's content, formatted straight into bytes (``%d`` writes an int as ``int()`` would,
+``%a`` a float as its ``repr``): no str to encode afterwards."""

@@ -18,28 +18,37 @@ MISTAKE_KINDS = ("too-few", "too-many", "wrong-direction", "wrong-dial", "peek",
                  "refused")
 
 
-def serve(args: argparse.Namespace, db: Path, serial: str | None, layout: Any, ev: Any,
-          camera: Callable[[Any, Any, Any], Any] | None = None) -> int:
+def serve(args: argparse.Namespace, db: Path, serial: str | None, layout: Any, ev: Any, *,
+          make: Callable[[str, Any, int, int], Any] | None = None,
+          camera: Callable[[Any, Any, Any], Any] | None = None,
+          camera_only: Callable[[Any], Any] | None = None) -> int:
     """The page served until Ctrl-C; ``ev``: the started event table (``table.event``) or None;
-    ``camera``: attaches the camera reader to the table (``--camera``)."""
+    ``make``: the game another way than ``new_game`` (a camera-only tray's); ``camera``:
+    attaches the camera reader to the table (``--camera``); ``camera_only``: (tracker) -> the
+    camera-only virtual tray (``--no-encoders``)."""
     from dialtray.table.games import new_game
     from dialtray.tracker import Timing
     from dialtray.ui.server import Options, Served, is_local
 
     body = wait_assignment(ev, args.wait) if ev is not None else None
+    maker = make if make is not None else new_game
     opts = Options(
-        make_game=lambda dice: new_game(args.game, dice, args.seed, args.turns) if body is None
+        make_game=lambda dice: maker(args.game, dice, args.seed, args.turns) if body is None
         else paired_setup(args.game, body, dice, args.seed, args.turns),
         db=db, layout=layout, docks=args.docks, sim=args.sim, serial_port=serial,
         rp2040=args.rp2040,
         bots=args.bots, mistakes=MISTAKE_KINDS if args.mistakes else (), host=args.host,
         port=args.port, seed=args.seed,
-        timing=Timing(judge_s=0.25, grace_s=0.5) if args.bots else None,
+        # bots' quick judging; not on a camera-only tray: a bot's turn in chunks must not be
+        # judged between two chunks, each seen by the camera only once it is still
+        timing=Timing(judge_s=0.25, grace_s=0.5) if args.bots and camera_only is None
+        else None,
         players=tuple(args.seats) if args.seats else None, pace=args.pace,
         ask=args.sim and not args.bots and not args.seats and ev is None,
-        camera=camera)
-    print("dialtray serve: starting" + (" the virtual tray" if args.sim else f" at {serial}")
-          + " …", flush=True)
+        camera=camera, camera_only=camera_only)
+    print("dialtray serve: starting" + (" the camera-only virtual tray (no encoders)"
+                                        if camera_only is not None else " the virtual tray"
+                                        if args.sim else f" at {serial}") + " …", flush=True)
     try:
         served = Served(opts)
     except OSError as e:

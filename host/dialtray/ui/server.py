@@ -20,7 +20,7 @@ from typing import Any
 import uvicorn
 
 from dialtray.link.session import TraySession
-from dialtray.rules.core.dice import TrayDice
+from dialtray.rules.core.dice import SeededDice, TrayDice
 from dialtray.store.db import GameStore
 from dialtray.store.recorder import GameRecorder
 from dialtray.table.build import binding_for, tracker_for
@@ -69,6 +69,9 @@ class Options:
     # the camera at the table (issue 33, ``commands._camera_play.attach``): (tracker,
     # session, hand) -> (a started ``TableCamera``, the hand that turns what it films too)
     camera: Any = None
+    # a camera-only tray (``--no-encoders``): (tracker) -> a ``table.camera_only.CameraLink``
+    # in the session's place (no virtual tray, no LED dice: the game's dice are seeded)
+    camera_only: Any = None
 
 
 class Served:
@@ -103,7 +106,9 @@ class Served:
 
     def _start(self) -> None:
         o = self.opts
-        if o.sim:
+        if o.camera_only is not None:
+            dice, turn = TableDice(SeededDice(o.seed)), None
+        elif o.sim:
             from dialrig import config
 
             from dialtray.virtual.factory import virtual_tray
@@ -115,21 +120,26 @@ class Served:
             turn = VirtualHands(self.tray).turn
         else:
             port, turn = o.serial_port, None
-        self.session = TraySession(port, name="serve")
-        dice = TableDice(TrayDice(self.session))
+        if o.camera_only is None:
+            self.session: Any = TraySession(port, name="serve")
+            dice = TableDice(TrayDice(self.session))
         setup = o.make_game(dice)
         # the table package's tracker: a game with no dial on the docks (FASA, Sky Ace) is
         # one the tracker sees no dial of
         self.tracker = tracker_for(setup, binding_for(setup, o.docks), dice, o.timing)
         game = self.tracker.game
+        self.camera: Any = None
+        if o.camera_only is not None:  # the camera's reads are the dial events (issue 33)
+            self.session = o.camera_only(self.tracker)
+            self._stack.callback(self.session.stop)
+            port, turn, self.camera = "the camera", self.session.hand, self.session.camera
         self.store = GameStore.open(o.db)
         self._stack.callback(self.store.close)
         self.recorder = GameRecorder.start(self.store, self.tracker, origin="serve")
         self.recorder.commit()
         self.hub = Hub()
-        self.camera: Any = None
-        if o.camera is not None:  # every settled click confirmed by the camera (issue 33)
-            self.camera, turn = o.camera(self.tracker, self.session, turn)
+        if o.camera is not None and o.camera_only is None:  # every settled click confirmed
+            self.camera, turn = o.camera(self.tracker, self.session, turn)  # (issue 33)
             self._stack.callback(self.camera.close)
         seats = game.seats()
         if o.players is not None and len(o.players) != len(seats):
@@ -142,7 +152,8 @@ class Served:
             self.tracker, self.session, self.recorder, o.layout, self.hub.publish,
             brain=setup.brain if bots else None, turn=turn if bots else None,
             mistakes=Mistakes(kinds=list(o.mistakes)) if bots else None,
-            source=f"virtual tray on {port}" if o.sim else f"tray on {port}",
+            source="camera-only virtual tray (no encoders)" if o.camera_only is not None
+            else f"virtual tray on {port}" if o.sim else f"tray on {port}",
             hold=o.hold, sim_turn=turn, bot_seats=bot_seats, setup=setup,
             owner=getattr(setup, "owner", None), pace=o.pace,
             board=lambda: board(game, setup.brain), ask=o.ask and o.players is None)

@@ -39,6 +39,7 @@ import dialrig
 from dialrig import config, proto
 
 from dialtray.link.faults import FaultInjector
+from dialtray.virtual import fastboot
 from dialtray.virtual.bridge import (
     UsbBridge,
     cpu_seconds,
@@ -164,6 +165,7 @@ class VirtualTray:
         # Only the firmware goes on MicroPython's path: in an installed copy its neighbours are
         # the rest of site-packages, whose modules must not shadow MicroPython's own.
         self._fw_path = self.workdir / "firmware"
+        self._boot_path = self.workdir / "boot"  # what a boot imports (fastboot.stage)
         shutil.copytree(firmware_dir() / "dialrig", self._fw_path / "dialrig",
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
                         dirs_exist_ok=True)
@@ -309,8 +311,12 @@ class VirtualTray:
         # character (bridge.deliver_interrupt), as the firmware asks for it (Board.set_ctrl_c).
         make_raw(slave)
         env = dict(os.environ)
+        # The boot imports the tray's copy of the firmware, compiled (fastboot: cached by source
+        # text, so an edit to the copy is what runs).
+        micropython = fastboot.interpreter(micropython_binary())
+        fastboot.stage(self._fw_path / "dialrig", self._boot_path / "dialrig", micropython)
         env.update({
-            "MICROPYPATH": f"{self._fw_path}:.frozen",
+            "MICROPYPATH": f"{self._boot_path}:.frozen",
             "DIALRIG_SIM_CTRL": str(self._ctrl_path),
             "DIALRIG_SIM_OUT": str(self._out_path),
             "DIALRIG_SIM_STATE": ",".join(d.state() for d in self.dials),
@@ -335,7 +341,7 @@ class VirtualTray:
 
         self._wdt_ms = 0
         self._proc = subprocess.Popen(
-            [micropython_binary(), "-i", "-c", "from dialrig.app import main\nmain()\n"],
+            [*micropython, "-i", "-c", "from dialrig.app import main\nmain()\n"],
             stdin=slave, stdout=slave, stderr=slave, env=env, cwd=self.workdir,
             start_new_session=True, preexec_fn=become_terminal_owner)
         os.close(slave)

@@ -16,6 +16,11 @@ over it, the dial turning again. Each frame's window is compared with the previo
 tray's corner markers, the live loop's own test with its threshold ``PRINT_NOISE``); a change
 starts the average again from that frame (``restarts``), and a burst that keeps changing ends
 ``moving`` (the caller waits and reads again). A read that is mid-turn is ``between``.
+
+A read the correlation leaves unsure is synthesised on the worker (``synth_worker.py``), never
+on the camera's thread: the burst goes on adding frames meanwhile, and the worker's answer
+counts on a later frame if the window has not changed since (a burst at ``most`` frames waits
+up to ``WAIT_FRAMES`` more frames for it, without blocking).
 """
 
 from __future__ import annotations
@@ -30,11 +35,13 @@ from dialtray.vision.layout import Window
 from dialtray.vision.reading import BETWEEN, CLICK, UNKNOWN, DialRead
 from dialtray.vision.register import Image, Registration
 from dialtray.vision.still import PRINT_NOISE, Change, marker_boxes
+from dialtray.vision.synth_worker import WORKER, Pending
 
 FIRST = 2  # frames averaged before the first read (one more than a single frame: a change
 # between the two is seen before anything is trusted)
 MOST = 12  # frames a burst may use, restarts included
 MOVING = "moving"
+WAIT_FRAMES = 60  # frames past ``most`` a burst waits for the worker's synthesis (2 s at 30 fps)
 
 
 @dataclass
@@ -81,6 +88,8 @@ class WindowBurst:
     _prev_frame: Image | None = None
     _box: tuple[slice, slice] | None = None
     history: list[str] = field(default_factory=list)
+    _pending: Pending | None = None  # a synthesis of this burst's average, on the worker
+    _pending_restarts: int = 0
 
     def feed(self, frame: Image, reg: Registration) -> BurstRead | None:
         """Add a frame; the burst's answer once it has one, else None (another frame)."""
@@ -104,13 +113,23 @@ class WindowBurst:
         if self._n < min(self.first, self.most) and self.frames < self.most:
             return None
         avg = np.clip(np.round(self._sum / self._n), 0, 255).astype(np.uint8)
-        read = self.classifier.read(avg)
+        read = self.classifier.read(avg, defer=True)
+        if self.classifier.deferred is not None and self._pending is None:
+            self._pending = WORKER.submit(self.classifier.deferred)
+            self._pending_restarts = self.restarts
+        done = self._synthesised()
+        if read.status != CLICK and done is not None and done.status in (CLICK, BETWEEN):
+            read = done  # the worker's read of an earlier average of these same frames
         if read.status == CLICK:
+            self._drop()
             return BurstRead(CLICK, read, self.frames, self.restarts)
         if read.status == BETWEEN and self._n >= self.first:
             return BurstRead(BETWEEN, read, self.frames, self.restarts,
                              "the dial is between two clicks")
         if self.frames >= self.most:
+            if self._pending is not None and self.frames < self.most + WAIT_FRAMES:
+                return None  # the worker is still reading: its answer on a later frame
+            self._drop()
             if self.restarts and self._n < self.first:
                 return BurstRead(MOVING, read, self.frames, self.restarts,
                                  "the window kept changing (a hand, a figure, the dial "
@@ -118,6 +137,25 @@ class WindowBurst:
             return BurstRead(UNKNOWN, read, self.frames, self.restarts,
                              read.reason or "the camera is not sure of this dial")
         return None
+
+    def _synthesised(self) -> DialRead | None:
+        """The worker's answer, once done, if the window has not changed since the frames it
+        read (else it is dropped)."""
+        p = self._pending
+        if p is None:
+            return None
+        if self.restarts != self._pending_restarts:
+            self._drop()
+            return None
+        if not p.done():
+            return None
+        self._pending = None
+        return p.result()
+
+    def _drop(self) -> None:
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
 
 
 __all__ = ["BETWEEN", "CLICK", "FIRST", "MOST", "MOVING", "UNKNOWN", "BurstRead", "WindowBurst",

@@ -15,6 +15,11 @@ clicks that print alike look the same to the camera: a dial read as one of them 
 at the one the rules want (``expect``), listed in ``assumed``. A dial
 with no window in the tray layout (an Air Action Ace card) cannot be on a camera-only tray:
 ``CameraTray`` refuses it, naming it.
+
+A turn whose window change the camera missed (a frame too few, a change under the noise) would
+leave the dial's event unsent for good: while the camera has nothing else to read, ``expect``
+(each pump) asks it to read one dial again every ``PATROL_S``, in turn, so a missed turn is
+found within a round of the dials.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from dialtray.vision.errors import VisionError
 from dialtray.vision.witness import CAMERA_ONLY, CameraWitness, Witnessed
 
 DIAL_NAMES = ("combat", "speed")  # the link's dial index -> the window's name
+PATROL_S = 0.5  # while the camera is idle, one dial read again this often, in turn
 
 
 @dataclass(frozen=True)
@@ -67,6 +73,10 @@ class CameraTray:
         self.events: list[Click] = []
         self._alike: dict[tuple[int, int], tuple[int, ...]] = {}  # the last read's clicks
         self.assumed: list[tuple[int, str, int]] = []  # turns taken on the rules' word
+        self.patrols = 0  # dials read again by the patrol
+        self._patrolled = float("-inf")
+        self._patrolling: set[tuple[int, str]] = set()
+        self.quiet: set[int] = set()  # ids of patrol reads that changed nothing (not news)
         witness.on_result = self._on_read
         witness.camera_only = True
 
@@ -94,6 +104,13 @@ class CameraTray:
             if listener in self._listeners:
                 self._listeners.remove(listener)
 
+    def tell(self, ev: TrayEvent) -> None:
+        """Deliver ``ev`` to every listener (a tray's connect snapshot, ``CameraLink``)."""
+        with self._lock:
+            listeners = list(self._listeners)
+        for listener in listeners:
+            listener(ev)
+
     def snapshot(self, timeout: float = 30.0) -> Snapshot:
         """Every dial's position as last read (waiting for each dial's first read); raises
         TimeoutError naming the dials the camera could not read."""
@@ -110,7 +127,9 @@ class CameraTray:
     def expect(self, wants: Mapping[tuple[int, int], int]) -> None:
         """The clicks the rules want now ((dock, dial) -> click): a dial whose last read
         names that click among others that print alike (the camera cannot see a turn between
-        them) is taken to be there. (Called by the thread that runs the tracker.)"""
+        them) is taken to be there; and the patrol (see the module docstring). (Called by the
+        thread that runs the tracker.)"""
+        self._patrol()
         for key, click in wants.items():
             alike = self._alike.get(key, ())
             d = self.dials.get(key)
@@ -119,7 +138,27 @@ class CameraTray:
                 self.assumed.append((d.dock, d.name, click))
                 self._move(d, click, 0.0)
 
+    def _patrol(self) -> None:
+        now = self.witness.clock()
+        if now - self._patrolled < PATROL_S or len(self._pos) < len(self.dials) \
+                or not self.witness.idle():
+            return
+        self._patrolled = now
+        keys = sorted(self.dials)
+        d = self.dials[keys[self.patrols % len(keys)]]
+        self.patrols += 1
+        self._patrolling.add((d.dock, d.name))
+        self.witness.settled(d.dock, d.name, None)
+
     def _on_read(self, w: Witnessed) -> None:
+        patrol = (w.dock, w.dial) in self._patrolling
+        self._patrolling.discard((w.dock, w.dial))
+        before = len(self.events)
+        self._read(w)
+        if patrol and w.state == CAMERA_ONLY and len(self.events) == before:
+            self.quiet.add(id(w))
+
+    def _read(self, w: Witnessed) -> None:
         d = self._by_name.get((w.dock, w.dial))
         if d is not None and w.state != CAMERA_ONLY and self.on_unsure is not None:
             self.on_unsure(w)

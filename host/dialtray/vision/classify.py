@@ -18,7 +18,10 @@ is ``unknown`` too.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 
 import cv2
 import numpy as np
@@ -36,6 +39,7 @@ from dialtray.vision.register import BORDER_MM, SPP, CropGeometry, Image
 from dialtray.vision.scoring import RegionScorer
 from dialtray.vision.scoring import unit as _unit
 from dialtray.vision.synth import MAX_HIDDEN, Synthesis, SynthRead, grey
+from dialtray.vision.synth_worker import pending_read
 
 F32 = npt.NDArray[np.float32]
 
@@ -117,6 +121,8 @@ class DialClassifier:
         self._references = consistent([warped(grey(c), w, (tw, th))
                                        for c, w in zip(crops, warps, strict=True)], faces, window)
         self._synthesis: Synthesis | None = None
+        self._synth_lock = threading.Lock()
+        self.deferred: Callable[[], DialRead] | None = None  # the last read's synthesis, deferred
         self._found: tuple[F32, npt.NDArray[np.float32], dict[str, str]] | None = None
         # the correlation's likeliest look of an unsure read, and whether it scored MIN_SCORE
         self._unsure_top: tuple[tuple[str, int, int], bool] | None = None
@@ -174,21 +180,30 @@ class DialClassifier:
         self._rival = ""
         self._margin = ""
 
-    def read(self, crop: Image, hint: Alignment | None = None) -> DialRead:
+    def read(self, crop: Image, hint: Alignment | None = None, defer: bool = False) -> DialRead:
         """The dial in ``crop``; ``hint``: the alignment of the previous frame (see
         ``last_alignment``), tried first. Only a window read as a click hints the next
         frame: mid-turn the strip's boxes slide in the window, and an alignment locked on
-        them is off by the turn once the dial settles."""
+        them is off by the turn once the dial settles. ``defer``: a synthesis this read needs
+        is not run here but left in ``deferred`` (a live loop hands it to the worker,
+        ``synth_worker.py``) and the read returned is unknown until it has run."""
+        self.deferred = None
         out = self._read(crop, hint)
         if out.status != CLICK and hint is not None:
             # A kept alignment that still fits the rim may be a little off inside, which
             # looks like a dial mid-turn or makes a read unsure: such a read is made again
             # from a fresh search (a live loop read settled dials as mid-turn without this)
             out = self._read(crop, None)
+        job: Callable[[], DialRead] | None = None
         if out.status == UNKNOWN and self._found is not None:
-            out = self._by_synthesis(crop, out, *self._found)
+            job = partial(self._by_synthesis, crop, out, *self._found, self._unsure_top)
         elif out.status == CLICK and out.confidence < CHECK_BELOW and self._found is not None:
-            out = self._checked(crop, out, *self._found[:2])
+            job = partial(self._checked, crop, out, *self._found[:2])
+        if job is not None and defer:
+            self.deferred = job
+            out = pending_read(out)
+        elif job is not None:
+            out = job()
         if out.status != CLICK:
             self.last_alignment = None
         return out
@@ -321,25 +336,29 @@ class DialClassifier:
             n = normalise(crop)
             _, offset, _, found = align(n, self._target)
             warp = found.warp if found is not None else shift(offset)
-        syn = self.synthesis()
-        rim = syn.rim_alignment(n, warp)
-        warps = [warp]
-        for w in (rim, syn.rim_refined(n, rim)):
-            if w is not None and not any(np.allclose(w, o, atol=0.25) for o in warps):
-                warps.append(w)  # a pose the others do not already give
-        return syn.read(crop, warps)
+        with self._synth_lock:  # the worker and a frame thread's plain read may share it
+            syn = self.synthesis()
+            rim = syn.rim_alignment(n, warp)
+            warps = [warp]
+            for w in (rim, syn.rim_refined(n, rim)):
+                if w is not None and not any(np.allclose(w, o, atol=0.25) for o in warps):
+                    warps.append(w)  # a pose the others do not already give
+            return syn.read(crop, warps)
 
     def _by_synthesis(self, crop: Image, unsure: DialRead, n: F32,
-                      warp: npt.NDArray[np.float32], seen: dict[str, str]) -> DialRead:
+                      warp: npt.NDArray[np.float32], seen: dict[str, str],
+                      top: tuple[tuple[str, int, int], bool] | None) -> DialRead:
         """A read the correlation left unsure, made again by synthesising each look
-        (``synth.py``): the reading if its lead reaches ``SYNTH_MARGIN``."""
+        (``synth.py``): the reading if its lead reaches ``SYNTH_MARGIN``. ``top``: the
+        correlation's likeliest look and whether it scored ``MIN_SCORE`` (passed in: on the
+        worker the classifier may already be reading the next frame)."""
         r = self.synthesise(crop, n, warp)
         if r is None:
             return unsure
         look = r.best
         agreed = ""
-        if self._unsure_top is not None:
-            (kind, a, _), scored = self._unsure_top
+        if top is not None:
+            (kind, a, _), scored = top
             if kind == look.kind and (kind == BETWEEN or a == look.a):
                 agreed = AGREED if scored else WEAK
         self.last_synthesis = (r, agreed)

@@ -10,7 +10,10 @@ has not moved needs no new search; one that did fits worse and is searched again
 where they were (cheap) and keeps the registration while they stay put.
 
 A live loop (``follow(frame)``, then ``read`` of that frame with the registration it gave)
-also returns the kept reads of windows whose pixels have not changed (``still.py``).
+also returns the kept reads of windows whose pixels have not changed (``still.py``), and
+never runs a synthesis itself: a window the correlation leaves unsure reads unknown while the
+worker (``synth_worker.py``) synthesises it, and its answer is the window's kept read from the
+first frame after it is done on which the window is still as it was read.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from dialtray.vision.register import (
     register,
 )
 from dialtray.vision.still import Box, Key, StillWindows
+from dialtray.vision.synth_worker import WORKER
 
 
 class TrayReader:
@@ -50,6 +54,12 @@ class TrayReader:
         self._followed: Registration | None = None
         self._followed_frame: Image | None = None  # the frame follow() confirmed the markers on
         self.reused: set[tuple[int, str]] = set()  # (dock, dial) answered from a kept read
+        self.worker = WORKER  # a live loop's syntheses run there (synth_worker.py)
+
+    def settle(self, timeout: float = 60.0) -> bool:
+        """Wait until the syntheses of kept reads have finished (tests and benches that want
+        the worker's answers on the next frame; a live loop never waits)."""
+        return all(p.wait(timeout) for p in self.still.pending())
 
     def classifiers(self, figure: str) -> dict[str, DialClassifier]:
         if figure not in self._classifiers:
@@ -91,6 +101,7 @@ class TrayReader:
         reg = registration or self.register(image, what)
         if reg is not self._hints_for:  # alignments and kept reads belong to one registration
             self._hints.clear()
+            self.still.forget_all_but(set())
             self.still = StillWindows()
             self._hints_for = reg
         windows = [((dock, figure, d), c) for dock, figure in sorted(docks.items())
@@ -110,10 +121,11 @@ class TrayReader:
             else:
                 bt = self.layout.base_type(self.refs[figure].base_type)
                 read = c.read(reg.crop(image, self.layout.docks[dock], bt.windows[d], bt.name),
-                              self._hints.get(key))
+                              self._hints.get(key), defer=live)
                 self._hints[key] = c.last_alignment
+                pending = self.worker.submit(c.deferred) if c.deferred is not None else None
                 if self.reuse:
-                    self.still.keep(key, image, self._box(reg, key), read, 7 * i)
+                    self.still.keep(key, image, self._box(reg, key), read, 7 * i, pending)
             out.setdefault(dock, {})[d] = read
         self.still.forget_all_but({k for k, _ in windows})
         return out

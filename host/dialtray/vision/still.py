@@ -29,6 +29,7 @@ import numpy as np
 
 from dialtray.vision.reading import CLICK, UNKNOWN, DialRead
 from dialtray.vision.register import Image, Registration
+from dialtray.vision.synth_worker import Pending
 
 REFRESH_FRAMES = 30  # a window kept this many frames in a row is read afresh all the same
 # A still window the reader could not name is read afresh every UNSURE_FRAMES frames: each
@@ -72,6 +73,7 @@ class _Kept:
     grey: Image
     read: DialRead
     reused: int = 0
+    pending: Pending | None = None  # the synthesis finishing this read, on the worker
 
 
 def _grey(image: Image, box: Box) -> Image:
@@ -118,24 +120,46 @@ class StillWindows:
         return change.local / max(self.level, 1e-3)
 
     def kept_read(self, key: Key) -> DialRead | None:
-        """The kept read of a window the last ``compare`` found still, else None."""
+        """The kept read of a window the last ``compare`` found still, else None. A read
+        whose synthesis is still running on the worker stays as it is (unsure) while the
+        window is still, however long: reading it again would only ask for another; once
+        the synthesis is done its answer is the kept read (it read these very pixels)."""
         kept, change = self._kept.get(key), self.changes.get(key)
-        if kept is None or change is None or kept.reused >= _kept_for(kept.read) \
-                or not np.isfinite(self.level) or self.print_ratio(change) > PRINT_NOISE:
+        if kept is None or change is None or not np.isfinite(self.level) \
+                or self.print_ratio(change) > PRINT_NOISE:
+            if kept is not None and kept.pending is not None:
+                kept.pending.cancel()  # the window changed: that answer is for other pixels
+            return None
+        if kept.pending is not None:
+            if not kept.pending.done():
+                kept.reused += 1
+                return kept.read
+            kept.read, kept.pending = kept.pending.result(), None
+        if kept.reused >= _kept_for(kept.read):
             return None
         kept.reused += 1
         return kept.read
 
-    def keep(self, key: Key, image: Image, box: Box, read: DialRead, stagger: int) -> None:
+    def keep(self, key: Key, image: Image, box: Box, read: DialRead, stagger: int,
+             pending: Pending | None = None) -> None:
         """Keep a fresh read and its pixels (``stagger``: windows first refresh at different
-        frames, not all on the same one)."""
+        frames, not all on the same one; ``pending``: the synthesis finishing the read)."""
         first = stagger % (REFRESH_FRAMES // 2) if read.status == CLICK else 0
-        self._kept[key] = _Kept(_grey(image, box), read, first)
+        old = self._kept.get(key)
+        if old is not None and old.pending is not None:
+            old.pending.cancel()
+        self._kept[key] = _Kept(_grey(image, box), read, first, pending)
+
+    def pending(self) -> list[Pending]:
+        """The syntheses still running for kept reads."""
+        return [k.pending for k in self._kept.values() if k.pending is not None]
 
     def forget_all_but(self, keys: set[Key]) -> None:
         """A figure taken off its dock: nothing kept for it."""
         for key in set(self._kept) - keys:
-            del self._kept[key]
+            old = self._kept.pop(key)
+            if old.pending is not None:
+                old.pending.cancel()
 
 
 def _kept_for(read: DialRead) -> int:

@@ -71,7 +71,8 @@ class Witnessed:
     reason: str = ""
     todo: str = ""
     at: float = 0.0
-    asked: float = 0.0  # when the read was asked for (settle -> answer: at - asked)
+    asked: float = 0.0  # when the encoder's settle asked for the read (settle -> answer:
+    # at - asked, the wait for the camera thread to take the request included)
 
     def to_dict(self) -> dict[str, Any]:
         return {"dock": self.dock, "dial": self.dial, "figure": self.figure,
@@ -104,6 +105,7 @@ class _Job:
     frames: int = 0
     reg: Registration | None = None
     held: bool = False  # a disagreement: read again once the window changed and is still
+    asked: float | None = None  # when ``settled`` was called (None: the camera's own read)
 
 
 @dataclass
@@ -134,7 +136,7 @@ class CameraWitness:
 
     def __post_init__(self) -> None:
         self.docks = dict(self.docks)
-        self._requests: queue.SimpleQueue[tuple[str, Key, int | None, bool]] = \
+        self._requests: queue.SimpleQueue[tuple[str, Key, int | None, bool, float]] = \
             queue.SimpleQueue()
         self._jobs: dict[Key, _Job] = {}
         self._watch: dict[Key, _Watch] = {}
@@ -155,11 +157,11 @@ class CameraWitness:
         index); ``plausible``: the rules move this dial now (``fusion.may_move``)."""
         with self._cond:
             self._pending += 1
-        self._requests.put(("settled", (dock, dial), click, plausible))
+        self._requests.put(("settled", (dock, dial), click, plausible, self.clock()))
 
     def turning(self, dock: int, dial: str) -> None:
         """The encoder says the dial is moving: any read of it in progress is dropped."""
-        self._requests.put(("turning", (dock, dial), None, True))
+        self._requests.put(("turning", (dock, dial), None, True, self.clock()))
 
     def last_confirmed(self, dock: int, dial: str) -> int | None:
         return self._last.get((dock, dial))
@@ -257,7 +259,7 @@ class CameraWitness:
     def _take_requests(self, now: float) -> None:
         while True:
             try:
-                kind, key, click, plausible = self._requests.get_nowait()
+                kind, key, click, plausible, asked = self._requests.get_nowait()
             except queue.Empty:
                 return
             if kind == "turning":
@@ -269,7 +271,7 @@ class CameraWitness:
                 self._pending -= 1
             if key[0] not in self.docks:
                 continue  # no figure on that dock: nothing to read
-            self._jobs[key] = _Job(key, click, plausible, now)
+            self._jobs[key] = _Job(key, click, plausible, now, asked=asked)
 
     def _look(self, frame: Image, reg: Registration, level: float, now: float) -> None:
         """Which windows changed since the last frame (moves; camera-only dials' settles)."""
@@ -367,7 +369,7 @@ class CameraWitness:
         w = Witnessed(dock, dial, self.docks[dock], job.encoder, state,
                       a.read.clicks if a is not None and a.read is not None
                       and a.status == CLICK else (), click, job.frames, job.bursts, reason,
-                      todo, now, job.since)
+                      todo, now, job.since if job.asked is None else min(job.asked, job.since))
         if keep:
             job.held = True
         else:

@@ -135,6 +135,11 @@ class TerminalTable:
                      "them, 'more' pages on, 'wait' stops the table's bookkeeping" +
                      (", sim: " + ", ".join(sorted(self.sim_commands())) if self.vtray else ""))
             return
+        if self.vtray is None and not self._parses(line):  # a camera-only virtual tray
+            said = camera.typed_turn(self.camera, words)
+            if said is not None:
+                self.say(f"sim: {said}")
+                return
         if self.vtray is not None and words[0] in self.sim_commands() and \
                 not self._parses(line):
             from dialtray.virtual.script import ScriptError, run_line
@@ -247,7 +252,8 @@ class TerminalTable:
             t.lines.append(f"# fair dice: {verdict}")
             code = 0 if verdict.ok else 1
         if self.camera is not None:  # the last answers, then the camera is let go
-            self.camera.witness.wait(self.camera.witness.idle, 10)
+            if not getattr(self.args, "no_encoders", False):  # (camera-only: nothing to
+                self.camera.witness.wait(self.camera.witness.idle, 10)  # confirm is left)
             for w in self.camera.pump(self.t):
                 self.say(camera.shown(w))
             self.camera.close()

@@ -42,6 +42,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("argument --port: not with --sim (the virtual tray has its own)", 2)
     if args.docks_file is not None and args.figures:
         raise CommandError("argument --figures: not with --docks-file", 2)
+    camera.check_camera_only(args)
     res: Resuming | None = None
     if args.resume is not None:
         if args.sim:
@@ -65,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
                            "--resume a stored game", 2)
     check_before_start(args, args.game)
     camera.check(args)
+    if args.no_encoders:
+        return run_camera_only(args)
     ev = open_event(args)
     body = wait_assignment(ev, args.wait) if ev is not None else None
     vtray: Any = None
@@ -101,6 +104,34 @@ def run(args: argparse.Namespace) -> int:
         if vtray is not None:
             vtray.close()
         stop_event(ev)
+
+
+def run_camera_only(args: argparse.Namespace) -> int:
+    """``--sim --camera virtual --no-encoders``: the table on a camera-only virtual tray (no
+    electronics: no session, no LED dice; the camera's reads are the dial events)."""
+    from dialtray.table.camera_only import (
+        CameraOnlyError,
+        virtual_camera_tray,
+        without_ace_cards,
+    )
+
+    dice = "seeded" if args.dice in ("fair", "tray") else args.dice
+    inbox: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+    source, _ = make_dice(dice, None, args.seed, TypedDice(inbox))
+    table = new_table(args.game, source, args.seed, args.turns, args.docks, args.docks_file,
+                      args.figures, timing=Timing(),
+                      make=without_ace_cards(args.seed, args.turns)
+                      if args.game == "airaction" else None)
+    try:
+        link = virtual_camera_tray(args.game, table.tracker, args.seed, args.camera_profile)
+    except CameraOnlyError as e:
+        raise CommandError(f"argument --no-encoders: {e}", 2) from e
+    if dice != args.dice:
+        print(f"a camera-only tray has no LED dice: seeded dice (--seed {args.seed}; --dice "
+              "typed to roll your own)", file=sys.stderr, flush=True)
+    threading.Thread(target=read_lines, args=(inbox,), daemon=True, name="play-input").start()
+    with link:
+        return TerminalTable(args, table, link, None, inbox).run()  # type: ignore[arg-type]
 
 
 def run_resumed(args: argparse.Namespace, res: Resuming, ev: Any = None) -> int:
