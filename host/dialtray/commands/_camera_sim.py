@@ -47,7 +47,7 @@ TIMING = Timing(judge_s=0.25, grace_s=0.5)
 class CameraGame:
     """What a camera game left: the table, the camera's answers and what it cost."""
 
-    table: Any  # commands._table.Table (camera_game) or dialtray.table.Table
+    table: Any  # table.start.Table (camera_game) or dialtray.table.Table
     witness: CameraWitness
     world: DialWorld
     seconds: float
