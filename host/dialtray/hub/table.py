@@ -40,6 +40,15 @@ CALLS_SQL = ("CREATE TABLE IF NOT EXISTS hub_calls_out (uid TEXT PRIMARY KEY, ga
 """Judge calls wait here until the hub acknowledges them (``callack``, naming the hub's number
 for the call): a call made while the broker or the hub is away goes when it is back."""
 
+FIRSTS_SQL = ("WITH RECURSIVE g(game) AS (SELECT MIN(game) FROM hub_outbox UNION ALL "
+              "SELECT (SELECT MIN(game) FROM hub_outbox WHERE game > g.game) FROM g "
+              "WHERE g.game IS NOT NULL) "
+              "SELECT game, (SELECT MIN(n) FROM hub_outbox o WHERE o.game = g.game) FROM g "
+              "WHERE game IS NOT NULL")
+"""Each game in the outbox with its first record not acknowledged, by index look-ups alone (a
+skip over the primary key): ``GROUP BY game`` or ``DISTINCT`` read every outbox row, at every
+step of the link — with 60 000 records waiting per table that was the link's whole CPU."""
+
 TRIGGER_SQL = ("CREATE TRIGGER IF NOT EXISTS hub_outbox_fill AFTER INSERT ON records BEGIN "
                "INSERT OR IGNORE INTO hub_outbox VALUES (new.game_id, new.n); END")
 
@@ -391,8 +400,7 @@ class TableLink:
                 self._last_progress = time.monotonic()
             cursor = dict(self._cursor)
         self._send_calls(conn)
-        low: dict[int, int] = dict(conn.execute(  # each game's first record not acknowledged
-            "SELECT game, MIN(n) FROM hub_outbox GROUP BY game"))
+        low: dict[int, int] = dict(conn.execute(FIRSTS_SQL))
         for game, n in resend:  # (or the first the hub asks for again)
             low[game] = min(low.get(game, n), n)
         for game, lo in low.items():
