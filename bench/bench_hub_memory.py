@@ -91,6 +91,8 @@ def hub_memory(s: Any, tmp: Path, records: int, tables: int) -> dict[str, Any]:
             wait_for(lambda share=share: hub.stats.stored >= share * total, 1800,  # type: ignore[misc]
                      f"{share:.0%} stored", every=0.05)
             marks[f"{share:.0%}"] = round(rss_mb(), 1)
+            print(f"  {share:.0%} stored after {time.monotonic() - t0:.0f} s: hub RSS "
+                  f"{marks[f'{share:.0%}']:.0f} MB", flush=True)
         took = time.monotonic() - t0
         return {"records": total, "tables": tables, "hub_rss_mb_before": round(before, 1),
                 "hub_rss_mb_at": marks, "hub_peak_rss_mb":
