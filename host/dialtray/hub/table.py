@@ -40,6 +40,15 @@ CALLS_SQL = ("CREATE TABLE IF NOT EXISTS hub_calls_out (uid TEXT PRIMARY KEY, ga
 """Judge calls wait here until the hub acknowledges them (``callack``, naming the hub's number
 for the call): a call made while the broker or the hub is away goes when it is back."""
 
+FIRSTS_SQL = ("WITH RECURSIVE g(game) AS (SELECT MIN(game) FROM hub_outbox UNION ALL "
+              "SELECT (SELECT MIN(game) FROM hub_outbox WHERE game > g.game) FROM g "
+              "WHERE g.game IS NOT NULL) "
+              "SELECT game, (SELECT MIN(n) FROM hub_outbox o WHERE o.game = g.game) FROM g "
+              "WHERE game IS NOT NULL")
+"""Each game in the outbox with its first record not acknowledged, by index look-ups alone (a
+skip over the primary key): ``GROUP BY game`` or ``DISTINCT`` read every outbox row, at every
+step of the link — with 60 000 records waiting per table that was the link's whole CPU."""
+
 TRIGGER_SQL = ("CREATE TRIGGER IF NOT EXISTS hub_outbox_fill AFTER INSERT ON records BEGIN "
                "INSERT OR IGNORE INTO hub_outbox VALUES (new.game_id, new.n); END")
 
@@ -137,14 +146,19 @@ class TableLink:
 
     At most ``WINDOW`` records of a game are out beyond the first one the hub has not
     acknowledged; the rest stay in the outbox (on disk) and are read as acknowledgements move it
-    on. Without the window every unacknowledged record went into paho's memory, and again at
-    each re-send, so a link's memory grew with the outbox (+104 MB for 100 000 records waiting,
-    hub away 11 s; +20 MB with the window: bench/bench_hub_memory.py)."""
+    on, and paho is handed nothing more while it still holds the last record it was given
+    (``_in_paho``). Before, every unacknowledged record went into paho's memory, again at each
+    re-send: +104 MB for 100 000 records waiting with the hub away 11 s, ~400 MB per process
+    of 8 tables in a 1 M-record catch-up; now +20 MB (bench/bench_hub_memory.py). A re-send
+    waits ``RETRY_S`` without an ack, longer (to ``RETRY_MAX_S``) when the hub acks slowly or a
+    re-send brought nothing: a fixed 3 s had 16 tables send 1.7 M duplicates to a hub busy
+    catching up on 1 M records."""
 
     BATCH = 400
     WINDOW = 2000  # records of a game published beyond the first the hub has not acknowledged
     POLL_S = 0.2  # a look at the outbox without a wake: for commits of another process
     RETRY_S = 3.0  # records outstanding and no ack for this long: publish them again
+    RETRY_MAX_S = 30.0  # (the patience grows with a slow hub's gaps between acks, to this)
 
     def __init__(self, db: Path, event: str, table: str, broker: Broker,
                  ruling_key: bytes | None = None,
@@ -169,6 +183,7 @@ class TableLink:
         self._acks: list[tuple[int, int]] = []
         self._resend: list[tuple[int, int]] = []
         self._last_progress = time.monotonic()
+        self._patience = self.RETRY_S  # no ack for this long: send again (see _step)
         self._last_info: Any = None  # paho's MQTTMessageInfo of the last record published
         self._last_pub_at = 0.0
         self._held = False  # the link waits for paho to hand its last record to the broker
@@ -378,7 +393,10 @@ class TableLink:
                     cur = conn.execute("DELETE FROM hub_outbox WHERE game = ? AND n <= ?",
                                        (game, n))
                     self.stats.confirmed += cur.rowcount
-            self._last_progress = time.monotonic()
+            now = time.monotonic()
+            self._patience = min(self.RETRY_MAX_S,  # (a busy hub acks seldom: wait for it)
+                                 max(self.RETRY_S, 3 * (now - self._last_progress)))
+            self._last_progress = now
         if not self.connected.is_set() or self._in_paho():
             with self._lock:
                 self._resend[:0] = resend  # (kept for the step that sends)
@@ -386,13 +404,15 @@ class TableLink:
         with self._lock:
             for game, first in resend:
                 self._cursor[game] = min(self._cursor.get(game, 0), first - 1)
-            if time.monotonic() - self._last_progress > self.RETRY_S:
-                self._cursor.clear()
-                self._last_progress = time.monotonic()
+            if time.monotonic() - self._last_progress > self._patience:
+                self._cursor.clear()  # everything unacknowledged again, and longer to wait
+                self._last_progress = time.monotonic()  # next time if still nothing comes
+                self._patience = min(self.RETRY_MAX_S, 2 * self._patience)
             cursor = dict(self._cursor)
         self._send_calls(conn)
-        low: dict[int, int] = dict(conn.execute(  # each game's first record not acknowledged
-            "SELECT game, MIN(n) FROM hub_outbox GROUP BY game"))
+        low: dict[int, int] = dict(conn.execute(FIRSTS_SQL))
+        if not low and not resend:  # nothing outstanding: the wait for an ack starts anew
+            self._last_progress = time.monotonic()
         for game, n in resend:  # (or the first the hub asks for again)
             low[game] = min(low.get(game, n), n)
         for game, lo in low.items():
