@@ -38,8 +38,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     third to one worker, the next to another…) and balances the shares by moving tests from the
     end of the longest queue. All the slow tests first in the list therefore all landed on one
     worker, which ran them one after another while the others finished the short tests and
-    then waited for it. So the slow tests are dealt out (longest estimate first, each to the
-    share with the least slow work so far) and put at the front of their worker's share; the
+    then waited for it. So the slow tests are dealt out a module at a time (longest estimate
+    first, each to the share with the least slow work so far) and put at the front of their
+    worker's share; the
     short tests fill the shares in their collected order. Every worker collects the same list
     and computes the same order (xdist requires it)."""
     slow = [item for item in items if item.get_closest_marker("slow") is not None]
@@ -67,16 +68,23 @@ def worksteal_order(slow: list[pytest.Item], fast: list[pytest.Item],
     for k in range(workers):
         sizes.append(left // (workers - k))
         left -= sizes[-1]
+    # A module's slow tests stay together: they may share a module-scoped fixture (a rendered
+    # photo set, a served table), which a split would build on two workers.
+    modules: dict[str, list[pytest.Item]] = {}
+    for item in slow:
+        modules.setdefault(item.nodeid.split("::")[0], []).append(item)
+    groups = sorted(modules.values(), key=lambda g: sum(map(slow_estimate, g)), reverse=True)
     shares: list[list[pytest.Item]] = [[] for _ in sizes]
     load = [0.0] * workers
-    for item in sorted(slow, key=slow_estimate, reverse=True):  # stable: ties keep their order
-        open_ = [k for k in range(workers) if len(shares[k]) < sizes[k]]
-        k = min(open_, key=lambda k: load[k])
-        shares[k].append(item)
-        load[k] += slow_estimate(item)
+    for group in groups:  # stable sort: equal costs keep their collected order
+        open_ = [k for k in range(workers) if len(shares[k]) + len(group) <= sizes[k]]
+        k = min(open_ or range(workers), key=lambda k: load[k])
+        shares[k].extend(sorted(group, key=slow_estimate, reverse=True))
+        load[k] += sum(map(slow_estimate, group))
     rest = iter(fast)
     for k in range(workers):
-        shares[k].extend(next(rest) for _ in range(sizes[k] - len(shares[k])))
+        shares[k].extend(next(rest) for _ in range(max(0, sizes[k] - len(shares[k]))))
+    shares[-1].extend(rest)  # (only when slow tests alone overfill a share)
     return [item for share in shares for item in share]
 
 
