@@ -31,9 +31,68 @@ def pytest_configure(config: pytest.Config) -> None:
         signal.signal(signal.SIGQUIT, signal.SIG_DFL)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Stable sort: tests marked ``slow`` first, each group in its collected order."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``slow`` first, on every worker.
+
+    ``--dist worksteal`` hands each worker a contiguous share of the collected list (the first
+    third to one worker, the next to another…) and balances the shares by moving tests from the
+    end of the longest queue. All the slow tests first in the list therefore all landed on one
+    worker, which ran them one after another while the others finished the short tests and
+    then waited for it. So the slow tests are dealt out a module at a time (longest estimate
+    first, each to the share with the least slow work so far) and put at the front of their
+    worker's share; the
+    short tests fill the shares in their collected order. Every worker collects the same list
+    and computes the same order (xdist requires it)."""
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    fast = [item for item in items if item.get_closest_marker("slow") is None]
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0") or 0)
+    dist = getattr(config, "workerinput", {}).get("dialtray_dist")
+    if workers < 2 or dist != "worksteal" or not slow:
+        items[:] = slow + fast
+        return
+    items[:] = worksteal_order(slow, fast, workers)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """(xdist, on the controller) Tell each worker how the tests are distributed: a worker's
+    own ``--dist`` reads "no"."""
+    node.workerinput["dialtray_dist"] = node.config.getvalue("dist")
+
+
+def worksteal_order(slow: list[pytest.Item], fast: list[pytest.Item],
+                    workers: int) -> list[pytest.Item]:
+    """``slow + fast`` reordered so xdist's initial worksteal split (share k: what is left,
+    divided by the workers still to serve) gives each worker an even part of the slow work."""
+    sizes, left = [], len(slow) + len(fast)
+    for k in range(workers):
+        sizes.append(left // (workers - k))
+        left -= sizes[-1]
+    # A module's slow tests stay together: they may share a module-scoped fixture (a rendered
+    # photo set, a served table), which a split would build on two workers.
+    modules: dict[str, list[pytest.Item]] = {}
+    for item in slow:
+        modules.setdefault(item.nodeid.split("::")[0], []).append(item)
+    groups = sorted(modules.values(), key=lambda g: sum(map(slow_estimate, g)), reverse=True)
+    shares: list[list[pytest.Item]] = [[] for _ in sizes]
+    load = [0.0] * workers
+    for group in groups:  # stable sort: equal costs keep their collected order
+        open_ = [k for k in range(workers) if len(shares[k]) + len(group) <= sizes[k]]
+        k = min(open_ or range(workers), key=lambda k: load[k])
+        shares[k].extend(sorted(group, key=slow_estimate, reverse=True))
+        load[k] += sum(map(slow_estimate, group))
+    rest = iter(fast)
+    for k in range(workers):
+        shares[k].extend(next(rest) for _ in range(max(0, sizes[k] - len(shares[k]))))
+    shares[-1].extend(rest)  # (only when slow tests alone overfill a share)
+    return [item for share in shares for item in share]
+
+
+def slow_estimate(item: pytest.Item) -> float:
+    """A slow test's relative cost, for dealing them out: ``@pytest.mark.slow(cost=3)`` (the
+    emulated Pico's games run for minutes), else 1."""
+    marker = item.get_closest_marker("slow")
+    return float(marker.kwargs.get("cost", 1)) if marker is not None else 0.0
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:

@@ -165,7 +165,7 @@ class VirtualTray:
         # Only the firmware goes on MicroPython's path: in an installed copy its neighbours are
         # the rest of site-packages, whose modules must not shadow MicroPython's own.
         self._fw_path = self.workdir / "firmware"
-        self._boot_path = self.workdir / "boot"  # what a boot imports (fastboot.stage)
+        self._boot_dirs: list[Path] = []  # what the running boot imports (fastboot.stage)
         shutil.copytree(firmware_dir() / "dialrig", self._fw_path / "dialrig",
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
                         dirs_exist_ok=True)
@@ -313,10 +313,13 @@ class VirtualTray:
         env = dict(os.environ)
         # The boot imports the tray's copy of the firmware, compiled (fastboot: cached by source
         # text, so an edit to the copy is what runs).
+        # Its own folder per boot: another tray on the same workdir may be running from one.
         micropython = fastboot.interpreter(micropython_binary())
-        fastboot.stage(self._fw_path / "dialrig", self._boot_path / "dialrig", micropython)
+        boot = Path(tempfile.mkdtemp(prefix="boot-", dir=self.workdir))
+        self._boot_dirs.append(boot)
+        fastboot.stage(self._fw_path / "dialrig", boot / "dialrig", micropython)
         env.update({
-            "MICROPYPATH": f"{self._boot_path}:.frozen",
+            "MICROPYPATH": f"{boot}:.frozen",
             "DIALRIG_SIM_CTRL": str(self._ctrl_path),
             "DIALRIG_SIM_OUT": str(self._out_path),
             "DIALRIG_SIM_STATE": ",".join(d.state() for d in self.dials),
@@ -363,6 +366,9 @@ class VirtualTray:
             proc.wait()
         if proc is not None:
             self.bridge.retire_device(self._master)  # closed by the pump: see retire_device
+        for boot in self._boot_dirs:  # (its process has ended)
+            shutil.rmtree(boot, ignore_errors=True)
+        self._boot_dirs.clear()
         self._wdt_ms = 0
 
     def _interrupt(self) -> bool:
