@@ -106,12 +106,13 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return max(2, (3 * (os.cpu_count() or 1) + 1) // 2)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """One real Chromium, driven by Playwright, for every page test of a worker (tests/ui and
-    tests/hub). One, not one per folder: a second sync Playwright started in the same process
-    while the first runs fails ("Sync API inside the asyncio loop"), which made a worker that
-    ran a hub page test and then a UI page test error."""
+    """One real Chromium, driven by Playwright, for the page tests of a module (tests/ui and
+    tests/hub). Shared by one module only, stopped when the worker moves on: while sync
+    Playwright runs, its event loop is the main thread's running loop, so any other test on that
+    worker calling ``asyncio.run`` failed ("cannot be called from a running event loop"); and a
+    second sync Playwright started beside it fails too ("Sync API inside the asyncio loop")."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:

@@ -104,7 +104,9 @@ class Person:
 
     # ---- dials --------------------------------------------------------------------------------
 
-    def _click_dial(self, d: dict[str, Any], clicks: int) -> None:
+    def _click_dial(self, d: dict[str, Any], clicks: int) -> bool:
+        """Press the dial's button; False when its row has gone (or is being turned) before
+        the press landed: what the person looked at is stale, and the next look decides."""
         li = f'#t-dials li[data-dock="{d["dock"]}"][data-reader="{d["reader"]}"]'
         rev = self.page.evaluate("() => window.dialtray.rev")
         button = self.page.locator(f'{li} button.turn[data-clicks="{clicks}"]')
@@ -113,11 +115,13 @@ class Person:
                 button.click(timeout=3000)
                 break
             except PlaywrightTimeout:
-                continue
+                if not button.count() or self.page.locator(f"{li}.moving").count():
+                    return False
         else:
             raise AssertionError(f"the page never held still long enough to click {li}")
         self.turns += 1
         self.page.wait_for_function("r => window.dialtray.rev > r", arg=rev)
+        return True
 
     def turn(self, d: dict[str, Any]) -> None:
         """Turn a dial as the page asks: its words say how many clicks and which way."""
@@ -131,14 +135,17 @@ class Person:
             assert n == d["turn"], (text, d["turn"])
         if self.mistake and d["cls"] == "expect":
             self.mistake = False
-            self._click_dial(d, -1 if n > 0 else 1)  # the wrong way: the page must flag it
+            if not self._click_dial(d, -1 if n > 0 else 1):  # the wrong way: must be flagged
+                self.mistake = True  # the row went before the press: the mistake comes later
+                return
             li = f'#t-dials li.flag[data-dock="{d["dock"]}"][data-reader="{d["reader"]}"]'
             self.page.wait_for_selector(li, timeout=15000)
             self.flags.append(self.page.inner_text(li))
             return  # the next look reads the flag's words and puts it right
         step = 1 if n > 0 else -1
         for _ in range(abs(n)):
-            self._click_dial(d, step)
+            if not self._click_dial(d, step):
+                return
 
     # ---- a game with no dial on the tray: the mistake is a mistyped decision ------------------
 
