@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from dialrig import proto
@@ -106,8 +107,10 @@ def test_an_error_on_the_link_thread_reaches_every_caller(wrapping_tray: Scripte
         async def consume() -> list[TrayEvent]:
             return [ev async for ev in session.stream()]
 
-        with pytest.raises(SessionFailed):
-            asyncio.run(asyncio.wait_for(consume(), 5))
+        # On a thread of its own: a page test earlier on this worker leaves Playwright's event
+        # loop running on the main thread, where asyncio.run() refuses to start another.
+        with pytest.raises(SessionFailed), ThreadPoolExecutor(1) as own:
+            own.submit(asyncio.run, asyncio.wait_for(consume(), 5)).result(timeout=30)
         assert session.state_history[-1].new == SessionState.FAILED
     assert session.state == SessionState.FAILED, "stop() does not hide the failure"
 
