@@ -60,9 +60,10 @@ from benchout import write_results  # noqa: E402
 from dialtray.hub import devservers  # noqa: E402
 from dialtray.hub.ingest import Ingest  # noqa: E402
 from dialtray.hub.sim import ScriptedTable, crash_hub, wait_for  # noqa: E402
-from dialtray.hub.table import Broker, Outbox, TableLink  # noqa: E402
+from dialtray.hub.table import Broker, TableLink  # noqa: E402
 from dialtray.store.db import GameStore  # noqa: E402
 from hubhelp import fresh_db  # noqa: E402
+from hubstores import one_store  # noqa: E402
 
 EVENT = "ev1"
 
@@ -99,14 +100,7 @@ def ingest_rate(s: devservers.DevServers, hub_pw: str, tmp: Path, tables: int,
         pw = secrets.token_urlsafe(9)
         s.mqtt.add_user(tid, pw)
         path = tmp / f"{tid}.sqlite3"
-        with GameStore.open(path) as store:
-            Outbox.install(store)
-            gid = store.new_game("airaction", seats=[("A", "x"), ("B", "y")], origin="bench")
-            for k in range(records - 1):
-                store.append(gid, "device", {"i": k, "click": k % 12, "dock": k % 8})
-                if k % 500 == 499:
-                    store.commit()
-            store.commit()
+        one_store(path, records, every=500)
         specs.append((str(path), tid, pw, s.mqtt.port))
     ctx = mp.get_context("spawn")
     go, stop = ctx.Event(), ctx.Event()

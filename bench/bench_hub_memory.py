@@ -44,24 +44,12 @@ from bench_hub import rss_mb, run_links  # noqa: E402
 from benchout import print_table, write_results  # noqa: E402
 from dialtray.hub.ingest import Ingest  # noqa: E402
 from dialtray.hub.sim import wait_for  # noqa: E402
-from dialtray.hub.table import Broker, Outbox, TableLink  # noqa: E402
-from dialtray.store.db import GameStore  # noqa: E402
+from dialtray.hub.table import Broker, TableLink  # noqa: E402
 from hubhelp import fresh_db  # noqa: E402
+from hubstores import one_store  # noqa: E402
 
 EVENT = "ev1"
 HUB_BOUND_MB = 100.0  # the hub's RSS after any number of records (the stated bound)
-
-
-def one_store(path: Path, records: int) -> None:
-    """A store with one game of ``records`` records, every one in the hub's outbox."""
-    with GameStore.open(path) as store:
-        Outbox.install(store)
-        gid = store.new_game("airaction", seats=[("A", "x"), ("B", "y")], origin="bench")
-        for k in range(records - 1):
-            store.append(gid, "device", {"i": k, "click": k % 12, "dock": k % 8})
-            if k % 5000 == 4999:
-                store.commit()
-        store.commit()
 
 
 def hub_memory(s: Any, tmp: Path, records: int, tables: int) -> dict[str, Any]:
