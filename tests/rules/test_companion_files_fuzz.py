@@ -35,20 +35,35 @@ SLICES = 4
 COUNTS = {"sheet": 3500, "table": 2500, "map": 1000, "hero": 3000}  # 10 000 files
 
 
-def _paths(doc: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [at]
+def _paths(doc: Any, at: tuple[Any, ...] = (), out: list[tuple[Any, ...]] | None = None
+           ) -> list[tuple[Any, ...]]:
+    """Every node's path, parents before children, in document order (one list, appended to:
+    not a list per node concatenated into its parent's)."""
+    if out is None:
+        out = []
+    out.append(at)
     if isinstance(doc, dict):
         for k, v in doc.items():
-            out += _paths(v, (*at, k))
+            _paths(v, (*at, k), out)
     elif isinstance(doc, list):
         for i, v in enumerate(doc):
-            out += _paths(v, (*at, i))
+            _paths(v, (*at, i), out)
     return out
+
+
+def _copy(doc: Any) -> Any:
+    """A deep copy of JSON data (dicts, lists, scalars): what ``copy.deepcopy`` gives for a
+    parsed file, without its memo of shared objects (a parsed file shares none)."""
+    if isinstance(doc, dict):
+        return {k: _copy(v) for k, v in doc.items()}
+    if isinstance(doc, list):
+        return [_copy(v) for v in doc]
+    return doc
 
 
 def mutate(doc: Any, rng: random.Random) -> Any:
     """One to three random edits of a deep copy of ``doc``."""
-    doc = copy.deepcopy(doc)
+    doc = _copy(doc)
     for _ in range(rng.randint(1, 3)):
         paths = _paths(doc)
         at = rng.choice(paths)
@@ -65,7 +80,7 @@ def mutate(doc: Any, rng: random.Random) -> Any:
         elif op < 0.35 and isinstance(parent, list):
             parent.pop(key)
         elif op < 0.45 and isinstance(parent, list):
-            parent.append(copy.deepcopy(parent[key]))
+            parent.append(_copy(parent[key]))
         elif op < 0.6 and isinstance(parent[key], int) and not isinstance(parent[key], bool):
             parent[key] += rng.choice((-11, -1, 1, 2, 7, 100))
         elif op < 0.7 and isinstance(parent[key], str) and parent[key]:
@@ -75,7 +90,7 @@ def mutate(doc: Any, rng: random.Random) -> Any:
         elif op < 0.75 and isinstance(parent, dict):
             parent[rng.choice(("extra", "_note", "A", "9", "gun9"))] = rng.choice(ODD)
         else:
-            parent[key] = copy.deepcopy(rng.choice(ODD))
+            parent[key] = _copy(rng.choice(ODD))
     return doc
 
 
