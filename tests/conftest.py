@@ -8,6 +8,7 @@ changes: every test still runs.
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 from collections.abc import Iterator
@@ -83,7 +84,7 @@ def worksteal_order(slow: list[pytest.Item], fast: list[pytest.Item],
         load[k] += sum(map(slow_estimate, group))
     rest = iter(fast)
     for k in range(workers):
-        shares[k].extend(next(rest) for _ in range(max(0, sizes[k] - len(shares[k]))))
+        shares[k].extend(itertools.islice(rest, max(0, sizes[k] - len(shares[k]))))
     shares[-1].extend(rest)  # (only when slow tests alone overfill a share)
     return [item for share in shares for item in share]
 
