@@ -149,13 +149,13 @@ def test_only_unexplained_pixels_reaching_the_crop_edge_are_left_out() -> None:
 
 
 def test_a_dial_mid_turn_that_pulls_the_alignment_off_its_window_is_still_read(
-        layout: Layout) -> None:
+        layout: Layout, all_refs: dict[str, FigureRefs]) -> None:
     """On a spent held-back photo (seed 9751, tray 52) a dial caught mid-turn pulled ECC round
     by 43 degrees and off the window: the window then seemed "not where the tray layout puts
     it". A refinement that fits worse than the integer search it started from is dropped
     (align.py), and the window reads mid-turn; and the whole tray reads nothing wrong."""
     figures = testset.all_sample_figures()
-    refs = {fid: testset.capture_refs(layout, fid, doc) for fid, doc in figures.items()}
+    refs = all_refs
     (shot, docks), = testset.tray_sets(layout, figures, rp.held_back, 53, 9751, first=52)
     assert docks[0].figure == "sample-show-stopper" and docks[0].positions["combat"] % 1 > 0.3
     reads = TrayReader(layout, refs).read(shot.image, {d: s.figure for d, s in docks.items()})
@@ -165,13 +165,14 @@ def test_a_dial_mid_turn_that_pulls_the_alignment_off_its_window_is_still_read(
     assert score.wrong == 0, score.wrong_cases
 
 
-def test_a_click_read_with_little_confidence_is_checked_by_synthesis(layout: Layout) -> None:
+def test_a_click_read_with_little_confidence_is_checked_by_synthesis(
+        layout: Layout, all_refs: dict[str, FigureRefs]) -> None:
     """On a spent held-back photo (seed 9792, tray 22) the correlation read the militia
     fighter's 8 as a 9 (click 5 as 6/7) at confidence 0.40, above its threshold; the
     synthesis finds the 8. A click read with less confidence than ``CHECK_BELOW`` that the
     synthesis does not confirm is unknown, and says why."""
     figures = testset.all_sample_figures()
-    refs = {fid: testset.capture_refs(layout, fid, doc) for fid, doc in figures.items()}
+    refs = all_refs
     (shot, docks), = testset.tray_sets(layout, figures, rp.held_back, 23, 9792, first=22)
     assert docks[7].figure == "sample-militia-fighter" and docks[7].positions["combat"] == 5
     reads = TrayReader(layout, refs).read(shot.image, {d: s.figure for d, s in docks.items()})
