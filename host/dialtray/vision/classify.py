@@ -39,6 +39,7 @@ from dialtray.vision.register import BORDER_MM, SPP, CropGeometry, Image
 from dialtray.vision.scoring import RegionScorer
 from dialtray.vision.scoring import unit as _unit
 from dialtray.vision.synth import MAX_HIDDEN, Synthesis, SynthRead, grey
+from dialtray.vision.synth_shared import shared_synthesis
 from dialtray.vision.synth_worker import pending_read
 
 F32 = npt.NDArray[np.float32]
@@ -324,8 +325,10 @@ class DialClassifier:
             for ci, members in enumerate(self.classes):
                 for i in members:
                     groups[i] = self.group_of[ci]
-            self._synthesis = Synthesis(self._references, groups,
-                                        round(self.window.size[0] * SPP), self.mean_template)
+            # the same dial's synthesis is shared by every classifier of it (synth_shared.py)
+            self._synthesis = shared_synthesis(self._references, groups,
+                                               round(self.window.size[0] * SPP),
+                                               self.mean_template)
         return self._synthesis
 
     def synthesise(self, crop: Image, n: F32 | None = None,
