@@ -1,11 +1,13 @@
-"""One ``Synthesis`` per distinct dial, shared by every classifier of it in the process.
+"""What a dial's classifier derives from its references, made once per distinct dial in the
+process and shared by every classifier of it.
 
-A ``Synthesis`` is fixed once made (its blurred banks and warp fitter are built on the first
-read that needs them, the same every time), but building the banks costs ~0.15 s a dial
-(``synth._gram``): a reader made again for the same references (a camera restarted, a
-second reader reading afresh beside a live loop, each test and bench reader) paid it again.
-Keyed by the content it is made from, never by identity: references captured again differ
-and get their own. Reads share nothing else (each classifier keeps its own last read).
+A classifier's templates, region scorer and click groups, and its ``Synthesis`` (blurred
+banks, warp fitter), are fixed once made, the same every time for the same references, but
+cost ~0.1 s and ~0.07 s a dial: a reader made again for the same references (a camera
+restarted, a second reader reading afresh beside a live loop, each test and bench reader)
+paid them again. Keyed by the content they are made from, never by identity: references
+captured again differ and get their own. Nothing a read changes is shared (each classifier
+keeps its own last read, alignment and deferred synthesis).
 """
 
 from __future__ import annotations
@@ -13,43 +15,70 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
+from dialtray.vision import synth
 from dialtray.vision.synth import F32, Synthesis
 
 KEPT = 64  # distinct dials kept (a tray holds 8 figures of 1-2 dials; ~1 MB each at most)
 
-_shared: OrderedDict[bytes, Synthesis] = OrderedDict()
-_lock = threading.Lock()
+T = TypeVar("T")
 
 
-def _key(references: Sequence[F32], groups: Sequence[int], width: int,
-         mean_template: F32) -> bytes:
+def content_key(*parts: Any) -> bytes:
+    """A digest of ``parts``: arrays (also inside lists and tuples) by shape, type and bytes,
+    anything else by its ``repr``."""
     h = hashlib.blake2b(digest_size=20)
-    h.update(repr((list(groups), width, mean_template.shape, str(mean_template.dtype),
-                   [(r.shape, str(r.dtype)) for r in references])).encode())
-    h.update(np.ascontiguousarray(mean_template).tobytes())
-    for r in references:
-        h.update(np.ascontiguousarray(r).tobytes())
+
+    def feed(p: Any) -> None:
+        if isinstance(p, np.ndarray):
+            h.update(repr((p.shape, str(p.dtype))).encode())
+            h.update(np.ascontiguousarray(p).tobytes())
+        elif isinstance(p, list | tuple):
+            h.update(f"<{type(p).__name__} {len(p)}>".encode())
+            for q in p:
+                feed(q)
+        else:
+            h.update(repr(p).encode())
+        h.update(b"|")
+
+    for part in parts:
+        feed(part)
     return h.digest()
+
+
+class Shared(Generic[T]):
+    """The value made for a key, kept for the next asker (least recently used dropped past
+    ``KEPT``); thread-safe (two threads making the same key at once keep the first)."""
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[bytes, T] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: bytes, make: Callable[[], T]) -> T:
+        with self._lock:
+            if key in self._kept:
+                self._kept.move_to_end(key)
+                return self._kept[key]
+        made = make()
+        with self._lock:
+            found = self._kept.setdefault(key, made)
+            self._kept.move_to_end(key)
+            while len(self._kept) > KEPT:
+                self._kept.popitem(last=False)
+        return found
+
+
+_syntheses: Shared[Synthesis] = Shared()
 
 
 def shared_synthesis(references: Sequence[F32], groups: Sequence[int], width: int,
                      mean_template: F32) -> Synthesis:
     """``Synthesis(references, groups, width, mean_template)``, the same object for the same
-    content (the least recently used dropped past ``KEPT``)."""
-    key = _key(references, groups, width, mean_template)
-    with _lock:
-        found = _shared.get(key)
-        if found is not None:
-            _shared.move_to_end(key)
-            return found
-    made = Synthesis(references, groups, width, mean_template)
-    with _lock:
-        found = _shared.setdefault(key, made)
-        _shared.move_to_end(key)
-        while len(_shared) > KEPT:
-            _shared.popitem(last=False)
-    return found
+    content."""
+    key = content_key(list(references), list(groups), width, mean_template,
+                      synth.SYNTH_SIGMAS, synth.SYNTH_FRACTIONS, synth.RIM_INSIDE)
+    return _syntheses.get(key, lambda: Synthesis(references, groups, width, mean_template))
