@@ -9,6 +9,7 @@ one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import cv2
@@ -64,25 +65,42 @@ def _mid_turn_read(layout: Layout, figures: dict[str, Any], refs: dict[str, Figu
     return _classifier(layout, refs, figure).synthesise(_photo(crop, 1))
 
 
-@pytest.mark.parametrize("position", [2.3, 2.5, 2.7, 4.5])
-def test_a_dial_mid_turn_is_a_mid_turn_look(layout: Layout, figures: dict[str, Any],
-                                            refs: dict[str, FigureRefs],
+MID_TURNS = (2.3, 2.5, 2.7, 4.5)
+MidTurnRead = Callable[[float], "synth.SynthRead | None"]
+
+
+@pytest.fixture(scope="module")
+def mid_turn_read(layout: Layout, figures: dict[str, Any], refs: dict[str, FigureRefs]
+                  ) -> MidTurnRead:
+    """``_mid_turn_read`` at a position, made once for the two tests below (the same render
+    and synthesis: the read is a pure function of them), when first asked for (a worker
+    that runs only some of them makes only theirs)."""
+    made: dict[float, synth.SynthRead | None] = {}
+
+    def read(position: float) -> synth.SynthRead | None:
+        if position not in made:
+            made[position] = _mid_turn_read(layout, figures, refs, position)
+        return made[position]
+    return read
+
+
+@pytest.mark.parametrize("position", MID_TURNS)
+def test_a_dial_mid_turn_is_a_mid_turn_look(mid_turn_read: MidTurnRead,
                                             position: float) -> None:
     """A photograph of the dial part-way from one click to the next: the look that explains it
     best is a mid-turn one (which pair it names is a hint only, as for the correlation). At
     exactly half-way this needs the join's columns left out: each reference's edge columns
     carry the rim's blur, and with them a click fitted better."""
-    r = _mid_turn_read(layout, figures, refs, position)
+    r = mid_turn_read(position)
     assert r is not None and r.best.kind == BETWEEN, r
 
 
-@pytest.mark.parametrize("position", [2.3, 2.5, 2.7, 4.5])
-def test_a_dial_mid_turn_is_never_read_as_a_click(layout: Layout, figures: dict[str, Any],
-                                                  refs: dict[str, FigureRefs],
-                                                  position: float) -> None:
+@pytest.mark.parametrize("position", MID_TURNS)
+def test_a_dial_mid_turn_is_never_read_as_a_click(
+        mid_turn_read: MidTurnRead, position: float) -> None:
     """Whatever look fits best, a dial mid-turn never gets a click read: a click look's lead
     stays below every threshold a synthesised click needs."""
-    r = _mid_turn_read(layout, figures, refs, position)
+    r = mid_turn_read(position)
     assert r is not None
     assert r.best.kind == BETWEEN or r.z < min(SYNTH_MARGIN, SYNTH_AGREED), r.z
 
