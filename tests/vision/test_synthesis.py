@@ -9,6 +9,7 @@ one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import cv2
@@ -64,25 +65,42 @@ def _mid_turn_read(layout: Layout, figures: dict[str, Any], refs: dict[str, Figu
     return _classifier(layout, refs, figure).synthesise(_photo(crop, 1))
 
 
-@pytest.mark.parametrize("position", [2.3, 2.5, 2.7, 4.5])
-def test_a_dial_mid_turn_is_a_mid_turn_look(layout: Layout, figures: dict[str, Any],
-                                            refs: dict[str, FigureRefs],
+MID_TURNS = (2.3, 2.5, 2.7, 4.5)
+MidTurnRead = Callable[[float], "synth.SynthRead | None"]
+
+
+@pytest.fixture(scope="module")
+def mid_turn_read(layout: Layout, figures: dict[str, Any], refs: dict[str, FigureRefs]
+                  ) -> MidTurnRead:
+    """``_mid_turn_read`` at a position, made once for the two tests below (the same render
+    and synthesis: the read is a pure function of them), when first asked for (a worker
+    that runs only some of them makes only theirs)."""
+    made: dict[float, synth.SynthRead | None] = {}
+
+    def read(position: float) -> synth.SynthRead | None:
+        if position not in made:
+            made[position] = _mid_turn_read(layout, figures, refs, position)
+        return made[position]
+    return read
+
+
+@pytest.mark.parametrize("position", MID_TURNS)
+def test_a_dial_mid_turn_is_a_mid_turn_look(mid_turn_read: MidTurnRead,
                                             position: float) -> None:
     """A photograph of the dial part-way from one click to the next: the look that explains it
     best is a mid-turn one (which pair it names is a hint only, as for the correlation). At
     exactly half-way this needs the join's columns left out: each reference's edge columns
     carry the rim's blur, and with them a click fitted better."""
-    r = _mid_turn_read(layout, figures, refs, position)
+    r = mid_turn_read(position)
     assert r is not None and r.best.kind == BETWEEN, r
 
 
-@pytest.mark.parametrize("position", [2.3, 2.5, 2.7, 4.5])
-def test_a_dial_mid_turn_is_never_read_as_a_click(layout: Layout, figures: dict[str, Any],
-                                                  refs: dict[str, FigureRefs],
-                                                  position: float) -> None:
+@pytest.mark.parametrize("position", MID_TURNS)
+def test_a_dial_mid_turn_is_never_read_as_a_click(
+        mid_turn_read: MidTurnRead, position: float) -> None:
     """Whatever look fits best, a dial mid-turn never gets a click read: a click look's lead
     stays below every threshold a synthesised click needs."""
-    r = _mid_turn_read(layout, figures, refs, position)
+    r = mid_turn_read(position)
     assert r is not None
     assert r.best.kind == BETWEEN or r.z < min(SYNTH_MARGIN, SYNTH_AGREED), r.z
 
@@ -149,13 +167,13 @@ def test_only_unexplained_pixels_reaching_the_crop_edge_are_left_out() -> None:
 
 
 def test_a_dial_mid_turn_that_pulls_the_alignment_off_its_window_is_still_read(
-        layout: Layout) -> None:
+        layout: Layout, all_refs: dict[str, FigureRefs]) -> None:
     """On a spent held-back photo (seed 9751, tray 52) a dial caught mid-turn pulled ECC round
     by 43 degrees and off the window: the window then seemed "not where the tray layout puts
     it". A refinement that fits worse than the integer search it started from is dropped
     (align.py), and the window reads mid-turn; and the whole tray reads nothing wrong."""
     figures = testset.all_sample_figures()
-    refs = {fid: testset.capture_refs(layout, fid, doc) for fid, doc in figures.items()}
+    refs = all_refs
     (shot, docks), = testset.tray_sets(layout, figures, rp.held_back, 53, 9751, first=52)
     assert docks[0].figure == "sample-show-stopper" and docks[0].positions["combat"] % 1 > 0.3
     reads = TrayReader(layout, refs).read(shot.image, {d: s.figure for d, s in docks.items()})
@@ -165,13 +183,14 @@ def test_a_dial_mid_turn_that_pulls_the_alignment_off_its_window_is_still_read(
     assert score.wrong == 0, score.wrong_cases
 
 
-def test_a_click_read_with_little_confidence_is_checked_by_synthesis(layout: Layout) -> None:
+def test_a_click_read_with_little_confidence_is_checked_by_synthesis(
+        layout: Layout, all_refs: dict[str, FigureRefs]) -> None:
     """On a spent held-back photo (seed 9792, tray 22) the correlation read the militia
     fighter's 8 as a 9 (click 5 as 6/7) at confidence 0.40, above its threshold; the
     synthesis finds the 8. A click read with less confidence than ``CHECK_BELOW`` that the
     synthesis does not confirm is unknown, and says why."""
     figures = testset.all_sample_figures()
-    refs = {fid: testset.capture_refs(layout, fid, doc) for fid, doc in figures.items()}
+    refs = all_refs
     (shot, docks), = testset.tray_sets(layout, figures, rp.held_back, 23, 9792, first=22)
     assert docks[7].figure == "sample-militia-fighter" and docks[7].positions["combat"] == 5
     reads = TrayReader(layout, refs).read(shot.image, {d: s.figure for d, s in docks.items()})

@@ -22,11 +22,13 @@ import threading
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
+from typing import Any
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
+from dialtray.vision import prints
 from dialtray.vision.align import Alignment, Target, align, shift, warped
 from dialtray.vision.click_groups import ClickGroups
 from dialtray.vision.colours import palette_hues, read_colours
@@ -39,9 +41,12 @@ from dialtray.vision.register import BORDER_MM, SPP, CropGeometry, Image
 from dialtray.vision.scoring import RegionScorer
 from dialtray.vision.scoring import unit as _unit
 from dialtray.vision.synth import MAX_HIDDEN, Synthesis, SynthRead, grey
+from dialtray.vision.synth_shared import Shared, content_key, shared_synthesis
 from dialtray.vision.synth_worker import pending_read
 
 F32 = npt.NDArray[np.float32]
+# what a classifier makes from its references, shared by every classifier of the same dial
+_MODELS: Shared[dict[str, Any]] = Shared()
 
 MIN_SCORE = 0.3  # correlation (of what differs between clicks) the best class must reach
 RIVAL_WINDOW = 0.25  # runner-ups scoring within this of the best are weighed against it
@@ -97,9 +102,22 @@ class DialClassifier:
                  layout: Layout) -> None:
         if len(faces) != len(crops) or not faces:
             raise ValueError("one reference crop per click is needed")
+        hues = palette_hues(layout)
+        # what follows from the references alone is made once per distinct dial
+        # (synth_shared.py); what a read changes is this classifier's own (_fresh)
+        key = content_key(dial, faces, list(crops), window, hues, BANK_BLUR, BETWEEN_FRACTIONS,
+                          SMOOTH, BORDER_MM, SPP, prints.CONSISTENT)
+        self.__dict__.update(_MODELS.get(key, lambda: self._model(dial, faces, crops, window,
+                                                                  hues)))
+        self._fresh()
+
+    def _model(self, dial: str, faces: list[Face], crops: list[Image], window: Window,
+               hues: dict[str, int]) -> dict[str, Any]:
+        """The templates, scorer and click groups made from the references (set on this
+        classifier, and returned to be shared)."""
         self.dial, self.faces, self.window = dial, faces, window
         self.geometry = g = CropGeometry.of(window)
-        self.hues = palette_hues(layout)
+        self.hues = hues
         norms = [normalise(c) for c in crops]
         tw, th = g.template
         m = g.margin
@@ -120,17 +138,6 @@ class DialClassifier:
         # the correlation leaves unsure is synthesised from (synth.py, built when needed)
         self._references = consistent([warped(grey(c), w, (tw, th))
                                        for c, w in zip(crops, warps, strict=True)], faces, window)
-        self._synthesis: Synthesis | None = None
-        self._synth_lock = threading.Lock()
-        self.deferred: Callable[[], DialRead] | None = None  # the last read's synthesis, deferred
-        self._found: tuple[F32, npt.NDArray[np.float32], dict[str, str]] | None = None
-        # the correlation's likeliest look of an unsure read, and whether it scored MIN_SCORE
-        self._unsure_top: tuple[tuple[str, int, int], bool] | None = None
-        # the last synthesis and how the correlation's likeliest look agreed: AGREED, WEAK, ""
-        self.last_synthesis: tuple[SynthRead, str] | None = None
-        # the last check of a click read with little confidence: the synthesis, and whether
-        # it agreed (``CHECK_BELOW``)
-        self.last_check: tuple[SynthRead | None, bool] | None = None
         # the rim around the window (the base's plastic): the same on every click, where a
         # kept alignment is checked (the dial's print changes from frame to frame)
         b = round(BORDER_MM * SPP)
@@ -168,7 +175,6 @@ class DialClassifier:
         clicks = [i for i, lb in enumerate(self.labels) if lb[0] == CLICK]
         self.scorer = RegionScorer(templates, BANK_BLUR, self.regions, clicks,
                                    shared=len(self.classes) > 1)  # a region's say: its size
-        self._pair_regions: dict[tuple[int, int], npt.NDArray[np.intp]] = {}
         label_ids: dict[tuple[str, int, int], int] = {}
         self.row_label = np.array([label_ids.setdefault(lb, len(label_ids))
                                    for lb in self.labels])
@@ -176,6 +182,22 @@ class DialClassifier:
         self._click_labels = np.array([i for i, lb in enumerate(self.label_list)
                                        if lb[0] == CLICK], np.intp)
         self._label_rows = [np.nonzero(self.row_label == i)[0] for i in range(len(label_ids))]
+        return dict(self.__dict__)
+
+    def _fresh(self) -> None:
+        """What this classifier's reads change (never shared)."""
+        self._synthesis: Synthesis | None = None
+        self._synth_lock = threading.Lock()
+        self.deferred: Callable[[], DialRead] | None = None  # the last read's synthesis, deferred
+        self._found: tuple[F32, npt.NDArray[np.float32], dict[str, str]] | None = None
+        # the correlation's likeliest look of an unsure read, and whether it scored MIN_SCORE
+        self._unsure_top: tuple[tuple[str, int, int], bool] | None = None
+        # the last synthesis and how the correlation's likeliest look agreed: AGREED, WEAK, ""
+        self.last_synthesis: tuple[SynthRead, str] | None = None
+        # the last check of a click read with little confidence: the synthesis, and whether
+        # it agreed (``CHECK_BELOW``)
+        self.last_check: tuple[SynthRead | None, bool] | None = None
+        self._pair_regions: dict[tuple[int, int], npt.NDArray[np.intp]] = {}
         self.last_alignment: Alignment | None = None
         self._rival = ""
         self._margin = ""
@@ -324,8 +346,10 @@ class DialClassifier:
             for ci, members in enumerate(self.classes):
                 for i in members:
                     groups[i] = self.group_of[ci]
-            self._synthesis = Synthesis(self._references, groups,
-                                        round(self.window.size[0] * SPP), self.mean_template)
+            # the same dial's synthesis is shared by every classifier of it (synth_shared.py)
+            self._synthesis = shared_synthesis(self._references, groups,
+                                               round(self.window.size[0] * SPP),
+                                               self.mean_template)
         return self._synthesis
 
     def synthesise(self, crop: Image, n: F32 | None = None,

@@ -162,9 +162,16 @@ def sensed(img: Any, p: Params, rng: np.random.Generator) -> Image:
     """What the camera makes of the light ``img`` (float, BGR): its sensor noise, 8 bits and
     JPEG. Also how the benches draw fresh noise for one scene (bench/ideal_observer.py,
     bench/vision_frames.py)."""
-    if p.noise > 0:
-        img = img + rng.standard_normal(img.shape, dtype=np.float32) * np.float32(p.noise)
-    out = np.asarray(np.clip(img, 0, 255), np.float32).astype(np.uint8)
+    if p.noise > 0 and getattr(img, "dtype", None) == np.float32:
+        # in place (a virtual camera makes one a frame): the same numbers as below
+        noisy = rng.standard_normal(img.shape, dtype=np.float32)
+        noisy *= np.float32(p.noise)
+        noisy += img
+        out = np.asarray(np.clip(noisy, 0, 255, out=noisy), np.float32).astype(np.uint8)
+    else:
+        if p.noise > 0:
+            img = img + rng.standard_normal(img.shape, dtype=np.float32) * np.float32(p.noise)
+        out = np.asarray(np.clip(img, 0, 255), np.float32).astype(np.uint8)
     if p.jpeg < 100:
         _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, p.jpeg])
         out = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
