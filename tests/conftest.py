@@ -25,6 +25,12 @@ from browsers import chromium_path
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
 
+# One BLAS thread per test process (xdist workers and the programs tests start inherit it:
+# they are started after this). OpenBLAS otherwise starts a thread per core in every worker,
+# and on 2 shared cores they spin waiting for work: the vision tests' small matrix products
+# (synthesis) cost ~1.5-2.5x the CPU with them (a STRESS slice: 7.8-13 s user vs 4.7-5.2 s).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 
 def pytest_configure(config: pytest.Config) -> None:
     """Ctrl-C and Ctrl-\\ reach the programs the tests start, whatever started pytest.
