@@ -400,20 +400,9 @@ def main() -> int:
     ap.add_argument("--down", type=float, default=1.5, help="(--faults) s each fault lasts")
     ap.add_argument("--calm", type=float, default=6.0, help="(--faults) s between faults")
     a = ap.parse_args()
-    try:
-        servers = side_hub.hub_servers()
-        s, tmp = servers.__enter__()
-    except RuntimeError as e:  # no local broker/database
-        print(f"bench_hub: {e}")
-        return 2
-    try:
-        if a.faults:
-            a.records = a.records or 400
-            return faults(a, s, tmp)
-        a.records = a.records or 2500
-        return figures(a, s, tmp)
-    finally:
-        servers.__exit__(None, None, None)
+    a.records = a.records or (400 if a.faults else 2500)
+    return side_hub.with_hub_servers(
+        "bench_hub", lambda s, tmp: (faults if a.faults else figures)(a, s, tmp))
 
 
 def figures(a: argparse.Namespace, s: Any, tmp: Path) -> int:

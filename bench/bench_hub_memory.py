@@ -141,34 +141,30 @@ def main() -> int:
     ap.add_argument("--link-records", type=int, default=200_000)
     ap.add_argument("--only", choices=("hub", "link"), default=None)
     a = ap.parse_args()
-    try:
-        servers = side_hub.hub_servers()
-        s, tmp = servers.__enter__()
-    except RuntimeError as e:  # no local broker/database
-        print(f"bench_hub_memory: {e}")
-        return 2
+    return side_hub.with_hub_servers("bench_hub_memory", lambda s, tmp: measure(a, s, tmp))
+
+
+def measure(a: argparse.Namespace, s: Any, tmp: Path) -> int:
+    """The parts asked for, printed as a table and written to the results file."""
     out: dict[str, Any] = {"load_average_1min": round(os.getloadavg()[0], 2)}
     rows = []
-    try:
-        if a.only in (None, "link"):
-            lk = out["link"] = link_memory(s, tmp, a.link_records)
-            for name in ("window", "no_window", "as_before"):
-                r = lk[name]
-                rows.append((f"link RSS growth, {name.replace('_', ' ')}", f"{r['grew_mb']:.0f} MB",
-                             f"{lk['records']} records waiting, {lk['seconds']:.0f} s hub away: "
-                             f"{r['published']} published, peak {r['peak_rss_mb']:.0f} MB"))
-        if a.only in (None, "hub"):
-            hb = out["hub"] = hub_memory(s, tmp, a.records, a.tables)
-            at = hb["hub_rss_mb_at"]
-            met = "met" if hb["hub_peak_rss_mb"] <= HUB_BOUND_MB else "NOT met"
-            rows.append(("hub RSS at 10/25/50/100 % stored", f"{at['100%']:.0f} MB",
-                         f"{hb['records']} records, {hb['tables']} tables: "
-                         f"{' / '.join(f'{v:.0f}' for v in at.values())} MB (before "
-                         f"{hb['hub_rss_mb_before']:.0f}, peak {hb['hub_peak_rss_mb']:.0f}); "
-                         f"bound {HUB_BOUND_MB:.0f} MB {met}; "
-                         f"{hb['records_per_s']} records/s"))
-    finally:
-        servers.__exit__(None, None, None)
+    if a.only in (None, "link"):
+        lk = out["link"] = link_memory(s, tmp, a.link_records)
+        for name in ("window", "no_window", "as_before"):
+            r = lk[name]
+            rows.append((f"link RSS growth, {name.replace('_', ' ')}", f"{r['grew_mb']:.0f} MB",
+                         f"{lk['records']} records waiting, {lk['seconds']:.0f} s hub away: "
+                         f"{r['published']} published, peak {r['peak_rss_mb']:.0f} MB"))
+    if a.only in (None, "hub"):
+        hb = out["hub"] = hub_memory(s, tmp, a.records, a.tables)
+        at = hb["hub_rss_mb_at"]
+        met = "met" if hb["hub_peak_rss_mb"] <= HUB_BOUND_MB else "NOT met"
+        rows.append(("hub RSS at 10/25/50/100 % stored", f"{at['100%']:.0f} MB",
+                     f"{hb['records']} records, {hb['tables']} tables: "
+                     f"{' / '.join(f'{v:.0f}' for v in at.values())} MB (before "
+                     f"{hb['hub_rss_mb_before']:.0f}, peak {hb['hub_peak_rss_mb']:.0f}); "
+                     f"bound {HUB_BOUND_MB:.0f} MB {met}; "
+                     f"{hb['records_per_s']} records/s"))
     print(f"load average {out['load_average_1min']}")
     print_table(rows, 36, 10)
     if a.only and RESULTS.exists():  # (the other part's figures kept from its last run)

@@ -24,7 +24,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +65,21 @@ def hub_servers() -> Iterator[tuple[Any, Path]]:
             yield s, Path(tmp)
     finally:
         s.stop()
+
+
+def with_hub_servers(name: str, body: Callable[[Any, Path], int]) -> int:
+    """Run ``body(servers, tmp)`` with the bench's PostgreSQL and Mosquitto up, stopped after;
+    without them, one line naming the bench and exit status 2."""
+    try:
+        running = hub_servers()
+        s, tmp = running.__enter__()
+    except RuntimeError as e:  # no local broker/database
+        print(f"{name}: {e}")
+        return 2
+    try:
+        return body(s, tmp)
+    finally:
+        running.__exit__(None, None, None)
 
 
 def real_table_to_hub(s: Any, tmp: Path, n: int) -> tuple[list[float], list[float]]:
