@@ -123,11 +123,14 @@ def _play(tracked: TrackedTray, table: Table, turn: Callable[[Slot, int], None],
 
 def camera_only_table(game: str, seed: int, turns: int, roles: list[str], *,
                       profile: str = "held-back", fps: float = 30.0,
-                      layout: Layout | None = None, make: Any = None) -> tuple[Any, CameraGame]:
+                      layout: Layout | None = None, make: Any = None,
+                      mistakes: Mistakes | None = None) -> tuple[Any, CameraGame]:
     """A ``dialtray.table.Table`` on a camera-only virtual tray (the front ends' one table,
     issue 30): its link is a ``CameraTrackedTray`` (the camera's reads are the dial events),
-    its hand turns the virtual world's dials. Returns (table, what the camera keeps); the
-    caller pumps the table and closes it (and ``camera_tray``)."""
+    its hand turns the virtual world's dials (``fps``: the camera's frame rate, a slow
+    webcam's or a loaded laptop's when low; ``mistakes``: the bots' deliberate ones).
+    Returns (table, what the camera keeps); the caller pumps the table and closes it (and
+    ``camera_tray``)."""
     from dialtray.table import Table
     from dialtray.table.build import binding_for, tracker_for
     from dialtray.table.games import new_game
@@ -137,7 +140,8 @@ def camera_only_table(game: str, seed: int, turns: int, roles: list[str], *,
     setup = make(dice) if make is not None else new_game(game, dice, seed, turns)
     tracker = tracker_for(setup, binding_for(setup, 8), dice, TIMING)
     link = virtual_camera_tray(game, tracker, seed, profile, fps, layout).start()
-    table = Table(setup, roles, CameraTrackedTray(tracker, link.tray), hand=link.hand)
+    table = Table(setup, roles, CameraTrackedTray(tracker, link.tray), hand=link.hand,
+                  mistakes=mistakes)
     return table, CameraGame(table, link.camera.witness, link.camera.world, 0.0, link.tray,
                              link.camera.reseats)
 

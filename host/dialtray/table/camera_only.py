@@ -31,6 +31,12 @@ from dialtray.tracker.tracker import Tracker
 
 PROFILES = ("held-back", "train", "clean")
 FIRST_READ_S = 300.0  # every dial's first read: a hard window is read 3 times, re-seated, again
+GRIP = 3  # clicks a person turns in one grip (``tracker.runner.CHUNK``'s)
+CLICK_S = 0.04  # seconds a click of the virtual player's hand
+REGRIP_S = 0.3  # a person's pause between two grips of one turn
+LOOK_S, LOOK_FRAMES = 1.0, 8  # a dial turned again after a look (a peek: turned, read, turned
+# back) is held this long, and at least this many frames: a camera sees no peek shorter than
+# the frames it needs to read a still window (3 still, a burst of 2 or more)
 
 
 class CameraOnlyError(ValueError):
@@ -129,6 +135,29 @@ class CameraOnly:
             self.tray.close()
 
 
+@dataclass
+class CameraHand:
+    """The virtual player's hand over a camera-only tray: a turn is a person's motions, a few
+    clicks a grip with a regrip between, and a dial it turns again is first looked at
+    (``look_s``). ``whole_moves``: the table hands it a bot's whole move at once (a person
+    does not wait for the tray between grips; the camera reports a dial only once it is
+    still, so a turn waited on in parts would be judged short between them)."""
+
+    dials: dict[tuple[int, int], Any]  # (dock, dial) -> vision.camera_tray.CameraDial
+    world: Any  # vision.virtual_camera.DialWorld
+    look_s: float = LOOK_S
+    whole_moves: bool = True
+
+    def __call__(self, slot: Slot, n: int) -> None:
+        d = self.dials[(slot.dock, slot.dial)]
+        after, left = self.look_s, n
+        while left:
+            step = max(-GRIP, min(GRIP, left))
+            left -= step
+            self.world.turn(slot.dock, d.name, step * d.up, CLICK_S * abs(step), after=after)
+            after = REGRIP_S
+
+
 class CameraLink:
     """A ``CameraTray`` where a ``TraySession`` stands (see the module docstring)."""
 
@@ -136,7 +165,7 @@ class CameraLink:
     boot_id = 1
     name = "camera"
 
-    def __init__(self, camera: CameraOnly, hand: Callable[[Slot, int], None]) -> None:
+    def __init__(self, camera: CameraOnly, hand: CameraHand) -> None:
         self.camera, self.hand = camera, hand
         self.tray = camera.tray
         self._state = SessionState.CONNECTING
@@ -212,10 +241,7 @@ def virtual_camera_tray(kind: str, tracker: Tracker, seed: int, profile: str = "
     tray = CameraTray(witness, camera_dials(tracker, {(d, k): len(f) for d, s in docks.items()
                                                       for k, f in s.faces.items()}), reseat)
     by_name = {(d.dock, d.name): d for d in tray.dials.values()}
-
-    def hand(slot: Slot, n: int) -> None:
-        d = tray.dials[(slot.dock, slot.dial)]
-        world.turn(slot.dock, d.name, n * d.up, 0.04 * max(1, abs(n)))
+    hand = CameraHand(tray.dials, world, max(LOOK_S, LOOK_FRAMES / fps))
 
     def film(dock: int, name: str, n: int) -> None:
         d = by_name.get((dock, name))

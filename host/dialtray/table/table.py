@@ -117,6 +117,10 @@ class Table:
         self._told = len(self.game.history)  # history entries narrated
         self._flags_told = len(self.t.flags)
         self._busy: tuple[Slot, int, float] | None = None  # a bot's turn not yet sensed
+        # a hand that takes a bot's move whole (``whole_moves``: a camera-only tray's, whose
+        # camera reports a dial once it is still, so a turn waited on in parts would be
+        # judged short): (where the move leaves each dial, events seen before it, when)
+        self._whole: tuple[dict[Slot, int], int, float] | None = None
         self._pending: list[tuple[Slot, int]] = []
         self._bot_at = 0.0  # a bot may act at this clock time (the pace)
         self._book: tuple[int, float] | None = None  # (history length, when seen)
@@ -280,6 +284,12 @@ class Table:
             if self.t.slots[slot].seen != target and now - since < BOT_WAIT_S:
                 return
             self._busy = None
+        if self._whole is not None:
+            todo, seen, since = self._whole
+            if (self.t.events_seen == seen or any(self.t.slots[s].seen != v for s, v in
+                                                  todo.items())) and now - since < BOT_WAIT_S:
+                return
+            self._whole = None
         if self._pending:
             self._turn(*self._pending.pop(0))
             return
@@ -298,6 +308,13 @@ class Table:
             elif not r.ok:
                 self._say(f"a bot's decision was refused: {narrate.plain(r.message)}")
             self._bot_at = now + self.pace
+            return
+        if self.hand is not None and getattr(self.hand, "whole_moves", False):
+            targets: dict[Slot, int] = {}
+            for m in move:  # one person's motions, the hand paces them; sensed as a whole
+                targets[m.slot] = targets.get(m.slot, self.t.slots[m.slot].seen or 0) + m.clicks
+                self.hand(m.slot, m.clicks)
+            self._whole = (targets, self.t.events_seen, now)
             return
         for m in move:
             left = m.clicks

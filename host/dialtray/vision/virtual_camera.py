@@ -55,29 +55,41 @@ class DialWorld:
 
     positions: dict[int, dict[str, float]]
     clock: Callable[[], float] = time.monotonic
-    turns: dict[tuple[int, str], _Turn] = field(default_factory=dict)
+    turns: dict[tuple[int, str], list[_Turn]] = field(default_factory=dict)  # in order
     hands: list[tuple[float, float, Overlay]] = field(default_factory=list)
     seats: dict[int, tuple[float, float, float] | None] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def turn(self, dock: int, dial: str, clicks: float, seconds: float | None = None) -> None:
-        """A person turns a dial ``clicks`` (positive: clockwise), taking ``seconds``."""
+    def turn(self, dock: int, dial: str, clicks: float, seconds: float | None = None,
+             after: float = 0.0) -> None:
+        """A person turns a dial ``clicks`` (positive: clockwise), taking ``seconds``. A turn
+        asked for while the dial is still turning is the hand's next motion: it starts where
+        the last one ends, ``after`` seconds later (a regrip, a look at the dial)."""
         now = self.clock()
         with self.lock:
-            frm = self.at(dock, dial, now)
+            queue = [t for t in self.turns.get((dock, dial), []) if t.end > now]
+            start = max(now, queue[-1].end + after) if queue else now
+            frm = self.positions[dock][dial]  # where the motions asked for so far leave it
             secs = TURN_S_PER_CLICK * max(abs(clicks), 1) if seconds is None else seconds
-            self.turns[(dock, dial)] = _Turn(now, now + secs, frm, frm + clicks)
+            self.turns[(dock, dial)] = [*queue, _Turn(start, start + secs, frm, frm + clicks)]
             self.positions[dock][dial] = frm + clicks
 
+    def busy_until(self) -> float:
+        """When the last motion asked for ends (the clock's time; now or earlier: still)."""
+        with self.lock:
+            return max((t.end for q in self.turns.values() for t in q), default=0.0)
+
     def at(self, dock: int, dial: str, now: float) -> float:
-        t = self.turns.get((dock, dial))
-        if t is None or now >= t.end:
-            return self.positions[dock][dial]
-        return t.frm + (t.to - t.frm) * max(0.0, now - t.start) / max(t.end - t.start, 1e-9)
+        for t in self.turns.get((dock, dial), []):  # in order: the first not yet over
+            if now < t.end:
+                if now <= t.start:
+                    return t.frm
+                return t.frm + (t.to - t.frm) * (now - t.start) / max(t.end - t.start, 1e-9)
+        return self.positions[dock][dial]
 
     def still(self, now: float | None = None) -> bool:
         now = self.clock() if now is None else now
-        return all(now >= t.end for t in self.turns.values())
+        return all(now >= t.end for q in self.turns.values() for t in q)
 
     def now_positions(self, now: float) -> dict[int, dict[str, float]]:
         with self.lock:

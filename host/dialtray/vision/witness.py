@@ -113,6 +113,7 @@ class _Watch:
     grey: Image | None = None
     still: int = 0
     moving_since: float | None = None
+    changed: float = float("-inf")  # when the window was last seen changing (or first seen)
 
 
 @dataclass
@@ -123,6 +124,8 @@ class CameraWitness:
     reader: TrayReader
     docks: Mapping[int, str]
     on_result: Callable[[Witnessed], None] | None = None
+    on_frame: Callable[[float], None] | None = None  # after each frame the tray was found on
+    # (the camera's thread): a camera-only tray's settle window is timed by it
     watch: bool = False
     camera_only: bool = False  # no encoders: the camera's reads are the dial events
     rereads: int = REREADS
@@ -174,6 +177,16 @@ class CameraWitness:
         """Nothing to read now (a held disagreement waits for the player, not the camera)."""
         with self._cond:
             return self._pending == 0 and all(j.held for j in list(self._jobs.values()))
+
+    def still_for(self, dock: int, dial: str, now: float) -> float:
+        """Seconds ``dock``'s ``dial`` window has been still up to ``now`` (0 while it moves,
+        while it is being read, or before it is watched). (The camera's thread.)"""
+        key = (dock, dial)
+        w = self._watch.get(key)
+        job = self._jobs.get(key)
+        if w is None or w.moving_since is not None or (job is not None and not job.held):
+            return 0.0
+        return max(0.0, now - w.changed)
 
     def wait(self, what: Callable[[], bool], timeout: float = 60.0) -> bool:
         """Wait (on the camera's own progress) until ``what()`` holds; False on timeout or
@@ -253,6 +266,8 @@ class CameraWitness:
         for job in list(self._jobs.values()):
             if taken is None or job.since <= taken:
                 self._advance(job, frame, reg, now)
+        if self.on_frame is not None:
+            self.on_frame(now)
         with self._cond:
             self._cond.notify_all()
 
@@ -280,10 +295,13 @@ class CameraWitness:
                 key = (dock, dial)
                 bt = self.reader.layout.base_type(self.reader.refs[figure].base_type)
                 box = reg.window_box(self.reader.layout.docks[dock], bt.windows[dial], bt.name)
-                w = self._watch.setdefault(key, _Watch())
+                w = self._watch.get(key)
+                if w is None:  # its history unknown: still from now on
+                    w = self._watch[key] = _Watch(changed=now)
                 grey = np.asarray(cv2.cvtColor(frame[box], cv2.COLOR_BGR2GRAY), np.uint8)
                 if w.grey is not None and np.isfinite(level):
                     if Change.of(frame[box], w.grey).local > PRINT_NOISE * max(level, 1e-3):
+                        w.changed = now
                         if w.moving_since is None:
                             w.moving_since = now
                             self.moves.append((dock, dial, now))
