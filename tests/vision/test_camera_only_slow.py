@@ -20,7 +20,6 @@ from collections import Counter
 from typing import Any
 
 import pytest
-
 from dialtray.commands._camera_sim import camera_only_table
 from dialtray.rules.core.game import TABLE
 from dialtray.table.camera_only import without_ace_cards
