@@ -4,9 +4,11 @@ events.
 ``CameraTray`` stands where the tray's link session stands for a ``tracker.runner.TrackedTray``
 (``subscribe``, ``unsubscribe``, ``snapshot``): a ``CameraWitness`` in camera-only mode watches
 every docked window, burst-reads a dial once its window has changed and is still again, and
-each new click it reads becomes a ``Click`` event (the signed clicks from the last one read,
-the shorter way round, as an encoder would count them); ``snapshot`` is every dial's last
-read. A dial the camera cannot read surely sends nothing (it is read again; the tracker keeps
+a new click it reads surely becomes a ``Click`` event once the window has stayed still
+``SETTLE_S`` since (a sensed board takes a move when the board is still: DGT, PicoChess): a
+turn read in parts is one event of the full difference, a turn and back its two legs together
+(the signed clicks the shorter way round between reads, as an encoder would count them);
+``snapshot`` is every dial's first read. A dial the camera cannot read surely sends nothing (it is read again; the tracker keeps
 waiting for it, as for a dial not yet turned): never a guess.
 
 Dials are in the figure's printed clicks: a reader turns ``up`` (+1 when a rising click is
