@@ -1,4 +1,4 @@
-"""`play`'s options for the owner's own files (issue 34): ``--tables DIR --planes
+"""`play`'s and `serve`'s options for the owner's own files (issue 34): ``--tables DIR --planes
 A1=SHEET,B1=SHEET`` for FASA, ``--heroes FILE [FILE ...]`` for Sky Ace. Argument parsing and
 refusals only; the loading and checking is ``dialtray.table.ownfiles``."""
 
@@ -15,12 +15,19 @@ your own files (checked first, named in the game's log with their SHA-256):
   dialtray play fasa --dice seeded --tables my-box --planes A1=condor,B1=my-box/sheets/brute.json
   dialtray play skyace --sim --heroes my-heroes/nightjar.json my-heroes/villains.json
 """
+SERVE_EXAMPLES = """
+your own files (checked first, named in the game's log with their SHA-256):
+  dialtray serve --sim --game fasa --tables my-box --planes A1=condor,B1=my-box/sheets/brute.json
+  dialtray serve --sim --game skyace --heroes my-heroes/nightjar.json my-heroes/villains.json
+"""
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The options, in their own group of ``play --help``."""
-    p.epilog = (p.epilog or "") + EXAMPLES
-    g = p.add_argument_group("your own files (play fasa, play skyace)")
+def add_arguments(p: argparse.ArgumentParser, command: str = "play") -> None:
+    """The options, in their own group of ``play --help`` (``serve --help``: ``command``)."""
+    p.epilog = (p.epilog or "") + (SERVE_EXAMPLES if command == "serve" else EXAMPLES)
+    games = "serve --game fasa, serve --game skyace" if command == "serve" else \
+        "play fasa, play skyace"
+    g = p.add_argument_group(f"your own files ({games})")
     g.add_argument("--tables", type=Path, metavar="DIR",
                    help="fasa: your tables directory (template.json, hit_location.json, "
                         "damage_templates.json, layouts.json, weapons.json, arcs.json, "
@@ -35,14 +42,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "hero check FILE`")
 
 
-def own_files(args: argparse.Namespace) -> OwnFiles | None:
+def own_files(args: argparse.Namespace, command: str = "play") -> OwnFiles | None:
     """The owner's files for ``args.game`` (None: none given, the shipped samples); a bad
-    option or file is a one-line ``CommandError``, exit 2."""
+    option or file is a one-line ``CommandError``, exit 2. ``command``: play or serve (the
+    words of the refusals; serve has no --map: FASA's sample mapsheet, or the owner's of that
+    name)."""
     fasa = {"--tables": args.tables, "--planes": args.planes}
     given = [k for k, v in {**fasa, "--heroes": args.heroes}.items() if v]
     if not given:
         return None
-    if args.resume is not None:
+    if getattr(args, "resume", None) is not None:
         raise CommandError(f"argument {given[0]}: not with --resume (the stored game names "
                            "the files it was played with)", 2)
     if getattr(args, "event", None) is not None:
@@ -52,10 +61,14 @@ def own_files(args: argparse.Namespace) -> OwnFiles | None:
              or (k != "--heroes" and args.game != "fasa")]
     if wrong:
         game = "skyace" if wrong[0] == "--heroes" else "fasa"
-        raise CommandError(f"argument {wrong[0]}: for `play {game}` only", 2)
+        how = f"serve --game {game}" if command == "serve" else f"play {game}"
+        raise CommandError(f"argument {wrong[0]}: for `{how}` only", 2)
     try:
         if args.game == "fasa":
-            return load_fasa(args.tables, args.planes, args.map, args.turns)
+            from dialtray.table.games import FASA_MAP
+
+            return load_fasa(args.tables, args.planes, getattr(args, "map", FASA_MAP),
+                             args.turns)
         return load_skyace(args.heroes)
     except OwnFileError as exc:
         raise CommandError(str(exc), 2) from None

@@ -13,6 +13,7 @@ import textwrap
 from pathlib import Path
 
 from dialtray.commands import _camera_play as camera
+from dialtray.commands import _ownargs as own_args
 from dialtray.commands._args import add_event_arguments, float_range, int_range, seats_arg
 from dialtray.commands._common import (
     MAX_DOCKS,
@@ -84,6 +85,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_db(p)
     add_event_arguments(p)  # a table of a tournament (issue 17)
     camera.add_arguments(p)  # a camera confirms every settled click (issue 33)
+    own_args.add_arguments(p, "serve")  # the owner's own tables, sheets and heroes (issue 34)
     p.set_defaults(func=run)
 
 
@@ -104,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
     if args.seats is not None and (args.bots or not args.sim):
         raise CommandError("argument --seats: only with --sim and without --bots (bots take "
                            "the seats named bot)", 2)
+    args.own = own_args.own_files(args, "serve")  # checked before anything starts (exit 2)
     if args.seats is not None:
         seats = game_seats(args)
         if len(args.seats) != len(seats):
@@ -133,6 +136,8 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(str(e), 2) from e
     from dialtray.ui.serve import serve
 
+    if args.own is not None:
+        print(args.own.summary(), flush=True)
     ev = open_event(args)
     try:
         return serve(args, db_path(args), serial, layout, ev,
@@ -150,5 +155,5 @@ def game_seats(args: argparse.Namespace) -> tuple[str, ...]:
     from dialtray.table.games import new_game
     from dialtray.tracker import TableDice
 
-    return tuple(new_game(args.game, TableDice(SeededDice(0)), args.seed, args.turns)
-                 .game.seats())
+    return tuple(new_game(args.game, TableDice(SeededDice(0)), args.seed, args.turns,
+                          own=getattr(args, "own", None)).game.seats())

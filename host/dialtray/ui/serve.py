@@ -31,7 +31,9 @@ def serve(args: argparse.Namespace, db: Path, serial: str | None, layout: Any, e
     from dialtray.ui.server import Options, Served, is_local
 
     body = wait_assignment(ev, args.wait) if ev is not None else None
-    maker = make if make is not None else new_game
+    own = getattr(args, "own", None)  # the owner's FASA tables and sheets or Sky Ace heroes,
+    maker = make if make is not None else (  # checked by ``commands.serve`` (issue 34)
+        lambda kind, dice, seed, turns: new_game(kind, dice, seed, turns, own=own))
     opts = Options(
         make_game=lambda dice: maker(args.game, dice, args.seed, args.turns) if body is None
         else paired_setup(args.game, body, dice, args.seed, args.turns),

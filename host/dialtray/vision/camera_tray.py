@@ -8,8 +8,9 @@ a new click it reads surely becomes a ``Click`` event once the window has stayed
 ``SETTLE_S`` since (a sensed board takes a move when the board is still: DGT, PicoChess): a
 turn read in parts is one event of the full difference, a turn and back its two legs together
 (the signed clicks the shorter way round between reads, as an encoder would count them);
-``snapshot`` is every dial's first read. A dial the camera cannot read surely sends nothing (it is read again; the tracker keeps
-waiting for it, as for a dial not yet turned): never a guess.
+``snapshot`` is every dial's first read. A dial the camera cannot read surely sends nothing
+(it is read again; the tracker keeps waiting for it, as for a dial not yet turned): never a
+guess.
 
 Dials are in the figure's printed clicks: a reader turns ``up`` (+1 when a rising click is
 clockwise, -1 for an Air Action speed dial) and has as many detents as its dial prints. Two
