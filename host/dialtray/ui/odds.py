@@ -133,7 +133,6 @@ def skyace_attacks(game: Any, legal: list[str]) -> list[Odds]:
     from dialtray.rules.skyace.actions import Attack
     from dialtray.rules.skyace.cards import matches
     from dialtray.rules.skyace.combat import attack_successes, damage, defence_successes
-    from dialtray.rules.skyace.heroes import hero
     from dialtray.rules.skyace.odds import unseen
     from dialtray.rules.skyace.turn import check_attack
 
@@ -150,7 +149,8 @@ def skyace_attacks(game: Any, legal: list[str]) -> list[Odds]:
             continue
         typ = check_attack(st, p, a)
         t = st.pawns[a.target]
-        ha, hd, adv = hero(p.hero), hero(t.hero), st.advanced
+        # the game's own heroes first (the owner's, issue 34), then the shipped ones
+        ha, hd, adv = st.hero(p.hero), st.hero(t.hero), st.advanced
         preferred = adv and st.preferred is not None and st.preferred in ("*", typ)
         own, other = st.top(p.cell), st.top(t.cell)
         succ = attack_successes(a.cards, ha.frequency(typ), own, other,
