@@ -15,6 +15,7 @@ import argparse
 import time
 from typing import Any
 
+from dialtray.commands._args import float_range
 from dialtray.commands._common import CommandError
 from dialtray.table.start import log_path, write_log
 
@@ -30,6 +31,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "are the dial events")
     p.add_argument("--camera-profile", choices=PROFILES, default="held-back",
                    help="the virtual camera's photograph conditions (default %(default)s)")
+    p.add_argument("--camera-fps", type=float_range(0.5, 60.0), default=30.0, metavar="FPS",
+                   help="with --camera virtual: its frames a second (default %(default)s; a slow "
+                        "webcam or a busy laptop's reader: e.g. 2.5)")
 
 
 def check(args: argparse.Namespace) -> None:
@@ -75,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         g = camera_game(args.game, args.seed, args.turns, encoders=not args.no_encoders,
                         profile=args.camera_profile, mistakes=not args.no_encoders,
+                        fps=args.camera_fps,
                         make=make, on_change=narrate)
     except Stuck as e:
         raise CommandError(f"the demo got stuck: {e}") from e

@@ -16,6 +16,7 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
+from dialtray.commands._args import float_range
 from dialtray.commands._common import CommandError
 from dialtray.tracker.binding import Slot
 
@@ -34,6 +35,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--camera-profile", choices=PROFILES, default="held-back",
                    help="with --camera virtual: its photograph conditions (default "
                         "%(default)s)")
+    p.add_argument("--camera-fps", type=float_range(0.5, 60.0), default=30.0, metavar="FPS",
+                   help="with --camera virtual: its frames a second (default %(default)s; a slow "
+                        "webcam or a busy laptop's reader: e.g. 2.5)")
 
 
 def check(args: argparse.Namespace) -> None:
@@ -117,7 +121,7 @@ def attach(args: argparse.Namespace, tracker: Any, session: Any,
 
     if args.camera == "virtual":
         witness, world, dials = virtual_witness(args.game, tracker, args.seed,
-                                                args.camera_profile)
+                                                args.camera_profile, args.camera_fps)
         if hand is not None:
             hand = filmed_hand(world, dials, set(witness.docks), hand)
         by_name = {(d.dock, d.name): d for d in dials.values()}
@@ -188,7 +192,8 @@ def camera_only(args: argparse.Namespace) -> Callable[[Any], Any]:
         from dialtray.table.camera_only import CameraOnlyError, virtual_camera_tray
 
         try:
-            return virtual_camera_tray(args.game, tracker, args.seed, args.camera_profile)
+            return virtual_camera_tray(args.game, tracker, args.seed, args.camera_profile,
+                                       args.camera_fps)
         except CameraOnlyError as e:
             raise CommandError(f"argument --no-encoders: {e}", 2) from e
     return make

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dialtray.link.messages import TrayEvent
 from dialtray.link.session import TraySession
 from dialtray.tracker.binding import Slot
-from dialtray.tracker.hands import Hands, Typed
+from dialtray.tracker.hands import Hands, Turn, Typed
 from dialtray.tracker.tracker import OVER, Tracker
 
 CHUNK = 3  # clicks per movement of a hand
@@ -27,6 +27,24 @@ _WAKE = object()  # queued by ``wake``: not an event, only ends the pump's wait
 
 class Stuck(RuntimeError):
     """The table did not reach what it waited for in time; says what the tray waited for."""
+
+
+def _whole(table: TrackedTray, move: tuple[Turn, ...], turn: Callable[[Slot, int], None],
+           timeout: float) -> None:
+    """A move handed whole to a hand that paces its own grips (``whole_moves``: a camera-only
+    tray's, whose camera reports a dial once it is still — parts waited on one by one would
+    be judged short between them), then waited for: every dial where the move leaves it, and
+    at least one event (a turn and back ends where it began)."""
+    t = table.tracker
+    targets: dict[Slot, int] = {}
+    seen = t.events_seen
+    for m in move:
+        targets[m.slot] = targets.get(m.slot, t.slots[m.slot].seen or 0) + m.clicks
+        turn(m.slot, m.clicks)
+    table.wait_until(lambda: t.events_seen > seen and all(
+        t.slots[s].seen == v for s, v in targets.items()), timeout,
+        "the dials to report " + ", ".join(f"{t.slots[s].label} at {v}"
+                                           for s, v in targets.items()))
 
 
 class TrackedTray:
@@ -121,6 +139,9 @@ def play_out(table: TrackedTray, hands: Hands, turn: Callable[[Slot, int], None]
                 raise Stuck(f"a bot's decision was refused: {r.message}")
             if say is not None:
                 say(f"{move.text}")
+            continue
+        if getattr(turn, "whole_moves", False):  # a camera-only tray's hand: one person's
+            _whole(table, move, turn, step_timeout)  # motions, sensed once still
             continue
         for m in move:
             st = t.slots[m.slot]

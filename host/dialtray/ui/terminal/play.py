@@ -123,7 +123,8 @@ def run_camera_only(args: argparse.Namespace) -> int:
                       make=without_ace_cards(args.seed, args.turns)
                       if args.game == "airaction" else None)
     try:
-        link = virtual_camera_tray(args.game, table.tracker, args.seed, args.camera_profile)
+        link = virtual_camera_tray(args.game, table.tracker, args.seed, args.camera_profile,
+                                   args.camera_fps)
     except CameraOnlyError as e:
         raise CommandError(f"argument --no-encoders: {e}", 2) from e
     if dice != args.dice:
