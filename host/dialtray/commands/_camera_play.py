@@ -40,6 +40,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "webcam or a busy laptop's reader: e.g. 2.5)")
 
 
+def fps_of(args: argparse.Namespace) -> float:
+    """The virtual camera's frame rate (``--camera-fps``; 30 where a caller built its own
+    arguments without it)."""
+    return float(getattr(args, "camera_fps", 30.0))
+
+
 def check(args: argparse.Namespace) -> None:
     """Refuse what is not possible before anything starts."""
     check_camera_only(args)
@@ -121,7 +127,7 @@ def attach(args: argparse.Namespace, tracker: Any, session: Any,
 
     if args.camera == "virtual":
         witness, world, dials = virtual_witness(args.game, tracker, args.seed,
-                                                args.camera_profile, args.camera_fps)
+                                                args.camera_profile, fps_of(args))
         if hand is not None:
             hand = filmed_hand(world, dials, set(witness.docks), hand)
         by_name = {(d.dock, d.name): d for d in dials.values()}
@@ -193,7 +199,7 @@ def camera_only(args: argparse.Namespace) -> Callable[[Any], Any]:
 
         try:
             return virtual_camera_tray(args.game, tracker, args.seed, args.camera_profile,
-                                       args.camera_fps)
+                                       fps_of(args))
         except CameraOnlyError as e:
             raise CommandError(f"argument --no-encoders: {e}", 2) from e
     return make

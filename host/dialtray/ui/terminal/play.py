@@ -124,7 +124,7 @@ def run_camera_only(args: argparse.Namespace) -> int:
                       if args.game == "airaction" else None)
     try:
         link = virtual_camera_tray(args.game, table.tracker, args.seed, args.camera_profile,
-                                   args.camera_fps)
+                                   camera.fps_of(args))
     except CameraOnlyError as e:
         raise CommandError(f"argument --no-encoders: {e}", 2) from e
     if dice != args.dice:
