@@ -4,6 +4,10 @@ first part short, or took it as the throttle decision, and flagged the rest — 
 a game). The virtual camera is the fake at the hardware boundary: ``fps`` is a slow webcam's
 frame rate (``read`` waits for each frame time, as a webcam does), not machine load.
 
+The settle window itself, frame by frame on a clock of the test's own (a 10-frame camera,
+however loaded the machine): a turn the camera read in parts is one event, a turn and back its
+two legs together, a hand over the window waited out.
+
 A well-made sensed board takes a move when the board has been still (DGT, PicoChess): the
 camera-only tray turns a dial's sure reads into a dial event once its window has been still
 ``SETTLE_S`` (``vision.camera_tray``), one event a turn seen in parts, and the bots' hands
@@ -26,7 +30,7 @@ from dialtray.table.camera_only import without_ace_cards
 from dialtray.tracker import marks as mk
 from dialtray.tracker.hands import Mistakes
 from dialtray.vision import testset
-from dialtray.vision.faces import dial_faces
+from dialtray.vision.faces import BASE_TYPE, dial_faces
 from dialtray.vision.layout import Layout
 
 SLOW_FPS = 2.5  # the camera's rate measured under load (issue 33)
@@ -118,3 +122,106 @@ def test_a_slow_camera_still_sees_too_many_clicks_and_the_wrong_dial(layout: Lay
     assert Counter(f.kind for f in t.flags) == Counter([mk.TOO_MANY, mk.WRONG_DIAL]), \
         _flags(t)
     assert all(f.resolved is not None for f in t.flags), _flags(t)
+
+
+# ---- the settle window, frame by frame on the test's own clock ------------------------------
+
+FIG = "sample-loyle-crawford"  # every neighbouring click prints differently
+STEP_FPS = 10.0  # a slow camera, stepped: the test waits for frames, not for time
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 100.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+class Tray:
+    """A camera-only tray of one figure on dock 0 (its combat dial), filmed and read one frame
+    at a time on ``clock`` (``vision.camera_tray.CameraTray`` on a ``CameraWitness``)."""
+
+    def __init__(self, layout: Layout) -> None:
+        from dialtray.vision.camera_tray import CameraDial, CameraTray
+        from dialtray.vision.reader import TrayReader
+        from dialtray.vision.render import DockSpec
+        from dialtray.vision.render_profiles import Params
+        from dialtray.vision.scene import TrayScene
+        from dialtray.vision.virtual_camera import DialWorld, VirtualCamera, dock_positions
+        from dialtray.vision.witness import CameraWitness
+
+        faces = dial_faces(testset.sample_figures("airaction")[FIG])
+        docks = {0: DockSpec(FIG, BASE_TYPE["airaction"], faces, {"combat": 2.0, "speed": 3.0})}
+        self.clock = Clock()
+        self.world = DialWorld(dock_positions(docks), clock=self.clock)
+        self.camera = VirtualCamera(TrayScene(layout, docks, Params(), 9971), self.world,
+                                    fps=STEP_FPS, seed=9971)
+        self.witness = CameraWitness(self.camera, TrayReader(layout, testset.sample_refs(
+            {FIG}, "airaction")), {0: FIG}, watch=True, camera_only=True, clock=self.clock)
+        self.tray = CameraTray(self.witness, {(0, 0): CameraDial(0, 0, "combat", 1,
+                                                                 len(faces["combat"]))})
+        self.witness.settled(0, "combat", None)  # its first read
+        self.film(1.0)
+        assert self.tray._pos == {(0, 0): 2}, self.witness.results
+
+    def film(self, seconds: float) -> None:
+        for _ in range(round(seconds * STEP_FPS)):
+            self.clock.t += 1.0 / STEP_FPS
+            ok, frame = self.camera.read()
+            assert ok and frame is not None
+            self.witness.step(frame, self.clock.t)
+
+    def turn(self, clicks: int) -> None:
+        """A person's grip: ``clicks`` at 0.1 s a click."""
+        self.world.turn(0, "combat", clicks, 0.1 * abs(clicks))
+
+    def reads(self) -> list[int | None]:
+        return [w.click for w in self.witness.results]
+
+
+def test_a_turn_read_in_parts_is_one_event_and_a_turn_and_back_two(layout: Layout) -> None:
+    """A person turns 2 clicks, pauses (0.7 s: the camera reads the dial there), turns 2 more:
+    one event of 4 clicks once the dial has been still ``SETTLE_S``. Then a peek: 1 click,
+    held (read there), turned back: its two legs, delivered together."""
+    from dialtray.vision.camera_tray import SETTLE_S
+
+    f = Tray(layout)
+    f.turn(2)
+    f.film(0.2 + 0.7)
+    assert f.reads()[-1] == 4, f.reads()  # the camera read the first part ...
+    assert not f.tray.events and f.tray.unsettled() == [(0, "combat")]  # ... not yet news
+    f.turn(2)
+    f.film(0.2 + SETTLE_S + 1.0)
+    assert [(e.delta, e.position) for e in f.tray.events] == [(4, 6)], f.tray.events
+    f.turn(1)
+    f.film(0.1 + 0.7)
+    assert f.reads()[-1] == 7 and len(f.tray.events) == 1, f.reads()  # read, held
+    f.turn(-1)
+    f.film(0.1 + SETTLE_S + 1.0)
+    peek = f.tray.events[1:]
+    assert [(e.delta, e.position) for e in peek] == [(1, 7), (-1, 6)], peek
+    assert peek[0].t_ms == peek[1].t_ms  # together: the tracker judges them as one motion
+
+
+def test_a_hand_over_a_turned_dial_is_waited_out(layout: Layout) -> None:
+    """A dial turned, read, then a hand over its window for 1.5 s: no event while the hand
+    is there; one event, the turn's, once the window has been still ``SETTLE_S`` after it."""
+    from dialtray.vision.camera_tray import SETTLE_S
+    from dialtray.vision.virtual_camera import HAND, blob
+
+    f = Tray(layout)
+    f.turn(1)
+    f.film(0.1 + 0.6)
+    assert f.reads()[-1] == 3 and not f.tray.events, f.reads()
+    reg = f.witness._reg
+    assert reg is not None
+    bt = layout.base_type(BASE_TYPE["airaction"])
+    box = reg.window_box(layout.docks[0], bt.windows["combat"], bt.name)
+    f.world.over(blob(box, HAND, cover=0.9), 1.5)
+    gone = f.clock.t + 1.5
+    f.film(1.5)
+    assert not f.tray.events, f.tray.events  # the hand is waited out
+    f.film(SETTLE_S + 1.5)
+    assert [(e.delta, e.position) for e in f.tray.events] == [(1, 3)], f.tray.events
+    assert f.tray.events[0].t_ms >= int((gone + SETTLE_S) * 1000) - 1
