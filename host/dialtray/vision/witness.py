@@ -279,7 +279,7 @@ class CameraWitness:
             for dial in self.reader.classifiers(figure):
                 key = (dock, dial)
                 bt = self.reader.layout.base_type(self.reader.refs[figure].base_type)
-                box = reg.window_box(self.reader.layout.docks[dock], bt.windows[dial], bt.name)
+                box = reg.window_box(self.reader.layout.places[dock], bt.windows[dial], bt.name)
                 w = self._watch.setdefault(key, _Watch())
                 grey = np.asarray(cv2.cvtColor(frame[box], cv2.COLOR_BGR2GRAY), np.uint8)
                 if w.grey is not None and np.isfinite(level):
@@ -313,7 +313,7 @@ class CameraWitness:
         if job.burst is None:
             bt = self.reader.layout.base_type(self.reader.refs[figure].base_type)
             job.burst = WindowBurst(self.reader.classifiers(figure)[dial],
-                                    self.reader.layout.docks[dock], bt.windows[dial], bt.name,
+                                    self.reader.layout.places[dock], bt.windows[dial], bt.name,
                                     most=self.most)
             job.bursts += 1
         answer = job.burst.feed(frame, reg)
