@@ -5,7 +5,8 @@ The virtual tray (the real firmware under MicroPython, its encoders, the link, t
 and a ``TrayScene`` of the same figures on the same docks, drawn under a photograph profile;
 one hand turns both (the encoder counts the turn, the camera films it). With
 ``encoders=False`` the tray has no electronics: the camera's reads are the dial events
-(``CameraTray``), the squadrons fly without Ace cards (no window for them).
+(``CameraTray``). Every dial is filmed: a one-dial piece on a dock's second reader (an Ace
+card or a second Aces figure sharing the dock) sits in the dock's holder.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from dialtray.tracker.binding import Slot
 from dialtray.tracker.hands import Hands, Mistakes
 from dialtray.tracker.runner import TrackedTray, play_out
 from dialtray.vision import testset
-from dialtray.vision.camera_tray import DIAL_NAMES, CameraDial, CameraTray
+from dialtray.vision.camera_tray import CameraDial, CameraTray
 from dialtray.vision.layout import Layout, load_layout
 from dialtray.vision.reader import TrayReader
 from dialtray.vision.virtual_camera import DialWorld
@@ -80,12 +81,12 @@ def camera_game(game: str, seed: int, turns: int, *, encoders: bool = True,
             world, cam, reader, docks = virtual_scene(layout, game, figs, profile, seed, fps)
             witness = CameraWitness(cam, reader, figs, watch=True)
             dials = camera_dials(t, {(d, k): len(f) for d, s in docks.items()
-                                     for k, f in s.faces.items()})
+                                     for k, f in s.faces.items()}, game)
 
             def turn(slot: Slot, n: int) -> None:  # one hand: the encoder counts the turn,
                 d = dials[(slot.dock, slot.dial)]  # the camera films it
-                if d.name in DIAL_NAMES and slot.dock in figs:
-                    world.turn(slot.dock, d.name, n * d.up, 0.006 * max(1, abs(n)))
+                if d.place in figs:
+                    world.turn(d.place, d.name, n * d.up, 0.006 * max(1, abs(n)))
                 vtray.turn(slot.dock, slot.dial, n, 6 * max(1, abs(n)))
 
             with witness:
@@ -198,7 +199,7 @@ def virtual_witness(game: str, tracker: Any, seed: int, profile: str = "held-bac
                                                fps)
     witness = CameraWitness(cam, reader, figs, watch=True)
     dials = camera_dials(tracker, {(d, k): len(f) for d, s in docks.items()
-                                   for k, f in s.faces.items()})
+                                   for k, f in s.faces.items()}, game)
     return witness, world, dials
 
 
@@ -213,7 +214,7 @@ def webcam_witness(spec: str, game: str, tracker: Any, layout: Layout | None = N
     layout = layout or load_layout()
     reader = TrayReader(layout, testset.sample_refs(set(figs.values()), game))
     cam = open_camera(spec)
-    return CameraWitness(cam, reader, figs, watch=True), camera_dials(tracker, {})
+    return CameraWitness(cam, reader, figs, watch=True), camera_dials(tracker, {}, game)
 
 
 def filmed_hand(world: DialWorld, dials: dict[tuple[int, int], CameraDial], docks: set[int],
@@ -223,7 +224,7 @@ def filmed_hand(world: DialWorld, dials: dict[tuple[int, int], CameraDial], dock
     the camera films the same dial turning, ``click_s`` seconds a click."""
     def turn(slot: Slot, n: int) -> None:
         d = dials.get((slot.dock, slot.dial))
-        if d is not None and d.name in DIAL_NAMES and slot.dock in docks:
-            world.turn(slot.dock, d.name, n * d.up, click_s * max(1, abs(n)))
+        if d is not None and d.place in docks:
+            world.turn(d.place, d.name, n * d.up, click_s * max(1, abs(n)))
         hand(slot, n)
     return turn

@@ -10,11 +10,13 @@ read. A dial the camera cannot read surely sends nothing (it is read again; the 
 waiting for it, as for a dial not yet turned): never a guess.
 
 Dials are in the figure's printed clicks: a reader turns ``up`` (+1 when a rising click is
-clockwise, -1 for an Air Action speed dial) and has as many detents as its dial prints. Two
+clockwise, -1 for an Air Action speed dial) and has as many detents as its dial prints. Each
+is seen at a *place* (its dock, or the dock's holder: a one-dial piece on the dock's second
+reader, ``layout.HOLDER``) through a window. Two
 clicks that print alike look the same to the camera: a dial read as one of them is taken to be
-at the one the rules want (``expect``), listed in ``assumed``. A dial
-with no window in the tray layout (an Air Action Ace card) cannot be on a camera-only tray:
-``CameraTray`` refuses it, naming it.
+at the one the rules want (``expect``), listed in ``assumed``. A dial the camera has no
+window for (a layout without holders, a piece without references) cannot be on a camera-only
+tray: ``CameraTray`` refuses it, naming it.
 
 A turn whose window change the camera missed (a frame too few, a change under the noise) would
 leave the dial's event unsent for good: while the camera has nothing else to read, ``expect``
@@ -30,22 +32,29 @@ from dataclasses import dataclass
 
 from dialtray.link.messages import Click, DialState, Snapshot, TrayEvent
 from dialtray.vision.errors import VisionError
+from dialtray.vision.layout import place_text
 from dialtray.vision.witness import CAMERA_ONLY, CameraWitness, Witnessed
 
-DIAL_NAMES = ("combat", "speed")  # the link's dial index -> the window's name
+DIAL_NAMES = ("combat", "speed")  # a plane's windows, by the link's dial index
 PATROL_S = 0.5  # while the camera is idle, one dial read again this often, in turn
 
 
 @dataclass(frozen=True)
 class CameraDial:
     """One reader of a camera-only tray: its dock, link dial index, the window's name, which
-    way a rising click turns and the clicks its dial prints."""
+    way a rising click turns, the clicks its dial prints and the place the camera sees it at
+    (the dock, or its holder ``layout.HOLDER + dock``; None: the dock)."""
 
     dock: int
     dial: int
     name: str
     up: int
     clicks: int
+    at: int | None = None
+
+    @property
+    def place(self) -> int:
+        return self.dock if self.at is None else self.at
 
 
 class CameraTray:
@@ -56,16 +65,16 @@ class CameraTray:
         """``on_unsure``: told of a dial the camera could not read (the table asks the player
         to re-seat that figure; the camera reads it again by itself)."""
         for (dock, dial), d in dials.items():
-            figure = witness.docks.get(dock)
+            figure = witness.docks.get(d.place)
             if figure is None or d.name not in witness.reader.classifiers(figure):
                 raise VisionError(f"dock {dock} reader {dial} ({d.name}): "
                                   "the camera has no window for it (a camera-only tray reads "
-                                  "the dials the tray layout shows: a plane's combat and speed "
-                                  "dials, an Aces figure's combat dial)")
+                                  "the dials the tray layout shows: each dock's seat and, for a "
+                                  "one-dial piece on its second reader, its holder)")
         self.witness = witness
         self.on_unsure = on_unsure
         self.dials = dict(dials)
-        self._by_name = {(d.dock, d.name): d for d in dials.values()}
+        self._by_name = {(d.place, d.name): d for d in dials.values()}
         self._listeners: list[Callable[[TrayEvent], None]] = []
         self._lock = threading.Lock()
         self._seq = 0
@@ -83,7 +92,7 @@ class CameraTray:
     def start(self) -> CameraTray:
         self.witness.start()
         for d in self.dials.values():
-            self.witness.settled(d.dock, d.name, None)  # every dial read once at the start
+            self.witness.settled(d.place, d.name, None)  # every dial read once at the start
         return self
 
     def close(self) -> None:
@@ -115,7 +124,7 @@ class CameraTray:
         """Every dial's position as last read (waiting for each dial's first read); raises
         TimeoutError naming the dials the camera could not read."""
         if not self.witness.wait(lambda: len(self._pos) == len(self.dials), timeout):
-            missing = [f"dock {d.dock} {d.name}" for k, d in self.dials.items()
+            missing = [f"{place_text(d.place)} {d.name}" for k, d in self.dials.items()
                        if k not in self._pos]
             raise TimeoutError("the camera could not read " + ", ".join(missing)
                                + (f" ({self.witness.error})" if self.witness.error else ""))
@@ -147,8 +156,8 @@ class CameraTray:
         keys = sorted(self.dials)
         d = self.dials[keys[self.patrols % len(keys)]]
         self.patrols += 1
-        self._patrolling.add((d.dock, d.name))
-        self.witness.settled(d.dock, d.name, None)
+        self._patrolling.add((d.place, d.name))
+        self.witness.settled(d.place, d.name, None)
 
     def _on_read(self, w: Witnessed) -> None:
         patrol = (w.dock, w.dial) in self._patrolling

@@ -39,6 +39,7 @@ import numpy as np
 from dialtray.vision.burst import MOST, MOVING, BurstRead, WindowBurst, frame_noise
 from dialtray.vision.errors import VisionError
 from dialtray.vision.fusion import CONFIRMED, CameraView, fuse
+from dialtray.vision.layout import place_text
 from dialtray.vision.reader import TrayReader
 from dialtray.vision.reading import BETWEEN, CLICK
 from dialtray.vision.register import Image, Registration
@@ -57,7 +58,8 @@ Key = tuple[int, str]
 
 @dataclass(frozen=True)
 class Witnessed:
-    """What the camera made of one settled click (see the module docstring)."""
+    """What the camera made of one settled click (see the module docstring). ``dock`` is
+    the place the dial is seen at: a dock, or a dock's holder (``layout.HOLDER + dock``)."""
 
     dock: int
     dial: str
@@ -83,7 +85,7 @@ class Witnessed:
 
     def line(self) -> str:
         """One line for the tray view and the game's log."""
-        who = f"dock {self.dock} {self.dial}"
+        who = f"{place_text(self.dock)} {self.dial}"
         if self.state == CONFIRM:
             return f"{who}: click {self.click} confirmed by the camera ({self.frames} frames)"
         if self.state == CAMERA_ONLY:
@@ -346,7 +348,8 @@ class CameraWitness:
             seen = " or ".join(str(c) for c in a.read.clicks)
             self._finish(job, DISAGREE, a,
                          f"the encoder says click {job.encoder}, the camera sees click {seen}",
-                         f"re-seat the figure on dock {key[0]} (press it flat into its dock) "
+                         f"re-seat the figure on {place_text(key[0])} (press it flat into its "
+                         "seat) "
                          f"and check its {key[1]} dial shows click {job.encoder}; the game "
                          f"keeps click {last} until the camera agrees", now, click=last,
                          keep=True)
