@@ -59,14 +59,18 @@ class CameraGame:
 def camera_game(game: str, seed: int, turns: int, *, encoders: bool = True,
                 profile: str = "held-back", mistakes: bool = True, fps: float = 30.0,
                 layout: Layout | None = None, make: Any = None,
-                on_change: Callable[[Any], None] | None = None) -> CameraGame:
-    """Play a bot game to its end (``play_out``); raises ``runner.Stuck`` if it cannot."""
+                on_change: Callable[[Any], None] | None = None,
+                figures: list[str] | None = None) -> CameraGame:
+    """Play a bot game to its end (``play_out``); raises ``runner.Stuck`` if it cannot.
+    ``figures``: the docks' order (``--figures``: when the cast outnumbers the docks, the
+    last share docks, in their holders)."""
     from dialtray.virtual.tray import VirtualTray
 
     layout = layout or load_layout()
     started = time.monotonic()
     if not encoders:
-        table = new_table(game, SeededDice(seed), seed, turns, 8, timing=TIMING, make=make)
+        table = new_table(game, SeededDice(seed), seed, turns, 8, figures=figures,
+                          timing=TIMING, make=make)
         return _camera_only(table, game, seed, profile, fps, layout, started)
     with VirtualTray(config.default_config(8), seed=seed) as vtray:
         session = TraySession(vtray.port, name="camera", ack_policy="auto")
@@ -74,7 +78,8 @@ def camera_game(game: str, seed: int, turns: int, *, encoders: bool = True,
             session.wait_synced(30)
             session.set_timing(5, 2)
             source, _ = make_dice("seeded", session, seed)
-            table = new_table(game, source, seed, turns, 8, timing=TIMING, make=make)
+            table = new_table(game, source, seed, turns, 8, figures=figures, timing=TIMING,
+                              make=make)
             t = table.tracker
             t.on_change = on_change
             figs = catalogue_figures(game, t)
