@@ -179,6 +179,8 @@ def main() -> None:
          f"{pct(tot['latency_ms'], 99):.0f} ms", f"frames at {FPS:.0f} fps + reading CPU"),
         ("reader CPU / frame", f"{pct(tot['cpu_ms'], 50):.1f} / {pct(tot['cpu_ms'], 99):.1f}",
          "ms p50 / p99: follow + every open burst (16 at first)"),
+        ("load average", " / ".join(f"{x:.1f}" for x in os.getloadavg()),
+         "1 / 5 / 15 min, at the end (the machine is shared: CPU figures grow with it)"),
     ]
     print_table(rows, 24, 14)
     for c in tot["wrong_cases"]:
@@ -197,6 +199,7 @@ def main() -> None:
         "latency_ms_p99": round(pct(tot["latency_ms"], 99), 1),
         "cpu_ms_per_frame_p50": round(pct(tot["cpu_ms"], 50), 2),
         "cpu_ms_per_frame_p99": round(pct(tot["cpu_ms"], 99), 2),
+        "load_average": [round(x, 1) for x in os.getloadavg()],
         "wrong_cases": tot["wrong_cases"], "unsure_cases": tot["unsure_cases"]})
 
 
