@@ -59,6 +59,7 @@ def main() -> None:
     counts = {"settled": 0, "confirmed": 0, "wrong": 0, "unsure": 0, "odd_settled": 0,
               "odd_confirmed": 0}
     seconds = 0.0
+    cases: list[str] = []  # the settled clicks not confirmed, what the camera said
     for game in games:
         for seed in seeds:
             g = camera_game(game, seed, args.turns, figures=ORDER[game])
@@ -80,6 +81,8 @@ def main() -> None:
                     confirmed_ms.append(1000 * (r.at - r.asked))
                 else:
                     counts["unsure"] += 1
+                    cases.append(f"{game} seed {seed}: {r.line()} (encoder {r.encoder}, "
+                                 f"{r.frames} frames, {r.bursts} bursts)")
             print(f"{game} seed {seed}: {len(w.results)} answers, {w.frames} frames, "
                   f"{g.seconds:.0f} s", flush=True)
 
@@ -105,6 +108,8 @@ def main() -> None:
          f"(max {max(cpu, default=float('nan')):.1f})"),
     ]
     print_table(rows, 26, 14)
+    for c in cases:
+        print("  not confirmed:", c)
     write_results(RESULTS, {"games": games, "seeds": seeds, "turns": args.turns, **counts,
                             "frames_p50": pct(frames, 50), "frames_p99": pct(frames, 99),
                             "latency_ms_p50": round(pct(latency, 50), 1),
@@ -113,7 +118,7 @@ def main() -> None:
                             "confirmed_ms_p99": round(pct(confirmed_ms, 99), 1),
                             "load_average": [round(x, 1) for x in os.getloadavg()],
                             "reader_cpu_ms_per_frame": [round(c, 2) for c in cpu],
-                            "seconds": round(seconds, 1)})
+                            "seconds": round(seconds, 1), "not_confirmed": cases})
 
 
 if __name__ == "__main__":

@@ -91,7 +91,9 @@ def wants(tracker: Any, dials: dict[tuple[int, int], Any]) -> dict[tuple[int, in
     for slot, st in tracker.slots.items():
         d = dials.get((slot.dock, slot.dial))
         if d is not None and st.want is not None and st.want != st.seen:
-            out[(slot.dock, slot.dial)] = (st.want * st.up) % d.clicks
+            # a token's one printed click: the clicks unwrapped (``CameraTray.expect``)
+            out[(slot.dock, slot.dial)] = st.want * st.up if d.clicks == 1 else \
+                (st.want * st.up) % d.clicks
     return out
 
 

@@ -14,7 +14,15 @@ clockwise, -1 for an Air Action speed dial) and has as many detents as its dial 
 is seen at a *place* (its dock, or the dock's holder: a one-dial piece on the dock's second
 reader, ``layout.HOLDER``) through a window. Two
 clicks that print alike look the same to the camera: a dial read as one of them is taken to be
-at the one the rules want (``expect``), listed in ``assumed``. A dial the camera has no
+at the one the rules want (``expect``), listed in ``assumed`` -- once the person has turned
+it: the camera saw its window move and read it again since the rules wanted it there, or
+``ASSUME_S`` went by (a turn between two clicks that print alike may show no change at all).
+Taken at once, the tray stopped asking for the turn before anyone made it: the dial stayed a
+click behind the game, and the next turn, from there, ended on a click alike too and was never
+seen (an Aces figure's clicks 0 and 1 print alike: its second click of damage stalled a
+camera-only Aces game). A token's dial (one printed click: Aces' one-click figures, whose
+knock-out is a click) looks the same wherever it rests: it is taken on the rules' word at
+once. A dial the camera has no
 window for (a layout without holders, a piece without references) cannot be on a camera-only
 tray: ``CameraTray`` refuses it, naming it.
 
@@ -37,6 +45,7 @@ from dialtray.vision.witness import CAMERA_ONLY, CameraWitness, Witnessed
 
 DIAL_NAMES = ("combat", "speed")  # a plane's windows, by the link's dial index
 PATROL_S = 0.5  # while the camera is idle, one dial read again this often, in turn
+ASSUME_S = 2.0  # a click alike with where the dial rests: taken on the rules' word after this
 
 
 @dataclass(frozen=True)
@@ -86,6 +95,9 @@ class CameraTray:
         self._patrolled = float("-inf")
         self._patrolling: set[tuple[int, str]] = set()
         self.quiet: set[int] = set()  # ids of patrol reads that changed nothing (not news)
+        self._moved: dict[tuple[int, int], float] = {}  # read after its window moved, no news:
+        # when (a move before the rules wanted the click is not the turn they asked for)
+        self._wanted: dict[tuple[int, int], tuple[int, float]] = {}  # alike click, since when
         witness.on_result = self._on_read
         witness.camera_only = True
 
@@ -142,10 +154,24 @@ class CameraTray:
         for key, click in wants.items():
             alike = self._alike.get(key, ())
             d = self.dials.get(key)
+            if d is not None and d.clicks == 1 and key in self._pos:
+                # a token (an Aces figure whose dial prints one click: a knock-out is a click
+                # of it): no camera sees it turn; ``click`` is unwrapped (``wants``)
+                if click * d.up != self._pos[key]:
+                    self.assumed.append((d.dock, d.name, click))
+                    self._shift(d, click * d.up - self._pos[key], 0.0)
+                continue
             if d is not None and key in self._pos and click in alike and len(alike) > 1 \
                     and (self._pos[key] * d.up) % d.clicks != click:
-                self.assumed.append((d.dock, d.name, click))
-                self._move(d, click, 0.0)
+                now = self.witness.clock()
+                if self._wanted.get(key, (None,))[0] != click:
+                    self._wanted[key] = (click, now)
+                since = self._wanted[key][1]
+                if self._moved.get(key, -1.0) >= since or now - since >= ASSUME_S:
+                    self._moved.pop(key, None)
+                    self._wanted.pop(key, None)
+                    self.assumed.append((d.dock, d.name, click))
+                    self._move(d, click, 0.0)
 
     def _patrol(self) -> None:
         now = self.witness.clock()
@@ -163,7 +189,14 @@ class CameraTray:
         patrol = (w.dock, w.dial) in self._patrolling
         self._patrolling.discard((w.dock, w.dial))
         before = len(self.events)
+        d = self._by_name.get((w.dock, w.dial))
+        known = d is not None and (d.dock, d.dial) in self._pos
         self._read(w)
+        if d is not None and known and not patrol and w.state == CAMERA_ONLY:
+            if len(self.events) == before:  # moved, then read where it was (or alike)
+                self._moved[(d.dock, d.dial)] = w.at
+            else:
+                self._moved.pop((d.dock, d.dial), None)
         if patrol and w.state == CAMERA_ONLY and len(self.events) == before:
             self.quiet.add(id(w))
 
@@ -197,6 +230,12 @@ class CameraTray:
             delta = (phys - self._pos[key]) % d.clicks
             if delta > d.clicks // 2:
                 delta -= d.clicks
+        self._shift(d, delta, at)
+
+    def _shift(self, d: CameraDial, delta: int, at: float) -> None:
+        """A ``Click`` of ``delta`` clicks for ``d`` to every listener (none for 0)."""
+        key = (d.dock, d.dial)
+        with self._lock:
             if delta == 0:
                 return
             self._pos[key] += delta
