@@ -64,3 +64,25 @@ def test_a_camera_only_tray_reads_ace_cards_and_a_shared_dock(game: str, layout:
     for d in odd:
         assert seen.get((d.dock, d.dial)) == (2 * d.up) % d.clicks, (d, tray.events,
                                                                      link.camera.witness.results)
+
+
+@pytest.mark.slow  # a whole camera-only Aces game of 2 turns (clean photographs)
+def test_a_camera_only_aces_game_plays_to_its_end() -> None:
+    """Aces on a camera-only tray (its cast of 9 sharing dock 0): every figure's clicks 0 and
+    1 print alike, and the one-click tokens' knock-outs are a click of a dial that looks the
+    same wherever it rests. A click alike with where the dial rests is taken on the rules'
+    word only once the person turned it; before, the tray stopped asking at once, the dial
+    stayed behind and this game (seed 5) stalled at a figure's second click of damage."""
+    from dialtray.commands._camera_sim import camera_game
+    from dialtray.tracker.tracker import OVER
+
+    g = camera_game("aces", 5, 2, encoders=False, profile="clean")  # Stuck if it stalls
+    tray = g.camera_tray
+    assert tray is not None and g.table.tracker.phase == OVER
+    assert tray.assumed and tray.events, "no turn was seen or taken on the rules' word"
+    docs = testset.sample_figures("aces")
+    for (dock, dial), d in tray.dials.items():
+        faces = dial_faces(docs[g.witness.docks[d.place]])[d.name]
+        truth = round(g.world.positions[d.place][d.name]) % d.clicks
+        seen = (tray._pos[(dock, dial)] * d.up) % d.clicks
+        assert faces[seen].key() == faces[truth].key(), (dock, dial, seen, truth)
