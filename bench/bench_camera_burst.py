@@ -56,10 +56,13 @@ FPS = 30.0
 KINDS = ("dock", "holder", "ace")  # a window on a dock's seat, in a holder, an Ace card's
 
 
-def run_seed(seed: int, trays: int, most: int, holders: bool = True) -> dict[str, Any]:
+def run_seed(seed: int, trays: int, most: int, holders: bool = True,
+             cast: str = "all") -> dict[str, Any]:
     cv2.setNumThreads(1)
     layout = load_layout()
     figures = {**testset.all_sample_figures(), **testset.sample_ace_cards()}
+    if cast == "airaction":  # the pieces of Air Action's standard squadrons (a bot game's)
+        figures = {**testset.sample_figures("airaction"), **testset.sample_ace_cards()}
     refs = {fid: testset.capture_refs(layout, fid, doc) for fid, doc in figures.items()}
     ids = sorted(figures)
     faces = {f: dial_faces(figures[f]) for f in ids}
@@ -70,6 +73,7 @@ def run_seed(seed: int, trays: int, most: int, holders: bool = True) -> dict[str
                            "wrong_cases": [], "unsure_cases": []}
     for k in KINDS:
         out[f"{k}_settled"] = out[f"{k}_confirmed"] = 0
+    out["by_figure"] = {}  # "figure window" -> [settled, confirmed]
     for t in range(trays):
         docks = {}
         for dock in sorted(layout.docks):
@@ -123,6 +127,9 @@ def run_seed(seed: int, trays: int, most: int, holders: bool = True) -> dict[str
             for k in kinds:
                 out[f"{k}_settled"] += 1
                 out[f"{k}_confirmed"] += a.status == CLICK and truth in a.clicks
+            tally = out["by_figure"].setdefault(f"{docks[dock].figure} {dial}", [0, 0])
+            tally[0] += 1
+            tally[1] += a.status == CLICK and truth in a.clicks
             if a.status == CLICK and truth in a.clicks:
                 out["confirmed"] += 1
             elif a.status == CLICK:
@@ -145,6 +152,9 @@ def main() -> None:
     ap.add_argument("--trays", type=int, default=40, help="trays (8 docks) per seed")
     ap.add_argument("--most", type=int, default=MOST, help="frames a burst may use")
     ap.add_argument("--jobs", type=int, default=2, help="processes (one seed each)")
+    ap.add_argument("--cast", choices=("all", "airaction"), default="all",
+                    help="the pieces drawn: every sample (default), or Air Action's standard "
+                         "squadrons' planes and Ace cards (what a bot game of it films)")
     ap.add_argument("--no-holders", action="store_true",
                     help="docks only (no second piece in a dock's holder)")
     args = ap.parse_args()
@@ -156,11 +166,19 @@ def main() -> None:
         ap.error("--trays, --most and --jobs must be at least 1")
     with ProcessPoolExecutor(args.jobs) as ex:
         parts = list(ex.map(run_seed, seeds, [args.trays] * len(seeds),
-                            [args.most] * len(seeds), [not args.no_holders] * len(seeds)))
-    tot: dict[str, Any] = {k: ([] if isinstance(v, list) else 0) for k, v in parts[0].items()}
+                            [args.most] * len(seeds), [not args.no_holders] * len(seeds),
+                            [args.cast] * len(seeds)))
+    tot: dict[str, Any] = {k: ([] if isinstance(v, list) else 0) for k, v in parts[0].items()
+                           if k != "by_figure"}
+    by_figure: dict[str, list[int]] = {}
     for p in parts:
         for k, v in p.items():
-            tot[k] = tot[k] + v
+            if k == "by_figure":
+                for f, (n_f, ok_f) in v.items():
+                    t = by_figure.setdefault(f, [0, 0])
+                    t[0], t[1] = t[0] + n_f, t[1] + ok_f
+            else:
+                tot[k] = tot[k] + v
     n = tot["confirmed"] + tot["wrong"] + tot["unsure"] + tot["moving"] + tot["between"] \
         + tot["lost"]
     rows = [
@@ -183,6 +201,9 @@ def main() -> None:
          "1 / 5 / 15 min, at the end (the machine is shared: CPU figures grow with it)"),
     ]
     print_table(rows, 24, 14)
+    for f, (n_f, ok_f) in sorted(by_figure.items()):
+        if ok_f < n_f:
+            print(f"  {f}: {ok_f} / {n_f} confirmed")
     for c in tot["wrong_cases"]:
         print("  wrong:", c)
     for c in tot["unsure_cases"][:40]:
@@ -191,7 +212,7 @@ def main() -> None:
         "seeds": seeds, "trays": args.trays, "most": args.most, "settled": n,
         "confirmed": tot["confirmed"], "wrong": tot["wrong"], "unsure": tot["unsure"],
         "between": tot["between"], "moving": tot["moving"], "lost": tot["lost"],
-        "holders": not args.no_holders,
+        "holders": not args.no_holders, "cast": args.cast, "by_figure": by_figure,
         **{f"{k}_{v}": tot[f"{k}_{v}"] for k in KINDS for v in ("settled", "confirmed")},
         "confirmed_pct": round(100 * tot["confirmed"] / max(n, 1), 3),
         "frames_p50": pct(tot["frames"], 50), "frames_p99": pct(tot["frames"], 99),
