@@ -24,11 +24,6 @@ from dialtray.store.keys import ChainKey
 Exec = Callable[..., sqlite3.Cursor]
 # (records, head, kind, status, result, state_json, key_id, seal) of a game row
 GameState = tuple[Any, ...]
-_CHECK = " AND ".join(f"{c} = ?" for c in ("id", "records", "head", "kind", "status", "result"))
-
-
-class _Stale(Exception):
-    """A game row is not as this writer left it: read it and chain again."""
 
 
 class ChainWriter:
@@ -40,6 +35,7 @@ class ChainWriter:
         self.keyed = keyed  # the schema has the mac, seal and key_id columns
         self._rows: dict[int, GameState] = {}  # game → its row as our last commit left it
         self._wrote: dict[int, GameState] = {}  # … as the open transaction leaves it
+        self._sql: dict[tuple[tuple[str, ...], bool], str] = {}  # UPDATE games by its shape
 
     def committed(self) -> None:
         """The transaction of the last ``write`` is committed: its rows are the stored ones."""
@@ -58,22 +54,27 @@ class ChainWriter:
         """Chain ``batch`` onto each game's head as stored now, MAC each record, seal each game
         row with the host's key and write them (``exec_`` runs one statement); returns the new
         heads."""
-        games = {b[0] for b in batch} | set(updates)
-        known = {gid: self._rows.get(gid) for gid in games}
-        rowof = {gid: row if row is not None else self._game_row(gid)
-                 for gid, row in known.items()}
-        # (one game only: a failed check then has changed nothing in the transaction)
-        checked = {gid for gid, row in known.items() if row is not None} \
-            if len(games) == 1 else set()
-        try:
-            rows, heads, fields, after = self._chain(batch, updates, rowof)
-            for gid in checked:  # moves the head only if the row is still as we left it
-                if self._update(exec_, gid, fields[gid], rowof[gid]).rowcount != 1:
-                    raise _Stale
-        except _Stale:
-            self._rows.clear()
+        games = {b[0] for b in batch}
+        games.update(updates)
+        known = self._rows
+        checked: set[int] = set()
+        if len(games) == 1:  # (a failed check then has changed nothing in the transaction)
+            (gid,) = games
+            row = known.get(gid)
+            if row is not None:
+                checked.add(gid)
+                rowof = {gid: row}
+            else:
+                rowof = {gid: self._game_row(gid)}
+        else:
             rowof = {gid: self._game_row(gid) for gid in games}
-            checked = set()
+        rows, heads, fields, after = self._chain(batch, updates, rowof)
+        if checked and self._update(exec_, gid, fields[gid], row).rowcount != 1:
+            # the row moved since our last commit (another writer, a hand edit): read it and
+            # chain afresh, in the same transaction
+            known.clear()
+            checked.clear()
+            rowof = {gid: self._game_row(gid)}
             rows, heads, fields, after = self._chain(batch, updates, rowof)
         if self.keyed:
             exec_("INSERT INTO records (game_id, n, kind, content, sha, prev, mac) VALUES "
@@ -83,44 +84,55 @@ class ChainWriter:
                   "(?, ?, ?, ?, ?, ?)", rows, many=True)
         for hook in hooks:  # (rows: the first six fields are the record's)
             hook(self.conn, rows)
-        for gid in games - checked:
-            self._update(exec_, gid, fields[gid], None)
+        for g in games:
+            if g not in checked:
+                self._update(exec_, g, fields[g], None)
         self._wrote = after
         return heads
 
     def _update(self, exec_: Exec, gid: int, fields: dict[str, Any],
                 was: GameState | None) -> sqlite3.Cursor:
-        cols = ", ".join(f"{k} = ?" for k in fields)
+        """UPDATE the game row (only if it is still ``was``, when given)."""
+        shape = (tuple(fields), was is not None)
+        sql = self._sql.get(shape)
+        if sql is None:
+            cols = ", ".join(f"{k} = ?" for k in fields)
+            sql = f"UPDATE games SET {cols} WHERE id = ?"
+            if was is not None:
+                sql += " AND records = ? AND head = ? AND kind = ? AND status = ? AND result = ?"
+                sql += " AND key_id IS ? AND seal IS ?" if self.keyed else ""
+            self._sql[shape] = sql
         if was is None:
-            return exec_(f"UPDATE games SET {cols} WHERE id = ?", (*fields.values(), gid))
+            return exec_(sql, (*fields.values(), gid))
         if self.keyed:
-            return exec_(f"UPDATE games SET {cols} WHERE {_CHECK} AND key_id IS ? AND "
-                         "seal IS ?", (*fields.values(), gid, *was[:5], was[6], was[7]))
-        return exec_(f"UPDATE games SET {cols} WHERE {_CHECK}", (*fields.values(), gid,
-                                                                 *was[:5]))
+            return exec_(sql, (*fields.values(), gid, *was[:5], was[6], was[7]))
+        return exec_(sql, (*fields.values(), gid, *was[:5]))
 
     def _chain(self, batch: list[tuple[int, int, str, bytes]],
                updates: dict[int, dict[str, Any]], rowof: dict[int, GameState]
                ) -> tuple[list[tuple[Any, ...]], dict[int, tuple[int, str]],
                           dict[int, dict[str, Any]], dict[int, GameState]]:
         """(record rows, new heads, each game row's new fields, each game row as it will be)."""
-        keyed, key = self.keyed, self.key
+        key = self.key if self.keyed else None
         heads: dict[int, tuple[int, str]] = {}
+        mine: set[int] = set()  # games keyed here: MACs and a seal
         for gid, row in rowof.items():
             heads[gid] = (int(row[0]), str(row[1]))
-            if keyed and key is not None and row[6] is not None and row[6] != key.id:
+            if key is None:
+                continue
+            if row[6] == key.id or (row[6] is None and int(row[0]) == 0):
+                mine.add(gid)  # new here or keyed by this key
+            elif row[6] is not None:
                 raise sqlite3.IntegrityError(
-                    f"game {gid} is " + ("unkeyed (written before keyed chains)" if row[6] is
-                                         None else f"keyed by another host's key ({row[6]})")
-                    + f"; this host's key is {key.id}: records added here would not "
-                    "verify (add them on the host that keeps the game)")
-        # a game is keyed when it is new here or was keyed by this key; an unkeyed game of an
-        # older dialtray goes on unkeyed (verify says so) rather than half-keyed
-        mine = {gid for gid, row in rowof.items() if keyed and key is not None
-                and (row[6] == key.id or (row[6] is None and int(row[0]) == 0))}
+                    f"game {gid} is keyed by another host's key ({row[6]}); this host's key is "
+                    f"{key.id}: records added here would not verify (add them on the host that "
+                    "keeps the game)")
+            # (an unkeyed game of an older dialtray goes on unkeyed — verify says so — rather
+            # than half-keyed)
         mac = key.mac if key is not None else None
         rows: list[tuple[Any, ...]] = []  # (game, n, kind, content, sha, prev[, mac])
         sha256 = hashlib.sha256
+        keyed = self.keyed
         for gid, queued_n, kind, content in batch:  # (the hot loop: one pass, one tuple each)
             n, prev = heads[gid]
             n += 1
@@ -136,18 +148,19 @@ class ChainWriter:
         fields: dict[int, dict[str, Any]] = {}
         after: dict[int, GameState] = {}
         for gid, row in rowof.items():
-            f = dict(updates.get(gid, {}))
-            f["records"], f["head"] = heads[gid]
+            upd = updates.get(gid)
+            f = dict(upd) if upd else {}
+            f["records"], f["head"] = n, head = heads[gid]
             status, result = f.get("status", row[3]), f.get("result", row[4])
             state = f.get("state_json", row[5])
             key_id, seal = row[6], row[7]
             if key is not None and gid in mine:
                 if key_id != key.id:
                     f["key_id"] = key_id = key.id
-                f["seal"] = seal = key.seal(gid, str(row[2]), heads[gid][0], heads[gid][1],
-                                            str(status), str(result), state)
+                f["seal"] = seal = key.seal(gid, str(row[2]), n, head, str(status),
+                                            str(result), state)
             fields[gid] = f
-            after[gid] = (*heads[gid], row[2], status, result, state, key_id, seal)
+            after[gid] = (n, head, row[2], status, result, state, key_id, seal)
         return rows, heads, fields, after
 
     def _game_row(self, gid: int) -> GameState:
