@@ -11,6 +11,7 @@ import dataclasses
 from typing import Any
 
 from dialtray.link import messages as m
+from dialtray.store.chain import float_json
 
 _TYPES: dict[str, type[m.TrayEvent]] = {
     cls.__name__: cls for cls in (m.Click, m.DialFault, m.Booted, m.SelfTest, m.ButtonPressed,
@@ -65,13 +66,14 @@ def click_content(game: int, n: int, at: float, ev: m.Click, boot: int | None) -
     """The canonical content of a ``device`` record holding a click — byte for byte what
     ``chain.content_of(game, n, "device", round(at, 3), data_of(ev, boot))`` makes (tested),
     without ``json.dumps``: one of these per click is the store's hot path."""
-    return _CLICK % (round(at, 3), b"null" if boot is None else b"%d" % boot, ev.delta, ev.dial,
+    return _CLICK % (float_json(round(at, 3)).encode(),
+                     b"null" if boot is None else b"%d" % boot, ev.delta, ev.dial,
                      ev.dock, ev.position, b"true" if ev.recovered else b"false", ev.seq,
                      ev.t_ms, game, n)
 
 
-_CLICK = (b'{"at":%a,"data":{"boot":%s,"delta":%d,"dial":%d,"dock":%d,"position":%d,'
+_CLICK = (b'{"at":%s,"data":{"boot":%s,"delta":%d,"dial":%d,"dock":%d,"position":%d,'
           b'"recovered":%s,"seq":%d,"t_ms":%d,"type":"Click"},"game":%d,"kind":"device",'
           b'"n":%d}')
 """A click's content, formatted straight into bytes (``%d`` writes an int as ``int()`` would,
-``%a`` a float as its ``repr``): no str to encode afterwards."""
+the time as its ``repr``, remembered by ``chain.float_json``): no str to encode afterwards."""
