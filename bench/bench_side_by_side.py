@@ -240,7 +240,7 @@ def verify_stage(args: argparse.Namespace, tmp: Path) -> Result:
         assert broken is None, broken
         return dt
 
-    pads = key._pads  # the cheapest HMAC-SHA256 Python has: the key's pads, copied
+    pads = key.pads  # the cheapest HMAC-SHA256 Python has: the key's pads, copied
 
     def bare() -> float:
         t0 = time.perf_counter()

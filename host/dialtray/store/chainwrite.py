@@ -129,21 +129,26 @@ class ChainWriter:
                     "keeps the game)")
             # (an unkeyed game of an older dialtray goes on unkeyed — verify says so — rather
             # than half-keyed)
-        mac = key.mac if key is not None else None
         rows: list[tuple[Any, ...]] = []  # (game, n, kind, content, sha, prev[, mac])
         sha256 = hashlib.sha256
         keyed = self.keyed
+        inner, outer = key.pads if key is not None else (None, None)
         for gid, queued_n, kind, content in batch:  # (the hot loop: one pass, one tuple each)
             n, prev = heads[gid]
             n += 1
             if n != queued_n:  # another process appended first: this record comes after
                 content = renumber(content, n)
             sha = sha256(f"{prev}{kind}\n".encode() + content).hexdigest()  # (chain.link)
-            if keyed:
-                rows.append((gid, n, kind, content, sha, prev,
-                             mac(sha) if mac is not None and gid in mine else None))
-            else:
+            if not keyed:
                 rows.append((gid, n, kind, content, sha, prev))
+            elif inner is not None and outer is not None and gid in mine:
+                i = inner.copy()  # HMAC(key, sha) as ChainKey.mac, inline: once per record
+                i.update(sha.encode())
+                o = outer.copy()
+                o.update(i.digest())
+                rows.append((gid, n, kind, content, sha, prev, o.hexdigest()))
+            else:
+                rows.append((gid, n, kind, content, sha, prev, None))
             heads[gid] = (n, sha)
         fields: dict[int, dict[str, Any]] = {}
         after: dict[int, GameState] = {}

@@ -56,6 +56,7 @@ class GameRow:
     key_id: str | None = None
 
 
+_GAME_FIELDS = frozenset(("status", "result", "state_json", "boot_id", "last_seq"))
 GAME_COLS = ("id, kind, created, origin, status, result, state_json, records, head, boot_id, "
              "last_seq")
 
@@ -312,9 +313,8 @@ class GameStore:
     def update_game(self, gid: int, **fields: Any) -> None:
         """Queue changes to the game row (status, result, state_json, boot_id, last_seq) for
         the next commit."""
-        bad = set(fields) - {"status", "result", "state_json", "boot_id", "last_seq"}
-        if bad:
-            raise ValueError(f"not a game field: {sorted(bad)}")
+        if not fields.keys() <= _GAME_FIELDS:
+            raise ValueError(f"not a game field: {sorted(set(fields) - _GAME_FIELDS)}")
         self._game_updates.setdefault(gid, {}).update(fields)
 
     @property

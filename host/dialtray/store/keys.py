@@ -72,7 +72,7 @@ class ChainKey:
         return hmac.new(self.secret, b"dialtray key id", hashlib.sha256).hexdigest()[:16]
 
     @functools.cached_property
-    def _pads(self) -> tuple[hashlib._Hash, hashlib._Hash]:
+    def pads(self) -> tuple[hashlib._Hash, hashlib._Hash]:
         """SHA-256 states after the key's inner and outer pads (RFC 2104): ``mac`` then only
         copies them, about a third of ``hmac.new``'s cost per record (issue 35)."""
         k = self.secret if len(self.secret) <= 64 else hashlib.sha256(self.secret).digest()
@@ -85,7 +85,7 @@ class ChainKey:
         return self._hmac(sha.encode())
 
     def _hmac(self, msg: bytes) -> str:
-        inner, outer = self._pads
+        inner, outer = self.pads
         i = inner.copy()
         i.update(msg)
         o = outer.copy()

@@ -11,7 +11,7 @@ import dataclasses
 from typing import Any
 
 from dialtray.link import messages as m
-from dialtray.store.chain import float_json
+from dialtray.store.chain import _str, float_json
 
 _TYPES: dict[str, type[m.TrayEvent]] = {
     cls.__name__: cls for cls in (m.Click, m.DialFault, m.Booted, m.SelfTest, m.ButtonPressed,
@@ -77,3 +77,29 @@ _CLICK = (b'{"at":%s,"data":{"boot":%s,"delta":%d,"dial":%d,"dock":%d,"position"
           b'"n":%d}')
 """A click's content, formatted straight into bytes (``%d`` writes an int as ``int()`` would,
 the time as its ``repr``, remembered by ``chain.float_json``): no str to encode afterwards."""
+
+
+def flag_content(game: int, n: int, at: float, i: int, kind: str, dial: str, text: str,
+                 raised: float, resolved: float | None, how: str) -> bytes | None:
+    """The canonical content of a ``flag`` record (``recorder.GameRecorder.sync``: data ``i``,
+    ``kind``, ``dial``, ``text``, ``at`` and, for a flag born settled, ``resolved`` and ``how``)
+    — byte for byte what ``chain.content_of`` makes (tested) — or None when a value is not of
+    the plain type the template assumes (then ``content_of`` does it). A peek is a flag, one
+    every other click of a dial turned and turned back."""
+    if type(i) is not int or type(kind) is not str or type(dial) is not str or \
+            type(text) is not str or type(raised) is not float or raised - raised != 0.0 or \
+            type(at) is not float or at - at != 0.0:
+        return None
+    if resolved is None:
+        return (_FLAG_OPEN % (float_json(at), float_json(raised), _str(dial), i, _str(kind),
+                              _str(text), game, n)).encode()
+    if type(resolved) is not float or resolved - resolved != 0.0 or type(how) is not str:
+        return None
+    return (_FLAG % (float_json(at), float_json(raised), _str(dial), _str(how), i, _str(kind),
+                     float_json(resolved), _str(text), game, n)).encode()
+
+
+_FLAG = ('{"at":%s,"data":{"at":%s,"dial":%s,"how":%s,"i":%d,"kind":%s,"resolved":%s,'
+         '"text":%s},"game":%d,"kind":"flag","n":%d}')
+_FLAG_OPEN = '{"at":%s,"data":{"at":%s,"dial":%s,"i":%d,"kind":%s,"text":%s},"game":%d,' \
+    '"kind":"flag","n":%d}'
