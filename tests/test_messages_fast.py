@@ -27,15 +27,18 @@ def test_events_decode_as_the_dataclasses_would_build_them() -> None:
                   rng.randrange(-(1 << 15), 1 << 15))
         msg = decode(_payload(fields))
         plain = RawEvent(*proto.fields(*proto.parse(_payload(fields))))
-        assert isinstance(msg, RawEvent) and type(msg) is RawEvent and msg == plain and hash(msg) == hash(plain)
+        assert isinstance(msg, RawEvent) and type(msg) is RawEvent
+        assert msg == plain and hash(msg) == hash(plain)
         assert repr(msg) == repr(plain)
         ev, want = msg.to_event(), plain.to_event()
         assert type(ev) is type(want) and ev == want and repr(ev) == repr(want)
         if fields[2] == proto.EV_CLICK:
             assert ev == Click(fields[0], fields[3], fields[4], fields[5], fields[6], fields[1])
             assert isinstance(ev, Click) and hash(ev) == hash(want) and not ev.recovered
+    raw = decode(_payload((1, 2, proto.EV_CLICK, 0, 0, 1, 1)))
+    assert isinstance(raw, RawEvent)
     with pytest.raises(dataclasses.FrozenInstanceError):
-        msg.seq = 1  # type: ignore[misc]
+        raw.seq = 1  # type: ignore[misc]
     with pytest.raises(dataclasses.FrozenInstanceError):
         ev.seq = 1  # type: ignore[misc]
 
