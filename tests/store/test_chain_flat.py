@@ -48,7 +48,8 @@ def test_the_flag_template_is_the_canonical_content() -> None:
     from dialtray.store.payload import flag_content
 
     rng = random.Random(7)
-    texts = ["", "dock 3 combat dial (P1 \"Fury\"): turned one click — a peek\n\\ é ✈", "x"]
+    texts = ["", "dock 3 combat dial (P1 \"Fury\"): turned one click — a peek\n\\ é ✈", "x",
+             "100%d %s sure"]
     floats: list[Any] = [0.0, -0.0, 12.5, 1795563865.023, 1e-7, float("inf"), float("nan"), 3,
                          None, True]
     made = 0

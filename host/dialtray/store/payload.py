@@ -91,15 +91,35 @@ def flag_content(game: int, n: int, at: float, i: int, kind: str, dial: str, tex
             type(at) is not float or at - at != 0.0:
         return None
     if resolved is None:
-        return (_FLAG_OPEN % (float_json(at), float_json(raised), _str(dial), i, _str(kind),
-                              _str(text), game, n)).encode()
+        return _flag_template(kind, dial, text, None) % (
+            float_json(at).encode(), float_json(raised).encode(), i, game, n)
     if type(resolved) is not float or resolved - resolved != 0.0 or type(how) is not str:
         return None
-    return (_FLAG % (float_json(at), float_json(raised), _str(dial), _str(how), i, _str(kind),
-                     float_json(resolved), _str(text), game, n)).encode()
+    return _flag_template(kind, dial, text, how) % (
+        float_json(at).encode(), float_json(raised).encode(), i, float_json(resolved).encode(),
+        game, n)
 
 
-_FLAG = ('{"at":%s,"data":{"at":%s,"dial":%s,"how":%s,"i":%d,"kind":%s,"resolved":%s,'
-         '"text":%s},"game":%d,"kind":"flag","n":%d}')
-_FLAG_OPEN = '{"at":%s,"data":{"at":%s,"dial":%s,"i":%d,"kind":%s,"text":%s},"game":%d,' \
-    '"kind":"flag","n":%d}'
+_FLAGS: dict[tuple[str, str, str, str | None], bytes] = {}
+
+
+def _flag_template(kind: str, dial: str, text: str, how: str | None) -> bytes:
+    """A flag's content with its strings in place (JSON-escaped, UTF-8), its numbers to fill
+    in: the texts of a game's flags are few (a peek's is the same for each dial and turn), so
+    each is escaped and encoded once."""
+    key = (kind, dial, text, how)
+    t = _FLAGS.get(key)
+    if t is None:
+        def q(v: str) -> bytes:
+            return _str(v).encode().replace(b"%", b"%%")
+        if how is None:
+            t = (b'{"at":%s,"data":{"at":%s,"dial":' + q(dial) + b',"i":%d,"kind":' + q(kind)
+                 + b',"text":' + q(text) + b'},"game":%d,"kind":"flag","n":%d}')
+        else:
+            t = (b'{"at":%s,"data":{"at":%s,"dial":' + q(dial) + b',"how":' + q(how)
+                 + b',"i":%d,"kind":' + q(kind) + b',"resolved":%s,"text":' + q(text)
+                 + b'},"game":%d,"kind":"flag","n":%d}')
+        if len(_FLAGS) >= 1024:
+            _FLAGS.clear()
+        _FLAGS[key] = t
+    return t
