@@ -11,7 +11,14 @@
 #     DIALRIG_SIM_STATE), but PIO counters start from zero, so quadrature dials lose track exactly
 #     as real incremental encoders do;
 #   - the watchdog is external, as in silicon: the controller process restarts the firmware when
-#     feeds stop.
+#     feeds stop;
+#   - the dials move on the board's own clock (Board.clock): real time while the firmware runs,
+#     held back while the unix port is not given the CPU. A Pico samples every millisecond and
+#     never misses a detent; a MicroPython process on a busy computer can be off the CPU for a
+#     tenth of a second, and a dial that went on moving meanwhile would make a whole turn unseen
+#     (an absolute sensor cannot tell it from none) or more than half of one (read the short way
+#     round, backwards). The dial waits for the firmware instead, as the world waits for an
+#     emulated chip whose time is paused.
 #
 # Control channel: the controller (host/dialtray/virtual) writes text lines to the FIFO named by
 # DIALRIG_SIM_CTRL and reads the FIFO named by DIALRIG_SIM_OUT. Lines in:
@@ -46,6 +53,10 @@ if TYPE_CHECKING:  # MicroPython has no typing module; the names serve type comm
 TICKS_PER_DETENT = 1000
 DEFAULT_TURN_MS = 8  # a brisk click of a clix dial
 BOUNCE_TAIL_MS = 3
+# How far the board's clock runs on past the firmware's last look beyond its sampling pause: room
+# for the scheduling delays of a process that is running (a sampler wakes a few ms late), far
+# less than half a turn at the fastest pace a test turns a dial (6 detents of 6 ms).
+UNSEEN_SLACK_MS = 20
 RESET_EXIT_CODE = 75
 
 
@@ -111,6 +122,9 @@ class Board:
         # test can cut the power in the middle of one.
         self.flash_ms = int(_env("DIALRIG_SIM_FLASH_MS", "0"))
         self._seed = 0
+        # The board's clock (see clock()): the dials' motions (t0, t1) are timed on it.
+        self._real = time.ticks_ms()
+        self._now = self._real
         self._restore_state()
         self._ctrl = None  # type: Any
         self._out = None  # type: Any
@@ -121,7 +135,7 @@ class Board:
 
     def quad_count(self, n):
         k = self.quad_dial[n]
-        now = time.ticks_ms()
+        now = self.clock(time.ticks_ms())
         ticks = self._position(k, now) - self.at_boot[k]
         count = ticks * 4 * self.pulses[k] // TICKS_PER_DETENT
         if self.bounce and time.ticks_diff(now, self.t1[k]) < BOUNCE_TAIL_MS and \
@@ -206,7 +220,7 @@ class Board:
         CPU in between) play back to back, as a Pico, reading its dials every millisecond,
         would have seen them, not as one impossibly fast spin squeezed into the last turn's
         `ms` (eight clicks in 6 ms, which no sampler could follow)."""
-        now = time.ticks_ms()
+        now = self.clock(time.ticks_ms())
         left = time.ticks_diff(self.t1[k], now)  # of the motion under way, if there is one
         if left > time.ticks_diff(self.t1[k], self.t0[k]):
             left = 0  # t0/t1 of a dial never turned (0) or a motion long over, wrapped round
@@ -216,7 +230,7 @@ class Board:
         self.t1[k] = time.ticks_add(now, max(1, ms) + max(0, left))  # type: ignore[call-overload]
 
     def set_position(self, k, ticks):
-        now = time.ticks_ms()
+        now = self.clock(time.ticks_ms())
         self.start[k] = ticks
         self.target[k] = ticks
         self.t0[k] = now  # type: ignore[call-overload]
@@ -234,8 +248,20 @@ class Board:
         if self.sensors[k] is not None:
             self.sensors[k].set_gap(mm)
 
-    def physics(self, now):
-        """Move every AS5600's magnet to where its dial physically is now."""
+    def clock(self, real):
+        """The board's time at real time ``real`` (ticks_ms): it keeps to real time while the
+        firmware looks at its dials, and runs on at most sample_ms + UNSEEN_SLACK_MS past the
+        last look when the process was not given the CPU (see the header). Hot: small ints."""
+        gap = time.ticks_diff(real, self._real)
+        if gap > 0:
+            limit = self.cfg["sample_ms"] + UNSEEN_SLACK_MS
+            self._now = time.ticks_add(self._now, gap if gap < limit else limit)
+            self._real = real
+        return self._now
+
+    def physics(self, real):
+        """Move every AS5600's magnet to where its dial physically is at real time ``real``."""
+        now = self.clock(real)
         for k in range(self.n):
             s = self.sensors[k]
             if s is not None:
