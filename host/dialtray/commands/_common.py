@@ -16,19 +16,18 @@ from typing import Any
 import platformdirs
 from dialrig import config
 
+from dialtray.errors import UserError
+
 SIM_EXTRA_HINT = ("install it with: pip install 'dialtray[sim]' (from a clone: "
                   "pip install '.[sim]')")
 
 # The default wiring: two TCA9548A muxes of 8 channels, one channel per dial.
-MAX_DOCKS = len(config.MUX_ADDRS) * 8 // len(config.DIAL_NAMES)
+MAX_DOCKS = config.MAX_DOCKS
 
 
-class CommandError(Exception):
-    """A failure the user can act on: cli.main prints the message as one line, no traceback."""
-
-    def __init__(self, message: str, status: int = 1) -> None:
-        super().__init__(message)
-        self.status = status
+class CommandError(UserError):
+    """A command's failure the user can act on: cli.main prints the message as one line, no
+    traceback (``dialtray.errors.UserError``)."""
 
 
 def default_data_dir() -> Path:
