@@ -6,7 +6,8 @@ tray had never logged the rest. Every dial short was short by exactly 12 or 24 c
 where it was turned to: MicroPython had read a dial's queued turns, begun their motion and lost
 the CPU before it ended; back on it, the dial had made a whole turn unseen, which an absolute
 sensor cannot tell from no turn at all. A Pico samples every millisecond and never misses one,
-so the simulated board times its dials on its own clock (``dialrig.hw_sim.Board.clock``).
+so each simulated dial moves on its own clock, which runs while the firmware reads it
+(``dialrig.hw_sim.Board.dial_clock``).
 
 This is that moment made on purpose: the firmware takes twelve turns of one dial and is stopped
 (SIGSTOP, what a busy machine does to it) for longer than their motion lasts.

@@ -12,13 +12,14 @@
 #     as real incremental encoders do;
 #   - the watchdog is external, as in silicon: the controller process restarts the firmware when
 #     feeds stop;
-#   - the dials move on the board's own clock (Board.clock): real time while the firmware runs,
-#     held back while the unix port is not given the CPU. A Pico samples every millisecond and
-#     never misses a detent; a MicroPython process on a busy computer can be off the CPU for a
-#     tenth of a second, and a dial that went on moving meanwhile would make a whole turn unseen
-#     (an absolute sensor cannot tell it from none) or more than half of one (read the short way
-#     round, backwards). The dial waits for the firmware instead, as the world waits for an
-#     emulated chip whose time is paused.
+#   - each dial moves on its own clock (Board.dial_clock), which runs on only while the firmware
+#     looks at that dial: real time between two reads of its sensor, but never more than
+#     sample_ms + UNSEEN_SLACK_MS. A Pico reads every dial every few milliseconds and never
+#     misses a detent; a MicroPython process on a busy computer can be off the CPU for a tenth
+#     of a second between two reads of one dial, and a dial that went on moving meanwhile would
+#     make a whole turn unseen (an absolute sensor cannot tell it from none) or more than half of
+#     one (read the short way round, backwards). The dial waits for the firmware instead, as the
+#     world waits for an emulated chip whose time is paused.
 #
 # Control channel: the controller (host/dialtray/virtual) writes text lines to the FIFO named by
 # DIALRIG_SIM_CTRL and reads the FIFO named by DIALRIG_SIM_OUT. Lines in:
@@ -53,28 +54,11 @@ if TYPE_CHECKING:  # MicroPython has no typing module; the names serve type comm
 TICKS_PER_DETENT = 1000
 DEFAULT_TURN_MS = 8  # a brisk click of a clix dial
 BOUNCE_TAIL_MS = 3
-# How far the board's clock runs on past the firmware's last look beyond its sampling pause: room
-# for the scheduling delays of a process that is running (a sampler wakes a few ms late), far
+# How far a dial's clock runs on past the firmware's last read of it, beyond the sampling pause:
+# room for the scheduling delays of a process that runs (a sampler wakes a few ms late), far
 # less than half a turn at the fastest pace a test turns a dial (6 detents of 6 ms).
 UNSEEN_SLACK_MS = 20
 RESET_EXIT_CODE = 75
-
-
-class LiveI2C(SimI2C):
-    """The simulated bus, reading the magnets where the dials are at the moment of the read
-    (as a real AS5600 does), not where they were at the last control-loop tick."""
-
-    def __init__(self, board):
-        SimI2C.__init__(self)
-        self.board = board
-        self.moved_at = 0
-
-    def readfrom_mem_into(self, addr, memaddr, buf, addrsize=8):
-        now = time.ticks_ms()
-        if now != self.moved_at:
-            self.moved_at = now  # type: ignore[assignment]
-            self.board.physics(now)
-        return SimI2C.readfrom_mem_into(self, addr, memaddr, buf, addrsize)
 
 
 class Board:
@@ -83,7 +67,7 @@ class Board:
         self.n = len(cfg["docks"]) * 2
         n = self.n
         self.uid = _uid()
-        self.i2c = LiveI2C(self)
+        self.i2c = SimI2C()
         muxes = {}
         for addr in config.MUX_ADDRS:
             muxes[addr] = self.i2c.add_mux(addr)
@@ -102,6 +86,9 @@ class Board:
                 self.pulses[k] = dial["pulses"]
                 if dial["sensor"] == config.SENSOR_AS5600:
                     s = SimAS5600(seed=0xACE1 + k)  # independent noise per sensor
+                    # It reads the magnet where the dial is at the moment of the read, as a
+                    # real AS5600 does: that read is the firmware's look at the dial.
+                    s.on_read = self._looker(k)
                     muxes[dial["mux"]].attach(dial["channel"], s)
                     self.sensors[k] = s
                     self.mount[k] = dial["zero"]
@@ -122,9 +109,14 @@ class Board:
         # test can cut the power in the middle of one.
         self.flash_ms = int(_env("DIALRIG_SIM_FLASH_MS", "0"))
         self._seed = 0
-        # The board's clock (see clock()): the dials' motions (t0, t1) are timed on it.
-        self._real = time.ticks_ms()
-        self._now = self._real
+        # Each dial's clock (dial_clock) and the real time of the firmware's last look at it;
+        # the dial's motion (t0, t1) is timed on its clock.
+        self.clk = array("i", bytes(4 * n))
+        self.looked = array("i", bytes(4 * n))
+        real = time.ticks_ms()
+        for k in range(n):
+            self.clk[k] = real  # type: ignore[call-overload]
+            self.looked[k] = real  # type: ignore[call-overload]
         self._restore_state()
         self._ctrl = None  # type: Any
         self._out = None  # type: Any
@@ -135,7 +127,7 @@ class Board:
 
     def quad_count(self, n):
         k = self.quad_dial[n]
-        now = self.clock(time.ticks_ms())
+        now = self._look(k, time.ticks_ms())  # (reading the PIO count is a look at the dial)
         ticks = self._position(k, now) - self.at_boot[k]
         count = ticks * 4 * self.pulses[k] // TICKS_PER_DETENT
         if self.bounce and time.ticks_diff(now, self.t1[k]) < BOUNCE_TAIL_MS and \
@@ -220,7 +212,7 @@ class Board:
         CPU in between) play back to back, as a Pico, reading its dials every millisecond,
         would have seen them, not as one impossibly fast spin squeezed into the last turn's
         `ms` (eight clicks in 6 ms, which no sampler could follow)."""
-        now = self.clock(time.ticks_ms())
+        now = self.dial_clock(k, time.ticks_ms())
         left = time.ticks_diff(self.t1[k], now)  # of the motion under way, if there is one
         if left > time.ticks_diff(self.t1[k], self.t0[k]):
             left = 0  # t0/t1 of a dial never turned (0) or a motion long over, wrapped round
@@ -230,7 +222,7 @@ class Board:
         self.t1[k] = time.ticks_add(now, max(1, ms) + max(0, left))  # type: ignore[call-overload]
 
     def set_position(self, k, ticks):
-        now = self.clock(time.ticks_ms())
+        now = self.dial_clock(k, time.ticks_ms())
         self.start[k] = ticks
         self.target[k] = ticks
         self.t0[k] = now  # type: ignore[call-overload]
@@ -248,26 +240,40 @@ class Board:
         if self.sensors[k] is not None:
             self.sensors[k].set_gap(mm)
 
-    def clock(self, real):
-        """The board's time at real time ``real`` (ticks_ms): it keeps to real time while the
-        firmware looks at its dials, and runs on at most sample_ms + UNSEEN_SLACK_MS past the
-        last look when the process was not given the CPU (see the header). Hot: small ints."""
-        gap = time.ticks_diff(real, self._real)
-        if gap > 0:
-            limit = self.cfg["sample_ms"] + UNSEEN_SLACK_MS
-            self._now = time.ticks_add(self._now, gap if gap < limit else limit)
-            self._real = real
-        return self._now
+    def dial_clock(self, k, real):
+        """Dial k's time at real time ``real`` (ticks_ms): real time since the firmware last
+        read the dial, at most sample_ms + UNSEEN_SLACK_MS of it (see the header). Hot."""
+        gap = time.ticks_diff(real, self.looked[k])
+        if gap <= 0:
+            return self.clk[k]
+        limit = self.cfg["sample_ms"] + UNSEEN_SLACK_MS
+        return time.ticks_add(self.clk[k], gap if gap < limit else limit)
+
+    def _look(self, k, real):
+        """The firmware reads dial k at real time ``real``: its clock moves on to then."""
+        now = self.dial_clock(k, real)
+        self.clk[k] = now  # type: ignore[call-overload]
+        if time.ticks_diff(real, self.looked[k]) > 0:
+            self.looked[k] = real  # type: ignore[call-overload]
+        return now
+
+    def _looker(self, k):
+        """What dial k's simulated AS5600 calls as a read begins (made once per dial)."""
+        def look():
+            self._move_magnet(k, self._look(k, time.ticks_ms()))
+        return look
+
+    def _move_magnet(self, k, now):
+        per_rev = self.detents[k] * TICKS_PER_DETENT
+        turned = self._position(k, now) % per_rev * 4096 // per_rev
+        self.sensors[k].angle = (self.mount[k] + turned) % 4096
 
     def physics(self, real):
-        """Move every AS5600's magnet to where its dial physically is at real time ``real``."""
-        now = self.clock(real)
+        """Every AS5600's magnet where its dial is at real time ``real``: a look at every dial
+        (the board at start-up; tests that step the dials themselves)."""
         for k in range(self.n):
-            s = self.sensors[k]
-            if s is not None:
-                per_rev = self.detents[k] * TICKS_PER_DETENT
-                turned = self._position(k, now) % per_rev * 4096 // per_rev
-                s.angle = (self.mount[k] + turned) % 4096
+            if self.sensors[k] is not None:
+                self._move_magnet(k, self._look(k, real))
 
     def _position(self, k, now):
         t1 = self.t1[k]

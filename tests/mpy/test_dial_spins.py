@@ -78,7 +78,7 @@ def test_a_whole_turn_is_twelve_clicks_though_the_dial_is_back_where_it_was():
 
 def test_turns_read_together_play_back_to_back():
     board, ring, dials = _tray()
-    t = board.clock(time.ticks_ms())  # the board times its dials' motions on its own clock
+    t = board.dial_clock(0, time.ticks_ms())  # a dial's motion is timed on its own clock
     for _ in range(8):  # eight turns queued in the control FIFO, read in one go
         board.command("turn 0 1 %d" % CLICK_MS)
     # Each turn at its own pace after the one before: the motion lasts eight clicks' time (the
@@ -107,8 +107,8 @@ def test_a_turn_after_the_dial_came_to_rest_takes_its_own_time():
 # position it was turned to. Turns queued while MicroPython waited for the CPU were read, their
 # motion began, and the process lost the CPU again before the motion ended; on its return the
 # dial had made a whole turn unseen, which an absolute sensor cannot tell from none. A Pico
-# samples every millisecond and sees each detent. So the board's world is timed by the board:
-# while the firmware does not look (it is not running), its dials do not move on unseen.
+# samples every millisecond and sees each detent. So each simulated dial moves on its own clock,
+# which runs while the firmware reads it: while it does not look, the dial does not move on.
 def _not_scheduled(ms):
     """MicroPython does not get the CPU for ``ms``: nothing samples, time goes on."""
     time.sleep_ms(ms)
@@ -130,8 +130,21 @@ def test_eight_clicks_under_way_while_the_firmware_is_not_scheduled_are_not_minu
     assert _clicks_until(board, ring, dials, -8) == [(4, -8)]
 
 
+def test_a_dial_not_read_while_the_others_are_does_not_turn_on_unseen():
+    # Between two reads of one dial the firmware reads every other dial, and a busy computer
+    # can take the CPU away anywhere in that pass: each dial's clock runs on its own reads.
+    board, ring, dials = _tray()
+    for _ in range(12):
+        board.command("turn 0 1 6")
+    end = time.ticks_add(time.ticks_ms(), 300)
+    while time.ticks_diff(end, time.ticks_ms()) > 0:
+        dials.sensors[1].read_angle()  # the speed dial's AS5600 is read, the combat dial's not
+        time.sleep_ms(1)
+    assert _clicks_until(board, ring, dials, 12) == [(0, 12)]
+
+
 def test_a_dial_moves_on_time_while_the_firmware_samples():
-    # The board's clock keeps to real time while the firmware runs: a turn of 40 ms is over
+    # A dial's clock keeps to real time while the firmware reads it: a turn of 40 ms is over
     # about 40 ms after it began, sampled or not in between by a loop that runs every few ms.
     board, ring, dials = _tray()
     t = time.ticks_ms()
@@ -139,4 +152,4 @@ def test_a_dial_moves_on_time_while_the_firmware_samples():
     while time.ticks_diff(time.ticks_ms(), t) < 2 * CLICK_MS:
         board.physics(time.ticks_ms())
         time.sleep_ms(2)
-    assert board._position(0, board.clock(time.ticks_ms())) == hw_sim.TICKS_PER_DETENT
+    assert board._position(0, board.dial_clock(0, time.ticks_ms())) == hw_sim.TICKS_PER_DETENT
