@@ -14,12 +14,14 @@
 #     feeds stop;
 #   - each dial moves on its own clock (Board.dial_clock), which runs on only while the firmware
 #     looks at that dial: real time between two reads of its sensor, but never more than
-#     sample_ms + UNSEEN_SLACK_MS. A Pico reads every dial every few milliseconds and never
-#     misses a detent; a MicroPython process on a busy computer can be off the CPU for a tenth
-#     of a second between two reads of one dial, and a dial that went on moving meanwhile would
-#     make a whole turn unseen (an absolute sensor cannot tell it from none) or more than half of
-#     one (read the short way round, backwards). The dial waits for the firmware instead, as the
-#     world waits for an emulated chip whose time is paused.
+#     sample_ms + UNSEEN_SLACK_MS, nor so much that the dial moved more than one detent. A Pico
+#     reads every dial every millisecond or so and sees each detent; a MicroPython process on a
+#     busy computer can be off the CPU for a tenth of a second between two reads of one dial,
+#     and a dial that went on moving meanwhile would make a whole turn unseen (an absolute
+#     sensor cannot tell it from none) or more than half of one (read the short way round,
+#     backwards: the firmware follows a dial from one on-detent reading to the next, so reads
+#     that land between detents widen the gap). The dial waits for the firmware instead, as
+#     the world waits for an emulated chip whose time is paused.
 #
 # Control channel: the controller (host/dialtray/virtual) writes text lines to the FIFO named by
 # DIALRIG_SIM_CTRL and reads the FIFO named by DIALRIG_SIM_OUT. Lines in:
@@ -242,12 +244,28 @@ class Board:
 
     def dial_clock(self, k, real):
         """Dial k's time at real time ``real`` (ticks_ms): real time since the firmware last
-        read the dial, at most sample_ms + UNSEEN_SLACK_MS of it (see the header). Hot."""
-        gap = time.ticks_diff(real, self.looked[k])
-        if gap <= 0:
-            return self.clk[k]
+        read the dial, but at most sample_ms + UNSEEN_SLACK_MS of it, and never so much that
+        the dial moved more than a detent since that read (see the header). Hot: small ints."""
+        now = self.clk[k]
+        step = time.ticks_diff(real, self.looked[k])
+        if step <= 0:
+            return now
         limit = self.cfg["sample_ms"] + UNSEEN_SLACK_MS
-        return time.ticks_add(self.clk[k], gap if gap < limit else limit)
+        if step > limit:
+            step = limit
+        t1 = self.t1[k]
+        if time.ticks_diff(t1, now) > 0:  # a motion under way (or about to begin)
+            t0 = self.t0[k]
+            dist = self.target[k] - self.start[k]
+            if dist < 0:
+                dist = -dist
+            if dist > TICKS_PER_DETENT:  # linear from t0 to t1: a detent takes this long
+                ahead = time.ticks_diff(t0, now)
+                most = (ahead if ahead > 0 else 0) + \
+                    max(1, TICKS_PER_DETENT * time.ticks_diff(t1, t0) // dist)
+                if step > most:
+                    step = most
+        return time.ticks_add(now, step)
 
     def _look(self, k, real):
         """The firmware reads dial k at real time ``real``: its clock moves on to then."""

@@ -143,6 +143,21 @@ def test_a_dial_not_read_while_the_others_are_does_not_turn_on_unseen():
     assert _clicks_until(board, ring, dials, 12) == [(0, 12)]
 
 
+def test_a_fast_spin_read_only_every_twenty_ms_is_followed_detent_by_detent():
+    # The storm again with a dial's clock capped at sample_ms + 20 ms only: at load averages of
+    # 40 six clicks of -1 came as +6, reads of a dial 20 ms apart having landed between
+    # detents. A Pico reads every dial every millisecond: between two reads a dial moves less
+    # than a detent, and so does the simulated one.
+    board, ring, dials = _tray()
+    board.turn(0, 12, 24)  # a whole turn at 2 ms a detent
+    end = time.ticks_add(time.ticks_ms(), 3000)
+    while time.ticks_diff(end, time.ticks_ms()) > 0 and \
+            sum(c[1] for c in _clicks(ring)) != 12:
+        time.sleep_ms(20)  # the firmware is off the CPU between two passes
+        dials.sample(time.ticks_ms())
+    assert _clicks(ring) == [(0, 12)]
+
+
 def test_a_dial_moves_on_time_while_the_firmware_samples():
     # A dial's clock keeps to real time while the firmware reads it: a turn of 40 ms is over
     # about 40 ms after it began, sampled or not in between by a loop that runs every few ms.
