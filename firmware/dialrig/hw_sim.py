@@ -14,7 +14,7 @@
 #     feeds stop;
 #   - each dial moves on its own clock (Board.dial_clock), which runs on only while the firmware
 #     looks at that dial: real time between two reads of its sensor, but never more than
-#     sample_ms + UNSEEN_SLACK_MS, nor so much that the dial moved more than one detent. A Pico
+#     sample_ms + UNSEEN_SLACK_MS, nor so much that the dial moved over half a detent. A Pico
 #     reads every dial every millisecond or so and sees each detent; a MicroPython process on a
 #     busy computer can be off the CPU for a tenth of a second between two reads of one dial,
 #     and a dial that went on moving meanwhile would make a whole turn unseen (an absolute
@@ -60,6 +60,10 @@ BOUNCE_TAIL_MS = 3
 # room for the scheduling delays of a process that runs (a sampler wakes a few ms late), far
 # less than half a turn at the fastest pace a test turns a dial (6 detents of 6 ms).
 UNSEEN_SLACK_MS = 20
+# The most a dial moves between two reads of it. Less than a detent, and not one: the firmware
+# takes a reading only in the middle 70 % of a detent's bin (dialrig.dials), and a dial moving
+# a whole detent a read lands in the gap at every read once it did at one.
+HALF_DETENT = TICKS_PER_DETENT // 2
 RESET_EXIT_CODE = 75
 
 
@@ -214,7 +218,7 @@ class Board:
         CPU in between) play back to back, as a Pico, reading its dials every millisecond,
         would have seen them, not as one impossibly fast spin squeezed into the last turn's
         `ms` (eight clicks in 6 ms, which no sampler could follow)."""
-        now = self.dial_clock(k, time.ticks_ms())
+        now = self.clk[k]  # where the firmware last saw the dial: nothing moves it unseen
         left = time.ticks_diff(self.t1[k], now)  # of the motion under way, if there is one
         if left > time.ticks_diff(self.t1[k], self.t0[k]):
             left = 0  # t0/t1 of a dial never turned (0) or a motion long over, wrapped round
@@ -224,7 +228,7 @@ class Board:
         self.t1[k] = time.ticks_add(now, max(1, ms) + max(0, left))  # type: ignore[call-overload]
 
     def set_position(self, k, ticks):
-        now = self.dial_clock(k, time.ticks_ms())
+        now = self.clk[k]
         self.start[k] = ticks
         self.target[k] = ticks
         self.t0[k] = now  # type: ignore[call-overload]
@@ -245,7 +249,7 @@ class Board:
     def dial_clock(self, k, real):
         """Dial k's time at real time ``real`` (ticks_ms): real time since the firmware last
         read the dial, but at most sample_ms + UNSEEN_SLACK_MS of it, and never so much that
-        the dial moved more than a detent since that read (see the header). Hot: small ints."""
+        the dial moved more than half a detent since that read (see the header). Hot."""
         now = self.clk[k]
         step = time.ticks_diff(real, self.looked[k])
         if step <= 0:
@@ -259,10 +263,10 @@ class Board:
             dist = self.target[k] - self.start[k]
             if dist < 0:
                 dist = -dist
-            if dist > TICKS_PER_DETENT:  # linear from t0 to t1: a detent takes this long
+            if dist > HALF_DETENT:  # linear from t0 to t1: half a detent takes this long
                 ahead = time.ticks_diff(t0, now)
                 most = (ahead if ahead > 0 else 0) + \
-                    max(1, TICKS_PER_DETENT * time.ticks_diff(t1, t0) // dist)
+                    max(1, HALF_DETENT * time.ticks_diff(t1, t0) // dist)
                 if step > most:
                     step = most
         return time.ticks_add(now, step)

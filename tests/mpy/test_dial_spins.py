@@ -78,7 +78,7 @@ def test_a_whole_turn_is_twelve_clicks_though_the_dial_is_back_where_it_was():
 
 def test_turns_read_together_play_back_to_back():
     board, ring, dials = _tray()
-    t = board.dial_clock(0, time.ticks_ms())  # a dial's motion is timed on its own clock
+    t = board.clk[0]  # a dial's motion is timed on its own clock, from the last read of it
     for _ in range(8):  # eight turns queued in the control FIFO, read in one go
         board.command("turn 0 1 %d" % CLICK_MS)
     # Each turn at its own pace after the one before: the motion lasts eight clicks' time (the
@@ -156,6 +156,27 @@ def test_a_fast_spin_read_only_every_twenty_ms_is_followed_detent_by_detent():
         time.sleep_ms(20)  # the firmware is off the CPU between two passes
         dials.sample(time.ticks_ms())
     assert _clicks(ring) == [(0, 12)]
+
+
+def test_between_two_reads_a_dial_moves_at_most_half_a_detent():
+    # And again at a load average of 40: -9 logged as +3. A dial that moved a whole detent a
+    # read kept the phase of the first read: once one fell between two detents (30 % of each
+    # bin, where the firmware does not take a reading) every later one did, until the dial
+    # stopped far away. Half a detent a read never lands twice in a row in that gap. Nor may
+    # turns taken one by one while the dial is not read move it meanwhile.
+    board, ring, dials = _tray()
+    for _ in range(12):
+        board.command("turn 0 1 2")
+        time.sleep_ms(8)  # the next control line is read later; the dial is not read
+    board.physics(time.ticks_ms())
+    seen = board._position(0, board.clk[0])
+    assert seen <= hw_sim.TICKS_PER_DETENT // 2
+    while seen < 12 * hw_sim.TICKS_PER_DETENT:
+        time.sleep_ms(20)  # the firmware off the CPU between two reads
+        board.physics(time.ticks_ms())
+        now = board._position(0, board.clk[0])
+        assert 0 < now - seen <= hw_sim.TICKS_PER_DETENT // 2, (seen, now)
+        seen = now
 
 
 def test_a_dial_moves_on_time_while_the_firmware_samples():
