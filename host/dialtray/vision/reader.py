@@ -94,7 +94,7 @@ class TrayReader:
     def read(self, image: Image, docks: Mapping[int, str], registration: Registration | None = None,
              what: str = "image") -> dict[int, dict[str, DialRead]]:
         for dock, figure in docks.items():
-            if dock not in self.layout.docks:
+            if dock not in self.layout.places:  # a dock, or a dock's holder (layout.HOLDER)
                 raise VisionError(f"dock {dock} is not in the layout {self.layout.file} "
                                   f"(docks {min(self.layout.docks)}-{max(self.layout.docks)})")
             self.classifiers(figure)
@@ -120,7 +120,7 @@ class TrayReader:
                 self.reused.add((dock, d))
             else:
                 bt = self.layout.base_type(self.refs[figure].base_type)
-                read = c.read(reg.crop(image, self.layout.docks[dock], bt.windows[d], bt.name),
+                read = c.read(reg.crop(image, self.layout.places[dock], bt.windows[d], bt.name),
                               self._hints.get(key), defer=live)
                 self._hints[key] = c.last_alignment
                 pending = self.worker.submit(c.deferred) if c.deferred is not None else None
@@ -134,4 +134,4 @@ class TrayReader:
         """The frame pixels a window's crop is sampled from."""
         dock, figure, d = key
         bt = self.layout.base_type(self.refs[figure].base_type)
-        return reg.window_box(self.layout.docks[dock], bt.windows[d], bt.name)
+        return reg.window_box(self.layout.places[dock], bt.windows[d], bt.name)

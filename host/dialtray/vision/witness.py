@@ -39,6 +39,7 @@ import numpy as np
 from dialtray.vision.burst import MOST, MOVING, BurstRead, WindowBurst, frame_noise
 from dialtray.vision.errors import VisionError
 from dialtray.vision.fusion import CONFIRMED, CameraView, fuse
+from dialtray.vision.layout import place_text
 from dialtray.vision.reader import TrayReader
 from dialtray.vision.reading import BETWEEN, CLICK
 from dialtray.vision.register import Image, Registration
@@ -57,7 +58,8 @@ Key = tuple[int, str]
 
 @dataclass(frozen=True)
 class Witnessed:
-    """What the camera made of one settled click (see the module docstring)."""
+    """What the camera made of one settled click (see the module docstring). ``dock`` is
+    the place the dial is seen at: a dock, or a dock's holder (``layout.HOLDER + dock``)."""
 
     dock: int
     dial: str
@@ -83,7 +85,7 @@ class Witnessed:
 
     def line(self) -> str:
         """One line for the tray view and the game's log."""
-        who = f"dock {self.dock} {self.dial}"
+        who = f"{place_text(self.dock)} {self.dial}"
         if self.state == CONFIRM:
             return f"{who}: click {self.click} confirmed by the camera ({self.frames} frames)"
         if self.state == CAMERA_ONLY:
@@ -279,7 +281,7 @@ class CameraWitness:
             for dial in self.reader.classifiers(figure):
                 key = (dock, dial)
                 bt = self.reader.layout.base_type(self.reader.refs[figure].base_type)
-                box = reg.window_box(self.reader.layout.docks[dock], bt.windows[dial], bt.name)
+                box = reg.window_box(self.reader.layout.places[dock], bt.windows[dial], bt.name)
                 w = self._watch.setdefault(key, _Watch())
                 grey = np.asarray(cv2.cvtColor(frame[box], cv2.COLOR_BGR2GRAY), np.uint8)
                 if w.grey is not None and np.isfinite(level):
@@ -313,7 +315,7 @@ class CameraWitness:
         if job.burst is None:
             bt = self.reader.layout.base_type(self.reader.refs[figure].base_type)
             job.burst = WindowBurst(self.reader.classifiers(figure)[dial],
-                                    self.reader.layout.docks[dock], bt.windows[dial], bt.name,
+                                    self.reader.layout.places[dock], bt.windows[dial], bt.name,
                                     most=self.most)
             job.bursts += 1
         answer = job.burst.feed(frame, reg)
@@ -346,7 +348,8 @@ class CameraWitness:
             seen = " or ".join(str(c) for c in a.read.clicks)
             self._finish(job, DISAGREE, a,
                          f"the encoder says click {job.encoder}, the camera sees click {seen}",
-                         f"re-seat the figure on dock {key[0]} (press it flat into its dock) "
+                         f"re-seat the figure on {place_text(key[0])} (press it flat into its "
+                         "seat) "
                          f"and check its {key[1]} dial shows click {job.encoder}; the game "
                          f"keeps click {last} until the camera agrees", now, click=last,
                          keep=True)

@@ -112,19 +112,13 @@ def run(args: argparse.Namespace) -> int:
 def run_camera_only(args: argparse.Namespace) -> int:
     """``--sim --camera virtual --no-encoders``: the table on a camera-only virtual tray (no
     electronics: no session, no LED dice; the camera's reads are the dial events)."""
-    from dialtray.table.camera_only import (
-        CameraOnlyError,
-        virtual_camera_tray,
-        without_ace_cards,
-    )
+    from dialtray.table.camera_only import CameraOnlyError, virtual_camera_tray
 
     dice = "seeded" if args.dice in ("fair", "tray") else args.dice
     inbox: queue.SimpleQueue[str | None] = queue.SimpleQueue()
     source, _ = make_dice(dice, None, args.seed, TypedDice(inbox))
     table = new_table(args.game, source, args.seed, args.turns, args.docks, args.docks_file,
-                      args.figures, timing=Timing(),
-                      make=without_ace_cards(args.seed, args.turns)
-                      if args.game == "airaction" else None)
+                      args.figures, timing=Timing())
     try:
         link = virtual_camera_tray(args.game, table.tracker, args.seed, args.camera_profile)
     except CameraOnlyError as e:
