@@ -193,6 +193,9 @@ class DialClassifier:
         self._click_labels = np.array([i for i, lb in enumerate(self.label_list)
                                        if lb[0] == CLICK], np.intp)
         self._label_rows = [np.nonzero(self.row_label == i)[0] for i in range(len(label_ids))]
+        # the rows grouped by label, for each label's best row in one reduceat
+        self._by_label = np.concatenate(self._label_rows)
+        self._label_starts = np.cumsum([0] + [len(r) for r in self._label_rows[:-1]])
         return dict(self.__dict__)
 
     def _fresh(self) -> None:
@@ -283,8 +286,9 @@ class DialClassifier:
             self.last_alignment.bank = bank
         cell_scores = all_scores[:, pick, :]
         scores = weight @ cell_scores
-        per_label = np.full(len(self.label_list), -1.0, np.float32)
-        np.maximum.at(per_label, self.row_label, scores)
+        # each label's best row (np.maximum.at from -1, as one reduceat)
+        per_label = np.maximum(np.maximum.reduceat(scores[self._by_label], self._label_starts),
+                               np.float32(-1.0))
         top = int(np.argmax(per_label))
         close = np.nonzero(per_label >= per_label[top] - RIVAL_WINDOW)[0]
         # the runner-up is weighed however far behind: with none close, a blurred blob
