@@ -38,6 +38,8 @@ from dialtray.vision.register import (
 F32 = npt.NDArray[np.float32]
 Place = tuple[tuple[float, float], Window, str]  # a base's centre (tray mm), window, base type
 Box = tuple[slice, slice]
+Floats = npt.NDArray[np.float64]
+PlacesKey = tuple[tuple[float, float, str, str], ...]
 ROW = 256  # samples per row of the strip (remap wants fewer than 32 767 rows and columns)
 
 
@@ -48,16 +50,21 @@ class Mosaic:
         grid = _grid(places)
         self.shapes, self.starts = grid.shapes, grid.starts
         hm = reg.homography
-        gx, gy = grid.x, grid.y
-        den = hm[2, 0] * gx + hm[2, 1] * gy + hm[2, 2]
-        u = (hm[0, 0] * gx + hm[0, 1] * gy + hm[0, 2]) / den
-        v = (hm[1, 0] * gx + hm[1, 1] * gy + hm[1, 2]) / den
-        if reg.camera is not None:
-            uv = reg.camera.distort_pixels(np.column_stack([u, v]))
-            u, v = uv[:, 0], uv[:, 1]
-        mx = np.asarray(u, np.float32).reshape(-1, ROW)
-        my = np.asarray(v, np.float32).reshape(-1, ROW)
-        self.map1, self.map2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)
+        mx = np.empty(self.starts[-1] * ROW, np.float32)
+        my = np.empty_like(mx)
+        for members, gx, gy in grid.groups:  # windows of one size: (k, h, w) at once
+            den = _affine(hm[2], gx, gy)
+            u, v = _affine(hm[0], gx, gy) / den, _affine(hm[1], gx, gy) / den
+            if reg.camera is not None:
+                uv = reg.camera.distort_pixels(np.column_stack([u.ravel(), v.ravel()]))
+                u, v = uv[:, 0].reshape(den.shape), uv[:, 1].reshape(den.shape)
+            for j, i in enumerate(members):
+                a, n = self.starts[i] * ROW, den[j].size
+                for flat, coord in ((mx, u), (my, v)):
+                    flat[a:a + n] = coord[j].ravel()
+                    flat[a + n:self.starts[i + 1] * ROW] = flat[a + n - 1]  # its last sample
+        self.map1, self.map2 = cv2.convertMaps(mx.reshape(-1, ROW), my.reshape(-1, ROW),
+                                               cv2.CV_16SC2)
         # register.frame_box of each window's map, for all at once: the least and most of
         # each row, then of each window's rows (its padding repeats its last sample)
         first = self.starts[:-1]
@@ -104,33 +111,51 @@ class Mosaic:
         return crops, logs
 
 
+def _affine(row: npt.NDArray[np.float64], gx: Floats, gy: Floats) -> Floats:
+    """``row[0] * gx + row[1] * gy + row[2]`` with ``gx`` (k, 1, w) and ``gy`` (k, h, 1):
+    per sample the very operations of ``register._maps_for`` (products on the axes, sums
+    broadcast to the grid)."""
+    out = np.add(row[0] * gx, row[1] * gy)
+    out += row[2]
+    return np.asarray(out, np.float64)
+
+
 class _Grid:
-    """The windows' sample points in tray mm, laid out as the strip (no registration in
-    it: made once per set of windows)."""
+    """Where the windows go in the strip (each from a new row) and their sample axes in
+    tray mm, grouped by window size (no registration in it: made once per set)."""
 
     def __init__(self, places: Sequence[Place]) -> None:
-        self.shapes: list[tuple[int, int]] = []
-        gxs, gys = [], []
-        off = BORDER_MM + MARGIN_MM
-        for centre, window, _ in places:
-            w, h = CropGeometry.of(window).read
-            # the grid of register._maps_for, element for element
-            xs = (np.arange(w, dtype=np.float64) + 0.5) / SPP - off - window.size[0] / 2
-            ys = (np.arange(h, dtype=np.float64) + 0.5) / SPP - off - window.size[1] / 2
-            gx = (xs + centre[0] + window.centre[0])[None, :]
-            gy = (ys + centre[1] + window.centre[1])[:, None]
-            pad = -(h * w) % ROW  # each window starts a row of the strip
-            gxs.append(np.pad(np.broadcast_to(gx, (h, w)).ravel(), (0, pad), "edge"))
-            gys.append(np.pad(np.broadcast_to(gy, (h, w)).ravel(), (0, pad), "edge"))
-            self.shapes.append((h, w))
-        rows = [len(g) // ROW for g in gxs]
+        axes = [_axes(p) for p in places]
+        self.shapes: list[tuple[int, int]] = [(len(ys), len(xs)) for xs, ys in axes]
+        rows = [-(-h * w // ROW) for h, w in self.shapes]
         self.starts = [int(r) for r in np.concatenate([[0], np.cumsum(rows)])]  # strip rows
-        self.x, self.y = np.concatenate(gxs), np.concatenate(gys)
+        by_shape: dict[tuple[int, int], list[int]] = {}
+        for i, shape in enumerate(self.shapes):
+            by_shape.setdefault(shape, []).append(i)
+        self.groups = [(members, np.stack([axes[i][0] for i in members])[:, None, :],
+                        np.stack([axes[i][1] for i in members])[:, :, None])
+                       for members in by_shape.values()]
 
 
-PlacesKey = tuple[tuple[float, float, str, str], ...]
+_WINDOWS: dict[tuple[float, float, str, str], tuple[Floats, Floats]] = {}
 _GRIDS: dict[PlacesKey, _Grid] = {}
 MAX_GRIDS = 64  # sets of windows kept (a table's cast changes now and then)
+MAX_WINDOWS = 512  # windows kept (docks x base types x windows of a layout)
+
+
+def _axes(place: Place) -> tuple[Floats, Floats]:
+    """One window's sample columns (x) and rows (y) in tray mm: ``register._maps_for``'s."""
+    key = places_key([place])[0]
+    if key not in _WINDOWS:
+        centre, window, _ = place
+        w, h = CropGeometry.of(window).read
+        off = BORDER_MM + MARGIN_MM
+        xs = (np.arange(w, dtype=np.float64) + 0.5) / SPP - off - window.size[0] / 2
+        ys = (np.arange(h, dtype=np.float64) + 0.5) / SPP - off - window.size[1] / 2
+        if len(_WINDOWS) >= MAX_WINDOWS:
+            _WINDOWS.pop(next(iter(_WINDOWS)))
+        _WINDOWS[key] = (xs + centre[0] + window.centre[0], ys + centre[1] + window.centre[1])
+    return _WINDOWS[key]
 
 
 def places_key(places: Sequence[Place]) -> PlacesKey:
