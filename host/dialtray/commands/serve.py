@@ -133,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(str(e), 2) from e
     from dialtray.ui.serve import serve
 
-    ev = open_event(args)
+    ev = open_event(args.event, args.creds, db_path(args))
     try:
         return serve(args, db_path(args), serial, layout, ev,
                      camera=None if args.camera is None else

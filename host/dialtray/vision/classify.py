@@ -87,12 +87,23 @@ LOG_OFFSET = 100.0
 OWN_FLOOR = 0.05  # a region's own score below this is noise: no smaller scale than it
 
 
-def normalise(bgr: Image) -> F32:
-    """Grey, log, high-pass, slight blur: what the correlation compares."""
-    g = np.asarray(cv2.log(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32) + LOG_OFFSET),
-                   np.float32)
+def logged(bgr: Image) -> F32:
+    """Grey in log light, pixel by pixel (``mosaic.py`` converts many windows' crops in one
+    call)."""
+    return np.asarray(cv2.log(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+                              + LOG_OFFSET), np.float32)
+
+
+def highpass(g: F32) -> F32:
+    """A crop's log grey high-passed and slightly blurred (per crop: the blurs see the crop's
+    own border)."""
     hp = g - cv2.GaussianBlur(g, (0, 0), 4.0)
     return np.asarray(cv2.GaussianBlur(hp, (0, 0), SMOOTH), np.float32)
+
+
+def normalise(bgr: Image) -> F32:
+    """Grey, log, high-pass, slight blur: what the correlation compares."""
+    return highpass(logged(bgr))
 
 
 class DialClassifier:
@@ -182,6 +193,9 @@ class DialClassifier:
         self._click_labels = np.array([i for i, lb in enumerate(self.label_list)
                                        if lb[0] == CLICK], np.intp)
         self._label_rows = [np.nonzero(self.row_label == i)[0] for i in range(len(label_ids))]
+        # the rows grouped by label, for each label's best row in one reduceat
+        self._by_label = np.concatenate(self._label_rows)
+        self._label_starts = np.cumsum([0] + [len(r) for r in self._label_rows[:-1]])
         return dict(self.__dict__)
 
     def _fresh(self) -> None:
@@ -202,20 +216,23 @@ class DialClassifier:
         self._rival = ""
         self._margin = ""
 
-    def read(self, crop: Image, hint: Alignment | None = None, defer: bool = False) -> DialRead:
+    def read(self, crop: Image, hint: Alignment | None = None, defer: bool = False,
+             log_grey: F32 | None = None) -> DialRead:
         """The dial in ``crop``; ``hint``: the alignment of the previous frame (see
         ``last_alignment``), tried first. Only a window read as a click hints the next
         frame: mid-turn the strip's boxes slide in the window, and an alignment locked on
         them is off by the turn once the dial settles. ``defer``: a synthesis this read needs
         is not run here but left in ``deferred`` (a live loop hands it to the worker,
-        ``synth_worker.py``) and the read returned is unknown until it has run."""
+        ``synth_worker.py``) and the read returned is unknown until it has run.
+        ``log_grey``: the crop's ``logged`` grey when already made (``mosaic.py``)."""
         self.deferred = None
-        out = self._read(crop, hint)
+        n = normalise(crop) if log_grey is None else highpass(log_grey)
+        out = self._read(crop, n, hint)
         if out.status != CLICK and hint is not None:
             # A kept alignment that still fits the rim may be a little off inside, which
             # looks like a dial mid-turn or makes a read unsure: such a read is made again
             # from a fresh search (a live loop read settled dials as mid-turn without this)
-            out = self._read(crop, None)
+            out = self._read(crop, n, None)
         job: Callable[[], DialRead] | None = None
         if out.status == UNKNOWN and self._found is not None:
             job = partial(self._by_synthesis, crop, out, *self._found, self._unsure_top)
@@ -230,8 +247,7 @@ class DialClassifier:
             self.last_alignment = None
         return out
 
-    def _read(self, crop: Image, hint: Alignment | None) -> DialRead:
-        n = normalise(crop)
+    def _read(self, crop: Image, n: F32, hint: Alignment | None) -> DialRead:
         patch, (x, y), fit, self.last_alignment = align(n, self._target, hint)
         coarse = fit
         seen = read_colours(crop, (x, y), self.window, self.hues)
@@ -270,8 +286,9 @@ class DialClassifier:
             self.last_alignment.bank = bank
         cell_scores = all_scores[:, pick, :]
         scores = weight @ cell_scores
-        per_label = np.full(len(self.label_list), -1.0, np.float32)
-        np.maximum.at(per_label, self.row_label, scores)
+        # each label's best row (np.maximum.at from -1, as one reduceat)
+        per_label = np.maximum(np.maximum.reduceat(scores[self._by_label], self._label_starts),
+                               np.float32(-1.0))
         top = int(np.argmax(per_label))
         close = np.nonzero(per_label >= per_label[top] - RIVAL_WINDOW)[0]
         # the runner-up is weighed however far behind: with none close, a blurred blob
