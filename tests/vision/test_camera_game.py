@@ -11,7 +11,7 @@ through the card's window), Aces' ninth figure shares dock 0 (in its holder; the
 a figure whose dial turns there, not the one-click sidekick). Games of 6 turns (the demo's);
 the figure over thousands of clicks is bench/bench_camera_burst.py's, the live loop's
 bench/bench_camera_live.py's; the mistakes on an Ace card and on the holder's figure, made on
-purpose rather than when a bot happens to, are test_camera_mistakes_holder.py's.
+purpose rather than when a bot happens to, are test_camera_mistakes.py's.
 """
 
 from __future__ import annotations
