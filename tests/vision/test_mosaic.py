@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 from dialtray.vision import render_profiles as rp
 from dialtray.vision.camera import CameraModel
-from dialtray.vision.classify import highpass, logged, normalise
 from dialtray.vision.layout import Layout
 from dialtray.vision.mosaic import mosaic_of
+from dialtray.vision.normal import highpass, logged, normalise
 from dialtray.vision.register import MarkerFinder, register
 from dialtray.vision.render import render_tray
 

@@ -24,7 +24,6 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -34,6 +33,7 @@ from dialtray.vision.click_groups import ClickGroups
 from dialtray.vision.colours import palette_hues, read_colours
 from dialtray.vision.faces import Face
 from dialtray.vision.layout import Layout, Window
+from dialtray.vision.normal import SMOOTH, highpass, normalise
 from dialtray.vision.prints import consistent
 from dialtray.vision.reading import BETWEEN, CLICK, UNKNOWN, DialRead
 from dialtray.vision.regions import region_names, region_shows, window_regions
@@ -78,32 +78,7 @@ BETWEEN_FRACTIONS = tuple(i / 20 for i in range(4, 17))  # 0.2 .. 0.8
 SINGLE_MIN_SCORE = 0.6  # a dial with one look: correlation with it that counts as seen
 BANK_BLUR = (0.0, 1.0, 1.8)  # px of extra blur of each template bank
 MIN_WINDOW_FIT = 0.5  # the aligned crop must look this much like the figure's window at all
-SMOOTH = 1.4  # px: evens out the blur of a capture photo and a worse one
-
-# Sensor noise is additive, so in the log the dark pixels are the noisy ones: the offset
-# bounds their weight (8 weighed a shadowed pixel up to 25x a lit one). Chosen on the hard end
-# of the TRAIN profile (render_profiles.train_hard): 100 left fewest low-margin reads there.
-LOG_OFFSET = 100.0
 OWN_FLOOR = 0.05  # a region's own score below this is noise: no smaller scale than it
-
-
-def logged(bgr: Image) -> F32:
-    """Grey in log light, pixel by pixel (``mosaic.py`` converts many windows' crops in one
-    call)."""
-    return np.asarray(cv2.log(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
-                              + LOG_OFFSET), np.float32)
-
-
-def highpass(g: F32) -> F32:
-    """A crop's log grey high-passed and slightly blurred (per crop: the blurs see the crop's
-    own border)."""
-    hp = g - cv2.GaussianBlur(g, (0, 0), 4.0)
-    return np.asarray(cv2.GaussianBlur(hp, (0, 0), SMOOTH), np.float32)
-
-
-def normalise(bgr: Image) -> F32:
-    """Grey, log, high-pass, slight blur: what the correlation compares."""
-    return highpass(logged(bgr))
 
 
 class DialClassifier:

@@ -18,14 +18,15 @@ of ``logged``), so a window's crop is the very crop ``Registration.crop`` gives,
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
-from dialtray.vision.classify import logged
 from dialtray.vision.layout import Window
+from dialtray.vision.normal import logged
 from dialtray.vision.register import (
     BORDER_MM,
     MARGIN_MM,
@@ -141,21 +142,25 @@ _WINDOWS: dict[tuple[float, float, str, str], tuple[Floats, Floats]] = {}
 _GRIDS: dict[PlacesKey, _Grid] = {}
 MAX_GRIDS = 64  # sets of windows kept (a table's cast changes now and then)
 MAX_WINDOWS = 512  # windows kept (docks x base types x windows of a layout)
+_LOCK = threading.Lock()
 
 
 def _axes(place: Place) -> tuple[Floats, Floats]:
     """One window's sample columns (x) and rows (y) in tray mm: ``register._maps_for``'s."""
     key = places_key([place])[0]
-    if key not in _WINDOWS:
+    found = _WINDOWS.get(key)
+    if found is None:
         centre, window, _ = place
         w, h = CropGeometry.of(window).read
         off = BORDER_MM + MARGIN_MM
         xs = (np.arange(w, dtype=np.float64) + 0.5) / SPP - off - window.size[0] / 2
         ys = (np.arange(h, dtype=np.float64) + 0.5) / SPP - off - window.size[1] / 2
-        if len(_WINDOWS) >= MAX_WINDOWS:
-            _WINDOWS.pop(next(iter(_WINDOWS)))
-        _WINDOWS[key] = (xs + centre[0] + window.centre[0], ys + centre[1] + window.centre[1])
-    return _WINDOWS[key]
+        found = (xs + centre[0] + window.centre[0], ys + centre[1] + window.centre[1])
+        with _LOCK:  # readers on several threads (the witness's, a live loop's)
+            if len(_WINDOWS) >= MAX_WINDOWS:
+                _WINDOWS.pop(next(iter(_WINDOWS)))
+            _WINDOWS[key] = found
+    return found
 
 
 def places_key(places: Sequence[Place]) -> PlacesKey:
@@ -165,11 +170,14 @@ def places_key(places: Sequence[Place]) -> PlacesKey:
 
 def _grid(places: Sequence[Place]) -> _Grid:
     key = places_key(places)
-    if key not in _GRIDS:
-        if len(_GRIDS) >= MAX_GRIDS:
-            _GRIDS.pop(next(iter(_GRIDS)))
-        _GRIDS[key] = _Grid(places)
-    return _GRIDS[key]
+    found = _GRIDS.get(key)
+    if found is None:
+        found = _Grid(places)
+        with _LOCK:
+            if len(_GRIDS) >= MAX_GRIDS:
+                _GRIDS.pop(next(iter(_GRIDS)))
+            _GRIDS[key] = found
+    return found
 
 
 def mosaic_of(reg: Registration, places: Sequence[Place]) -> Mosaic:
