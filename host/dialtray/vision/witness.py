@@ -269,11 +269,10 @@ class CameraWitness:
                 if job is not None:
                     job.burst = None
                 continue
-            with self._cond:
-                self._pending -= 1
-            if key[0] not in self.docks:
-                continue  # no figure on that dock: nothing to read
-            self._jobs[key] = _Job(key, click, plausible, now, asked=asked)
+            with self._cond:  # the request becomes a job in one step (``idle`` never sees
+                self._pending -= 1  # it in neither)
+                if key[0] in self.docks:  # (no figure on that dock: nothing to read)
+                    self._jobs[key] = _Job(key, click, plausible, now, asked=asked)
 
     def _look(self, frame: Image, reg: Registration, level: float, now: float) -> None:
         """Which windows changed since the last frame (moves; camera-only dials' settles)."""
@@ -373,13 +372,14 @@ class CameraWitness:
                       a.read.clicks if a is not None and a.read is not None
                       and a.status == CLICK else (), click, job.frames, job.bursts, reason,
                       todo, now, job.since if job.asked is None else min(job.asked, job.since))
-        if keep:
-            job.held = True
-        else:
-            self._jobs.pop(job.key, None)
-        if self.camera_only and job.encoder is None and state in (UNSURE, MIDTURN):
-            self._retry[job.key] = self.frames + RETRY_FRAMES
-        with self._cond:
+        with self._cond:  # the job ends and its answer is there in one step: a caller that
+            # waited for ``idle`` finds every answer in ``results``
+            if keep:
+                job.held = True
+            else:
+                self._jobs.pop(job.key, None)
+            if self.camera_only and job.encoder is None and state in (UNSURE, MIDTURN):
+                self._retry[job.key] = self.frames + RETRY_FRAMES
             self.results.append(w)
             self._cond.notify_all()
         if self.on_result is not None:
