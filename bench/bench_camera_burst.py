@@ -4,8 +4,11 @@ many frames it takes, and what a frame costs.
     .venv/bin/python bench/bench_camera_burst.py [--seeds 9901,9902] [--trays 40] [--jobs 2]
 
 Each tray is a fresh held-back scene (``render_profiles.held_back``: camera pose, lens, light,
-shadows, blur, noise, JPEG, seats, figures) of 8 docks of sample figures, every dial settled
-on a random click, filmed by the virtual camera (``vision/virtual_camera.py``: the scene
+shadows, blur, noise, JPEG, seats, figures) of 8 docks of sample pieces (the planes and Aces
+figures, and the Air Action Ace cards), and beside each dock holding a one-dial piece, half the
+time, a second one-dial piece in the dock's holder (a second Aces figure or an Ace card sharing
+the dock: ``layout.HOLDER``; ``--no-holders``: docks only), every dial settled on a random
+click, filmed by the virtual camera (``vision/virtual_camera.py``: the scene
 drawn once, each frame its own sensor noise and JPEG). The registration is made on the first
 frame as the live loop makes it (``TrayReader.follow``); then every window is read by a burst
 (``vision/burst.py``: frames averaged, more while unsure, at most ``MOST``), all windows from
@@ -37,8 +40,8 @@ from dialtray.vision import render_profiles as rp
 from dialtray.vision import testset
 from dialtray.vision.burst import MOST, WindowBurst
 from dialtray.vision.errors import VisionError
-from dialtray.vision.faces import BASE_TYPE, dial_faces, game_of
-from dialtray.vision.layout import load_layout
+from dialtray.vision.faces import base_type_of, dial_faces
+from dialtray.vision.layout import HOLDER, load_layout
 from dialtray.vision.reader import TrayReader
 from dialtray.vision.reading import CLICK
 from dialtray.vision.render import DockSpec
@@ -50,23 +53,37 @@ RESULTS = ROOT / "bench" / "results" / "camera_burst.json"
 FPS = 30.0
 
 
-def run_seed(seed: int, trays: int, most: int) -> dict[str, Any]:
+KINDS = ("dock", "holder", "ace")  # a window on a dock's seat, in a holder, an Ace card's
+
+
+def run_seed(seed: int, trays: int, most: int, holders: bool = True,
+             cast: str = "all") -> dict[str, Any]:
     cv2.setNumThreads(1)
     layout = load_layout()
-    figures = testset.all_sample_figures()
+    figures = {**testset.all_sample_figures(), **testset.sample_ace_cards()}
+    if cast == "airaction":  # the pieces of Air Action's standard squadrons (a bot game's)
+        figures = {**testset.sample_figures("airaction"), **testset.sample_ace_cards()}
     refs = {fid: testset.capture_refs(layout, fid, doc) for fid, doc in figures.items()}
     ids = sorted(figures)
     faces = {f: dial_faces(figures[f]) for f in ids}
+    one_dial = [f for f in ids if len(faces[f]) == 1]
     rng = np.random.default_rng(seed)
     out: dict[str, Any] = {"frames": [], "latency_ms": [], "cpu_ms": [], "confirmed": 0,
                            "wrong": 0, "unsure": 0, "moving": 0, "between": 0, "lost": 0,
                            "wrong_cases": [], "unsure_cases": []}
+    for k in KINDS:
+        out[f"{k}_settled"] = out[f"{k}_confirmed"] = 0
+    out["by_figure"] = {}  # "figure window" -> [settled, confirmed]
     for t in range(trays):
         docks = {}
         for dock in sorted(layout.docks):
             fid = ids[int(rng.integers(len(ids)))]
-            docks[dock] = DockSpec(fid, BASE_TYPE[game_of(figures[fid])], faces[fid],
+            docks[dock] = DockSpec(fid, base_type_of(figures[fid]), faces[fid],
                                    testset.random_positions(faces[fid], rng, 0.0))
+            if holders and fid in one_dial and dock in layout.holders and rng.random() < 0.5:
+                hid = one_dial[int(rng.integers(len(one_dial)))]
+                docks[HOLDER + dock] = DockSpec(hid, base_type_of(figures[hid]), faces[hid],
+                                                testset.random_positions(faces[hid], rng, 0.0))
         params = rp.held_back(rng)
         scene = TrayScene(layout, docks, params, seed * 1000 + t)
         cam = VirtualCamera(scene, DialWorld(dock_positions(docks)), FPS, seed=seed * 7 + t)
@@ -82,7 +99,7 @@ def run_seed(seed: int, trays: int, most: int) -> dict[str, Any]:
             bt = layout.base_type(spec.base_type)
             for dial in spec.positions:
                 bursts[(dock, dial)] = WindowBurst(reader.classifiers(spec.figure)[dial],
-                                                   layout.docks[dock], bt.windows[dial],
+                                                   layout.places[dock], bt.windows[dial],
                                                    bt.name, most=most)
         answers: dict[tuple[int, str], Any] = {}
         cpu: dict[tuple[int, str], float] = dict.fromkeys(bursts, 0.0)
@@ -106,6 +123,13 @@ def run_seed(seed: int, trays: int, most: int) -> dict[str, Any]:
             out["frames"].append(a.frames)
             out["latency_ms"].append(a.frames / FPS * 1000 + cpu[(dock, dial)] * 1000)
             what = f"seed {seed} tray {t} dock {dock} {docks[dock].figure} {dial} truth {truth}"
+            kinds = ["dock" if dock < HOLDER else "holder"] + (["ace"] if dial == "ace" else [])
+            for k in kinds:
+                out[f"{k}_settled"] += 1
+                out[f"{k}_confirmed"] += a.status == CLICK and truth in a.clicks
+            tally = out["by_figure"].setdefault(f"{docks[dock].figure} {dial}", [0, 0])
+            tally[0] += 1
+            tally[1] += a.status == CLICK and truth in a.clicks
             if a.status == CLICK and truth in a.clicks:
                 out["confirmed"] += 1
             elif a.status == CLICK:
@@ -128,6 +152,11 @@ def main() -> None:
     ap.add_argument("--trays", type=int, default=40, help="trays (8 docks) per seed")
     ap.add_argument("--most", type=int, default=MOST, help="frames a burst may use")
     ap.add_argument("--jobs", type=int, default=2, help="processes (one seed each)")
+    ap.add_argument("--cast", choices=("all", "airaction"), default="all",
+                    help="the pieces drawn: every sample (default), or Air Action's standard "
+                         "squadrons' planes and Ace cards (what a bot game of it films)")
+    ap.add_argument("--no-holders", action="store_true",
+                    help="docks only (no second piece in a dock's holder)")
     args = ap.parse_args()
     try:
         seeds = [int(s) for s in args.seeds.split(",")]
@@ -137,17 +166,27 @@ def main() -> None:
         ap.error("--trays, --most and --jobs must be at least 1")
     with ProcessPoolExecutor(args.jobs) as ex:
         parts = list(ex.map(run_seed, seeds, [args.trays] * len(seeds),
-                            [args.most] * len(seeds)))
-    tot: dict[str, Any] = {k: ([] if isinstance(v, list) else 0) for k, v in parts[0].items()}
+                            [args.most] * len(seeds), [not args.no_holders] * len(seeds),
+                            [args.cast] * len(seeds)))
+    tot: dict[str, Any] = {k: ([] if isinstance(v, list) else 0) for k, v in parts[0].items()
+                           if k != "by_figure"}
+    by_figure: dict[str, list[int]] = {}
     for p in parts:
         for k, v in p.items():
-            tot[k] = tot[k] + v
+            if k == "by_figure":
+                for f, (n_f, ok_f) in v.items():
+                    t = by_figure.setdefault(f, [0, 0])
+                    t[0], t[1] = t[0] + n_f, t[1] + ok_f
+            else:
+                tot[k] = tot[k] + v
     n = tot["confirmed"] + tot["wrong"] + tot["unsure"] + tot["moving"] + tot["between"] \
         + tot["lost"]
     rows = [
         ("settled clicks", str(n), f"{len(seeds)} held-back seeds x {args.trays} trays"),
         ("confirmed", f"{100 * tot['confirmed'] / max(n, 1):.2f} %",
          f"{tot['confirmed']} named the true click within a burst"),
+        *((f"  {k} windows", f"{tot[f'{k}_confirmed']} / {tot[f'{k}_settled']}",
+           "confirmed / settled") for k in KINDS),
         ("wrong", str(tot["wrong"]), "a burst that named another click"),
         ("unsure", str(tot["unsure"] + tot["moving"] + tot["between"] + tot["lost"]),
          f"{tot['unsure']} unknown, {tot['between']} mid-turn, {tot['moving']} moving, "
@@ -158,8 +197,13 @@ def main() -> None:
          f"{pct(tot['latency_ms'], 99):.0f} ms", f"frames at {FPS:.0f} fps + reading CPU"),
         ("reader CPU / frame", f"{pct(tot['cpu_ms'], 50):.1f} / {pct(tot['cpu_ms'], 99):.1f}",
          "ms p50 / p99: follow + every open burst (16 at first)"),
+        ("load average", " / ".join(f"{x:.1f}" for x in os.getloadavg()),
+         "1 / 5 / 15 min, at the end (the machine is shared: CPU figures grow with it)"),
     ]
     print_table(rows, 24, 14)
+    for f, (n_f, ok_f) in sorted(by_figure.items()):
+        if ok_f < n_f:
+            print(f"  {f}: {ok_f} / {n_f} confirmed")
     for c in tot["wrong_cases"]:
         print("  wrong:", c)
     for c in tot["unsure_cases"][:40]:
@@ -168,12 +212,15 @@ def main() -> None:
         "seeds": seeds, "trays": args.trays, "most": args.most, "settled": n,
         "confirmed": tot["confirmed"], "wrong": tot["wrong"], "unsure": tot["unsure"],
         "between": tot["between"], "moving": tot["moving"], "lost": tot["lost"],
+        "holders": not args.no_holders, "cast": args.cast, "by_figure": by_figure,
+        **{f"{k}_{v}": tot[f"{k}_{v}"] for k in KINDS for v in ("settled", "confirmed")},
         "confirmed_pct": round(100 * tot["confirmed"] / max(n, 1), 3),
         "frames_p50": pct(tot["frames"], 50), "frames_p99": pct(tot["frames"], 99),
         "latency_ms_p50": round(pct(tot["latency_ms"], 50), 1),
         "latency_ms_p99": round(pct(tot["latency_ms"], 99), 1),
         "cpu_ms_per_frame_p50": round(pct(tot["cpu_ms"], 50), 2),
         "cpu_ms_per_frame_p99": round(pct(tot["cpu_ms"], 99), 2),
+        "load_average": [round(x, 1) for x in os.getloadavg()],
         "wrong_cases": tot["wrong_cases"], "unsure_cases": tot["unsure_cases"]})
 
 

@@ -10,9 +10,11 @@ answer and settle -> confirmed latency (the encoder's settle event queued -> the
 answer, wall clock, p50/p99),
 the reader's CPU per frame (``thread_time`` of the camera thread: registration, watching every
 window, bursts; not the virtual camera's rendering, which a real webcam does in hardware),
-confirmed / wrong / unsure. Writes bench/results/camera_live.json. The frame rate is what the
-machine gives at up to 30 fps: on a loaded machine latency grows with it (frames are waited
-for), the frames per click do not.
+confirmed / wrong / unsure, and how many of the settled clicks were an Ace card's or a holder's
+(Air Action flies with its Ace cards; Aces' ninth figure shares dock 0, in its holder: the
+order puts Genghis there, whose dial turns). Writes bench/results/camera_live.json. The frame
+rate is what the machine gives at up to 30 fps: on a loaded machine latency grows with it
+(frames are waited for), the frames per click do not.
 """
 
 from __future__ import annotations
@@ -27,8 +29,12 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np
 from benchout import print_table, write_results
 from dialtray.commands._camera_sim import camera_game
+from dialtray.vision.layout import HOLDER
 from dialtray.vision.witness import CONFIRM
 
+ORDER = {"airaction": None,  # Aces' cast in dock order: the ninth shares dock 0 (its holder)
+         "aces": ["charlie", "trusty-sidekick", "louis", "ruffian", "sergeant",
+                  "show-stopper", "soldier", "tail-gunner", "genghis"]}
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "camera_live.json"
 
@@ -50,11 +56,13 @@ def main() -> None:
     latency: list[float] = []
     confirmed_ms: list[float] = []  # settle -> confirmed, the confirmed clicks only
     cpu: list[float] = []
-    counts = {"settled": 0, "confirmed": 0, "wrong": 0, "unsure": 0}
+    counts = {"settled": 0, "confirmed": 0, "wrong": 0, "unsure": 0, "odd_settled": 0,
+              "odd_confirmed": 0}
     seconds = 0.0
+    cases: list[str] = []  # the settled clicks not confirmed, what the camera said
     for game in games:
         for seed in seeds:
-            g = camera_game(game, seed, args.turns)
+            g = camera_game(game, seed, args.turns, figures=ORDER[game])
             w = g.witness
             seconds += g.seconds
             cpu.append(1000 * w.cpu_s / max(w.frames, 1))
@@ -64,12 +72,17 @@ def main() -> None:
                 counts["settled"] += 1
                 frames.append(r.frames)
                 latency.append(1000 * (r.at - r.asked))
+                odd = r.dial == "ace" or r.dock >= HOLDER  # an Ace card, a holder's figure
+                counts["odd_settled"] += odd
                 if r.state == CONFIRM:
                     ok = not r.camera or r.encoder in r.camera
                     counts["confirmed" if ok else "wrong"] += 1
+                    counts["odd_confirmed"] += odd and ok
                     confirmed_ms.append(1000 * (r.at - r.asked))
                 else:
                     counts["unsure"] += 1
+                    cases.append(f"{game} seed {seed}: {r.line()} (encoder {r.encoder}, "
+                                 f"{r.frames} frames, {r.bursts} bursts)")
             print(f"{game} seed {seed}: {len(w.results)} answers, {w.frames} frames, "
                   f"{g.seconds:.0f} s", flush=True)
 
@@ -82,6 +95,8 @@ def main() -> None:
          f"{args.turns} turns, held-back scenes"),
         ("confirmed", f"{100 * counts['confirmed'] / max(n, 1):.2f} %",
          f"{counts['confirmed']} confirmed, {counts['wrong']} wrong, {counts['unsure']} unsure"),
+        ("  Ace card / holder", f"{counts['odd_confirmed']} / {counts['odd_settled']}",
+         "of them on an Ace card's or a holder's dial: confirmed / settled"),
         ("frames / click p50/p99", f"{pct(frames, 50):.0f} / {pct(frames, 99):.0f}",
          "frames a settled click's read used (bursts and re-reads)"),
         ("settle->answer p50/p99", f"{pct(latency, 50):.0f} / {pct(latency, 99):.0f} ms",
@@ -93,6 +108,8 @@ def main() -> None:
          f"(max {max(cpu, default=float('nan')):.1f})"),
     ]
     print_table(rows, 26, 14)
+    for c in cases:
+        print("  not confirmed:", c)
     write_results(RESULTS, {"games": games, "seeds": seeds, "turns": args.turns, **counts,
                             "frames_p50": pct(frames, 50), "frames_p99": pct(frames, 99),
                             "latency_ms_p50": round(pct(latency, 50), 1),
@@ -101,7 +118,7 @@ def main() -> None:
                             "confirmed_ms_p99": round(pct(confirmed_ms, 99), 1),
                             "load_average": [round(x, 1) for x in os.getloadavg()],
                             "reader_cpu_ms_per_frame": [round(c, 2) for c in cpu],
-                            "seconds": round(seconds, 1)})
+                            "seconds": round(seconds, 1), "not_confirmed": cases})
 
 
 if __name__ == "__main__":

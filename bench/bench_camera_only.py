@@ -1,5 +1,5 @@
-"""The camera-only tray in the live loop (``--no-encoders``): bot games of Air Action (no Ace
-cards: their dials have no window) whose dial events are the virtual camera's reads
+"""The camera-only tray in the live loop (``--no-encoders``): bot games of Air Action (with
+their Ace cards: each on a dock of its own) whose dial events are the virtual camera's reads
 (``commands._camera_sim.camera_game(encoders=False)``, the tracker running).
 
     .venv/bin/python bench/bench_camera_only.py [--seeds 9995,9996] [--turns 2]
@@ -25,7 +25,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np
 from benchout import print_table, write_results
 from dialtray.commands._camera_sim import camera_game
-from dialtray.table.camera_only import PROFILES, without_ace_cards
+from dialtray.table.camera_only import PROFILES
 from dialtray.vision import testset
 from dialtray.vision.faces import dial_faces
 from dialtray.vision.witness import CAMERA_ONLY
@@ -54,10 +54,9 @@ def main() -> None:
     n = {"reads": 0, "unsure": 0, "reseats": 0, "events": 0, "assumed": 0, "dials": 0,
          "wrong": 0}
     seconds = 0.0
-    printed = testset.sample_figures("airaction")
+    printed = {**testset.sample_figures("airaction"), **testset.sample_ace_cards()}
     for seed in seeds:
-        g = camera_game("airaction", seed, args.turns, encoders=False, profile=args.profile,
-                        make=without_ace_cards(seed, args.turns))
+        g = camera_game("airaction", seed, args.turns, encoders=False, profile=args.profile)
         w, tray = g.witness, g.camera_tray
         assert tray is not None
         seconds += g.seconds
@@ -72,8 +71,8 @@ def main() -> None:
         n["assumed"] += len(tray.assumed)
         snap = tray.snapshot(1)  # every dial's last read
         for (dock, dial), d in tray.dials.items():
-            faces = dial_faces(printed[w.docks[dock]])[d.name]
-            truth = round(g.world.positions[dock][d.name]) % d.clicks
+            faces = dial_faces(printed[w.docks[d.place]])[d.name]
+            truth = round(g.world.positions[d.place][d.name]) % d.clicks
             last = snap.position(dock, dial)
             assert last is not None
             seen = (last.position * d.up) % d.clicks

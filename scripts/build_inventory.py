@@ -17,7 +17,7 @@ import json
 import sys
 from pathlib import Path
 
-from dialtray.commands.coverage import PACKAGED_INVENTORY, parse_inventory
+from dialtray.rules.inventory import PACKAGED_INVENTORY, parse_inventory
 
 
 def render(source: Path) -> str:

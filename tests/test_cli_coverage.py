@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from dialtray import cli
 from dialtray.commands import coverage
+from dialtray.rules import inventory
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_INVENTORY = Path(os.environ.get("DIALTRAY_RULES_INVENTORY",
@@ -31,7 +32,7 @@ SAMPLE = """
 
 
 def test_titles_are_the_headings() -> None:
-    assert [(e.id, e.title) for e in coverage.parse_inventory(SAMPLE)] == [
+    assert [(e.id, e.title) for e in inventory.parse_inventory(SAMPLE)] == [
         ("AA-M39", "Rear-arc bonus"),
         ("AA-M60", "The Ace figure stays off the play area"),
         ("AA-T06", '"Near-perfect shot" caption'),
@@ -41,13 +42,13 @@ def test_titles_are_the_headings() -> None:
 
 
 def test_the_inventory_ships_inside_the_package() -> None:
-    path = coverage.PACKAGED_INVENTORY
+    path = inventory.PACKAGED_INVENTORY
     assert path.is_relative_to(ROOT / "host" / "dialtray" / "data"), path
     ids = [e["id"] for e in json.loads(path.read_text(encoding="utf-8"))["ids"]]
     assert len(ids) == len(set(ids))
     assert sum(i.startswith("AA-M") for i in ids) == 85  # Air Action: AA-M01..AA-M85
     assert sum(i.startswith("AC-M") for i in ids) == 74  # Aces: AC-M01..AC-M74
-    assert "shared" not in coverage.DEFAULT_INVENTORY.parts
+    assert "shared" not in inventory.DEFAULT_INVENTORY.parts
 
 
 @pytest.mark.skipif(not SHARED_INVENTORY.is_file(),

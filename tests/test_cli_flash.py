@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 from dialtray import cli
-from dialtray.commands import flash
+from dialtray.builder import deploy
 
 BIN = Path(sys.executable).parent
-FIRMWARE = Path(flash.firmware_dir())
+FIRMWARE = Path(deploy.firmware_dir())
 ALL_MODULES = sorted(p.stem for p in (FIRMWARE / "dialrig").glob("*.py"))
 
 
@@ -36,7 +36,7 @@ def test_dry_run_lists_exactly_what_the_board_needs(capsys: pytest.CaptureFixtur
 
 
 def test_the_plan_follows_imports_from_main(tmp_path: Path) -> None:
-    files, left_out = flash.plan(tmp_path)
+    files, left_out = deploy.plan(tmp_path)
     names = {f.source.stem for f in files}
     assert "hw_rp2" in names  # imported inside hw.open_board, on the device branch
     assert {"hw_sim", "sim_i2c"}.isdisjoint(names)
@@ -51,7 +51,7 @@ def test_compiled_modules_keep_their_source_names_in_tracebacks(tmp_path: Path) 
     pkg.mkdir()
     src = tmp_path / "boomer.py"
     src.write_text("def f():\n    x = 1\n    raise ValueError('boom %d' % x)\n")
-    built = flash.compile_module(src, pkg)
+    built = deploy.compile_module(src, pkg)
     (pkg / "__init__.py").write_text("")
     assert built.name == "boomer.mpy"
     r = subprocess.run([str(BIN / "micropython"), "-c",
@@ -63,24 +63,24 @@ def test_compiled_modules_keep_their_source_names_in_tracebacks(tmp_path: Path) 
 def test_verification_on_micropython_finds_a_damaged_file_and_removes_stale_ones(
         tmp_path: Path) -> None:
     (tmp_path / "build").mkdir()
-    files, _ = flash.plan(tmp_path / "build")
+    files, _ = deploy.plan(tmp_path / "build")
     board = tmp_path / "board"
     (board / "lib" / "dialrig").mkdir(parents=True)
     moved = []
     for f in files:
         dest = board / f.dest.lstrip("/")
         shutil.copyfile(f.built, dest)
-        moved.append(flash.Planned(f.source, f.built, str(dest)))
+        moved.append(deploy.Planned(f.source, f.built, str(dest)))
     (board / "calibration.json").write_text('{"kept": true}')
     (board / "lib" / "dialrig" / "dials.py").write_text("# a stale source shadowing dials.mpy")
     device_dir = str(board / "lib" / "dialrig")
-    script = flash.verify_script(moved, device_dir)
+    script = deploy.verify_script(moved, device_dir)
 
     def verify() -> list[str]:
         r = subprocess.run([str(BIN / "micropython"), "-c", script], capture_output=True,
                            text=True, timeout=60)
         assert r.returncode == 0, r.stderr
-        return flash.check_hashes(moved, r.stdout)
+        return deploy.check_hashes(moved, r.stdout)
 
     assert verify() == []
     assert not (board / "lib" / "dialrig" / "dials.py").exists(), "stale file left"

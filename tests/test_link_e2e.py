@@ -135,14 +135,19 @@ def wrong_clicks(sent: dict[int, list[int]], rec: Recorder) -> str:
     turned (clicks misread by the tray, not late: a link that lags delivers a prefix)."""
     with rec.lock:
         got = {k: list(v) for k, v in rec.clicks.items()}
-    bad = []
+    bad, short = [], []
     for k, turned in sorted(sent.items()):
         have = got.get(k, [])
         if have != turned[:len(have)]:
             at = next((i for i, (a, b) in enumerate(zip(turned, have, strict=False)) if a != b),
                       len(turned))  # or more clicks than turns
             bad.append(f"dial {k} ({len(have)} of {len(turned)}) from click {at}")
-    return "clicks misread: " + ", ".join(bad) if bad else "every dial's clicks so far right"
+        elif len(have) < len(turned):
+            # A dial short by whole turns (12, 24) while the link is live: the tray never logged
+            # them (a turn it did not see: tests/test_virtual_descheduled.py), nothing was lost.
+            short.append(f"dial {k} {len(turned) - len(have)}")
+    said = "clicks misread: " + ", ".join(bad) if bad else "every dial's clicks so far right"
+    return said + ("; short: " + ", ".join(short) if short else "")
 
 
 @pytest.mark.slow

@@ -44,6 +44,8 @@ SENSOR_NONE = "none"
 DIAL_COMBAT = "combat"
 DIAL_SPEED = "speed"
 DIAL_NAMES = (DIAL_COMBAT, DIAL_SPEED)
+# The default wiring: the muxes' 8 channels each, one channel per dial.
+MAX_DOCKS = len(MUX_ADDRS) * 8 // len(DIAL_NAMES)
 
 # ---- Dock defaults ---------------------------------------------------------------------------
 # Per dial: which sensor, where it is wired, and how it turns.

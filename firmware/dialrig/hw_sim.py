@@ -11,7 +11,17 @@
 #     DIALRIG_SIM_STATE), but PIO counters start from zero, so quadrature dials lose track exactly
 #     as real incremental encoders do;
 #   - the watchdog is external, as in silicon: the controller process restarts the firmware when
-#     feeds stop.
+#     feeds stop;
+#   - each dial moves on its own clock (Board.dial_clock), which runs on only while the firmware
+#     looks at that dial: real time between two reads of its sensor, but never more than
+#     sample_ms + UNSEEN_SLACK_MS, nor so much that the dial moved over half a detent. A Pico
+#     reads every dial every millisecond or so and sees each detent; a MicroPython process on a
+#     busy computer can be off the CPU for a tenth of a second between two reads of one dial,
+#     and a dial that went on moving meanwhile would make a whole turn unseen (an absolute
+#     sensor cannot tell it from none) or more than half of one (read the short way round,
+#     backwards: the firmware follows a dial from one on-detent reading to the next, so reads
+#     that land between detents widen the gap). The dial waits for the firmware instead, as
+#     the world waits for an emulated chip whose time is paused.
 #
 # Control channel: the controller (host/dialtray/virtual) writes text lines to the FIFO named by
 # DIALRIG_SIM_CTRL and reads the FIFO named by DIALRIG_SIM_OUT. Lines in:
@@ -46,24 +56,15 @@ if TYPE_CHECKING:  # MicroPython has no typing module; the names serve type comm
 TICKS_PER_DETENT = 1000
 DEFAULT_TURN_MS = 8  # a brisk click of a clix dial
 BOUNCE_TAIL_MS = 3
+# How far a dial's clock runs on past the firmware's last read of it, beyond the sampling pause:
+# room for the scheduling delays of a process that runs (a sampler wakes a few ms late), far
+# less than half a turn at the fastest pace a test turns a dial (6 detents of 6 ms).
+UNSEEN_SLACK_MS = 20
+# The most a dial moves between two reads of it. Less than a detent, and not one: the firmware
+# takes a reading only in the middle 70 % of a detent's bin (dialrig.dials), and a dial moving
+# a whole detent a read lands in the gap at every read once it did at one.
+HALF_DETENT = TICKS_PER_DETENT // 2
 RESET_EXIT_CODE = 75
-
-
-class LiveI2C(SimI2C):
-    """The simulated bus, reading the magnets where the dials are at the moment of the read
-    (as a real AS5600 does), not where they were at the last control-loop tick."""
-
-    def __init__(self, board):
-        SimI2C.__init__(self)
-        self.board = board
-        self.moved_at = 0
-
-    def readfrom_mem_into(self, addr, memaddr, buf, addrsize=8):
-        now = time.ticks_ms()
-        if now != self.moved_at:
-            self.moved_at = now  # type: ignore[assignment]
-            self.board.physics(now)
-        return SimI2C.readfrom_mem_into(self, addr, memaddr, buf, addrsize)
 
 
 class Board:
@@ -72,7 +73,7 @@ class Board:
         self.n = len(cfg["docks"]) * 2
         n = self.n
         self.uid = _uid()
-        self.i2c = LiveI2C(self)
+        self.i2c = SimI2C()
         muxes = {}
         for addr in config.MUX_ADDRS:
             muxes[addr] = self.i2c.add_mux(addr)
@@ -91,6 +92,9 @@ class Board:
                 self.pulses[k] = dial["pulses"]
                 if dial["sensor"] == config.SENSOR_AS5600:
                     s = SimAS5600(seed=0xACE1 + k)  # independent noise per sensor
+                    # It reads the magnet where the dial is at the moment of the read, as a
+                    # real AS5600 does: that read is the firmware's look at the dial.
+                    s.on_read = self._looker(k)
                     muxes[dial["mux"]].attach(dial["channel"], s)
                     self.sensors[k] = s
                     self.mount[k] = dial["zero"]
@@ -111,6 +115,14 @@ class Board:
         # test can cut the power in the middle of one.
         self.flash_ms = int(_env("DIALRIG_SIM_FLASH_MS", "0"))
         self._seed = 0
+        # Each dial's clock (dial_clock) and the real time of the firmware's last look at it;
+        # the dial's motion (t0, t1) is timed on its clock.
+        self.clk = array("i", bytes(4 * n))
+        self.looked = array("i", bytes(4 * n))
+        real = time.ticks_ms()
+        for k in range(n):
+            self.clk[k] = real  # type: ignore[call-overload]
+            self.looked[k] = real  # type: ignore[call-overload]
         self._restore_state()
         self._ctrl = None  # type: Any
         self._out = None  # type: Any
@@ -121,7 +133,7 @@ class Board:
 
     def quad_count(self, n):
         k = self.quad_dial[n]
-        now = time.ticks_ms()
+        now = self._look(k, time.ticks_ms())  # (reading the PIO count is a look at the dial)
         ticks = self._position(k, now) - self.at_boot[k]
         count = ticks * 4 * self.pulses[k] // TICKS_PER_DETENT
         if self.bounce and time.ticks_diff(now, self.t1[k]) < BOUNCE_TAIL_MS and \
@@ -206,7 +218,7 @@ class Board:
         CPU in between) play back to back, as a Pico, reading its dials every millisecond,
         would have seen them, not as one impossibly fast spin squeezed into the last turn's
         `ms` (eight clicks in 6 ms, which no sampler could follow)."""
-        now = time.ticks_ms()
+        now = self.clk[k]  # where the firmware last saw the dial: nothing moves it unseen
         left = time.ticks_diff(self.t1[k], now)  # of the motion under way, if there is one
         if left > time.ticks_diff(self.t1[k], self.t0[k]):
             left = 0  # t0/t1 of a dial never turned (0) or a motion long over, wrapped round
@@ -216,7 +228,7 @@ class Board:
         self.t1[k] = time.ticks_add(now, max(1, ms) + max(0, left))  # type: ignore[call-overload]
 
     def set_position(self, k, ticks):
-        now = time.ticks_ms()
+        now = self.clk[k]
         self.start[k] = ticks
         self.target[k] = ticks
         self.t0[k] = now  # type: ignore[call-overload]
@@ -234,14 +246,56 @@ class Board:
         if self.sensors[k] is not None:
             self.sensors[k].set_gap(mm)
 
-    def physics(self, now):
-        """Move every AS5600's magnet to where its dial physically is now."""
+    def dial_clock(self, k, real):
+        """Dial k's time at real time ``real`` (ticks_ms): real time since the firmware last
+        read the dial, but at most sample_ms + UNSEEN_SLACK_MS of it, and never so much that
+        the dial moved more than half a detent since that read (see the header). Hot."""
+        now = self.clk[k]
+        step = time.ticks_diff(real, self.looked[k])
+        if step <= 0:
+            return now
+        limit = self.cfg["sample_ms"] + UNSEEN_SLACK_MS
+        if step > limit:
+            step = limit
+        t1 = self.t1[k]
+        if time.ticks_diff(t1, now) > 0:  # a motion under way (or about to begin)
+            t0 = self.t0[k]
+            dist = self.target[k] - self.start[k]
+            if dist < 0:
+                dist = -dist
+            if dist > HALF_DETENT:  # linear from t0 to t1: half a detent takes this long
+                ahead = time.ticks_diff(t0, now)
+                most = (ahead if ahead > 0 else 0) + \
+                    max(1, HALF_DETENT * time.ticks_diff(t1, t0) // dist)
+                if step > most:
+                    step = most
+        return time.ticks_add(now, step)
+
+    def _look(self, k, real):
+        """The firmware reads dial k at real time ``real``: its clock moves on to then."""
+        now = self.dial_clock(k, real)
+        self.clk[k] = now  # type: ignore[call-overload]
+        if time.ticks_diff(real, self.looked[k]) > 0:
+            self.looked[k] = real  # type: ignore[call-overload]
+        return now
+
+    def _looker(self, k):
+        """What dial k's simulated AS5600 calls as a read begins (made once per dial)."""
+        def look():
+            self._move_magnet(k, self._look(k, time.ticks_ms()))
+        return look
+
+    def _move_magnet(self, k, now):
+        per_rev = self.detents[k] * TICKS_PER_DETENT
+        turned = self._position(k, now) % per_rev * 4096 // per_rev
+        self.sensors[k].angle = (self.mount[k] + turned) % 4096
+
+    def physics(self, real):
+        """Every AS5600's magnet where its dial is at real time ``real``: a look at every dial
+        (the board at start-up; tests that step the dials themselves)."""
         for k in range(self.n):
-            s = self.sensors[k]
-            if s is not None:
-                per_rev = self.detents[k] * TICKS_PER_DETENT
-                turned = self._position(k, now) % per_rev * 4096 // per_rev
-                s.angle = (self.mount[k] + turned) % 4096
+            if self.sensors[k] is not None:
+                self._move_magnet(k, self._look(k, real))
 
     def _position(self, k, now):
         t1 = self.t1[k]

@@ -115,6 +115,9 @@ class SimAS5600:
         self._gap_far = False  # the magnet is too far away to be detected at all
         self._gap_mag = 0
         self.reads = 0  # read transactions answered (tests use it to see bus traffic)
+        # Called as a read transaction begins (the virtual board moves the magnet to where its
+        # dial is at that moment: dialrig.hw_sim); None: the angle is whatever was set.
+        self.on_read = None  # type: Any
         self._rng = (seed & 0xFFFF) or 1
         self._regs = bytearray(_CONF_LAST + 1)
         self._ptr = 0
@@ -164,6 +167,8 @@ class SimAS5600:
             self._first = True
             return
         self.reads += 1
+        if self.on_read is not None:
+            self.on_read()
         rng = _xorshift16(self._rng)
         self._rng = rng
         if not self.magnet or self._gap_far:

@@ -1,9 +1,10 @@
 """The `dialtray` command line: discovers one module per subcommand in dialtray.commands.
 
 main() is the one place a user-facing failure is turned into words: a bad argument is one line
-and exit status 2 (commands._args.Parser), a CommandError is its message, a closed pipe
-(`dialtray monitor | head`) is a quiet exit, and anything unexpected is one line with a hint to
-rerun with -v — never a traceback, unless -v asks for one (it then goes to the log).
+and exit status 2 (commands._args.Parser), a UserError (dialtray.errors: a command's, the
+table's) is its message, a closed pipe (`dialtray monitor | head`) is a quiet exit, and anything
+unexpected is one line with a hint to rerun with -v — never a traceback, unless -v asks for one
+(it then goes to the log).
 Start-up imports no POSIX-only module (fcntl, termios, pty): the virtual tray is loaded only by
 the commands that run it, so the CLI works wherever pyserial does.
 """
@@ -21,8 +22,9 @@ from pathlib import Path
 
 from dialtray import __version__, commands
 from dialtray.commands._args import Parser
-from dialtray.commands._common import CommandError, default_data_dir
+from dialtray.commands._common import default_data_dir
 from dialtray.commands.calibrate_camera import camera_alias
+from dialtray.errors import UserError
 
 log = logging.getLogger("dialtray")
 _handlers: list[logging.Handler] = []  # what setup_logging added to the root logger
@@ -149,7 +151,7 @@ def _main(argv: Sequence[str] | None) -> int:
         return 130
     except BrokenPipeError:
         raise
-    except CommandError as e:
+    except UserError as e:  # a command's, the table's, a front end's: one line
         log.debug("%s failed", prog, exc_info=True)
         print(f"{prog}: {e}", file=sys.stderr)
         return e.status

@@ -125,7 +125,7 @@ def test_cancelled_round_reaches_the_waiting_table(servers: devservers.DevServer
 
 def test_waiting_table_says_the_truth(servers: devservers.DevServers, tmp_path: Path) -> None:
     """Defect 10: it always said "the hub is not reachable" (the link was stopped first)."""
-    from dialtray.commands._common import CommandError
+    from dialtray.table.errors import TableError
     from dialtray.table.event import wait_assignment
 
     pw = secrets.token_urlsafe(9)
@@ -135,7 +135,7 @@ def test_waiting_table_says_the_truth(servers: devservers.DevServers, tmp_path: 
     ev = EventTable(db, EventAddress("127.0.0.1", servers.mqtt.port, "nohub"),
                     {"table": "t-wait", "password": pw, "ruling_key": b"k" * 32}).start()
     wait_for(lambda: ev.link.connected.is_set(), 15, "connected to the broker")
-    with pytest.raises(CommandError, match="the broker is reachable, but no assignment came"):
+    with pytest.raises(TableError, match="the broker is reachable, but no assignment came"):
         wait_assignment(ev, 0.5)
 
 

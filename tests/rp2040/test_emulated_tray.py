@@ -10,15 +10,14 @@ magnet and a dead encoder; a stalled task trips the watchdog and the host resync
 
 from __future__ import annotations
 
-import argparse
 import queue
 from collections.abc import Iterator
 
 import pytest
 from dialrig import proto
-from dialtray.commands import selftest
-from dialtray.commands.selftest import TURN_FIX_QUAD, Row
-from dialtray.commands.selftest import Test as SelfTestRun
+from dialtray.builder import selftest
+from dialtray.builder.selftest import TURN_FIX_QUAD, Row
+from dialtray.builder.selftest import Test as SelfTestRun
 from dialtray.link.messages import Booted, Click, DialFault, DiceRolled
 from dialtray.link.session import SessionState, TraySession
 from dialtray.virtual.rp2040.leds import dice_faces
@@ -41,8 +40,7 @@ def run_selftest(session: TraySession, tray: Rp2040Tray, typed: list[str],
     answers: queue.SimpleQueue[str | None] = queue.SimpleQueue()
     for line in typed:
         answers.put(line)
-    args = argparse.Namespace(lamps=False, turn=turn_s)
-    return SelfTestRun(session, answers, args, tray).run()
+    return SelfTestRun(session, answers, False, turn_s, tray).run()
 
 
 def failures(rows: list[Row]) -> dict[str, Row]:

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from dialrig import config
-from dialtray.commands.flash import plan
+from dialtray.builder.deploy import plan
 from dialtray.virtual.rp2040.image import BLOCK_COUNT, BLOCK_SIZE, PAGE, build_image
 
 

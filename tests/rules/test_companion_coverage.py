@@ -16,7 +16,7 @@ import ast
 from pathlib import Path
 
 import pytest
-from dialtray.commands.coverage import PACKAGED_INVENTORY, ids_in, load_inventory, select
+from dialtray.rules.inventory import PACKAGED_INVENTORY, ids_in, load_inventory, select
 
 TESTS = Path(__file__).resolve().parent  # tests/rules: where the rules engines are checked
 CHECKS = ("raises", "refused")

@@ -40,3 +40,28 @@ def test_key_mac_is_hmac_sha256() -> None:
         k = ChainKey(secret, Path("chain.key"))
         for sha in ("0" * 64, hashlib.sha256(b"x").hexdigest()):
             assert k.mac(sha) == hmac.new(secret, sha.encode(), hashlib.sha256).hexdigest()
+
+
+def test_the_flag_template_is_the_canonical_content() -> None:
+    """payload.flag_content (a peek's record from a template, issue 35) writes what content_of
+    writes, or gives up (None) on a value the template does not take."""
+    from dialtray.store.payload import flag_content
+
+    rng = random.Random(7)
+    texts = ["", "dock 3 combat dial (P1 \"Fury\"): turned one click — a peek\n\\ é ✈", "x",
+             "100%d %s sure"]
+    floats: list[Any] = [0.0, -0.0, 12.5, 1795563865.023, 1e-7, float("inf"), float("nan"), 3,
+                         None, True]
+    made = 0
+    for _ in range(3000):
+        i = rng.choice([0, 7, 10**12, True, "3"])
+        kind, dial, text, how = (rng.choice([*texts, None]) for _ in range(4))
+        raised, resolved, at = rng.choice(floats), rng.choice(floats), rng.choice(floats)
+        data: dict[str, Any] = {"i": i, "kind": kind, "dial": dial, "text": text, "at": raised}
+        if resolved is not None:
+            data.update(resolved=resolved, how=how)
+        got = flag_content(4, 11, at, i, kind, dial, text, raised, resolved, how)  # type: ignore[arg-type]
+        if got is not None:
+            made += 1
+            assert got == content_of(4, 11, "flag", at, data), data
+    assert made > 100  # the template did the common case

@@ -7,7 +7,9 @@ it, however loaded the machine: the test waits for frames, not for time). The ca
 the window move while it happens and read each settled dial where the mistake left it; no
 click is confirmed wrong. The tracker's flags for these turns are tests/tracker's; the whole
 bot games with every mistake are test_camera_game.py's (slow). Also: a figure knocked and a
-hand over the tray in the middle of a burst read are held, never misread.
+hand over the tray in the middle of a burst read are held, never misread. The same mistakes on
+the dials that sit elsewhere than a plane's base (``odd``, at a held-back scene): an Aces
+figure sharing a dock (in the dock's holder, ``layout.HOLDER``) and Air Action Ace cards.
 
 A person's pace: a click takes 0.1 s, a peek is held 0.4 s to read it (a dial turned and back
 between two frames is seen by no camera: the virtual tray's instant bot hands are faster than
@@ -18,11 +20,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 from dialtray.vision import render_profiles as rp
 from dialtray.vision import testset
-from dialtray.vision.faces import BASE_TYPE, dial_faces
-from dialtray.vision.layout import Layout
+from dialtray.vision.faces import BASE_TYPE, base_type_of, dial_faces
+from dialtray.vision.layout import HOLDER, Layout
 from dialtray.vision.reader import TrayReader
 from dialtray.vision.render import DockSpec
 from dialtray.vision.scene import TrayScene
@@ -31,6 +34,12 @@ from dialtray.vision.witness import CONFIRM, DISAGREE, UNSURE, CameraWitness, Wi
 
 FIG = "sample-loyle-crawford"  # every neighbouring click prints differently
 FPS = 30.0
+AIRACTION = {**testset.sample_figures("airaction"), **testset.sample_ace_cards()}
+# elsewhere than a plane's base: an Aces figure on dock 0 and another sharing it (in its
+# holder), an Ace card on dock 1 of its own and another in dock 1's holder; each away from
+# the clicks that print alike
+ODD = {0: ("sample-genghis", 2.0), HOLDER + 0: ("sample-show-stopper", 3.0),
+       1: ("sample-ace-loyle-crawford", 1.0), HOLDER + 1: ("sample-ace-charlie-steele", 3.0)}
 
 
 class Clock:
@@ -44,17 +53,20 @@ class Clock:
 class Filmed:
     """The virtual camera and the witness, stepped one frame at a time on ``clock``."""
 
-    def __init__(self, layout: Layout) -> None:
+    def __init__(self, layout: Layout, docks: dict[int, DockSpec] | None = None,
+                 params: rp.Params | None = None, seed: int = 9962) -> None:
         faces = dial_faces(testset.sample_figures("airaction")[FIG])
-        self.docks = {d: DockSpec(FIG, BASE_TYPE["airaction"], faces,
-                                  {"combat": 2.0, "speed": 3.0}) for d in (0, 1)}
+        self.docks = docks or {d: DockSpec(FIG, BASE_TYPE["airaction"], faces,
+                                           {"combat": 2.0, "speed": 3.0}) for d in (0, 1)}
         self.clock = Clock()
         self.world = DialWorld(dock_positions(self.docks), clock=self.clock)
-        cam = VirtualCamera(TrayScene(layout, self.docks, rp.Params(), 9962), self.world,
-                            fps=FPS, seed=9962)
-        self.witness = CameraWitness(cam, TrayReader(layout, testset.sample_refs({FIG},
-                                                                                "airaction")),
-                                     {0: FIG, 1: FIG}, watch=True, clock=self.clock)
+        cam = VirtualCamera(TrayScene(layout, self.docks, params or rp.Params(), seed),
+                            self.world, fps=FPS, seed=seed)
+        figs = {d: s.figure for d, s in self.docks.items()}
+        refs = {**testset.sample_refs({f for f in figs.values() if f in AIRACTION}, "airaction"),
+                **testset.sample_refs({f for f in figs.values() if f not in AIRACTION}, "aces")}
+        self.witness = CameraWitness(cam, TrayReader(layout, refs), figs, watch=True,
+                                     clock=self.clock)
         self.camera = cam
 
     def film(self, seconds: float) -> None:
@@ -84,7 +96,7 @@ class Filmed:
         assert reg is not None
         layout = self.witness.reader.layout
         bt = layout.base_type(self.docks[dock].base_type)
-        return reg.window_box(layout.docks[dock], bt.windows[dial], bt.name)
+        return reg.window_box(layout.places[dock], bt.windows[dial], bt.name)
 
     def moved(self, dock: int, dial: str, since: float) -> bool:
         return any(m[:2] == (dock, dial) and m[2] >= since for m in self.witness.moves)
@@ -167,3 +179,62 @@ def test_something_over_the_window_mid_read_is_held_not_misread(filmed: Filmed,
     assert w.state != CONFIRM or w.click == at, w.line()
     if what == "a hand":
         assert w.state == UNSURE, w.line()  # nothing of the window to read
+
+
+@pytest.fixture
+def odd(layout: Layout) -> Any:
+    """The Aces figures sharing dock 0 and the Ace cards of dock 1 and its holder, at a
+    held-back scene, each dial confirmed where the game starts."""
+    docs = {**AIRACTION, **testset.sample_figures("aces")}
+    docks = {}
+    for place, (fid, at) in ODD.items():
+        faces = dial_faces(docs[fid])
+        docks[place] = DockSpec(fid, base_type_of(docs[fid]), faces, dict.fromkeys(faces, at))
+    f = Filmed(layout, docks, rp.held_back(np.random.default_rng(9963)), 9963)
+    f.film(0.3)
+    for place, spec in docks.items():
+        for dial in spec.faces:
+            w = f.settle(place, dial, f.click(place, dial))
+            assert w.state == CONFIRM, w.line()
+    return f
+
+
+def test_a_peek_at_the_figure_sharing_a_dock_is_seen(odd: Filmed) -> None:
+    f, shared = odd, HOLDER + 0
+    start, before = f.clock.t, f.click(shared, "combat")
+    f.turn(shared, "combat", 1)
+    f.film(0.4)
+    f.turn(shared, "combat", -1)
+    assert f.moved(shared, "combat", start), f.witness.moves
+    assert not f.moved(0, "combat", start), f.witness.moves  # its dock's own figure: still
+    w = f.settle(shared, "combat", before)
+    assert w.state == CONFIRM and w.click == before, w.line()
+
+
+def test_one_click_too_many_on_an_ace_card_is_seen(odd: Filmed) -> None:
+    f = odd
+    start, before = f.clock.t, f.click(1, "ace")
+    n = len(f.docks[1].faces["ace"])
+    wanted, turned = (before + 1) % n, (before + 2) % n
+    f.turn(1, "ace", 2)  # the rules want 1 (an Ace's fate spent: AA-M63/M64)
+    assert f.moved(1, "ace", start) and not f.moved(HOLDER + 1, "ace", start)
+    w = f.settle(1, "ace", turned)
+    assert w.state == CONFIRM and w.click == turned, w.line()
+    assert wanted not in w.camera, w.line()
+
+
+@pytest.mark.parametrize("due, turned", [((0, "combat"), (HOLDER + 0, "combat")),
+                                         ((HOLDER + 1, "ace"), (1, "ace"))])
+def test_the_wrong_one_of_two_sharing_a_dock_is_seen(odd: Filmed, due: tuple[int, str],
+                                                     turned: tuple[int, str]) -> None:
+    """The dial due is one of two sharing a dock; the other is turned instead."""
+    f = odd
+    start, was = f.clock.t, f.click(*due)
+    f.turn(*turned, 1)
+    assert f.moved(*turned, start) and not f.moved(*due, start), f.witness.moves
+    w = f.settle(*turned, f.click(*turned))
+    assert w.state == CONFIRM, w.line()
+    w = f.settle(*due, was)
+    assert w.state == CONFIRM and w.click == was, w.line()
+    assert not [r for r in f.witness.results
+                if r.state == CONFIRM and r.camera and r.encoder not in r.camera]

@@ -1,7 +1,8 @@
 """The camera plugged into the one table every front end drives (``dialtray.table.Table``,
 issue 30): a camera-only tray is the table's link (``commands._camera_sim.camera_only_table``:
-the camera's reads are its dial events), bots play Air Action through ``Table.pump`` to its
-end, and the table's view shows the finished game. Held-back profile, 1 turn (CPU kept small).
+the camera's reads are its dial events), bots play Air Action with its Ace cards (each
+filmed on a dock of its own) through ``Table.pump`` to its end, and the table's view shows the
+finished game. Clean photographs, 1 turn (CPU kept small).
 """
 
 from __future__ import annotations
@@ -10,28 +11,17 @@ import time
 
 import pytest
 from dialtray.commands._camera_sim import camera_only_table
-from dialtray.rules.airaction import AirActionGame
-from dialtray.rules.airaction.base import SquadronPlane
-from dialtray.rules.airaction.bots import STANDARD_SQUADRONS
-from dialtray.rules.airaction.notation import header_of
-from dialtray.table.games import setup_of
 from dialtray.vision import testset
 from dialtray.vision.faces import dial_faces
 from dialtray.vision.layout import Layout
 
 SEED = 9975
-NO_ACES = {seat: [SquadronPlane(p.id, p.figure, p.level) for p in planes]
-           for seat, planes in STANDARD_SQUADRONS.items()}
 
 
 @pytest.mark.slow
 def test_a_camera_only_tray_plays_through_the_table(layout: Layout) -> None:
-    def make(dice: object) -> object:
-        g = AirActionGame.new(NO_ACES, build_total=300, dice=dice)
-        return setup_of("airaction", g, header_of(g.setup_events[0]), SEED, 1)
-
     table, cam = camera_only_table("airaction", SEED, 1, ["bot", "bot"], layout=layout,
-                                   make=make, profile="clean")
+                                   profile="clean")
     try:
         table.link.sync(300)  # every dial's first read (a hard window: re-read, re-seated)
         table.start()
@@ -48,11 +38,13 @@ def test_a_camera_only_tray_plays_through_the_table(layout: Layout) -> None:
     assert any("winner" in line.lower() or "wins" in line.lower() for line in table.narration)
     assert all(w.encoder is None for w in cam.witness.results)
     # every dial's camera-read click is where the world left it (or prints alike)
-    tray, figures = cam.camera_tray, testset.sample_figures("airaction")
+    tray = cam.camera_tray
+    figures = {**testset.sample_figures("airaction"), **testset.sample_ace_cards()}
+    assert sum(d.name == "ace" for d in tray.dials.values()) == 2, tray.dials
     for (dock, dial), d in tray.dials.items():
-        truth = round(cam.world.positions[dock][d.name]) % d.clicks
+        truth = round(cam.world.positions[d.place][d.name]) % d.clicks
         seen = (tray._pos[(dock, dial)] * d.up) % d.clicks
-        printed = dial_faces(figures[cam.witness.docks[dock]])[d.name]
+        printed = dial_faces(figures[cam.witness.docks[d.place]])[d.name]
         assert printed[seen].key() == printed[truth].key(), (dock, d.name, seen, truth)
     print(f"camera-only game through the table: {len(tray.events)} camera events, "
           f"{len(tray.assumed)} taken on the rules' word (clicks that print alike), "

@@ -12,8 +12,9 @@ from typing import Any
 import numpy as np
 import pytest
 from dialtray.vision import render_profiles as rp
-from dialtray.vision.faces import BASE_TYPE, dial_faces, game_of
-from dialtray.vision.layout import Layout
+from dialtray.vision import testset
+from dialtray.vision.faces import BASE_TYPE, base_type_of, dial_faces, game_of
+from dialtray.vision.layout import HOLDER, Layout
 from dialtray.vision.reader import TrayReader
 from dialtray.vision.render import DockSpec, draw_tray
 from dialtray.vision.scene import TrayScene
@@ -46,6 +47,26 @@ def test_a_turned_window_is_rendered_as_a_full_render_would(layout: Layout,
     full = draw_tray(layout, {d: replace(s, positions=scene.positions[d])
                               for d, s in docks.items()}, p, SEED)
     assert np.array_equal(full.optics.expose(full.tex), scene.clean)
+
+
+def test_a_turned_card_and_holder_are_rendered_as_a_full_render_would(layout: Layout) -> None:
+    """The same for the dials elsewhere than a plane's base: an Ace card on a dock of its own
+    and one in a dock's holder, an Aces figure and another sharing its dock (in the holder),
+    turned by whole clicks and left mid-turn."""
+    docs = {**testset.sample_ace_cards(), **testset.sample_figures("aces")}
+    cast = {0: "sample-genghis", HOLDER + 0: "sample-louis-thibodeaux",
+            5: "sample-ace-charlie-steele", HOLDER + 5: "sample-ace-loyle-crawford"}
+    docks = {d: DockSpec(f, base_type_of(docs[f]), dial_faces(docs[f]),
+                         dict.fromkeys(dial_faces(docs[f]), 1.0)) for d, f in cast.items()}
+    p = rp.held_back(np.random.default_rng(SEED + 1))
+    scene = TrayScene(layout, docks, p, SEED + 1)
+    moved = {HOLDER + 0: {"combat": 2.5}, 5: {"ace": 3.0}, HOLDER + 5: {"ace": 4.3}}
+    assert sorted(scene.set_positions(moved)) == [(5, "ace"), (HOLDER + 0, "combat"),
+                                                  (HOLDER + 5, "ace")]
+    full = draw_tray(layout, {d: replace(s, positions=scene.positions[d])
+                              for d, s in docks.items()}, p, SEED + 1)
+    assert np.array_equal(full.optics.expose(full.tex), scene.clean)
+    assert not np.array_equal(scene.clean, TrayScene(layout, docks, p, SEED + 1).clean)
 
 
 @pytest.mark.slow

@@ -4,18 +4,30 @@ The builder turns a dial clockwise through one revolution, one click at a time, 
 The tray streams raw readings (diagnostics mode); a reading counts as *settled* once several in a
 row agree within the sensor's noise, and a settled reading that differs from the last captured
 one by more than a fraction of the smallest possible detent is the next click. No key presses:
-the dial itself is the interface. The readings go to calibration.fit_dial.
+the dial itself is the interface. The readings go to calibration.fit_dial, and a dock's fitted
+dials into the tray's calibration file (:func:`add_dock`).
 """
 
 from __future__ import annotations
 
+import datetime
 import queue
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
-from dialtray.builder.calibration import AS5600, AS5600_COUNTS, MAX_DETENTS
+from dialtray.builder.calibration import (
+    AS5600,
+    AS5600_COUNTS,
+    MAX_DETENTS,
+    CalibrationError,
+    CalibrationFile,
+    DialCalibration,
+    load_calibration,
+    save_calibration,
+)
 from dialtray.link.messages import Diag, TrayEvent
 from dialtray.link.session import TraySession
 
@@ -149,3 +161,20 @@ def _settled(raw: queue.Queue[int], rules: CaptureRules, sensor: str, last: int 
         value = window[-1]
         if last is None or abs(wrap(value - last, sensor)) > rules.click:
             return value
+
+
+def add_dock(out: Path, uid: str, firmware: str, dock: int,
+             results: dict[str, DialCalibration], name: str | None = None) -> None:
+    """Add this dock's dials (and name) to the tray's calibration file (created if new)."""
+    if out.exists():
+        cal = load_calibration(out)
+        if cal.board_uid != uid:
+            raise CalibrationError([f"{out}: belongs to tray {cal.board_uid}, not {uid}"])
+    else:
+        cal = CalibrationFile(board_uid=uid, date="", firmware=firmware)
+    cal.date = datetime.date.today().isoformat()
+    cal.docks.setdefault(dock, {}).update(results)
+    if name:
+        cal.names[dock] = name
+    out.parent.mkdir(parents=True, exist_ok=True)
+    save_calibration(out, cal)

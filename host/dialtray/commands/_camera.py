@@ -1,59 +1,98 @@
 """The camera at a tracked table: the glue between the tracker (``tracker.runner``) and the
 camera (``vision.witness``, ``vision.camera_tray``), which know nothing of each other.
 
-* ``camera_dials``: the tracker's bound readers as a camera-only tray's dials (which window,
-  which way a rising click turns, how many clicks the figure's dial prints).
+* ``camera_pieces``: which piece each bound reader turns and where the camera sees its dial:
+  a dock's own seat (a plane, an Aces figure, an Ace card on its first reader) or the dock's
+  holder (a one-dial piece on its second reader: a second Aces figure or an Ace card sharing
+  the dock), and through which window (``combat``, ``speed``, an Ace card's ``ace``).
+* ``camera_dials``: the tracker's bound readers as a camera-only tray's dials (which place and
+  window, which way a rising click turns, how many clicks the figure's dial prints).
 * ``CameraTrackedTray``: a ``TrackedTray`` whose events come from a ``CameraTray`` (no
   encoders): before each pump it tells the camera which click the rules want of each dial, so
   a turn between two clicks that print alike (invisible to any camera) is taken on the rules'
   word (``CameraTray.expect``).
-* ``catalogue_figures``: which catalogue figure stands on each dock (the virtual camera draws
+* ``catalogue_figures``: which catalogue piece sits in each place (the virtual camera draws
   it, the reader reads it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, cast
 
 from dialtray.link.messages import Click, TrayEvent
 from dialtray.link.session import TraySession
+from dialtray.tracker.binding import Slot
 from dialtray.tracker.runner import TrackedTray
 from dialtray.tracker.tracker import Tracker
-from dialtray.vision.camera_tray import DIAL_NAMES, CameraDial, CameraTray
+from dialtray.vision.camera_tray import CameraDial, CameraTray
+from dialtray.vision.layout import place_of
 from dialtray.vision.witness import DISAGREE, MIDTURN, UNSURE, CameraWitness, Witnessed
 
 
-def catalogue_figures(kind: str, tracker: Tracker) -> dict[int, str]:
-    """dock -> the catalogue figure id of the figure bound there."""
+@dataclass(frozen=True)
+class Piece:
+    """What the camera sees of one bound reader: the place its piece sits in (a dock, or
+    ``HOLDER + dock``), the window its dial shows through, the piece's catalogue id."""
+
+    place: int
+    window: str
+    figure: str
+
+
+def camera_pieces(kind: str, tracker: Tracker) -> dict[Slot, Piece]:
+    """Every bound reader's piece (see ``Piece``). A plane's two dials are its base's two
+    windows on its dock; a one-dial piece (an Aces figure, an Ace card) sits on the dock's
+    own seat when on the dock's first reader, in the dock's holder when on its second."""
     game: Any = tracker.game
-    out: dict[int, str] = {}
+    out: dict[Slot, Piece] = {}
     for slot, dial in tracker.binding.items():
-        if slot.dial != 0 or dial.kind not in ("combat", "speed"):
-            continue  # the dock's own figure is on its first reader (not an Ace card, not a
-            # second Aces character sharing the dock)
         if kind == "airaction":
             plane = game.state.planes.get(dial.figure)
-            if plane is not None:
-                out[slot.dock] = str(plane.figure)
+            if plane is None:
+                continue
+            if dial.kind == "ace":  # the Ace card of the Ace flying the plane (AA-M10)
+                if plane.ace is None:
+                    continue
+                figure, window = str(plane.ace), "ace"
+            elif dial.kind in ("combat", "speed"):
+                figure, window = str(plane.figure), dial.kind
+            else:
+                continue
         else:
             ch = game.state.chars.get(dial.figure)
-            if ch is not None:
-                out[slot.dock] = str(ch.figure.id)
+            if ch is None or dial.kind != "combat":
+                continue
+            figure, window = str(ch.figure.id), "combat"
+        one_dial = window != "speed" and (kind == "aces" or window == "ace")
+        out[slot] = Piece(place_of(slot.dock, one_dial and slot.dial == 1), window, figure)
     return out
 
 
-def camera_dials(tracker: Tracker, clicks: dict[tuple[int, str], int]
+def catalogue_figures(kind: str, tracker: Tracker) -> dict[int, str]:
+    """place -> the catalogue id of the piece sitting there (``camera_pieces``; a place two
+    pieces would share keeps the first: ``table.camera_only.unreadable`` names the other)."""
+    out: dict[int, str] = {}
+    for _slot, p in sorted(camera_pieces(kind, tracker).items()):
+        out.setdefault(p.place, p.figure)
+    return out
+
+
+def camera_dials(tracker: Tracker, clicks: dict[tuple[int, str], int], kind: str | None = None
                  ) -> dict[tuple[int, int], CameraDial]:
-    """Every bound reader as a camera dial; ``clicks``: (dock, window name) -> the clicks its
-    figure's dial prints."""
+    """Every bound reader the camera sees as a camera dial; ``clicks``: (place, window name)
+    -> the clicks its piece's dial prints. A reader with no piece the camera knows (see
+    ``camera_pieces``) is named with "(no window)" (``CameraTray`` refuses it, saying so)."""
+    kind = kind or str(tracker.game.kind)
+    pieces = camera_pieces(kind, tracker)
     out = {}
     for slot, st in tracker.slots.items():
-        name = DIAL_NAMES[slot.dial] if slot.dial < len(DIAL_NAMES) else ""
-        if st.dial.kind != name:  # an Ace card, a second character on a dock: no window
-            name = f"{st.dial.kind} (no window)"  # (CameraTray refuses it, saying so)
+        p = pieces.get(slot)
+        place, name = (p.place, p.window) if p is not None else \
+            (slot.dock, f"{st.dial.kind} (no window)")
         out[(slot.dock, slot.dial)] = CameraDial(slot.dock, slot.dial, name, st.up,
-                                                 clicks.get((slot.dock, name), st.detents))
+                                                 clicks.get((place, name), st.detents), place)
     return out
 
 
@@ -89,10 +128,10 @@ class EncoderWitness:
         if type(ev) is not Click:
             return
         d = self.dials.get((ev.dock, ev.dial))
-        if d is None or d.name not in DIAL_NAMES or ev.dock not in self.witness.docks:
-            return  # no window for it (an Ace card): the camera cannot confirm it
+        if d is None or d.place not in self.witness.docks:
+            return  # nothing the camera knows sits there: it cannot confirm it
         self.pos[(ev.dock, ev.dial)] += ev.delta
-        self.witness.settled(d.dock, d.name, (self.pos[(ev.dock, ev.dial)] * d.up) % d.clicks)
+        self.witness.settled(d.place, d.name, (self.pos[(ev.dock, ev.dial)] * d.up) % d.clicks)
 
 
 class WitnessedTray(TrackedTray):

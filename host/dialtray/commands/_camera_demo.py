@@ -4,7 +4,8 @@ camera filming the virtual tray (``_camera_sim.camera_game``).
 With encoders, every click the tray's encoders settle is confirmed by the camera (a burst of
 frames of that window) and each answer is narrated and written into the game's log as a
 ``# camera`` line; with ``--no-encoders`` the tray has no electronics and the camera's reads
-are the dial events (the squadrons fly without Ace cards: their dials have no window). A real
+are the dial events (every dial filmed: an Ace card or a second figure sharing a dock sits in
+the dock's holder, ``vision.layout``). A real
 webcam (``--camera N``) needs a real tray under it: ``demo`` is the virtual tray's, so it says
 so. Dice are seeded here (the fair LED dice are the tray's: ``demo`` without ``--camera``).
 """
@@ -71,16 +72,10 @@ def run(args: argparse.Namespace) -> int:
                     text.startswith("# put right") or not text.startswith("#"):
                 print(f"  {text.splitlines()[0]}", flush=True)
 
-    make = None
-    if args.no_encoders and args.game == "airaction":
-        from dialtray.table.camera_only import without_ace_cards
-
-        make = without_ace_cards(args.seed, args.turns)
     try:
         g = camera_game(args.game, args.seed, args.turns, encoders=not args.no_encoders,
                         profile=args.camera_profile, mistakes=not args.no_encoders,
-                        fps=args.camera_fps,
-                        make=make, on_change=narrate)
+                        fps=args.camera_fps, on_change=narrate)
     except Stuck as e:
         raise CommandError(f"the demo got stuck: {e}") from e
     t = g.table.tracker

@@ -6,8 +6,10 @@ and written into the game: a ``# camera`` line of its log, a disagreement or a d
 unsure also a note for the judge, stored with the game's records (``_camera.record``).
 ``virtual`` is the virtual camera filming the virtual tray (``--sim``); a number opens that
 webcam with OpenCV. ``--sim --camera virtual --no-encoders`` is a camera-only tray (no
-electronics: the camera's reads are the dial events, ``table.camera_only``); a dial the camera
-has no window for is refused before the game starts, and Air Action flies without Ace cards.
+electronics: the camera's reads are the dial events, ``table.camera_only``); every dial a
+figure or card can have on a dock is filmed (Air Action flies with its Ace cards, Aces' shared
+dock puts the second figure in the dock's holder); a dial the camera has no window for (a
+tray layout of your own without holders) is refused before the game starts.
 """
 
 from __future__ import annotations
@@ -30,8 +32,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "tray)")
     p.add_argument("--no-encoders", action="store_true",
                    help="with --sim --camera virtual: a tray with no electronics, the "
-                        "camera's reads are the dial events (Air Action flies without Ace "
-                        "cards: their dials have no window; seeded dice: no LED dice)")
+                        "camera's reads are the dial events (seeded dice: no LED dice)")
     p.add_argument("--camera-profile", choices=PROFILES, default="held-back",
                    help="with --camera virtual: its photograph conditions (default "
                         "%(default)s)")
@@ -123,6 +124,7 @@ def attach(args: argparse.Namespace, tracker: Any, session: Any,
         return session.camera, session.hand  # (a table.camera_only.CameraLink)
     from dialtray.commands._camera import TableCamera
     from dialtray.commands._camera_sim import filmed_hand, virtual_witness, webcam_witness
+    from dialtray.tracker.binding import READERS
     from dialtray.vision.errors import VisionError
 
     if args.camera == "virtual":
@@ -130,12 +132,11 @@ def attach(args: argparse.Namespace, tracker: Any, session: Any,
                                                 args.camera_profile, fps_of(args))
         if hand is not None:
             hand = filmed_hand(world, dials, set(witness.docks), hand)
-        by_name = {(d.dock, d.name): d for d in dials.values()}
-
         def film(dock: int, name: str, n: int) -> None:  # a person's typed turn, filmed too
-            d = by_name.get((dock, name))
-            if d is not None and dock in witness.docks:
-                world.turn(dock, name, n * d.up, 0.006 * max(1, abs(n)))
+            reader = READERS.index(name) if name in READERS else -1  # (a reader's name)
+            d = dials.get((dock, reader))
+            if d is not None and d.place in witness.docks:
+                world.turn(d.place, d.name, n * d.up, 0.006 * max(1, abs(n)))
         return TableCamera(witness, session, dials, film).start(), hand
     else:
         try:
@@ -176,19 +177,6 @@ def typed_turn(cam: Any, words: list[str]) -> str | None:
 def shown(w: Any) -> str:
     """One camera answer as the screen says it."""
     return f"camera: {w.line()}"
-
-
-def camera_only_game(args: argparse.Namespace) -> Callable[[str, Any, int, int], Any]:
-    """``new_game``'s place on a camera-only tray: Air Action flies without Ace cards (their
-    dials have no camera window); other games as ``new_game`` sets them up."""
-    from dialtray.table.camera_only import without_ace_cards
-    from dialtray.table.games import new_game
-
-    def make(kind: str, dice: Any, seed: int, turns: int) -> Any:
-        if kind == "airaction":
-            return without_ace_cards(seed, turns)(dice)
-        return new_game(kind, dice, seed, turns)
-    return make
 
 
 def camera_only(args: argparse.Namespace) -> Callable[[Any], Any]:

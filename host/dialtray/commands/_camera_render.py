@@ -18,8 +18,10 @@ from dialtray.commands.read import dock_figure, require_vision
 PROFILES = ("capture", "train", "held-back", "clean")
 
 EPILOG = """\
-The figures are the catalogue's (the shipped samples, or --figures DIR of your own files);
-each dial shows the click you set with --set (a fraction: caught mid-turn), else click 0.
+The figures are the catalogue's (the shipped samples and Air Action Ace cards, or --figures
+DIR of your own files); each dial shows the click you set with --set (a fraction: caught
+mid-turn), else click 0. A dock's holder is place 100 + the dock (a one-dial piece sharing
+the dock: a second Aces figure, an Ace card).
 Prints the truth (figure and click of every dial) as JSON; --seed draws the same photo again.
 
 examples:
@@ -27,6 +29,8 @@ examples:
       --set 0.combat=4 --set 3.combat=2.5 --out tray.png
   dialtray read tray.png --figure 0=sample-militia-fighter --figure 3=sample-genghis
   dialtray camera render --profile held-back --seed 7 --figure 1=sample-loyle-crawford
+  dialtray camera render --figure 0=sample-genghis --figure 100=sample-louis-thibodeaux \
+      --figure 1=sample-ace-charlie-steele --set 1.ace=5 --out shared.png
   dialtray camera render --each-click --figure 0=sample-genghis --out shots/
   dialtray capture --dock 0 --from-photos shots/ --base genghis.json --out genghis.json
 """
@@ -73,7 +77,7 @@ def _figures(directory: Path | None) -> dict[str, dict[str, Any]]:
     from dialtray.vision import testset
 
     if directory is None:
-        return testset.all_sample_figures()
+        return {**testset.all_sample_figures(), **testset.sample_ace_cards()}
     out = {}
     for p in sorted(directory.glob("*.json")):
         try:
@@ -93,8 +97,8 @@ def run(args: argparse.Namespace) -> int:
 
     from dialtray.vision import render_profiles as rp
     from dialtray.vision.camera import atomic_write_bytes
-    from dialtray.vision.faces import BASE_TYPE, dial_faces, game_of
-    from dialtray.vision.layout import LayoutError, load_layout
+    from dialtray.vision.faces import base_type_of, dial_faces
+    from dialtray.vision.layout import HOLDER, LayoutError, load_layout
     from dialtray.vision.render import DockSpec, render_tray
 
     try:
@@ -113,14 +117,16 @@ def run(args: argparse.Namespace) -> int:
     chosen = dict(args.figure or [(0, "sample-militia-fighter")])
     docks: dict[int, DockSpec] = {}
     for dock, fid in chosen.items():
-        if dock not in layout.docks:
+        if dock not in layout.places:
+            holders = f", holders {HOLDER + min(layout.holders)}-{HOLDER + max(layout.holders)}" \
+                " (100 + the dock)" if layout.holders else ""
             raise CommandError(f"argument --figure: the tray has docks {min(layout.docks)}-"
-                               f"{max(layout.docks)}, not {dock}", 2)
+                               f"{max(layout.docks)}{holders}, not {dock}", 2)
         if fid not in figures:
             raise CommandError(f"argument --figure: no figure {fid!r} (known: "
                                f"{', '.join(sorted(figures))})", 2)
         faces = dial_faces(figures[fid])
-        docks[dock] = DockSpec(fid, BASE_TYPE[game_of(figures[fid])], faces,
+        docks[dock] = DockSpec(fid, base_type_of(figures[fid]), faces,
                                dict.fromkeys(faces, 0.0))
     for dock, dial, click in args.set:
         spec = docks.get(dock)

@@ -5,7 +5,8 @@ The virtual tray (the real firmware under MicroPython, its encoders, the link, t
 and a ``TrayScene`` of the same figures on the same docks, drawn under a photograph profile;
 one hand turns both (the encoder counts the turn, the camera films it). With
 ``encoders=False`` the tray has no electronics: the camera's reads are the dial events
-(``CameraTray``), the squadrons fly without Ace cards (no window for them).
+(``CameraTray``). Every dial is filmed: a one-dial piece on a dock's second reader (an Ace
+card or a second Aces figure sharing the dock) sits in the dock's holder.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from dialtray.tracker.binding import Slot
 from dialtray.tracker.hands import Hands, Mistakes
 from dialtray.tracker.runner import TrackedTray, play_out
 from dialtray.vision import testset
-from dialtray.vision.camera_tray import DIAL_NAMES, CameraDial, CameraTray
+from dialtray.vision.camera_tray import CameraDial, CameraTray
 from dialtray.vision.layout import Layout, load_layout
 from dialtray.vision.reader import TrayReader
 from dialtray.vision.virtual_camera import DialWorld
@@ -58,14 +59,18 @@ class CameraGame:
 def camera_game(game: str, seed: int, turns: int, *, encoders: bool = True,
                 profile: str = "held-back", mistakes: bool = True, fps: float = 30.0,
                 layout: Layout | None = None, make: Any = None,
-                on_change: Callable[[Any], None] | None = None) -> CameraGame:
-    """Play a bot game to its end (``play_out``); raises ``runner.Stuck`` if it cannot."""
+                on_change: Callable[[Any], None] | None = None,
+                figures: list[str] | None = None) -> CameraGame:
+    """Play a bot game to its end (``play_out``); raises ``runner.Stuck`` if it cannot.
+    ``figures``: the docks' order (``--figures``: when the cast outnumbers the docks, the
+    last share docks, in their holders)."""
     from dialtray.virtual.tray import VirtualTray
 
     layout = layout or load_layout()
     started = time.monotonic()
     if not encoders:
-        table = new_table(game, SeededDice(seed), seed, turns, 8, timing=TIMING, make=make)
+        table = new_table(game, SeededDice(seed), seed, turns, 8, figures=figures,
+                          timing=TIMING, make=make)
         return _camera_only(table, game, seed, profile, fps, layout, started)
     with VirtualTray(config.default_config(8), seed=seed) as vtray:
         session = TraySession(vtray.port, name="camera", ack_policy="auto")
@@ -73,19 +78,20 @@ def camera_game(game: str, seed: int, turns: int, *, encoders: bool = True,
             session.wait_synced(30)
             session.set_timing(5, 2)
             source, _ = make_dice("seeded", session, seed)
-            table = new_table(game, source, seed, turns, 8, timing=TIMING, make=make)
+            table = new_table(game, source, seed, turns, 8, figures=figures, timing=TIMING,
+                              make=make)
             t = table.tracker
             t.on_change = on_change
             figs = catalogue_figures(game, t)
             world, cam, reader, docks = virtual_scene(layout, game, figs, profile, seed, fps)
             witness = CameraWitness(cam, reader, figs, watch=True)
             dials = camera_dials(t, {(d, k): len(f) for d, s in docks.items()
-                                     for k, f in s.faces.items()})
+                                     for k, f in s.faces.items()}, game)
 
             def turn(slot: Slot, n: int) -> None:  # one hand: the encoder counts the turn,
                 d = dials[(slot.dock, slot.dial)]  # the camera films it
-                if d.name in DIAL_NAMES and slot.dock in figs:
-                    world.turn(slot.dock, d.name, n * d.up, 0.006 * max(1, abs(n)))
+                if d.place in figs:
+                    world.turn(d.place, d.name, n * d.up, 0.006 * max(1, abs(n)))
                 vtray.turn(slot.dock, slot.dial, n, 6 * max(1, abs(n)))
 
             with witness:
@@ -202,7 +208,7 @@ def virtual_witness(game: str, tracker: Any, seed: int, profile: str = "held-bac
                                                fps)
     witness = CameraWitness(cam, reader, figs, watch=True)
     dials = camera_dials(tracker, {(d, k): len(f) for d, s in docks.items()
-                                   for k, f in s.faces.items()})
+                                   for k, f in s.faces.items()}, game)
     return witness, world, dials
 
 
@@ -217,7 +223,7 @@ def webcam_witness(spec: str, game: str, tracker: Any, layout: Layout | None = N
     layout = layout or load_layout()
     reader = TrayReader(layout, testset.sample_refs(set(figs.values()), game))
     cam = open_camera(spec)
-    return CameraWitness(cam, reader, figs, watch=True), camera_dials(tracker, {})
+    return CameraWitness(cam, reader, figs, watch=True), camera_dials(tracker, {}, game)
 
 
 def filmed_hand(world: DialWorld, dials: dict[tuple[int, int], CameraDial], docks: set[int],
@@ -227,7 +233,7 @@ def filmed_hand(world: DialWorld, dials: dict[tuple[int, int], CameraDial], dock
     the camera films the same dial turning, ``click_s`` seconds a click."""
     def turn(slot: Slot, n: int) -> None:
         d = dials.get((slot.dock, slot.dial))
-        if d is not None and d.name in DIAL_NAMES and slot.dock in docks:
-            world.turn(slot.dock, d.name, n * d.up, click_s * max(1, abs(n)))
+        if d is not None and d.place in docks:
+            world.turn(d.place, d.name, n * d.up, click_s * max(1, abs(n)))
         hand(slot, n)
     return turn

@@ -1,4 +1,5 @@
-"""What several commands share: their error type, the data directory, the virtual-tray extra.
+"""What several commands share: their error type, the data directory, the virtual-tray extra
+(whether it can run here is ``dialtray.virtual.factory``'s to say).
 
 Nothing here imports a POSIX-only module: the virtual tray (fcntl, termios, pty) is imported
 by :func:`require_sim` only when a command that runs it is actually run.
@@ -7,28 +8,21 @@ by :func:`require_sim` only when a command that runs it is actually run.
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
 import platformdirs
 from dialrig import config
 
-SIM_EXTRA_HINT = ("install it with: pip install 'dialtray[sim]' (from a clone: "
-                  "pip install '.[sim]')")
+from dialtray.errors import UserError
 
 # The default wiring: two TCA9548A muxes of 8 channels, one channel per dial.
-MAX_DOCKS = len(config.MUX_ADDRS) * 8 // len(config.DIAL_NAMES)
+MAX_DOCKS = config.MAX_DOCKS
 
 
-class CommandError(Exception):
-    """A failure the user can act on: cli.main prints the message as one line, no traceback."""
-
-    def __init__(self, message: str, status: int = 1) -> None:
-        super().__init__(message)
-        self.status = status
+class CommandError(UserError):
+    """A command's failure the user can act on: cli.main prints the message as one line, no
+    traceback (``dialtray.errors.UserError``)."""
 
 
 def default_data_dir() -> Path:
@@ -42,24 +36,17 @@ def calibration_dir(data_dir: Path) -> Path:
 
 
 def micropython_found() -> str | None:
-    """The MicroPython unix port the sim extra installs (beside this Python, or on PATH)."""
-    beside = Path(sys.executable).parent / ("micropython.exe" if sys.platform == "win32"
-                                            else "micropython")
-    if beside.exists():
-        return str(beside)
-    return shutil.which("micropython")
+    """The MicroPython unix port (``dialtray.virtual.factory.micropython_found``)."""
+    from dialtray.virtual.factory import micropython_found as found
+
+    return found()
 
 
 def sim_missing() -> str | None:
-    """Why the virtual tray cannot run here, or None when it can."""
-    posix = all(importlib.util.find_spec(m) is not None for m in ("fcntl", "termios", "pty"))
-    if not posix:
-        return ("the virtual tray needs Linux or macOS (it runs the firmware in MicroPython on "
-                "a pseudo-terminal); on this computer, use a real tray")
-    if micropython_found() is None:
-        return ("the virtual tray is an optional part of dialtray (the MicroPython unix port "
-                "is not installed); " + SIM_EXTRA_HINT)
-    return None
+    """Why the virtual tray cannot run here (``dialtray.virtual.factory.sim_missing``)."""
+    from dialtray.virtual.factory import sim_missing as why
+
+    return why()
 
 
 RP2040_HELP = ("run the virtual tray on an emulated Raspberry Pi Pico (the official MicroPython "

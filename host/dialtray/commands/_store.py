@@ -13,6 +13,7 @@ from pathlib import Path
 from dialtray.commands._args import int_range
 from dialtray.commands._common import CommandError
 from dialtray.store.db import DB_NAME, GameStore, StoreError, default_db
+from dialtray.table.stored import StorePlace
 
 GAME_HELP = "the game's number (see `dialtray games`)"
 
@@ -32,6 +33,11 @@ def db_path(args: argparse.Namespace) -> Path:
     if db is not None:
         return db.expanduser()
     return default_db(Path(args.data_dir))
+
+
+def store_place(args: argparse.Namespace) -> StorePlace:
+    """Where ``--db`` (and ``--key-dir``, the data directory) put the table's game."""
+    return StorePlace(db_path(args), key_dir(args))
 
 
 def key_dir(args: argparse.Namespace) -> Path | None:

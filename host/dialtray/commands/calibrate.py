@@ -8,7 +8,6 @@ ends as soon as the dial is back on click 0 (or the given number of clicks is re
 from __future__ import annotations
 
 import argparse
-import datetime
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,13 +21,15 @@ from dialtray.builder.calibration import (
     MAX_DOCKS,
     MIN_DETENTS,
     CalibrationError,
-    CalibrationFile,
     DialCalibration,
     fit_dial,
-    load_calibration,
-    save_calibration,
 )
-from dialtray.builder.calibration_capture import CaptureStatus, CaptureTimeout, capture_revolution
+from dialtray.builder.calibration_capture import (
+    CaptureStatus,
+    CaptureTimeout,
+    add_dock,
+    capture_revolution,
+)
 from dialtray.builder.calibration_check import check_on_connect
 from dialtray.builder.calibration_view import host_copy
 from dialtray.commands._args import int_range, positive_seconds
@@ -199,7 +200,8 @@ def run(args: argparse.Namespace, observer: Observer | None = None,
             to_send.append((index, sensor, settings, cal))
         out = args.out or host_copy(args.data_dir, hello.uid)
         try:
-            save(out, hello.uid, hello.firmware, args.dock, results, getattr(args, "name", None))
+            add_dock(out, hello.uid, hello.firmware, args.dock, results,
+                     getattr(args, "name", None))
         except CalibrationError as e:
             raise CommandError("; ".join(e.problems)) from e
         except OSError as e:
@@ -246,20 +248,3 @@ def send(session: TraySession, show: Display, dock: int, index: int, sensor: str
         raise CommandError(f"{where}: the tray refused the settings: {e} (the measurement is "
                            "saved; send it with the right --channel)") from e
     show.say(f"  {where}: sent to the tray")
-
-
-def save(out: Path, uid: str, firmware: str, dock: int, results: dict[str, DialCalibration],
-         name: str | None = None) -> None:
-    """Add this dock's dials (and name) to the tray's calibration file (created if new)."""
-    if out.exists():
-        cal = load_calibration(out)
-        if cal.board_uid != uid:
-            raise CalibrationError([f"{out}: belongs to tray {cal.board_uid}, not {uid}"])
-    else:
-        cal = CalibrationFile(board_uid=uid, date="", firmware=firmware)
-    cal.date = datetime.date.today().isoformat()
-    cal.docks.setdefault(dock, {}).update(results)
-    if name:
-        cal.names[dock] = name
-    out.parent.mkdir(parents=True, exist_ok=True)
-    save_calibration(out, cal)

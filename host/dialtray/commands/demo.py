@@ -47,7 +47,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     require_sim(args.rp2040)
-    check_before_start(args, args.game)
+    check_before_start(args.game, args.docks)
     _camera_demo.check(args)
     if args.camera is not None:
         return _camera_demo.run(args)

@@ -56,7 +56,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     src.add_argument("--camera", type=int_range(0, 63), metavar="N",
                      help="grab one frame from camera N (OpenCV's device number)")
     p.add_argument("--figure", type=dock_figure, action="append", required=True,
-                   metavar="DOCK=FIGURE", help="which figure is in which dock (repeat)")
+                   metavar="DOCK=FIGURE", help="which figure is in which dock (repeat; a "
+                   "dock's holder is 100 + the dock: a one-dial piece sharing it)")
     add_vision_paths(p)
     p.set_defaults(func=run)
 

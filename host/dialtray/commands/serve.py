@@ -138,10 +138,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.own is not None:
         print(args.own.summary(), flush=True)
-    ev = open_event(args)
+    ev = open_event(args.event, args.creds, db_path(args))
     try:
         return serve(args, db_path(args), serial, layout, ev,
-                     make=camera.camera_only_game(args) if args.no_encoders else None,
                      camera=None if args.camera is None else
                      lambda tracker, session, hand: camera.attach(args, tracker, session, hand),
                      camera_only=camera.camera_only(args) if args.no_encoders else None)

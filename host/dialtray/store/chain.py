@@ -37,12 +37,27 @@ def content_of(game: int, n: int, kind: str, at: float, data: Any) -> bytes:
     if type(data) is dict and type(at) is float and at - at == 0.0:
         flat = _flat(data)  # most records (flags, notes, confirmations): no encoder needed
         if flat is not None:
-            return (f'{{"at":{float.__repr__(at)},"data":{flat},"game":{int(game)},'
+            return (f'{{"at":{float_json(at)},"data":{flat},"game":{int(game)},'
                     f'"kind":{_str(kind)},"n":{int(n)}}}').encode()
     return canonical({"at": at, "data": data, "game": game, "kind": kind, "n": n})
 
 
 _str = json.encoder.encode_basestring  # (C) a JSON string, non-ASCII kept (ensure_ascii=False)
+_REPRS: dict[float, str] = {}
+
+
+def float_json(v: float) -> str:
+    """``repr(v)`` (what the encoder writes for a finite float), remembered: the shortest-repr
+    conversion is the dearest step of a flat record, and the records of a burst of events share
+    their times (a tray's clock ticks in ms). -0.0 (equal to 0.0 as a key) is never kept."""
+    r = _REPRS.get(v)
+    if r is None:
+        r = float.__repr__(v)
+        if v:
+            if len(_REPRS) >= 4096:
+                _REPRS.clear()
+            _REPRS[v] = r
+    return r
 
 
 _ORDER: dict[tuple[Any, ...], list[Any]] = {}  # a data dict's keys → them sorted (few shapes)
@@ -74,7 +89,7 @@ def _flat(data: dict[Any, Any]) -> str | None:
         elif t is bool:
             parts.append(key + ("true" if v else "false"))
         elif t is float and v - v == 0.0:  # finite: json writes inf/nan as Infinity/NaN
-            parts.append(key + float.__repr__(v))
+            parts.append(key + float_json(v))
         elif v is None:
             parts.append(key + "null")
         else:

@@ -11,7 +11,6 @@ and the in-memory heads are reloaded, so nothing half-stored is ever counted as 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -20,7 +19,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from dialtray.store import keys, schema
-from dialtray.store.chain import GENESIS, Row, content_of, renumber
+from dialtray.store.chain import GENESIS, Row, content_of
+from dialtray.store.chainwrite import ChainWriter
 from dialtray.store.keys import ChainKey
 
 DB_NAME = "games.sqlite3"
@@ -56,6 +56,7 @@ class GameRow:
     key_id: str | None = None
 
 
+_GAME_FIELDS = frozenset(("status", "result", "state_json", "boot_id", "last_seq"))
 GAME_COLS = ("id, kind, created, origin, status, result, state_json, records, head, boot_id, "
              "last_seq")
 
@@ -103,7 +104,7 @@ class GameStore:
         self._queued: dict[int, int] = {}  # game → records queued since
         self._pending: list[tuple[int, int, str, bytes]] = []  # game, n, kind, content
         self._game_updates: dict[int, dict[str, Any]] = {}
-        self._sealed: dict[int, tuple[str, str | None]] = {}  # game → (seal, state) we wrote
+        self._writer = ChainWriter(conn, key, self.keyed_schema)
         # Called inside each commit's transaction with the records it adds (game, n, kind,
         # content, sha, prev), before COMMIT: the tournament hub's outbox (issue 17) is written
         # in the same transaction as the records. A hook that raises rolls the batch back.
@@ -223,8 +224,10 @@ class GameStore:
             self._exec("COMMIT")
         except sqlite3.DatabaseError as e:
             self._rollback()
+            self._writer.forget()
             raise self._fail("cannot create the game (nothing of it was stored)", e) from e
         self._heads.update(heads)
+        self._writer.committed()
         for told in tuple(GameStore.after_commit):
             told(self.path)
         if self.step_hook is not None:
@@ -310,9 +313,8 @@ class GameStore:
     def update_game(self, gid: int, **fields: Any) -> None:
         """Queue changes to the game row (status, result, state_json, boot_id, last_seq) for
         the next commit."""
-        bad = set(fields) - {"status", "result", "state_json", "boot_id", "last_seq"}
-        if bad:
-            raise ValueError(f"not a game field: {sorted(bad)}")
+        if not fields.keys() <= _GAME_FIELDS:
+            raise ValueError(f"not a game field: {sorted(set(fields) - _GAME_FIELDS)}")
         self._game_updates.setdefault(gid, {}).update(fields)
 
     @property
@@ -337,10 +339,11 @@ class GameStore:
         except sqlite3.DatabaseError as e:
             self._rollback()
             self._heads.clear()  # reread from the database: the batch is gone
-            self._sealed.clear()
+            self._writer.forget()
             raise self._fail("could not store the game (nothing of this batch was stored or "
                              "acknowledged)", e) from e
         self._heads.update(heads)
+        self._writer.committed()
         for told in tuple(GameStore.after_commit):
             told(self.path)
         if self.step_hook is not None:
@@ -348,87 +351,8 @@ class GameStore:
 
     def _write(self, batch: list[tuple[int, int, str, bytes]],
                updates: dict[int, dict[str, Any]]) -> dict[int, tuple[int, str]]:
-        """Inside an open transaction: chain ``batch`` onto each game's head as stored now,
-        MAC each record and seal each game row with the host's key; returns the new heads."""
-        games = {b[0] for b in batch} | set(updates)
-        heads: dict[int, tuple[int, str]] = {}
-        rowof: dict[int, tuple[Any, ...]] = {}
-        keyed = self.keyed_schema
-        for gid in games:
-            row = self._game_row(gid, keyed)
-            heads[gid] = (int(row[0]), str(row[1]))
-            rowof[gid] = row
-            if keyed and self.key is not None and row[6] is not None and row[6] != self.key.id:
-                raise sqlite3.IntegrityError(
-                    f"game {gid} is " + ("unkeyed (written before keyed chains)" if row[6] is
-                                         None else f"keyed by another host's key ({row[6]})")
-                    + f"; this host's key is {self.key.id}: records added here would not "
-                    "verify (add them on the host that keeps the game)")
-        # a game is keyed when it is new here or was keyed by this key; an unkeyed game of an
-        # older dialtray goes on unkeyed (verify says so) rather than half-keyed
-        mine = {gid for gid, row in rowof.items() if keyed and self.key is not None
-                and (row[6] == self.key.id or (row[6] is None and int(row[0]) == 0))}
-        mac = self.key.mac if self.key is not None else None
-        rows: list[tuple[Any, ...]] = []  # (game, n, kind, content, sha, prev[, mac])
-        sha256 = hashlib.sha256
-        for gid, queued_n, kind, content in batch:  # (the hot loop: one pass, one tuple each)
-            n, prev = heads[gid]
-            n += 1
-            if n != queued_n:  # another process appended first: this record comes after
-                content = renumber(content, n)
-            sha = sha256(f"{prev}{kind}\n".encode() + content).hexdigest()  # (chain.link)
-            if keyed:
-                rows.append((gid, n, kind, content, sha, prev,
-                             mac(sha) if mac is not None and gid in mine else None))
-            else:
-                rows.append((gid, n, kind, content, sha, prev))
-            heads[gid] = (n, sha)
-        if keyed:
-            self._exec("INSERT INTO records (game_id, n, kind, content, sha, prev, mac) VALUES "
-                       "(?, ?, ?, ?, ?, ?, ?)", rows, many=True)
-        else:
-            self._exec("INSERT INTO records (game_id, n, kind, content, sha, prev) VALUES "
-                       "(?, ?, ?, ?, ?, ?)", rows, many=True)
-        for hook in self.commit_hooks:  # (rows: the first six fields are the record's)
-            hook(self.conn, rows)
-        for gid in games:
-            fields = dict(updates.get(gid, {}))
-            fields["records"], fields["head"] = heads[gid]
-            if self.key is not None and gid in mine:
-                row = rowof[gid]
-                fields["key_id"] = self.key.id
-                fields["seal"] = self.key.seal(
-                    gid, str(row[2]), heads[gid][0], heads[gid][1],
-                    str(fields.get("status", row[3])), str(fields.get("result", row[4])),
-                    fields.get("state_json", row[5]))
-                self._sealed[gid] = (fields["seal"], fields.get("state_json", row[5]))
-            cols = ", ".join(f"{k} = ?" for k in fields)
-            self._exec(f"UPDATE games SET {cols} WHERE id = ?", (*fields.values(), gid))
-        return heads
-
-    def _game_row(self, gid: int, keyed: bool) -> tuple[Any, ...]:
-        """(records, head, kind, status, result, state_json[, key_id, seal]) of a game, read
-        inside the write transaction. The state (kilobytes of JSON) is read again only when the
-        row's seal is not the one this store wrote last: the seal covers the state, so an
-        unchanged seal is an unchanged state (issue 35: one state read per commit was a good
-        part of a one-event commit)."""
-        if not keyed:
-            row = self.conn.execute("SELECT records, head, kind, status, result, state_json "
-                                    "FROM games WHERE id = ?", (gid,)).fetchone()
-            if row is None:
-                raise sqlite3.IntegrityError(f"no game {gid}")
-            return tuple(row)
-        row = self.conn.execute("SELECT records, head, kind, status, result, key_id, seal "
-                                "FROM games WHERE id = ?", (gid,)).fetchone()
-        if row is None:
-            raise sqlite3.IntegrityError(f"no game {gid}")
-        mine = self._sealed.get(gid)
-        if mine is not None and row[6] is not None and row[6] == mine[0]:
-            state = mine[1]
-        else:
-            state = self.conn.execute("SELECT state_json FROM games WHERE id = ?",
-                                      (gid,)).fetchone()[0]
-        return (*row[:5], state, row[5], row[6])
+        """Inside an open transaction: chain, MAC, seal and write (``chainwrite``)."""
+        return self._writer.write(self._exec, batch, updates, self.commit_hooks)
 
     def _rollback(self) -> None:
         with contextlib.suppress(sqlite3.DatabaseError):  # none open (BEGIN itself failed)

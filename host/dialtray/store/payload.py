@@ -11,6 +11,7 @@ import dataclasses
 from typing import Any
 
 from dialtray.link import messages as m
+from dialtray.store.chain import _str, float_json
 
 _TYPES: dict[str, type[m.TrayEvent]] = {
     cls.__name__: cls for cls in (m.Click, m.DialFault, m.Booted, m.SelfTest, m.ButtonPressed,
@@ -65,13 +66,60 @@ def click_content(game: int, n: int, at: float, ev: m.Click, boot: int | None) -
     """The canonical content of a ``device`` record holding a click — byte for byte what
     ``chain.content_of(game, n, "device", round(at, 3), data_of(ev, boot))`` makes (tested),
     without ``json.dumps``: one of these per click is the store's hot path."""
-    return _CLICK % (round(at, 3), b"null" if boot is None else b"%d" % boot, ev.delta, ev.dial,
+    return _CLICK % (float_json(round(at, 3)).encode(),
+                     b"null" if boot is None else b"%d" % boot, ev.delta, ev.dial,
                      ev.dock, ev.position, b"true" if ev.recovered else b"false", ev.seq,
                      ev.t_ms, game, n)
 
 
-_CLICK = (b'{"at":%a,"data":{"boot":%s,"delta":%d,"dial":%d,"dock":%d,"position":%d,'
+_CLICK = (b'{"at":%s,"data":{"boot":%s,"delta":%d,"dial":%d,"dock":%d,"position":%d,'
           b'"recovered":%s,"seq":%d,"t_ms":%d,"type":"Click"},"game":%d,"kind":"device",'
           b'"n":%d}')
 """A click's content, formatted straight into bytes (``%d`` writes an int as ``int()`` would,
-``%a`` a float as its ``repr``): no str to encode afterwards."""
+the time as its ``repr``, remembered by ``chain.float_json``): no str to encode afterwards."""
+
+
+def flag_content(game: int, n: int, at: float, i: int, kind: str, dial: str, text: str,
+                 raised: float, resolved: float | None, how: str) -> bytes | None:
+    """The canonical content of a ``flag`` record (``recorder.GameRecorder.sync``: data ``i``,
+    ``kind``, ``dial``, ``text``, ``at`` and, for a flag born settled, ``resolved`` and ``how``)
+    — byte for byte what ``chain.content_of`` makes (tested) — or None when a value is not of
+    the plain type the template assumes (then ``content_of`` does it). A peek is a flag, one
+    every other click of a dial turned and turned back."""
+    if type(i) is not int or type(kind) is not str or type(dial) is not str or \
+            type(text) is not str or type(raised) is not float or raised - raised != 0.0 or \
+            type(at) is not float or at - at != 0.0:
+        return None
+    if resolved is None:
+        return _flag_template(kind, dial, text, None) % (
+            float_json(at).encode(), float_json(raised).encode(), i, game, n)
+    if type(resolved) is not float or resolved - resolved != 0.0 or type(how) is not str:
+        return None
+    return _flag_template(kind, dial, text, how) % (
+        float_json(at).encode(), float_json(raised).encode(), i, float_json(resolved).encode(),
+        game, n)
+
+
+_FLAGS: dict[tuple[str, str, str, str | None], bytes] = {}
+
+
+def _flag_template(kind: str, dial: str, text: str, how: str | None) -> bytes:
+    """A flag's content with its strings in place (JSON-escaped, UTF-8), its numbers to fill
+    in: the texts of a game's flags are few (a peek's is the same for each dial and turn), so
+    each is escaped and encoded once."""
+    key = (kind, dial, text, how)
+    t = _FLAGS.get(key)
+    if t is None:
+        def q(v: str) -> bytes:
+            return _str(v).encode().replace(b"%", b"%%")
+        if how is None:
+            t = (b'{"at":%s,"data":{"at":%s,"dial":' + q(dial) + b',"i":%d,"kind":' + q(kind)
+                 + b',"text":' + q(text) + b'},"game":%d,"kind":"flag","n":%d}')
+        else:
+            t = (b'{"at":%s,"data":{"at":%s,"dial":' + q(dial) + b',"how":' + q(how)
+                 + b',"i":%d,"kind":' + q(kind) + b',"resolved":%s,"text":' + q(text)
+                 + b'},"game":%d,"kind":"flag","n":%d}')
+        if len(_FLAGS) >= 1024:
+            _FLAGS.clear()
+        _FLAGS[key] = t
+    return t

@@ -26,8 +26,9 @@ from typing import Any
 from dialtray.link.messages import Click, Snapshot, TrayEvent
 from dialtray.rules.core.game import Game, plain, state_json
 from dialtray.rules.core.notation import parse_sided_faces
+from dialtray.store.chain import content_of
 from dialtray.store.db import GameStore
-from dialtray.store.payload import click_content, data_of
+from dialtray.store.payload import click_content, data_of, flag_content
 from dialtray.tracker import Binding, Roll, TableDice, Tracker
 from dialtray.tracker.binding import READERS
 from dialtray.tracker.rulings import apply_ruling
@@ -190,13 +191,9 @@ class GameRecorder:
             new_texts = set()
             for i in range(self._flags, len(flags)):
                 f = flags[i]
-                data: dict[str, Any] = {"i": i, "kind": f.kind, "dial": f.label,
-                                        "text": f.text, "at": f.raised}
-                if f.resolved is not None:  # born settled (a peek): one record says both
-                    data.update(resolved=f.resolved, how=f.resolution)
-                else:
+                if f.resolved is None:
                     self._open[i] = f
-                self.store.append(self.gid, "flag", data)
+                self._flag(i, f)
                 new_texts.add(f.text)
             self._flags = len(flags)
         if self._open:
@@ -218,6 +215,23 @@ class GameRecorder:
                 if new_texts is None or note not in new_texts:  # a peek's note is its flag's
                     self.store.append(self.gid, "note", {"text": note})  # text: stored there
             self._notes = len(t.notes)
+
+    def _flag(self, i: int, f: Any) -> None:
+        """A flag record; one born settled (a peek) says both in one record."""
+        gid = self.gid
+        at = round(time.time(), 3)
+
+        def make(n: int) -> bytes:  # (the canonical content, from a template when it can)
+            made = flag_content(gid, n, at, i, f.kind, f.label, f.text, f.raised, f.resolved,
+                                f.resolution)
+            if made is None:
+                data: dict[str, Any] = {"i": i, "kind": f.kind, "dial": f.label,
+                                        "text": f.text, "at": f.raised}
+                if f.resolved is not None:
+                    data.update(resolved=f.resolved, how=f.resolution)
+                made = content_of(gid, n, "flag", at, data)
+            return made
+        self.store.append_content(gid, "flag", make)
 
     def _record_actions(self, how: str) -> None:
         hist = self.game.history

@@ -1,10 +1,11 @@
 """A camera-only tray at the table (``play``/``serve --sim --camera virtual --no-encoders``,
 issue 33): a tray with a camera and no electronics, its dial events the camera's reads.
 
-* ``unreadable``: the bound dials the camera has no window for (an Air Action Ace card, a
-  second Aces character sharing a dock): a camera-only table refuses them before the game
-  starts, naming them (``CameraOnlyError``); Air Action is set up without Ace cards
-  (``without_ace_cards``), as ``demo --no-encoders`` is.
+* ``unreadable``: the bound dials the camera has no window for: every dial a figure or card
+  can have on a dock has one in the sample layout (a plane's two, an Aces figure's, an Ace
+  card's; a one-dial piece on a dock's second reader in the dock's holder), so this is only
+  a tray layout without holders or a base type, or a piece with no references: a camera-only
+  table refuses such dials before the game starts, naming them (``CameraOnlyError``).
 * ``virtual_camera_tray``: the virtual camera filming a ``DialWorld`` of the tracker's
   figures, read by a ``CameraTray`` (``vision.camera_tray``); its hand turns the world's dials
   (a bot's, or a person's typed ``turn``), and a dial the camera could not read is re-seated
@@ -26,7 +27,7 @@ import numpy as np
 
 from dialtray.link.messages import Snapshot, TrayEvent
 from dialtray.link.state import SessionState
-from dialtray.tracker.binding import Slot
+from dialtray.tracker.binding import READERS, Slot
 from dialtray.tracker.tracker import Tracker
 
 PROFILES = ("held-back", "train", "clean")
@@ -43,52 +44,51 @@ class CameraOnlyError(ValueError):
     """What a camera-only tray cannot do, said before the game starts."""
 
 
-def unreadable(tracker: Tracker, docks: dict[int, str]) -> list[str]:
-    """The bound dials no camera window shows, as ``dock N reader R (kind of FIGURE)``."""
-    from dialtray.vision.camera_tray import DIAL_NAMES
+def unreadable(kind: str, tracker: Tracker, layout: Any = None) -> list[str]:
+    """The bound dials no camera window shows, as ``dock N reader R (kind dial of FIGURE:
+    why)``: a piece the camera does not know, a place or window the tray ``layout`` (default:
+    the sample's) does not have, two pieces in one place, a piece with no references."""
+    from dialtray.commands._camera import camera_pieces
+    from dialtray.vision.faces import base_type_of
+    from dialtray.vision.layout import load_layout, place_text
+    from dialtray.vision.refs import SAMPLE_REFS
+    from dialtray.vision.testset import sample_ace_cards, sample_figures
 
+    layout = layout or load_layout()
+    pieces = camera_pieces(kind, tracker)
+    docs = {**sample_figures(kind), **(sample_ace_cards() if kind == "airaction" else {})}
+    first: dict[int, str] = {}
     out = []
     for slot, st in sorted(tracker.slots.items()):
-        name = DIAL_NAMES[slot.dial] if slot.dial < len(DIAL_NAMES) else ""
-        if st.dial.kind != name or slot.dock not in docks:
-            why = "an Ace card" if st.dial.kind == "ace" else \
-                "a second figure sharing the dock" if slot.dial > 0 else "no figure drawn"
+        p = pieces.get(slot)
+        why = ""
+        if p is None:
+            why = "the camera knows no piece with this dial"
+        elif p.place not in layout.places:
+            why = f"the tray layout {layout.file} has no {place_text(p.place)}"
+        elif first.setdefault(p.place, p.figure) != p.figure:
+            why = f"{first[p.place]} already sits in {place_text(p.place)}"
+        elif p.figure not in docs or not (SAMPLE_REFS / kind / f"{p.figure}.npz").exists():
+            why = f"no reference crops for {p.figure}"
+        else:
+            bt = layout.base_types.get(base_type_of(docs[p.figure]))
+            if bt is None or p.window not in bt.windows:
+                why = f"the tray layout {layout.file} has no {p.window} window for it"
+        if why:
             out.append(f"dock {slot.dock} reader {slot.dial} ({st.dial.kind} dial of "
                        f"{st.dial.figure}: {why})")
     return out
 
 
-def refuse_unreadable(kind: str, tracker: Tracker) -> None:
+def refuse_unreadable(kind: str, tracker: Tracker, layout: Any = None) -> None:
     """Raise ``CameraOnlyError`` naming every dial the camera cannot read."""
-    from dialtray.commands._camera import catalogue_figures
-
-    bad = unreadable(tracker, catalogue_figures(kind, tracker))
+    bad = unreadable(kind, tracker, layout)
     if bad:
         raise CameraOnlyError(
-            "a camera-only tray reads only the dials the camera sees (a plane's combat and "
-            "speed dials, an Aces figure's combat dial); it has no window for " + "; ".join(bad)
-            + (" (the camera sees one figure per dock; the Aces cast shares a dock on an "
-               "8-dock tray: play Aces with the encoders, --camera virtual without "
-               "--no-encoders)" if kind == "aces" else ""))
-
-
-def without_ace_cards(seed: int, turns: int) -> Callable[[Any], Any]:
-    """Air Action's standard squadrons with no Ace card (its dial has no camera window): a
-    ``make`` for ``new_table``/``new_game``'s place."""
-    from dialtray.rules.airaction import AirActionGame
-    from dialtray.rules.airaction.base import SquadronPlane
-    from dialtray.rules.airaction.bots import STANDARD_SQUADRONS
-    from dialtray.rules.airaction.notation import header_of
-    from dialtray.table.games import setup_of
-
-    squadrons = {seat: [SquadronPlane(p.id, p.figure, p.level) for p in planes]
-                 for seat, planes in STANDARD_SQUADRONS.items()}
-
-    def make(dice: Any) -> Any:
-        g = AirActionGame.new(squadrons, build_total=300, dice=dice)
-        return setup_of("airaction", g, header_of(g.setup_events[0]),  # type: ignore[arg-type]
-                        seed, turns)
-    return make
+            "a camera-only tray reads only the dials the camera sees (each dock's seat and "
+            "its holder, through the windows of the tray layout); it has no window for "
+            + "; ".join(bad) + " (play this game with the encoders: --camera virtual without "
+            "--no-encoders)")
 
 
 def wants(tracker: Any, dials: dict[tuple[int, int], Any]) -> dict[tuple[int, int], int]:
@@ -97,7 +97,9 @@ def wants(tracker: Any, dials: dict[tuple[int, int], Any]) -> dict[tuple[int, in
     for slot, st in tracker.slots.items():
         d = dials.get((slot.dock, slot.dial))
         if d is not None and st.want is not None and st.want != st.seen:
-            out[(slot.dock, slot.dial)] = (st.want * st.up) % d.clicks
+            # a token's one printed click: the clicks unwrapped (``CameraTray.expect``)
+            out[(slot.dock, slot.dial)] = st.want * st.up if d.clicks == 1 else \
+                (st.want * st.up) % d.clicks
     return out
 
 
@@ -154,7 +156,7 @@ class CameraHand:
         while left:
             step = max(-GRIP, min(GRIP, left))
             left -= step
-            self.world.turn(slot.dock, d.name, step * d.up, CLICK_S * abs(step), after=after)
+            self.world.turn(d.place, d.name, step * d.up, CLICK_S * abs(step), after=after)
             after = REGRIP_S
 
 
@@ -225,10 +227,10 @@ def virtual_camera_tray(kind: str, tracker: Tracker, seed: int, profile: str = "
     from dialtray.vision.virtual_scene import virtual_scene
     from dialtray.vision.witness import CameraWitness, Witnessed
 
-    refuse_unreadable(kind, tracker)
+    layout = layout or load_layout()
+    refuse_unreadable(kind, tracker, layout)
     figs = catalogue_figures(kind, tracker)
-    world, cam, reader, docks = virtual_scene(layout or load_layout(), kind, figs, profile,
-                                              seed, fps)
+    world, cam, reader, docks = virtual_scene(layout, kind, figs, profile, seed, fps)
     witness = CameraWitness(cam, reader, figs, watch=True, camera_only=True)
     rng = np.random.default_rng(seed + 1)
     reseats: list[Witnessed] = []
@@ -239,14 +241,15 @@ def virtual_camera_tray(kind: str, tracker: Tracker, seed: int, profile: str = "
                               float(rng.uniform(-0.8, 0.8))))
 
     tray = CameraTray(witness, camera_dials(tracker, {(d, k): len(f) for d, s in docks.items()
-                                                      for k, f in s.faces.items()}), reseat)
-    by_name = {(d.dock, d.name): d for d in tray.dials.values()}
+                                                      for k, f in s.faces.items()}, kind),
+                      reseat)
     hand = CameraHand(tray.dials, world, max(LOOK_S, LOOK_FRAMES / fps))
 
-    def film(dock: int, name: str, n: int) -> None:
-        d = by_name.get((dock, name))
+    def film(dock: int, name: str, n: int) -> None:  # ``turn DOCK DIAL N``: DIAL a reader's
+        reader = READERS.index(name) if name in READERS else -1  # name, as on the tray
+        d = tray.dials.get((dock, reader))
         if d is None:
             raise CameraOnlyError(f"dock {dock} has no {name} dial the camera reads")
-        world.turn(dock, name, n * d.up, 0.04 * max(1, abs(n)))
+        world.turn(d.place, d.name, n * d.up, 0.04 * max(1, abs(n)))
 
     return CameraLink(CameraOnly(tray, world, film, reseats), hand)

@@ -8,56 +8,55 @@ game up with the pairing's squadrons, and the round timer ends the game when it 
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import math
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
-from dialtray.commands._common import CommandError
-from dialtray.commands._store import db_path
+from dialtray.table.errors import TableError
 from dialtray.table.games import AirActionBrain, Setup, new_game
 from dialtray.tracker import TableDice
 
 HUB_EXTRA = "playing at an event needs the `hub` extra: pip install 'dialtray[hub]'"
 
 
-def open_event(args: argparse.Namespace) -> Any:
-    """The started ``EventTable`` for ``--event`` (None without it); bad arguments exit 2."""
-    if args.event is None:
-        if args.creds is not None:
-            raise CommandError("argument --creds: only with --event", 2)
+def open_event(event: str | None, creds_file: Path | None, db: Path) -> Any:
+    """The started ``EventTable`` for ``--event URL --creds FILE`` (None without it), storing
+    into the game database ``db``; bad arguments exit 2."""
+    if event is None:
+        if creds_file is not None:
+            raise TableError("argument --creds: only with --event", 2)
         return None
-    if args.creds is None:
-        raise CommandError("argument --creds: --event needs the table's credentials file "
-                           "(`dialtray hub enroll TABLE` prints it)", 2)
+    if creds_file is None:
+        raise TableError("argument --creds: --event needs the table's credentials file "
+                         "(`dialtray hub enroll TABLE` prints it)", 2)
     from dialtray.hub.tableside import EventError, parse_url
 
     try:
-        address = parse_url(args.event)
+        address = parse_url(event)
     except EventError as e:
-        raise CommandError(f"argument --event: {e}", 2) from e
+        raise TableError(f"argument --event: {e}", 2) from e
     if importlib.util.find_spec("paho") is None:
-        raise CommandError(HUB_EXTRA)
+        raise TableError(HUB_EXTRA)
     from dialtray.hub.tableside import EventTable, load_creds
     from dialtray.store.db import GameStore, StoreError
 
     try:
-        creds = load_creds(args.creds)
-        db = db_path(args)
+        creds = load_creds(creds_file)
         GameStore.open(db).close()  # created (and migrated) before the trigger goes in
         table = EventTable(db, address, creds)
     except EventError as e:
-        raise CommandError(f"argument --creds: {e}", 2) from e
+        raise TableError(f"argument --creds: {e}", 2) from e
     except StoreError as e:
-        raise CommandError(str(e), 2) from e
+        raise TableError(str(e), 2) from e
     print(f"event {table.event!r} at {address.host}:{address.port}: table {table.table} "
           "(records go to the hub as they are stored; the game never waits for it)",
           flush=True)
     try:
         return table.start()
     except EventError as e:
-        raise CommandError(str(e)) from e
+        raise TableError(str(e)) from e
 
 
 def stop_event(ev: Any) -> None:
@@ -80,7 +79,7 @@ def wait_assignment(ev: Any, wait_s: float) -> dict[str, Any]:
         why = "the event's broker is not reachable" if not reached else \
             ("the broker is reachable, but no assignment came from the hub (is `dialtray hub "
              "run` running and the round paired? `dialtray hub pair`)")
-        raise CommandError(f"no table assignment within {wait_s:g} s: {why}")
+        raise TableError(f"no table assignment within {wait_s:g} s: {why}")
     a, b = (name for _seat, name in body["seats"])
     left = body.get("left_s")
     print(f"round {body.get('round')}: {a} – {b}" + (
@@ -100,8 +99,8 @@ def squadrons_of(body: dict[str, Any]) -> tuple[dict[str, list[Any]], dict[str, 
                                            strict=True):
         planes = body["squads"].get(player) or []
         if not planes:
-            raise CommandError(f"the assignment has no squadron for {player!r}: enter it at the "
-                               "hub (`dialtray hub player`)")
+            raise TableError(f"the assignment has no squadron for {player!r}: enter it at the "
+                             "hub (`dialtray hub player`)")
         squads[seat] = [SquadronPlane(f"{letter}{i}", str(p["figure"]),
                                       str(p.get("level") or "rookie"), p.get("ace"))
                         for i, p in enumerate(planes, 1)]
@@ -130,8 +129,8 @@ def paired_setup(kind: str, body: dict[str, Any], dice: TableDice, seed: int,
         build = max(300 if aces else 200, 100 * math.ceil(max(totals) / 100))
         g = AirActionGame.new(squads, build_total=build, names=players, dice=dice)
     except (KeyError, ValueError) as e:  # (the hub checked them against this catalogue)
-        raise CommandError(f"the assignment's squadrons do not fit this computer's catalogue: "
-                           f"{e} (is dialtray the same version as the hub's?)") from e
+        raise TableError(f"the assignment's squadrons do not fit this computer's catalogue: "
+                         f"{e} (is dialtray the same version as the hub's?)") from e
     header = header_of(g.setup_events[0])  # type: ignore[arg-type]
     owners = {p.id: seat for seat, planes in squads.items() for p in planes}
     return Setup(g, header, AirActionBrain(g, seed, turns),

@@ -10,17 +10,16 @@ first snapshot: the start check reads it), and at the end the log written where
 
 from __future__ import annotations
 
-import argparse
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from dialtray.commands._common import CommandError
 from dialtray.link.session import TraySession
 from dialtray.rules.core.dice import DiceSource, PromptDice, SeededDice, TrayDice
 from dialtray.table.build import tracker_for
+from dialtray.table.errors import TableError
 from dialtray.table.games import DIALLED, GAMES, Setup, new_game
 from dialtray.table.ownfiles import OwnFiles
 from dialtray.tracker import TableDice, Timing, Tracker, auto_bind
@@ -59,7 +58,7 @@ def make_dice(kind: str, session: TraySession | None, seed: int,
     if kind == "typed":
         return PromptDice(ask), None
     if session is None:
-        raise CommandError(f"--dice {kind} needs a tray")
+        raise TableError(f"--dice {kind} needs a tray")
     if kind == "tray":
         return TrayDice(session), None
     from dialtray.link.fairdice import FairDice, FairDiceError
@@ -68,7 +67,7 @@ def make_dice(kind: str, session: TraySession | None, seed: int,
     try:
         fair.begin()
     except FairDiceError as e:
-        raise CommandError(f"the tray cannot commit to fair dice: {e} (use --dice tray)") from e
+        raise TableError(f"the tray cannot commit to fair dice: {e} (use --dice tray)") from e
     return fair, fair
 
 
@@ -80,13 +79,13 @@ def new_table(kind: str, source: DiceSource, seed: int, turns: int, docks: int,
     """``make``: the game another way than ``new_game`` (an event's table assignment);
     ``own``: the owner's files the new game is played with (``table.ownfiles``)."""
     if kind not in GAMES:
-        raise CommandError(f"unknown game {kind!r}: {' or '.join(GAMES)}", 2)
+        raise TableError(f"unknown game {kind!r}: {' or '.join(GAMES)}", 2)
     dice = TableDice(source, on_roll)
     setup = make(dice) if make is not None else new_game(kind, dice, seed, turns, own)
     if setup.game.kind not in DIALLED:  # FASA, Sky Ace: no dial on the docks
         if binding_file is not None or figures:
-            raise CommandError(f"argument {'--docks-file' if binding_file else '--figures'}: "
-                               f"{setup.game.kind} has no dials on the tray's docks", 2)
+            raise TableError(f"argument {'--docks-file' if binding_file else '--figures'}: "
+                             f"{setup.game.kind} has no dials on the tray's docks", 2)
         return Table(setup, tracker_for(setup, Binding({}), dice, timing), dice)
     dials = setup.game.dials()
     try:
@@ -110,21 +109,21 @@ def new_table(kind: str, source: DiceSource, seed: int, turns: int, docks: int,
                 raise BindingError(f"argument --docks: {docks} docks are too few, this game "
                                    f"needs {need} ({e})") from e
     except BindingError as e:
-        raise CommandError(str(e), 2) from e
+        raise TableError(str(e), 2) from e
     tracker = Tracker(setup.game, binding, dice, header=setup.header, timing=timing)
     return Table(setup, tracker, dice)
 
 
-def check_before_start(args: argparse.Namespace, kind: str) -> None:
-    """Refuse bad --seats / --figures / --docks-file before any tray starts (exit 2)."""
-    table = new_table(kind, SeededDice(0), 0, 1, args.docks,
-                      getattr(args, "docks_file", None), getattr(args, "figures", None),
-                      own=getattr(args, "own", None))
+def check_before_start(kind: str, docks: int, binding_file: Path | None = None,
+                       figures: list[str] | None = None, own: OwnFiles | None = None,
+                       given: Sequence[str] | None = None) -> None:
+    """Refuse bad --seats (``given``) / --figures / --docks-file before any tray starts
+    (exit 2)."""
+    table = new_table(kind, SeededDice(0), 0, 1, docks, binding_file, figures, own=own)
     seats = table.setup.game.seats()
-    given = getattr(args, "seats", None)
     if given is not None and len(given) != len(seats):
-        raise CommandError(f"argument --seats: this game has {len(seats)} seats "
-                           f"({', '.join(seats)}), {len(given)} given", 2)
+        raise TableError(f"argument --seats: this game has {len(seats)} seats "
+                         f"({', '.join(seats)}), {len(given)} given", 2)
 
 
 def _fits(dials: Any, docks: int) -> bool:
@@ -135,7 +134,19 @@ def _fits(dials: Any, docks: int) -> bool:
     return True
 
 
-def log_path(args: argparse.Namespace, kind: str, origin: str) -> Path:
+class GameLogPlace(Protocol):
+    """What :func:`log_path` reads (``--log`` and the data directory): a command's parsed
+    arguments, or any object with these two."""
+
+    @property
+    def game_log(self) -> str | Path | None: ...
+
+    @property
+    def data_dir(self) -> str | Path: ...
+
+
+def log_path(args: GameLogPlace, kind: str, origin: str) -> Path:
+    """Where the game's log goes: ``--log``, else ``games/`` in the data directory."""
     if args.game_log is not None:
         return Path(args.game_log).expanduser()
     stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -147,5 +158,5 @@ def write_log(path: Path, text: str) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     except OSError as e:
-        raise CommandError(f"argument --log: cannot write {path}: {e.strerror or e}", 2) from e
+        raise TableError(f"argument --log: cannot write {path}: {e.strerror or e}", 2) from e
     return path

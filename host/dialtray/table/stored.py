@@ -1,21 +1,19 @@
 """A table's game in the store: stored as it is played (``CommandTable``, ``plain_table`` for a
 game with no dials), and a running game picked, rebuilt and resynced with the tray for
 ``play --resume`` (issue 30: the game in progress is the table's; ``commands._store`` parses
-``--db`` and names the database). Store failures become the front end's one-line errors
-(exit 2) naming the database."""
+``--db`` and names the database: a ``StorePlace``). Store failures become one-line errors
+(``TableError``, exit 2) naming the database."""
 
 from __future__ import annotations
 
-import argparse
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dialrig import config
 
-from dialtray.commands._common import MAX_DOCKS, CommandError
-from dialtray.commands._store import db_path, key_dir
 from dialtray.store.consumer import resume_args, stored_dials
 from dialtray.store.db import GameStore, StoreError
 from dialtray.store.plain import PlainRecorder
@@ -23,10 +21,24 @@ from dialtray.store.recorder import GameRecorder, RecordingTracker
 from dialtray.store.resume import attach, resume
 from dialtray.store.table import StoredTable
 from dialtray.table.build import game_tracker
+from dialtray.table.errors import TableError
 from dialtray.tracker import TableDice, Timing, Tracker
 
 if TYPE_CHECKING:
     from dialtray.link.session import TraySession
+
+
+@dataclass(frozen=True)
+class StorePlace:
+    """Where a table keeps its game: the database file, and the folder of the store's chain key
+    and judge tokens (None: the store's own default). ``commands._store.store_place`` makes it
+    from ``--db`` and the data directory."""
+
+    db: Path
+    key_dir: Path | None = None
+
+    def open(self) -> GameStore:
+        return GameStore.open(self.db, key_dir=self.key_dir)
 
 
 class CommandTable(StoredTable):
@@ -36,33 +48,33 @@ class CommandTable(StoredTable):
     tray. The session must run with ``ack_policy="manual"``."""
 
     @classmethod
-    def open(cls, args: argparse.Namespace, tracker: Tracker, session: TraySession,
+    def open(cls, place: StorePlace, tracker: Tracker, session: TraySession,
              origin: str, on_ruling: Callable[[str], None] | None = None,
              extra: dict[str, Any] | None = None) -> CommandTable:
         try:
-            store = GameStore.open(db_path(args), key_dir=key_dir(args))
+            store = place.open()
             rec = GameRecorder.start(store, tracker, origin=origin, extra=extra)
         except StoreError as e:
-            raise CommandError(str(e), 2) from e
+            raise TableError(str(e), 2) from e
         return cls(rec, session, on_ruling=on_ruling)
 
     def pump(self, timeout: float = 0.0) -> int:
         try:
             return super().pump(timeout)
         except StoreError as e:
-            raise CommandError(str(e), 2) from e
+            raise TableError(str(e), 2) from e
 
     def sync(self, timeout: float = 5.0) -> None:
         try:
             super().sync(timeout)
         except StoreError as e:
-            raise CommandError(str(e), 2) from e
+            raise TableError(str(e), 2) from e
 
     def close(self) -> None:
         try:
             super().close()
         except StoreError as e:
-            raise CommandError(str(e), 2) from e
+            raise TableError(str(e), 2) from e
 
     def stored_as(self) -> str:
         rec = self.recording.recorder
@@ -84,32 +96,33 @@ class Resuming:
     session_args: dict[str, Any]
 
 
-def pick_resume(args: argparse.Namespace, kinds: tuple[str, ...]) -> Resuming:
-    """``--resume [GAME]``: that game, or the latest running one; one-line errors, exit 2."""
+def pick_resume(place: StorePlace, game: int | None, kinds: tuple[str, ...]) -> Resuming:
+    """``--resume [GAME]``: that game, or (``game`` 0 or None) the latest running one;
+    one-line errors, exit 2."""
     try:
-        store = GameStore.open(db_path(args), key_dir=key_dir(args))
+        store = place.open()
     except StoreError as e:
-        raise CommandError(str(e), 2) from e
+        raise TableError(str(e), 2) from e
     try:
-        gid = int(args.resume or 0)
+        gid = int(game or 0)
         if not gid:
             row = store.latest("running")
             if row is None:
-                raise CommandError(f"argument --resume: no running game in {store.path} to "
-                                   "resume (see `dialtray games`)", 2)
+                raise TableError(f"argument --resume: no running game in {store.path} to "
+                                 "resume (see `dialtray games`)", 2)
             gid = row.id
         g = store.game(gid)
         if g.status != "running":
-            raise CommandError(f"argument --resume: game {gid} is {g.status}, not running: "
-                               "nothing to resume (see `dialtray games`)", 2)
+            raise TableError(f"argument --resume: game {gid} is {g.status}, not running: "
+                             "nothing to resume (see `dialtray games`)", 2)
         if g.kind not in kinds:
-            raise CommandError(f"argument --resume: game {gid} is {g.kind!r}; `play` plays "
-                               f"{' or '.join(kinds)}", 2)
+            raise TableError(f"argument --resume: game {gid} is {g.kind!r}; `play` plays "
+                             f"{' or '.join(kinds)}", 2)
         return Resuming(store, gid, g.kind, resume_args(store, gid))
     except StoreError as e:
         store.close()
-        raise CommandError(str(e), 2) from e
-    except CommandError:
+        raise TableError(str(e), 2) from e
+    except TableError:
         store.close()
         raise
 
@@ -123,7 +136,7 @@ def resumed_table(res: Resuming, dice: TableDice, session: TraySession,
     try:
         r = resume(res.store, res.gid, dice)
     except StoreError as e:
-        raise CommandError(str(e), 2) from e
+        raise TableError(str(e), 2) from e
     tracker = game_tracker(r.game, r.binding, dice, r.header, Timing())  # Sky Ace: Untracked
     if r.snapshot is not None:  # where the dials were when the last host stopped
         tracker.feed(r.snapshot, clock())
@@ -140,9 +153,9 @@ def sim_tray_for(res: Resuming, docks: int, rp2040: bool = False) -> Any:
 
     dials = list(res.session_args.get("resume_dials") or stored_dials(res.store, res.gid))
     need = max([docks, *(d.dock + 1 for d in dials)])
-    if need > MAX_DOCKS:
-        raise CommandError(f"game {res.gid} used dock {need - 1}; the virtual tray has at "
-                           f"most {MAX_DOCKS} docks", 2)
+    if need > config.MAX_DOCKS:
+        raise TableError(f"game {res.gid} used dock {need - 1}; the virtual tray has at "
+                         f"most {config.MAX_DOCKS} docks", 2)
     vtray = virtual_tray(config.default_config(need), rp2040=rp2040, report=lambda _note: None)
     for d in dials:
         vtray.dials[vtray.dial_index(d.dock, d.dial)].ticks = d.position * TICKS_PER_DETENT
@@ -179,11 +192,10 @@ def resume_point(rec: RecordingTracker) -> tuple[int, int] | None:
     return (g.boot_id, g.last_seq) if g.boot_id is not None and g.last_seq is not None else None
 
 
-def plain_table(args: argparse.Namespace, game: Any, header: list[tuple[str, str]],
+def plain_table(place: StorePlace, game: Any, header: list[tuple[str, str]],
                 origin: str = "play") -> PlainRecorder:
     """A game with no dials (``play fasa``) stored as it is played; one-line errors, exit 2."""
     try:
-        return PlainRecorder.start(GameStore.open(db_path(args), key_dir=key_dir(args)), game,
-                                   header, origin=origin)
+        return PlainRecorder.start(place.open(), game, header, origin=origin)
     except StoreError as e:
-        raise CommandError(str(e), 2) from e
+        raise TableError(str(e), 2) from e

@@ -54,10 +54,7 @@ def agrees(t: Tracker, st: SlotState, now: float, seq: int) -> None:
         st.grace_until = now + t.timing.grace_s
         st.grace_sign = 1 if exp.total > 0 else -1
     elif st.flag is None and st.excursion and t.phase == PLAY:
-        ahead = "ahead " if st.excursion * st.up > 0 else ""
-        text = (f"{st.label}: turned {turn(st.excursion)} {ahead}and back while no click "
-                "was due — a peek (AA-M81: dials turn only when clicks are due), recorded "
-                "for the judge")
+        text = peek_text(st.label, st.excursion, st.excursion * st.up > 0)
         flag = mk.Flag(mk.PEEK, st.label, text, now, now, "back where it was")
         t.flags.append(flag)
         t.notes.append(text)
@@ -68,4 +65,23 @@ def agrees(t: Tracker, st: SlotState, now: float, seq: int) -> None:
     st.excursion = 0
 
 
-__all__ = ["agrees", "expect"]
+_PEEKS: dict[tuple[str, int, bool], str] = {}
+
+
+def peek_text(label: str, excursion: int, ahead: bool) -> str:
+    """AA-M81 (dials turn only when clicks are due): a dial turned and turned back while no
+    click was due, in words for the judge — the same few texts over and over in a game, so
+    each is made once."""
+    key = (label, excursion, ahead)
+    text = _PEEKS.get(key)
+    if text is None:
+        text = (f"{label}: turned {turn(excursion)} {'ahead ' if ahead else ''}and back while "
+                "no click was due — a peek (AA-M81: dials turn only when clicks are due), "
+                "recorded for the judge")
+        if len(_PEEKS) >= 1024:
+            _PEEKS.clear()
+        _PEEKS[key] = text
+    return text
+
+
+__all__ = ["agrees", "expect", "peek_text"]

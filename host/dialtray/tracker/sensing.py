@@ -111,12 +111,14 @@ def _fault(t: Tracker, ev: DialFault, now: float) -> None:
 
 def moved(t: Tracker, st: SlotState, delta: int, now: float, seq: int, away: bool) -> None:
     """A reader turned ``delta`` clicks (sensed, recovered or found in a snapshot)."""
-    if st.seen is None:
+    seen = st.seen
+    if seen is None:
         return  # before the first snapshot positions are unknown: the snapshot has it
-    was = st.offset
-    st.seen += delta
+    want = st.want
+    was = seen - want if want is not None else 0  # (st.offset, per click kept to plain reads)
+    st.seen = seen = seen + delta
     if st.free and t.phase == START:
-        st.want = st.seen
+        st.want = want = seen
     st.moved_at = now
     st.judged = False
     if was == 0 and st.exp is None:
@@ -125,7 +127,7 @@ def moved(t: Tracker, st: SlotState, delta: int, now: float, seq: int, away: boo
         st.after_confirm = now <= st.grace_until and delta * st.grace_sign > 0
     if away:
         st.away = True
-    offset = st.offset
+    offset = seen - want if want is not None else 0
     if abs(offset) > abs(st.excursion):
         st.excursion = offset
     t.lines.append(ClickNote(st, delta, away))

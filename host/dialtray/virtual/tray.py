@@ -289,6 +289,12 @@ class VirtualTray:
     def detent(self, dock: int, dial: int | str) -> int:
         return self.dials[self.dial_index(dock, dial)].detent
 
+    def controls_unread(self) -> int:
+        """Bytes of control lines (turns...) the firmware has not read yet: 0 once it has taken
+        every turn made so far (a test can then stop the process in the middle of them)."""
+        unread = fcntl.ioctl(self._ctrl_fd, termios.FIONREAD, b"\0" * 4)
+        return int.from_bytes(unread, sys.byteorder)
+
     # ---- internals ------------------------------------------------------------------------------
 
     def _control(self, line: str) -> None:

@@ -20,7 +20,10 @@ starts the average again from that frame (``restarts``), and a burst that keeps 
 A read the correlation leaves unsure is synthesised on the worker (``synth_worker.py``), never
 on the camera's thread: the burst goes on adding frames meanwhile, and the worker's answer
 counts on a later frame if the window has not changed since (a burst at ``most`` frames waits
-up to ``WAIT_FRAMES`` more frames for it, without blocking).
+up to ``WAIT_FRAMES`` more frames for it, without blocking). An unsure answer has the latest
+average synthesised in its turn (up to ``most`` frames), so the last answer a burst waits for
+is of (nearly) all its frames: before, a synthesis that took the burst's whole length was of
+its first two frames, and the burst ended on it.
 """
 
 from __future__ import annotations
@@ -90,6 +93,7 @@ class WindowBurst:
     history: list[str] = field(default_factory=list)
     _pending: Pending | None = None  # a synthesis of this burst's average, on the worker
     _pending_restarts: int = 0
+    _synth_said: str = ""  # the reason of the worker's last unsure answer
 
     def feed(self, frame: Image, reg: Registration) -> BurstRead | None:
         """Add a frame; the burst's answer once it has one, else None (another frame)."""
@@ -105,6 +109,7 @@ class WindowBurst:
             if not np.isfinite(level) or change.local > PRINT_NOISE * max(level, 1e-3):
                 self.restarts += 1
                 self._sum, self._n = None, 0  # the window changed: average from here
+                self._synth_said = ""
                 self.history.append(f"frame {self.frames}: the window changed")
         self._prev, self._prev_frame = grey, frame
         crop = reg.crop(frame, self.centre, self.window, self.base).astype(np.float32)
@@ -114,12 +119,17 @@ class WindowBurst:
             return None
         avg = np.clip(np.round(self._sum / self._n), 0, 255).astype(np.uint8)
         read = self.classifier.read(avg, defer=True)
-        if self.classifier.deferred is not None and self._pending is None:
-            self._pending = WORKER.submit(self.classifier.deferred)
-            self._pending_restarts = self.restarts
+        deferred = self.classifier.deferred
         done = self._synthesised()
+        if done is not None:
+            self._synth_said = done.reason  # what the synthesis found (an unsure end says it)
         if read.status != CLICK and done is not None and done.status in (CLICK, BETWEEN):
             read = done  # the worker's read of an earlier average of these same frames
+        elif deferred is not None and self._pending is None and self.frames <= self.most:
+            # this average synthesised (the worker's earlier answer, of fewer frames, if any,
+            # was unsure: a burst that ended on it had synthesised only its first frames)
+            self._pending = WORKER.submit(deferred)
+            self._pending_restarts = self.restarts
         if read.status == CLICK:
             self._drop()
             return BurstRead(CLICK, read, self.frames, self.restarts)
@@ -135,7 +145,8 @@ class WindowBurst:
                                  "the window kept changing (a hand, a figure, the dial "
                                  "turning): read it again when the tray is still")
             return BurstRead(UNKNOWN, read, self.frames, self.restarts,
-                             read.reason or "the camera is not sure of this dial")
+                             self._synth_said or read.reason
+                             or "the camera is not sure of this dial")
         return None
 
     def _synthesised(self) -> DialRead | None:

@@ -13,11 +13,21 @@ turn read in parts is one event of the full difference, a turn and back its two 
 guess.
 
 Dials are in the figure's printed clicks: a reader turns ``up`` (+1 when a rising click is
-clockwise, -1 for an Air Action speed dial) and has as many detents as its dial prints. Two
+clockwise, -1 for an Air Action speed dial) and has as many detents as its dial prints. Each
+is seen at a *place* (its dock, or the dock's holder: a one-dial piece on the dock's second
+reader, ``layout.HOLDER``) through a window. Two
 clicks that print alike look the same to the camera: a dial read as one of them is taken to be
-at the one the rules want (``expect``), listed in ``assumed``. A dial
-with no window in the tray layout (an Air Action Ace card) cannot be on a camera-only tray:
-``CameraTray`` refuses it, naming it.
+at the one the rules want (``expect``), listed in ``assumed`` -- once the person has turned
+it: the camera saw its window move and read it again since the rules wanted it there, or
+``ASSUME_S`` went by (a turn between two clicks that print alike may show no change at all).
+Taken at once, the tray stopped asking for the turn before anyone made it: the dial stayed a
+click behind the game, and the next turn, from there, ended on a click alike too and was never
+seen (an Aces figure's clicks 0 and 1 print alike: its second click of damage stalled a
+camera-only Aces game). A token's dial (one printed click: Aces' one-click figures, whose
+knock-out is a click) looks the same wherever it rests: it is taken on the rules' word at
+once. A dial the camera has no
+window for (a layout without holders, a piece without references) cannot be on a camera-only
+tray: ``CameraTray`` refuses it, naming it.
 
 A turn whose window change the camera missed (a frame too few, a change under the noise) would
 leave the dial's event unsent for good: while the camera has nothing else to read, ``expect``
@@ -33,25 +43,33 @@ from dataclasses import dataclass
 
 from dialtray.link.messages import Click, DialState, Snapshot, TrayEvent
 from dialtray.vision.errors import VisionError
+from dialtray.vision.layout import place_text
 from dialtray.vision.witness import CAMERA_ONLY, CameraWitness, Witnessed
 
-DIAL_NAMES = ("combat", "speed")  # the link's dial index -> the window's name
+DIAL_NAMES = ("combat", "speed")  # a plane's windows, by the link's dial index
 PATROL_S = 0.5  # while the camera is idle, one dial read again this often, in turn
 SETTLE_S = 1.0  # a dial's window still this long after a sure read of it: the read is a
 # dial event (docs/vision.md "The camera-only tray's settle window": longer than a person's
 # regrip mid-turn, 0.2-0.6 s; the tracker's own judge_s is a person's pause too)
+ASSUME_S = 2.0  # a click alike with where the dial rests: taken on the rules' word after this
 
 
 @dataclass(frozen=True)
 class CameraDial:
     """One reader of a camera-only tray: its dock, link dial index, the window's name, which
-    way a rising click turns and the clicks its dial prints."""
+    way a rising click turns, the clicks its dial prints and the place the camera sees it at
+    (the dock, or its holder ``layout.HOLDER + dock``; None: the dock)."""
 
     dock: int
     dial: int
     name: str
     up: int
     clicks: int
+    at: int | None = None
+
+    @property
+    def place(self) -> int:
+        return self.dock if self.at is None else self.at
 
 
 class CameraTray:
@@ -62,16 +80,16 @@ class CameraTray:
         """``on_unsure``: told of a dial the camera could not read (the table asks the player
         to re-seat that figure; the camera reads it again by itself)."""
         for (dock, dial), d in dials.items():
-            figure = witness.docks.get(dock)
+            figure = witness.docks.get(d.place)
             if figure is None or d.name not in witness.reader.classifiers(figure):
                 raise VisionError(f"dock {dock} reader {dial} ({d.name}): "
                                   "the camera has no window for it (a camera-only tray reads "
-                                  "the dials the tray layout shows: a plane's combat and speed "
-                                  "dials, an Aces figure's combat dial)")
+                                  "the dials the tray layout shows: each dock's seat and, for a "
+                                  "one-dial piece on its second reader, its holder)")
         self.witness = witness
         self.on_unsure = on_unsure
         self.dials = dict(dials)
-        self._by_name = {(d.dock, d.name): d for d in dials.values()}
+        self._by_name = {(d.place, d.name): d for d in dials.values()}
         self._listeners: list[Callable[[TrayEvent], None]] = []
         self._lock = threading.Lock()
         self._seq = 0
@@ -89,6 +107,9 @@ class CameraTray:
         self._patrolled = float("-inf")
         self._patrolling: set[tuple[int, str]] = set()
         self.quiet: set[int] = set()  # ids of patrol reads that changed nothing (not news)
+        self._moved: dict[tuple[int, int], float] = {}  # read after its window moved, no news:
+        # when (a move before the rules wanted the click is not the turn they asked for)
+        self._wanted: dict[tuple[int, int], tuple[int, float]] = {}  # alike click, since when
         witness.on_result = self._on_read
         witness.on_frame = self._settle
         witness.camera_only = True
@@ -96,7 +117,7 @@ class CameraTray:
     def start(self) -> CameraTray:
         self.witness.start()
         for d in self.dials.values():
-            self.witness.settled(d.dock, d.name, None)  # every dial read once at the start
+            self.witness.settled(d.place, d.name, None)  # every dial read once at the start
         return self
 
     def close(self) -> None:
@@ -128,7 +149,7 @@ class CameraTray:
         """Every dial's position as last read (waiting for each dial's first read); raises
         TimeoutError naming the dials the camera could not read."""
         if not self.witness.wait(lambda: len(self._pos) == len(self.dials), timeout):
-            missing = [f"dock {d.dock} {d.name}" for k, d in self.dials.items()
+            missing = [f"{place_text(d.place)} {d.name}" for k, d in self.dials.items()
                        if k not in self._pos]
             raise TimeoutError("the camera could not read " + ", ".join(missing)
                                + (f" ({self.witness.error})" if self.witness.error else ""))
@@ -146,11 +167,25 @@ class CameraTray:
         for key, click in wants.items():
             alike = self._alike.get(key, ())
             d = self.dials.get(key)
+            if d is not None and d.clicks == 1 and key in self._pos:
+                # a token (an Aces figure whose dial prints one click: a knock-out is a click
+                # of it): no camera sees it turn; ``click`` is unwrapped (``wants``)
+                if click * d.up != self._pos[key]:
+                    self.assumed.append((d.dock, d.name, click))
+                    self._emit(d, [click * d.up], self.witness.clock())
+                continue
             if d is not None and key in self._pos and click in alike and len(alike) > 1 \
                     and (self._pos[key] * d.up) % d.clicks != click \
                     and not self._path.get(key):
-                self.assumed.append((d.dock, d.name, click))
-                self._emit(d, [self._near(d, self._pos[key], click)], self.witness.clock())
+                now = self.witness.clock()
+                if self._wanted.get(key, (None,))[0] != click:
+                    self._wanted[key] = (click, now)
+                since = self._wanted[key][1]
+                if self._moved.get(key, -1.0) >= since or now - since >= ASSUME_S:
+                    self._moved.pop(key, None)
+                    self._wanted.pop(key, None)
+                    self.assumed.append((d.dock, d.name, click))
+                    self._emit(d, [self._near(d, self._pos[key], click)], now)
 
     def unsettled(self) -> list[tuple[int, str]]:
         """The dials with a turn the camera has read but not yet reported (its window not
@@ -168,13 +203,21 @@ class CameraTray:
         keys = sorted(self.dials)
         d = self.dials[keys[self.patrols % len(keys)]]
         self.patrols += 1
-        self._patrolling.add((d.dock, d.name))
-        self.witness.settled(d.dock, d.name, None)
+        self._patrolling.add((d.place, d.name))
+        self.witness.settled(d.place, d.name, None)
 
     def _on_read(self, w: Witnessed) -> None:
         patrol = (w.dock, w.dial) in self._patrolling
         self._patrolling.discard((w.dock, w.dial))
-        if not self._read(w) and patrol and w.state == CAMERA_ONLY:
+        d = self._by_name.get((w.dock, w.dial))
+        known = d is not None and (d.dock, d.dial) in self._pos
+        news = self._read(w)
+        if d is not None and known and not patrol and w.state == CAMERA_ONLY:
+            if news:
+                self._moved.pop((d.dock, d.dial), None)
+            else:  # moved, then read where it was (or alike)
+                self._moved[(d.dock, d.dial)] = w.at
+        if not news and patrol and w.state == CAMERA_ONLY:
             self.quiet.add(id(w))
 
     def _read(self, w: Witnessed) -> bool:

@@ -24,7 +24,6 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -34,6 +33,7 @@ from dialtray.vision.click_groups import ClickGroups
 from dialtray.vision.colours import palette_hues, read_colours
 from dialtray.vision.faces import Face
 from dialtray.vision.layout import Layout, Window
+from dialtray.vision.normal import SMOOTH, highpass, normalise
 from dialtray.vision.prints import consistent
 from dialtray.vision.reading import BETWEEN, CLICK, UNKNOWN, DialRead
 from dialtray.vision.regions import region_names, region_shows, window_regions
@@ -78,21 +78,7 @@ BETWEEN_FRACTIONS = tuple(i / 20 for i in range(4, 17))  # 0.2 .. 0.8
 SINGLE_MIN_SCORE = 0.6  # a dial with one look: correlation with it that counts as seen
 BANK_BLUR = (0.0, 1.0, 1.8)  # px of extra blur of each template bank
 MIN_WINDOW_FIT = 0.5  # the aligned crop must look this much like the figure's window at all
-SMOOTH = 1.4  # px: evens out the blur of a capture photo and a worse one
-
-# Sensor noise is additive, so in the log the dark pixels are the noisy ones: the offset
-# bounds their weight (8 weighed a shadowed pixel up to 25x a lit one). Chosen on the hard end
-# of the TRAIN profile (render_profiles.train_hard): 100 left fewest low-margin reads there.
-LOG_OFFSET = 100.0
 OWN_FLOOR = 0.05  # a region's own score below this is noise: no smaller scale than it
-
-
-def normalise(bgr: Image) -> F32:
-    """Grey, log, high-pass, slight blur: what the correlation compares."""
-    g = np.asarray(cv2.log(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32) + LOG_OFFSET),
-                   np.float32)
-    hp = g - cv2.GaussianBlur(g, (0, 0), 4.0)
-    return np.asarray(cv2.GaussianBlur(hp, (0, 0), SMOOTH), np.float32)
 
 
 class DialClassifier:
@@ -182,6 +168,9 @@ class DialClassifier:
         self._click_labels = np.array([i for i, lb in enumerate(self.label_list)
                                        if lb[0] == CLICK], np.intp)
         self._label_rows = [np.nonzero(self.row_label == i)[0] for i in range(len(label_ids))]
+        # the rows grouped by label, for each label's best row in one reduceat
+        self._by_label = np.concatenate(self._label_rows)
+        self._label_starts = np.cumsum([0] + [len(r) for r in self._label_rows[:-1]])
         return dict(self.__dict__)
 
     def _fresh(self) -> None:
@@ -202,20 +191,23 @@ class DialClassifier:
         self._rival = ""
         self._margin = ""
 
-    def read(self, crop: Image, hint: Alignment | None = None, defer: bool = False) -> DialRead:
+    def read(self, crop: Image, hint: Alignment | None = None, defer: bool = False,
+             log_grey: F32 | None = None) -> DialRead:
         """The dial in ``crop``; ``hint``: the alignment of the previous frame (see
         ``last_alignment``), tried first. Only a window read as a click hints the next
         frame: mid-turn the strip's boxes slide in the window, and an alignment locked on
         them is off by the turn once the dial settles. ``defer``: a synthesis this read needs
         is not run here but left in ``deferred`` (a live loop hands it to the worker,
-        ``synth_worker.py``) and the read returned is unknown until it has run."""
+        ``synth_worker.py``) and the read returned is unknown until it has run.
+        ``log_grey``: the crop's ``logged`` grey when already made (``mosaic.py``)."""
         self.deferred = None
-        out = self._read(crop, hint)
+        n = normalise(crop) if log_grey is None else highpass(log_grey)
+        out = self._read(crop, n, hint)
         if out.status != CLICK and hint is not None:
             # A kept alignment that still fits the rim may be a little off inside, which
             # looks like a dial mid-turn or makes a read unsure: such a read is made again
             # from a fresh search (a live loop read settled dials as mid-turn without this)
-            out = self._read(crop, None)
+            out = self._read(crop, n, None)
         job: Callable[[], DialRead] | None = None
         if out.status == UNKNOWN and self._found is not None:
             job = partial(self._by_synthesis, crop, out, *self._found, self._unsure_top)
@@ -230,8 +222,7 @@ class DialClassifier:
             self.last_alignment = None
         return out
 
-    def _read(self, crop: Image, hint: Alignment | None) -> DialRead:
-        n = normalise(crop)
+    def _read(self, crop: Image, n: F32, hint: Alignment | None) -> DialRead:
         patch, (x, y), fit, self.last_alignment = align(n, self._target, hint)
         coarse = fit
         seen = read_colours(crop, (x, y), self.window, self.hues)
@@ -270,8 +261,9 @@ class DialClassifier:
             self.last_alignment.bank = bank
         cell_scores = all_scores[:, pick, :]
         scores = weight @ cell_scores
-        per_label = np.full(len(self.label_list), -1.0, np.float32)
-        np.maximum.at(per_label, self.row_label, scores)
+        # each label's best row (np.maximum.at from -1, as one reduceat)
+        per_label = np.maximum(np.maximum.reduceat(scores[self._by_label], self._label_starts),
+                               np.float32(-1.0))
         top = int(np.argmax(per_label))
         close = np.nonzero(per_label >= per_label[top] - RIVAL_WINDOW)[0]
         # the runner-up is weighed however far behind: with none close, a blurred blob

@@ -229,7 +229,14 @@ def _votes(hue: npt.NDArray[np.uint8], palette: tuple[int, ...]) -> npt.NDArray[
     within MAX_HUE_DIFF."""
     if not palette:
         return np.zeros(len(hue), np.intp)
-    d = np.abs(hue.astype(np.intp)[:, None] - np.array(palette, np.intp)[None, :]) % 180
+    return np.asarray(_vote_table(palette)[hue], np.intp)
+
+
+@lru_cache(maxsize=16)
+def _vote_table(palette: tuple[int, ...]) -> npt.NDArray[np.intp]:
+    """``_votes`` of every 8-bit hue, once per palette (a pixel's vote is its hue's)."""
+    hue = np.arange(256, dtype=np.intp)
+    d = np.abs(hue[:, None] - np.array(palette, np.intp)[None, :]) % 180
     d = np.minimum(d, 180 - d)
     best = np.argmin(d, axis=1)
     best[d[np.arange(len(hue)), best] > MAX_HUE_DIFF] = len(palette)

@@ -2,8 +2,9 @@
 
 A *face* is one click as the camera sees it through a window: the printed values, their colour
 blocks and marks (Air Action's bullet holes under the combat values, the red line on the speed
-dial). Click order is the catalogue file's order (Air Action: ``combat_dial`` clockwise from
-click 0, ``speed_dial`` in throttle-up order; Aces: ``dial`` from the starting end).
+dial, an Ace card's KO bar). Click order is the catalogue file's order (Air Action:
+``combat_dial`` clockwise from click 0, ``speed_dial`` in throttle-up order; Aces: ``dial``
+from the starting end; an Air Action Ace card: its ``dial``, whose window is ``ace``).
 
 No OpenCV here: the renderer, the classifier's references and ``dialtray capture`` share it.
 """
@@ -16,8 +17,10 @@ from typing import Any
 
 AIRACTION_COMBAT = ("max_speed", "front_gunnery", "rear_gunnery", "piloting")
 ACES_COMBAT = ("speed", "attack", "defense", "fate")
+ACE_CARD = ("attack", "fate")  # an Air Action Ace card's dial (AA-M63/M64: attack, fate, KO)
 GAMES = ("airaction", "aces")
 BASE_TYPE = {"airaction": "airaction-plane", "aces": "aces-figure"}
+ACE_BASE_TYPE = "airaction-ace"  # an Ace card: a card, its one window ``ace``
 
 
 @dataclass(frozen=True)
@@ -43,16 +46,33 @@ class Face:
 
 
 def game_of(doc: Mapping[str, Any]) -> str:
-    """``airaction`` for a plane file (combat_dial + speed_dial), ``aces`` for a ``dial``."""
-    if "combat_dial" in doc:
+    """``airaction`` for a plane file (combat_dial + speed_dial) or an Ace card, ``aces`` for
+    a figure's ``dial``."""
+    if "combat_dial" in doc or is_ace_card(doc):
         return "airaction"
     if "dial" in doc:
         return "aces"
     raise ValueError("neither combat_dial (Air Action) nor dial (Aces): not a figure file")
 
 
+def is_ace_card(doc: Mapping[str, Any]) -> bool:
+    """An Air Action Ace card's document (``data/airaction/aces``): a ``dial`` of attack and
+    fate (an Aces figure's dial prints speed too)."""
+    dial: Any = doc.get("dial")
+    return bool(dial) and "speed" not in dial[0] and "attack" in dial[0]
+
+
+def base_type_of(doc: Mapping[str, Any]) -> str:
+    """The layout's base type a figure's (or Ace card's) document is read through."""
+    return ACE_BASE_TYPE if is_ace_card(doc) else BASE_TYPE[game_of(doc)]
+
+
 def dial_faces(doc: Mapping[str, Any]) -> dict[str, list[Face]]:
-    """Faces per dial kind (``combat``, and ``speed`` for an Air Action plane)."""
+    """Faces per dial kind (``combat``, and ``speed`` for an Air Action plane; ``ace`` for an
+    Ace card)."""
+    if is_ace_card(doc):
+        return {"ace": [Face({k: int(c[k]) for k in ACE_CARD}, {},
+                             {"ko": int(bool(c.get("ko")))}) for c in doc["dial"]]}
     if game_of(doc) == "airaction":
         combat = [
             Face({k: int(c[k]) for k in AIRACTION_COMBAT},
@@ -76,6 +96,10 @@ def faces_to_document(base: Mapping[str, Any], faces: Mapping[str, list[Face]],
     ``bail_out``, ``structural_limit``, a speed position's ``effect``), click by click."""
     doc = {k: v for k, v in base.items() if k not in ("combat_dial", "speed_dial", "dial")}
     extra = extra or {}
+    if "ace" in faces:  # an Air Action Ace card
+        doc["dial"] = [{**{k: f.values[k] for k in ACE_CARD},
+                        **({"ko": True} if f.marks.get("ko") else {})} for f in faces["ace"]]
+        return doc
     if "speed" in faces:  # an Air Action plane: two dials
         combat = []
         for i, f in enumerate(faces["combat"]):

@@ -7,13 +7,22 @@ dial shows its current click (centre relative to the base centre, size, the dial
 far the printed strip moves per click — the stat cells inside and any marks such as bullet
 holes). Coordinates are millimetres, origin at the tray's top-left corner, y pointing down.
 
+A dock has two readers (encoders): a plane's combat and speed dials sit over them. A piece
+with one dial on a dock's *second* reader (an Air Action Ace card sharing a dock, a second
+Aces figure sharing one) sits in the dock's **holder**: a card slot beside the dock, read like
+a base whose centre is the holder's point (its window where a base's would be). The camera
+code names such a seat by a *place* number: a dock's own seat is the dock number, its holder
+``HOLDER + dock`` (``place_of``, ``places``, ``place_text``). A base type of shape ``card``
+(an Ace card) is drawn as a card wherever it sits, as is anything in a holder.
+
 No OpenCV here: the CLI and the tracker can read a layout without the ``vision`` extra.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +31,19 @@ from typing import Any
 SAMPLE_LAYOUT = Path(__file__).resolve().parents[1] / "data" / "vision" / "tray_layout.json"
 SOURCE_LAYOUT = SAMPLE_LAYOUT  # the name older callers import
 """The sample layout in a source checkout (the rendered test tray)."""
+
+HOLDER = 100  # a dock's holder is place HOLDER + dock (a dock's own seat: the dock number)
+SHAPES = ("round", "card")
+
+
+def place_of(dock: int, holder: bool) -> int:
+    """The place number of ``dock``'s own seat (False) or of its holder (True)."""
+    return HOLDER + dock if holder else dock
+
+
+def place_text(place: int) -> str:
+    """How a person is told of a place: ``dock 3`` or ``dock 0's holder``."""
+    return f"dock {place - HOLDER}'s holder" if place >= HOLDER else f"dock {place}"
 
 
 class LayoutError(ValueError):
@@ -54,10 +76,14 @@ class Window:
 
 @dataclass(frozen=True)
 class BaseType:
+    """A kind of base: ``round`` (a figure's base, the figure standing over it) or ``card``
+    (an Ace card: a card around its windows, nothing standing over it)."""
+
     name: str
     game: str
     radius: float
     windows: dict[str, Window]
+    shape: str = "round"
 
 
 @dataclass(frozen=True)
@@ -71,6 +97,12 @@ class Layout:
     docks: dict[int, tuple[float, float]]
     base_types: dict[str, BaseType]
     colours_bgr: dict[str, tuple[int, int, int]]
+    holders: dict[int, tuple[float, float]] = field(default_factory=dict)  # dock -> point
+
+    @cached_property
+    def places(self) -> dict[int, tuple[float, float]]:
+        """Every seat a piece can sit in, by place number (docks, then holders)."""
+        return {**self.docks, **{place_of(d, True): c for d, c in self.holders.items()}}
 
     def marker_points(self, marker_id: int) -> list[tuple[float, float]]:
         """The marker's four corners in tray mm, in ArUco's order (clockwise from top-left)."""
@@ -158,21 +190,29 @@ def parse_layout(doc: Any, file: str) -> Layout:
     if len(corners) < 3:
         raise LayoutError(file, "markers.corners", "at least 3 markers are needed")
     docks: dict[int, tuple[float, float]] = {}
+    holders: dict[int, tuple[float, float]] = {}
     for i, d in enumerate(_get(doc, "docks", "", file)):
         n = _get(d, "dock", f"docks[{i}]", file)
-        if not isinstance(n, int) or isinstance(n, bool) or n < 0 or n in docks:
-            raise LayoutError(file, f"docks[{i}].dock", f"expected a new dock number, got {n!r}")
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0 or n >= HOLDER or n in docks:
+            raise LayoutError(file, f"docks[{i}].dock",
+                              f"expected a new dock number below {HOLDER}, got {n!r}")
         docks[n] = _pair(_get(d, "centre", f"docks[{i}]", file), f"docks[{i}].centre", file)
+        if "holder" in d:
+            holders[n] = _pair(d["holder"], f"docks[{i}].holder", file)
     base_types: dict[str, BaseType] = {}
     for name, b in dict(_get(doc, "base_types", "", file)).items():
         f = f"base_types.{name}"
         windows = {w: _window(w, wd, f"{f}.windows.{w}", file)
                    for w, wd in dict(_get(b, "windows", f, file)).items()}
-        if "combat" not in windows:
-            raise LayoutError(file, f"{f}.windows", "every base has a combat window")
+        if not windows:
+            raise LayoutError(file, f"{f}.windows", "every base has a window")
+        shape = b.get("shape", "round")
+        if shape not in SHAPES:
+            raise LayoutError(file, f"{f}.shape", f"expected one of {', '.join(SHAPES)}, "
+                              f"got {shape!r}")
         base_types[name] = BaseType(name, str(_get(b, "game", f, file)),
                                     _num(_get(b, "radius", f, file), f"{f}.radius", file, True),
-                                    windows)
+                                    windows, shape)
     colours: dict[str, tuple[int, int, int]] = {}
     for name, v in dict(_get(doc, "colours_bgr", "", file)).items():
         if not isinstance(v, list) or len(v) != 3 or not all(
@@ -181,7 +221,8 @@ def parse_layout(doc: Any, file: str) -> Layout:
         colours[name] = (v[0], v[1], v[2])
     if "none" not in colours:
         raise LayoutError(file, "colours_bgr.none", "missing (the plain dial colour)")
-    return Layout(file, width, height, dictionary, msize, corners, docks, base_types, colours)
+    return Layout(file, width, height, dictionary, msize, corners, docks, base_types, colours,
+                  holders)
 
 
 def load_layout(path: str | Path | None = None) -> Layout:

@@ -25,6 +25,7 @@ from dialtray.vision.camera import CameraModel
 from dialtray.vision.classify import DialClassifier
 from dialtray.vision.errors import VisionError
 from dialtray.vision.layout import Layout
+from dialtray.vision.mosaic import Place, mosaic_of
 from dialtray.vision.reading import DialRead
 from dialtray.vision.refs import FigureRefs
 from dialtray.vision.register import (
@@ -35,7 +36,7 @@ from dialtray.vision.register import (
     follow,
     register,
 )
-from dialtray.vision.still import Box, Key, StillWindows
+from dialtray.vision.still import Key, StillWindows
 from dialtray.vision.synth_worker import WORKER
 
 
@@ -94,7 +95,7 @@ class TrayReader:
     def read(self, image: Image, docks: Mapping[int, str], registration: Registration | None = None,
              what: str = "image") -> dict[int, dict[str, DialRead]]:
         for dock, figure in docks.items():
-            if dock not in self.layout.docks:
+            if dock not in self.layout.places:  # a dock, or a dock's holder (layout.HOLDER)
                 raise VisionError(f"dock {dock} is not in the layout {self.layout.file} "
                                   f"(docks {min(self.layout.docks)}-{max(self.layout.docks)})")
             self.classifiers(figure)
@@ -106,32 +107,39 @@ class TrayReader:
             self._hints_for = reg
         windows = [((dock, figure, d), c) for dock, figure in sorted(docks.items())
                    for d, c in self.classifiers(figure).items()]
+        # every window's crop from one map of the registration (mosaic.py)
+        mosaic = mosaic_of(reg, [self._place(k) for k, _ in windows])
         # kept reads only in a live loop: the markers confirmed on this very frame (a
         # registration passed in without follow() may be stale: the camera may have moved)
         live = self.reuse and reg is self._followed and image is self._followed_frame
+        kept: dict[int, DialRead] = {}
         if live:
-            self.still.compare(image, reg, {k: self._box(reg, k) for k, _ in windows})
+            self.still.compare(image, reg, {k: mosaic.boxes[i]
+                                            for i, (k, _) in enumerate(windows)})
+            for i, (key, _) in enumerate(windows):
+                read = self.still.kept_read(key)
+                if read is not None:
+                    kept[i] = read
+        crops, logs = mosaic.crops(image, [i for i in range(len(windows)) if i not in kept])
         out: dict[int, dict[str, DialRead]] = {}
         self.reused = set()
         for i, (key, c) in enumerate(windows):
             dock, figure, d = key
-            read = self.still.kept_read(key) if live else None
-            if read is not None:
+            if i in kept:
+                read = kept[i]
                 self.reused.add((dock, d))
             else:
-                bt = self.layout.base_type(self.refs[figure].base_type)
-                read = c.read(reg.crop(image, self.layout.docks[dock], bt.windows[d], bt.name),
-                              self._hints.get(key), defer=live)
+                read = c.read(crops[i], self._hints.get(key), defer=live, log_grey=logs[i])
                 self._hints[key] = c.last_alignment
                 pending = self.worker.submit(c.deferred) if c.deferred is not None else None
                 if self.reuse:
-                    self.still.keep(key, image, self._box(reg, key), read, 7 * i, pending)
+                    self.still.keep(key, image, mosaic.boxes[i], read, 7 * i, pending)
             out.setdefault(dock, {})[d] = read
         self.still.forget_all_but({k for k, _ in windows})
         return out
 
-    def _box(self, reg: Registration, key: Key) -> Box:
-        """The frame pixels a window's crop is sampled from."""
+    def _place(self, key: Key) -> Place:
+        """Where a window's crop is sampled: its base's dock centre, the window, base type."""
         dock, figure, d = key
         bt = self.layout.base_type(self.refs[figure].base_type)
-        return reg.window_box(self.layout.docks[dock], bt.windows[d], bt.name)
+        return self.layout.places[dock], bt.windows[d], bt.name

@@ -61,6 +61,7 @@ class Registration:
     _maps: dict[tuple[float, float, str, str], tuple[Any, Any]] = field(default_factory=dict)
     _boxes: dict[tuple[float, float, str, str], tuple[slice, slice]] = field(
         default_factory=dict)
+    mosaics: dict[Any, Any] = field(default_factory=dict)  # mosaic.py's, made once
 
     def window_maps(self, centre: tuple[float, float], window: Window,
                     key: str) -> tuple[Any, Any]:

@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from dialtray.vision.faces import Face
-from dialtray.vision.layout import BaseType, Layout
+from dialtray.vision.layout import HOLDER, BaseType, Layout
 from dialtray.vision.render_dial import DialStyle, Image, render_strip, window_view
 from dialtray.vision.render_optics import TEX_PPM, Optics, camera_for, sensed
 from dialtray.vision.render_profiles import Params
@@ -32,6 +32,7 @@ __all__ = ["DockSpec", "Drawn", "Figure", "Optics", "Rendered", "camera_for", "d
            "paste_window", "random_positions", "render_tray", "sensed"]
 
 STRIP_PPM = 8.0
+CARD_MARGIN_MM = 5.0  # a card's edge beyond its windows (the crop's 3 mm search room is card)
 
 
 @dataclass(frozen=True)
@@ -124,10 +125,14 @@ def _draw_dock(tex: Image, layout: Layout, dock: int, spec: DockSpec, p: Params,
     shift = (float(rng.uniform(-p.seat_mm, p.seat_mm)), float(rng.uniform(-p.seat_mm, p.seat_mm)))
     if seat is not None:
         angle, shift = seat[0], (seat[1], seat[2])
-    a = _base_to_tex(layout.docks[dock], angle, shift)
+    a = _base_to_tex(layout.places[dock], angle, shift)
     centre = (round(a[0, 2]), round(a[1, 2]))
     grey = int(rng.integers(35, 60))
-    cv2.circle(tex, centre, round(bt.radius * TEX_PPM), (grey, grey, grey + 4), -1, cv2.LINE_AA)
+    if is_card(bt, dock):
+        _draw_card(tex, bt, a, (grey, grey, grey + 4))
+    else:
+        cv2.circle(tex, centre, round(bt.radius * TEX_PPM), (grey, grey, grey + 4), -1,
+                   cv2.LINE_AA)
     for name, win in bt.windows.items():
         paste_window(tex, layout, spec, name, a, spec.positions[name])
         x0 = win.centre[0] - win.size[0] / 2 - 0.5
@@ -135,10 +140,27 @@ def _draw_dock(tex: Image, layout: Layout, dock: int, spec: DockSpec, p: Params,
         corners = np.array([[[x0, y0], [x0 + win.size[0] + 1, y0],
                              [x0 + win.size[0] + 1, y0 + win.size[1] + 1],
                              [x0, y0 + win.size[1] + 1]]], np.float64)
-        pts = cv2.transform(corners, a) - np.array(_box_origin(layout.docks[dock]))
+        pts = cv2.transform(corners, a) - np.array(_box_origin(layout.places[dock]))
         label = 1 + list(bt.windows).index(name)  # one label per window
         cv2.fillPoly(windows_mask, pts.astype(np.int32), label)
     return a
+
+
+def is_card(bt: BaseType, place: int) -> bool:
+    """Drawn as a card (an Ace card, anything in a dock's holder), nothing standing over it;
+    else a round base with its figure."""
+    return bt.shape == "card" or place >= HOLDER
+
+
+def _draw_card(tex: Image, bt: BaseType, a: np.ndarray, colour: tuple[int, int, int]) -> None:
+    """A card around the base type's windows (their box and ``CARD_MARGIN_MM``), seated by
+    the affine ``a`` (base mm -> texture px)."""
+    xs = [w.centre[0] + s * w.size[0] / 2 for w in bt.windows.values() for s in (-1, 1)]
+    ys = [w.centre[1] + s * w.size[1] / 2 for w in bt.windows.values() for s in (-1, 1)]
+    m = CARD_MARGIN_MM
+    x0, x1, y0, y1 = min(xs) - m, max(xs) + m, min(ys) - m, max(ys) + m
+    pts = cv2.transform(np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64), a)
+    cv2.fillPoly(tex, [np.round(pts[0] * 16).astype(np.int32)], colour, cv2.LINE_AA, 4)
 
 
 def paste_window(tex: Image, layout: Layout, spec: DockSpec, name: str, a: np.ndarray,
@@ -263,15 +285,15 @@ def draw_tray(layout: Layout, docks: Mapping[int, DockSpec], p: Params, seed: in
     truth: dict[int, dict[str, Any]] = {}
     affines: dict[int, np.ndarray] = {}
     figures: dict[int, Figure] = {}
-    for dock in sorted(docks):
+    for dock in sorted(docks):  # docks, then holders (places HOLDER + dock)
         spec = docks[dock]
-        bx, by = _box_origin(layout.docks[dock])
+        bx, by = _box_origin(layout.places[dock])
         side = round(2 * BOX_MM * TEX_PPM)
         windows_mask = np.zeros((min(side, th - by), min(side, tw - bx)), np.uint8)
         affines[dock] = _draw_dock(tex, layout, dock, spec, p, rng, windows_mask,
                                    (seats or {}).get(dock))
-        if p.figures:
-            fig = _draw_figure(tex, layout.docks[dock], p, rng, windows_mask)
+        if p.figures and not is_card(layout.base_type(spec.base_type), dock):
+            fig = _draw_figure(tex, layout.places[dock], p, rng, windows_mask)
             if fig is not None:
                 figures[dock] = fig
         truth[dock] = {"figure": spec.figure, "base_type": spec.base_type,

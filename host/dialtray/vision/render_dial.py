@@ -115,6 +115,12 @@ def render_click(window: Window, face: Face, style: DialStyle, layout: Layout,
             cx = x + mw * (i + 1) / (n + 1)
             cv2.circle(img, (round(cx), round(y + mh / 2)), max(1, round(mh * 0.4)),
                        (20, 20, 20), -1, cv2.LINE_AA)
+    ko = window.marks.get("ko")  # an Ace card's knocked-out click: a red bar lettered KO
+    if ko is not None and face.marks.get("ko"):
+        x, y, mw, mh = (v * ppm for v in ko)
+        cv2.rectangle(img, (round(x), round(y)), (round(x + mw), round(y + mh)), (30, 30, 200),
+                      -1, cv2.LINE_AA)
+        _draw_text(img, "KO", (x + mw / 2, y + mh / 2), mh * 0.7, style, (235, 235, 235))
     red = window.marks.get("red_line")
     if red is not None and face.marks.get("red_line"):
         x, y, mw, mh = (v * ppm for v in red)

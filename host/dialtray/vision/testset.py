@@ -19,7 +19,7 @@ import numpy as np
 
 from dialtray.vision.classify import DialClassifier
 from dialtray.vision.errors import VisionError
-from dialtray.vision.faces import BASE_TYPE, Face, dial_faces, game_of
+from dialtray.vision.faces import BASE_TYPE, Face, base_type_of, dial_faces, game_of
 from dialtray.vision.layout import Layout
 from dialtray.vision.reader import TrayReader
 from dialtray.vision.reading import BETWEEN, CLICK, UNKNOWN, DialRead
@@ -36,6 +36,16 @@ def sample_figures(game: str) -> dict[str, dict[str, Any]]:
     d = DATA / ("airaction/figures" if game == "airaction" else "aces/figures")
     out = {}
     for p in sorted(d.glob("*.json")):
+        doc = json.loads(p.read_text(encoding="utf-8"))
+        out[doc["id"]] = doc
+    return out
+
+
+def sample_ace_cards() -> dict[str, dict[str, Any]]:
+    """The shipped Air Action Ace cards (``data/airaction/aces``), by id: one dial each, read
+    through the ``ace`` window of an ``airaction-ace`` card."""
+    out = {}
+    for p in sorted((DATA / "airaction" / "aces").glob("*.json")):
         doc = json.loads(p.read_text(encoding="utf-8"))
         out[doc["id"]] = doc
     return out
@@ -62,14 +72,15 @@ def capture_refs(layout: Layout, figure: str, doc: dict[str, Any], dock: int = 0
     """References from rendered capture photos (registration + crop, as the CLI does)."""
     faces = dial_faces(doc)
     game = game_of(doc)
-    bt = layout.base_type(BASE_TYPE[game])
+    bt = layout.base_type(base_type_of(doc))
     finder = MarkerFinder(layout)
     crops: dict[str, list[Any]] = {d: [None] * len(f) for d, f in faces.items()}
     for i, shot in capture_photos(layout, figure, faces, bt.name, dock, seed):
         reg = register(shot.image, finder)
         for d, fs in faces.items():
             if i < len(fs):
-                crops[d][i] = reg.crop(shot.image, layout.docks[dock], bt.windows[d], bt.name)
+                crops[d][i] = reg.crop(shot.image, layout.places[dock], bt.windows[d],
+                                       bt.name)
     return FigureRefs(figure, game, bt.name, faces, crops)
 
 
@@ -282,7 +293,8 @@ def write_sample_refs(directory: Path) -> list[Path]:
     layout = load_layout()
     out = []
     for game in ("airaction", "aces"):
-        for fid, doc in sample_figures(game).items():
+        pieces = {**sample_figures(game), **(sample_ace_cards() if game == "airaction" else {})}
+        for fid, doc in pieces.items():
             path = directory / game / f"{fid}.npz"
             save_refs(path, capture_refs(layout, fid, doc))
             out.append(path)

@@ -2,7 +2,8 @@
 virtual tray's camera in ``commands._camera_sim``, the camera-only tray of
 ``table.camera_only``).
 
-A ``TrayScene`` of the sample figures on their docks, drawn under a photograph profile
+A ``TrayScene`` of the sample figures (and Air Action Ace cards) in their places (a dock, or a
+dock's holder: ``layout.HOLDER``), drawn under a photograph profile
 (``held-back``, ``train`` or ``clean``), a ``DialWorld`` a hand turns, a ``VirtualCamera``
 filming it at a frame rate, and a ``TrayReader`` with the sample references of those figures.
 """
@@ -15,7 +16,7 @@ import numpy as np
 
 from dialtray.vision import render_profiles as rp
 from dialtray.vision import testset
-from dialtray.vision.faces import BASE_TYPE, dial_faces
+from dialtray.vision.faces import base_type_of, dial_faces
 from dialtray.vision.layout import Layout
 from dialtray.vision.reader import TrayReader
 from dialtray.vision.render import DockSpec
@@ -29,9 +30,10 @@ PROFILES: dict[str, Callable[[np.random.Generator], rp.Params]] = {
 def virtual_scene(layout: Layout, game: str, figs: dict[int, str], profile: str, seed: int,
                   fps: float) -> tuple[DialWorld, VirtualCamera, TrayReader,
                                        dict[int, DockSpec]]:
-    """(the world, the camera filming it, the reader, dock -> what is drawn there)."""
-    docs = testset.sample_figures(game)
-    docks = {d: DockSpec(f, BASE_TYPE[game], dial_faces(docs[f]),
+    """(the world, the camera filming it, the reader, place -> what is drawn there)."""
+    docs = {**testset.sample_figures(game),
+            **(testset.sample_ace_cards() if game == "airaction" else {})}
+    docks = {d: DockSpec(f, base_type_of(docs[f]), dial_faces(docs[f]),
                          dict.fromkeys(dial_faces(docs[f]), 0.0)) for d, f in figs.items()}
     rng = np.random.default_rng(seed)
     world = DialWorld(dock_positions(docks))

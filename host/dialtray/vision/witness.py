@@ -39,6 +39,7 @@ import numpy as np
 from dialtray.vision.burst import MOST, MOVING, BurstRead, WindowBurst, frame_noise
 from dialtray.vision.errors import VisionError
 from dialtray.vision.fusion import CONFIRMED, CameraView, fuse
+from dialtray.vision.layout import place_text
 from dialtray.vision.reader import TrayReader
 from dialtray.vision.reading import BETWEEN, CLICK
 from dialtray.vision.register import Image, Registration
@@ -57,7 +58,8 @@ Key = tuple[int, str]
 
 @dataclass(frozen=True)
 class Witnessed:
-    """What the camera made of one settled click (see the module docstring)."""
+    """What the camera made of one settled click (see the module docstring). ``dock`` is
+    the place the dial is seen at: a dock, or a dock's holder (``layout.HOLDER + dock``)."""
 
     dock: int
     dial: str
@@ -83,7 +85,7 @@ class Witnessed:
 
     def line(self) -> str:
         """One line for the tray view and the game's log."""
-        who = f"dock {self.dock} {self.dial}"
+        who = f"{place_text(self.dock)} {self.dial}"
         if self.state == CONFIRM:
             return f"{who}: click {self.click} confirmed by the camera ({self.frames} frames)"
         if self.state == CAMERA_ONLY:
@@ -282,11 +284,10 @@ class CameraWitness:
                 if job is not None:
                     job.burst = None
                 continue
-            with self._cond:
-                self._pending -= 1
-            if key[0] not in self.docks:
-                continue  # no figure on that dock: nothing to read
-            self._jobs[key] = _Job(key, click, plausible, now, asked=asked)
+            with self._cond:  # the request becomes a job in one step (``idle`` never sees
+                self._pending -= 1  # it in neither)
+                if key[0] in self.docks:  # (no figure on that dock: nothing to read)
+                    self._jobs[key] = _Job(key, click, plausible, now, asked=asked)
 
     def _look(self, frame: Image, reg: Registration, level: float, now: float) -> None:
         """Which windows changed since the last frame (moves; camera-only dials' settles)."""
@@ -294,7 +295,7 @@ class CameraWitness:
             for dial in self.reader.classifiers(figure):
                 key = (dock, dial)
                 bt = self.reader.layout.base_type(self.reader.refs[figure].base_type)
-                box = reg.window_box(self.reader.layout.docks[dock], bt.windows[dial], bt.name)
+                box = reg.window_box(self.reader.layout.places[dock], bt.windows[dial], bt.name)
                 w = self._watch.get(key)
                 if w is None:  # its history unknown: still from now on
                     w = self._watch[key] = _Watch(changed=now)
@@ -331,7 +332,7 @@ class CameraWitness:
         if job.burst is None:
             bt = self.reader.layout.base_type(self.reader.refs[figure].base_type)
             job.burst = WindowBurst(self.reader.classifiers(figure)[dial],
-                                    self.reader.layout.docks[dock], bt.windows[dial], bt.name,
+                                    self.reader.layout.places[dock], bt.windows[dial], bt.name,
                                     most=self.most)
             job.bursts += 1
         answer = job.burst.feed(frame, reg)
@@ -364,7 +365,8 @@ class CameraWitness:
             seen = " or ".join(str(c) for c in a.read.clicks)
             self._finish(job, DISAGREE, a,
                          f"the encoder says click {job.encoder}, the camera sees click {seen}",
-                         f"re-seat the figure on dock {key[0]} (press it flat into its dock) "
+                         f"re-seat the figure on {place_text(key[0])} (press it flat into its "
+                         "seat) "
                          f"and check its {key[1]} dial shows click {job.encoder}; the game "
                          f"keeps click {last} until the camera agrees", now, click=last,
                          keep=True)
@@ -388,13 +390,14 @@ class CameraWitness:
                       a.read.clicks if a is not None and a.read is not None
                       and a.status == CLICK else (), click, job.frames, job.bursts, reason,
                       todo, now, job.since if job.asked is None else min(job.asked, job.since))
-        if keep:
-            job.held = True
-        else:
-            self._jobs.pop(job.key, None)
-        if self.camera_only and job.encoder is None and state in (UNSURE, MIDTURN):
-            self._retry[job.key] = self.frames + RETRY_FRAMES
-        with self._cond:
+        with self._cond:  # the job ends and its answer is there in one step: a caller that
+            # waited for ``idle`` finds every answer in ``results``
+            if keep:
+                job.held = True
+            else:
+                self._jobs.pop(job.key, None)
+            if self.camera_only and job.encoder is None and state in (UNSURE, MIDTURN):
+                self._retry[job.key] = self.frames + RETRY_FRAMES
             self.results.append(w)
             self._cond.notify_all()
         if self.on_result is not None:

@@ -7,9 +7,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from dialtray.commands.coverage import DEFAULT_INVENTORY, REPO, compute
 from dialtray.rules.airaction import events as ev
 from dialtray.rules.airaction.bots import STANDARD_SQUADRONS, play_game
+from dialtray.rules.inventory import DEFAULT_INVENTORY, REPO, compute
 
 GAMES = 1000
 CHUNKS = 4  # the 1 000 games in four slices, so pytest-xdist spreads them over the cores

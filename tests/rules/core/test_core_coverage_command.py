@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dialtray.cli import main
-from dialtray.commands.coverage import compute, inventory_ids
+from dialtray.rules.inventory import compute, inventory_ids
 
 INVENTORY = """
 ### Mechanics

@@ -16,6 +16,7 @@ import time
 from dialrig import config
 
 from dialtray.commands._common import CommandError
+from dialtray.commands._store import store_place
 from dialtray.link.session import TraySession
 from dialtray.table.games import TITLES
 from dialtray.table.narrate import plain
@@ -117,7 +118,7 @@ def play(args: argparse.Namespace, table: Table, session: TraySession, turn: obj
     t = table.tracker
     narrator = Narrator(t, args.clicks, pause)
     t.on_change = narrator
-    tracked = CommandTable.open(args, t, session, "demo")
+    tracked = CommandTable.open(store_place(args), t, session, "demo")
     print("binding: " + ", ".join(f"{s.text()}={d.figure}"
                                   + ("" if d.kind in ("combat", "speed") else f" {d.kind}")
                                   for s, d in t.binding.items() if s.dial == 0), flush=True)

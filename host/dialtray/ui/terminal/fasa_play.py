@@ -27,6 +27,7 @@ from rich.console import Console
 
 from dialtray.commands._common import CommandError, resolve_port, start_virtual, sync_timeout
 from dialtray.commands._fasaargs import EXAMPLES, KIND
+from dialtray.commands._store import store_place
 from dialtray.rules.core.errors import (
     DiceError,
     IllegalActionError,
@@ -114,7 +115,8 @@ class FasaPlay:
         self.shown: tuple[int, str, int] = (0, "", -1)  # (turn, phase, actions) last drawn
         self.sheets_turn = 0
         self.failed = False  # stopped by the dice (the tray), not by the players
-        self.stored = plain_table(args, self.g, header_of(self.g))  # issue 31: in the store
+        # issue 31: in the store
+        self.stored = plain_table(store_place(args), self.g, header_of(self.g))
         self.rolls: deque[str] = deque(maxlen=6)  # the last d10 rolls, as shown when rolled
 
     # ---- output ---------------------------------------------------------------------------

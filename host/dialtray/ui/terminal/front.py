@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.live import Live
 
 from dialtray.commands import _camera_play as camera
+from dialtray.commands._store import store_place
 from dialtray.link.session import TraySession
 from dialtray.rules.core.errors import DiceError, InvalidActionError
 from dialtray.store.table import steady_gc
@@ -68,7 +69,8 @@ class TerminalTable:
         self.vtray = vtray
         self.resumed = resumed
         if tracked is None:
-            tracked = CommandTable.open(args, self.t, session, "play", extra=table.extra)
+            tracked = CommandTable.open(store_place(args), self.t, session, "play",
+                                        extra=table.extra)
         self.tracked = tracked
         self.event = event  # an event's table (issue 17): the hub follows this game
         if event is not None:  # its records (those stored before too), the roll button

@@ -19,6 +19,7 @@ from dialtray.builder.calibration_check import warn_if_different
 from dialtray.commands import _camera_play as camera
 from dialtray.commands import _common
 from dialtray.commands._common import CommandError, require_sim, resolve_port
+from dialtray.commands._store import db_path, store_place
 from dialtray.link.session import TraySession
 from dialtray.rules.core.dice import SeededDice
 from dialtray.table.event import (
@@ -50,12 +51,13 @@ def run(args: argparse.Namespace) -> int:
         if args.docks_file is not None or args.figures:
             raise CommandError("argument --resume: the stored game has its docks already (no "
                                "--figures or --docks-file)", 2)
-        res = pick_resume(args, GAMES)
+        res = pick_resume(store_place(args), args.resume, GAMES)
         if args.game is not None and args.game != res.kind:
             raise CommandError(f"argument game: game {res.gid} is {res.kind}, not "
                                f"{args.game}", 2)
         args.game = res.kind
-        ev = open_event(args)  # at an event: the pairing and clock come again from the hub
+        # at an event: the pairing and clock come again from the hub
+        ev = open_event(args.event, args.creds, db_path(args))
         try:
             return run_resumed(args, res, ev)
         finally:
@@ -64,11 +66,12 @@ def run(args: argparse.Namespace) -> int:
     if args.game is None:
         raise CommandError("argument game: say which rules (airaction, aces, fasa or skyace), or "
                            "--resume a stored game", 2)
-    check_before_start(args, args.game)
+    check_before_start(args.game, args.docks, args.docks_file, args.figures, args.own,
+                       args.seats)
     camera.check(args)
     if args.no_encoders:
         return run_camera_only(args)
-    ev = open_event(args)
+    ev = open_event(args.event, args.creds, db_path(args))
     body = wait_assignment(ev, args.wait) if ev is not None else None
     vtray: Any = None
     if args.sim:
@@ -109,19 +112,13 @@ def run(args: argparse.Namespace) -> int:
 def run_camera_only(args: argparse.Namespace) -> int:
     """``--sim --camera virtual --no-encoders``: the table on a camera-only virtual tray (no
     electronics: no session, no LED dice; the camera's reads are the dial events)."""
-    from dialtray.table.camera_only import (
-        CameraOnlyError,
-        virtual_camera_tray,
-        without_ace_cards,
-    )
+    from dialtray.table.camera_only import CameraOnlyError, virtual_camera_tray
 
     dice = "seeded" if args.dice in ("fair", "tray") else args.dice
     inbox: queue.SimpleQueue[str | None] = queue.SimpleQueue()
     source, _ = make_dice(dice, None, args.seed, TypedDice(inbox))
     table = new_table(args.game, source, args.seed, args.turns, args.docks, args.docks_file,
-                      args.figures, timing=Timing(),
-                      make=without_ace_cards(args.seed, args.turns)
-                      if args.game == "airaction" else None)
+                      args.figures, timing=Timing())
     try:
         link = virtual_camera_tray(args.game, table.tracker, args.seed, args.camera_profile,
                                    camera.fps_of(args))

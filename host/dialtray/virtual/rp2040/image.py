@@ -26,7 +26,7 @@ def build_image(cfg: dict[str, Any] | None = None,
     ({"/path": bytes})."""
     from littlefs import LittleFS
 
-    from dialtray.commands.flash import plan
+    from dialtray.builder.deploy import plan
 
     fs = LittleFS(block_size=BLOCK_SIZE, block_count=BLOCK_COUNT, prog_size=PAGE,
                   read_size=PAGE)
