@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 from dialtray.commands._camera_sim import camera_only_table
 from dialtray.rules.core.game import TABLE
-from dialtray.table.camera_only import without_ace_cards
+from dialtray.table.games import new_game
 from dialtray.tracker import marks as mk
 from dialtray.tracker.hands import Mistakes
 from dialtray.vision import testset
@@ -37,11 +37,11 @@ SLOW_FPS = 2.5  # the camera's rate measured under load (issue 33)
 
 
 def _from(seed: int, at: int) -> Any:
-    """Air Action without Ace cards (no camera window for them), its first ``at`` decisions
+    """Air Action (its Ace cards filmed through their own windows), its first ``at`` decisions
     taken by the bots' brain before the tray sees it (a game picked up where the mistakes
     wanted have their chance, without the camera time of what comes before)."""
     def make(dice: object) -> object:
-        setup: Any = without_ace_cards(seed, 3)(dice)
+        setup: Any = new_game("airaction", dice, seed, 3)  # type: ignore[arg-type]
         g = setup.game
         for _ in range(at):
             legal = g.legal_actions()
@@ -82,11 +82,11 @@ def _play(layout: Layout, seed: int, at: int, kinds: list[str], decisions: int
     assert sorted(mistakes.made) == sorted(kinds), (mistakes.made, t.waiting_for())
     assert t.ready() and table.hands.decisions >= decisions, t.waiting_for()
     # the camera's positions are where the world left each dial (or print alike there)
-    figures = testset.sample_figures("airaction")
+    figures = {**testset.sample_figures("airaction"), **testset.sample_ace_cards()}
     for (dock, dial), d in tray.dials.items():
-        truth = round(cam.world.positions[dock][d.name]) % d.clicks
+        truth = round(cam.world.positions[d.place][d.name]) % d.clicks
         seen = (tray._pos[(dock, dial)] * d.up) % d.clicks
-        printed = dial_faces(figures[cam.witness.docks[dock]])[d.name]
+        printed = dial_faces(figures[cam.witness.docks[d.place]])[d.name]
         assert printed[seen].key() == printed[truth].key(), (dock, d.name, seen, truth)
     print(f"slow camera ({SLOW_FPS} fps): {table.hands.decisions} decisions, "
           f"{len(tray.events)} camera events, flags {[f.kind for f in t.flags]}, "
@@ -115,9 +115,9 @@ def test_a_slow_camera_takes_each_turn_whole_and_sees_a_peek(layout: Layout) -> 
 
 @pytest.mark.slow  # ~20 s, as above
 def test_a_slow_camera_still_sees_too_many_clicks_and_the_wrong_dial(layout: Layout) -> None:
-    """Turn 2's first hit (2 clicks due on B2's combat dial), turned on the wrong dial, then
-    one click too many."""
-    table, _cam, _ = _play(layout, 12, 40, [mk.TOO_MANY, mk.WRONG_DIAL], 2)
+    """The first clicks due from the game's 59th decision on (seed 12, Air Action with its Ace
+    cards: turn 3), turned on the wrong dial, then one click too many."""
+    table, _cam, _ = _play(layout, 12, 58, [mk.TOO_MANY, mk.WRONG_DIAL], 2)
     t = table.t
     assert Counter(f.kind for f in t.flags) == Counter([mk.TOO_MANY, mk.WRONG_DIAL]), \
         _flags(t)
