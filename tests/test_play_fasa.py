@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -148,17 +149,23 @@ class Screen:
         self.pos = 0  # the end of the last match: the next wait looks after it
 
     def wait_for(self, needle: str, timeout: float = 60) -> int:
-        """Where ``needle`` first appears after the last match (its offset in ``text``)."""
+        """Where ``needle`` first appears after the last match (its offset in ``text``),
+        waiting ``timeout`` seconds at most in all (a screen that keeps redrawing must not keep
+        the wait going)."""
+        end = time.monotonic() + timeout
         while True:
             at = self.text.find(needle, self.pos)
             if at >= 0:
                 self.pos = at + len(needle)
                 return at
+            left = end - time.monotonic()
             try:
-                chunk = self.child.read_nonblocking(65536, timeout=timeout)
+                if left <= 0:
+                    raise pexpect.TIMEOUT("deadline")
+                chunk = self.child.read_nonblocking(65536, timeout=left)
             except (pexpect.TIMEOUT, pexpect.EOF):
-                raise AssertionError(f"{needle!r} never appeared; screen ends with:\n"
-                                     f"{self.text[-3000:]}") from None
+                raise AssertionError(f"{needle!r} never appeared in {timeout:.0f} s; screen "
+                                     f"ends with:\n{self.text[-3000:]}") from None
             self.text += ANSI.sub(b"", chunk).decode(errors="replace")
 
 

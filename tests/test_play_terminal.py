@@ -9,6 +9,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pexpect
@@ -26,16 +27,23 @@ class Screen:
         self.text = ""
 
     def wait_for(self, needle: str, timeout: float = 60) -> None:
+        """Until ``needle`` is on the screen, ``timeout`` seconds at most in all: a live screen
+        redraws on its own, so output that keeps coming must not keep the wait going (a run
+        once waited 30 minutes here for a line that never came)."""
         pattern = re.compile(re.escape(needle))
         seen = len(self.text)
+        end = time.monotonic() + timeout
         while True:
             if pattern.search(self.text, max(0, seen - len(needle))):
                 return
+            left = end - time.monotonic()
             try:
-                chunk = self.child.read_nonblocking(65536, timeout=timeout)
+                if left <= 0:
+                    raise pexpect.TIMEOUT("deadline")
+                chunk = self.child.read_nonblocking(65536, timeout=left)
             except pexpect.TIMEOUT:
-                raise AssertionError(f"{needle!r} never appeared; screen ends with:\n"
-                                     f"{self.text[-3000:]}") from None
+                raise AssertionError(f"{needle!r} never appeared in {timeout:.0f} s; screen "
+                                     f"ends with:\n{self.text[-3000:]}") from None
             self.text += ANSI.sub(b"", chunk).decode(errors="replace")
 
     def type(self, line: str) -> None:
