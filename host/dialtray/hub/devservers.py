@@ -132,6 +132,7 @@ class Mosquitto:
     def start(self) -> None:
         self.proc = subprocess.Popen([self.exe, "-c", str(self.conf)], stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        (self.root / "pid").write_text(str(self.proc.pid))  # for ``reap_orphans``
         wait_port(self.port, 15, self.proc)
 
     def kill(self) -> None:
@@ -234,12 +235,66 @@ class Postgres:
                 self._run([self.pg_ctl, "-D", str(self.data), "-m", "immediate", "-w", "stop"])
 
 
+PREFIX = "dialtray-hub-"
+OWNER = "owner"  # in a DevServers directory: "PID START" of the process that started them
+
+
+def _started(pid: int) -> str | None:
+    """A process's start time (clock ticks since boot, /proc/PID/stat field 22): with the pid,
+    it names the process even after the pid is reused. None: no such process."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return stat.rsplit(")", 1)[1].split()[19]
+
+
+def reap_orphans(root: Path | None = None) -> list[Path]:
+    """Stop and remove the servers of every DevServers directory whose owner is gone.
+
+    PostgreSQL runs as a daemon (``pg_ctl`` detaches it), so a ``dialtray hub servers`` or
+    a test killed with SIGKILL, where no ``atexit`` runs, would leave a cluster listening
+    until the machine restarts. Each DevServers writes its owner (pid and start time); the
+    next one to start stops what the dead left behind. Returns the directories reaped."""
+    reaped = []
+    for tmp in sorted(Path(root or tempfile.gettempdir()).glob(PREFIX + "*")):
+        try:
+            pid, start = (tmp / OWNER).read_text().split()
+        except (OSError, ValueError):
+            continue  # not ours, or still being set up
+        if _started(int(pid)) == start:
+            continue  # its owner lives
+        pgdata = tmp / "pg" / "pgdata"
+        _stop(pgdata / "postmaster.pid", str(pgdata), signal.SIGQUIT)  # PostgreSQL's immediate
+        _stop(tmp / "mqtt" / "pid", str(tmp / "mqtt"), signal.SIGKILL)  # stop; the broker's
+        shutil.rmtree(tmp, ignore_errors=True)
+        reaped.append(tmp)
+    return reaped
+
+
+def _stop(pidfile: Path, mark: str, sig: int) -> None:
+    """Signal the process named in ``pidfile`` if its command line still names ``mark`` (a pid
+    of a process long dead may be another's now), and wait (up to 10 s) for it to go."""
+    try:
+        pid = int(pidfile.read_text().split()[0])
+        if mark not in Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace"):
+            return
+        os.kill(pid, sig)
+    except (OSError, ValueError, IndexError):
+        return
+    end = time.monotonic() + 10
+    while _started(pid) is not None and time.monotonic() < end:
+        time.sleep(0.05)
+
+
 class DevServers:
     """Both servers in one temporary directory; ``with DevServers("evt") as s: …``."""
 
     def __init__(self, event: str = "dev") -> None:
-        self.tmp = Path(tempfile.mkdtemp(prefix="dialtray-hub-"))
+        reap_orphans()
+        self.tmp = Path(tempfile.mkdtemp(prefix=PREFIX))
         os.chmod(self.tmp, 0o755)
+        (self.tmp / OWNER).write_text(f"{os.getpid()} {_started(os.getpid())}\n")
         self.mqtt = Mosquitto(event, self.tmp / "mqtt")
         self.pg = Postgres(self.tmp / "pg")
 
