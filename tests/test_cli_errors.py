@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from dialtray import cli
-from dialtray.commands import sim as sim_command
+from dialtray.virtual import console as sim_console
 
 BIN = Path(sys.executable).parent
 
@@ -248,8 +248,8 @@ def test_console_errors_are_one_line_without_python_internals(line: str,
         def __getattr__(self, name: str) -> object:
             return lambda *a: None
 
-    with pytest.raises(sim_command.ConsoleError) as caught:
-        sim_command.console_line(Tray(), line, "<stdin>:1")  # type: ignore[arg-type]
+    with pytest.raises(sim_console.ConsoleError) as caught:
+        sim_console.console_line(Tray(), line, "<stdin>:1")  # type: ignore[arg-type]
     message = str(caught.value)
     assert "\n" not in message and "Traceback" not in message
     assert "invalid literal" not in message and "index out of range" not in message, message

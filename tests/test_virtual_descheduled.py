@@ -79,3 +79,22 @@ def test_a_whole_turn_made_while_the_firmware_is_off_the_cpu_arrives_as_twelve_c
         with lock:
             assert sum(clicks) == 12 and all(c > 0 for c in clicks), clicks
         assert tray.resets == [], tray.notes
+
+
+def test_a_tray_off_the_cpu_for_three_seconds_still_answers_within_the_callers_time() -> None:
+    """The 10 000-click storm with the tray stopped in bursts of up to 2.5 s: every click
+    arrived, and then ``session.stats(timeout=10)`` failed after 2 s, "no acknowledgement after
+    8 tries": a command is resent 8 times, 250 ms apart, and the asking stopped there although
+    the caller gave it 10 s. A snapshot or the statistics (asked again safely: they change
+    nothing) are asked until the caller's time is up."""
+    cfg = config.default_config(1)
+    with VirtualTray(cfg, seed=3) as tray, TraySession(tray.port) as session:
+        session.wait_synced(WAIT_S)
+        pid = tray.pid
+        assert pid is not None
+        stop(pid)
+        asked = time.monotonic()
+        threading.Timer(3.0, os.kill, (pid, signal.SIGCONT)).start()
+        stats = session.stats(timeout=WAIT_S)
+        assert time.monotonic() - asked >= 3.0  # (answered once the tray ran again)
+        assert stats.frames_ok > 0

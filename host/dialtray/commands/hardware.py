@@ -8,7 +8,6 @@ printable zeroing ring for calibrating a dial with any number of clicks.
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
 from pathlib import Path
 from typing import Any
@@ -166,23 +165,12 @@ def run(args: argparse.Namespace) -> int:
 def check(files: dict[str, str], out_dir: Path) -> int:
     """Print a unified diff per stale file; 0 when every file matches the generator."""
     stale = 0
-    for name, expected in files.items():
-        path = out_dir / name
-        try:
-            actual = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            actual = ""
+    for path, missing, diff in hardware_docs.compare(files, out_dir):
+        if missing:
             print(f"{path}: missing", file=sys.stderr)
-        if actual != expected:
+        if diff:
             stale += 1
-            sys.stdout.writelines(
-                difflib.unified_diff(
-                    actual.splitlines(keepends=True),
-                    expected.splitlines(keepends=True),
-                    fromfile=f"{path} (committed)",
-                    tofile=f"{path} (from dialrig.config)",
-                )
-            )
+            sys.stdout.writelines(diff)
     if stale:
         print(
             f"{stale} file(s) differ from the pin map: run `dialtray hardware docs` and "

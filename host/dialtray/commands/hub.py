@@ -129,25 +129,7 @@ def servers(args: argparse.Namespace) -> int:
         pw = os.urandom(9).hex()
         s.mqtt.add_user("hub", pw)
         pgschema.migrate(s.pg.admin_dsn)
-        m, ev = s.mqtt, args.event
-        pid = m.proc.pid if m.proc else "?"
-        print(f"event {ev}: development servers on loopback (Ctrl-C stops both, deletes "
-              f"{s.tmp})\n"
-              f"broker     127.0.0.1:{m.port}   hub user 'hub', password {pw}\n"
-              f"  config   {m.conf}  (client ids tied to user names)\n"
-              f"  passwd   {m.passwd}\n"
-              f"  acl      {m.acl}  (tables: dialtray/{ev}/t/USER/# and cmd/USER/#)\n"
-              f"  reload   kill -HUP {pid}   (after adding a table's password)\n"
-              f"database   {s.pg.hub_dsn}\n"
-              f"  owner    {s.pg.admin_dsn}\n"
-              f"next steps:\n"
-              f"  export DIALTRAY_HUB_DB={s.pg.hub_dsn}\n"
-              f"  dialtray hub --event {ev} enroll t01 --passwd {m.passwd} > t01.json"
-              f" && kill -HUP {pid}\n"
-              f"  DIALTRAY_HUB_PASSWORD={pw} dialtray hub --event {ev} run --broker "
-              f"127.0.0.1:{m.port}\n"
-              f"  dialtray play airaction --event mqtt://127.0.0.1:{m.port}/{ev} --creds "
-              f"t01.json", flush=True)
+        print(s.guide(args.event, pw), flush=True)
         try:
             while True:
                 time.sleep(1)
@@ -268,22 +250,12 @@ def table(args: argparse.Namespace) -> int:
     if not args.store.is_file():
         raise CommandError(f"argument --store: no game database {args.store}", 2)
     _need()
-    from dialtray.hub.table import Broker, TableLink, install_trigger
-    from dialtray.store.db import GameStore, StoreError
-
-    def store_ruling(body: dict[str, Any]) -> None:  # stored at the table too
-        try:
-            with GameStore.open(args.store) as st:
-                st.append(int(body["game"]), "ruling", body)
-                st.commit()
-            print(f"ruling on game {body['game']}: {body['ruling']} {body['args']} "
-                  f"({body['why']})", flush=True)
-        except (StoreError, KeyError, ValueError) as e:
-            print(f"a ruling could not be stored: {e}", flush=True)
+    from dialtray.hub.table import Broker, TableLink, install_trigger, ruling_storer
+    from dialtray.store.db import GameStore
 
     queued = install_trigger(args.store)
     link = TableLink(args.store, args.event, tid, Broker(host, port, tid, pw), key,
-                     store_ruling).start()
+                     ruling_storer(args.store, lambda line: print(line, flush=True))).start()
     print(f"table {tid}: {queued} record(s) to send to {args.broker}; Ctrl-C stops", flush=True)
     try:
         if args.call:

@@ -13,11 +13,12 @@ from dialtray.builder.calibration_check import check_on_connect
 from dialtray.builder.calibration_view import TrayView, host_copy
 from dialtray.commands._args import int_range, positive_seconds
 from dialtray.commands._common import CommandError, resolve_port
-from dialtray.link.messages import Click, DialState, LinkState, Snapshot, TrayEvent
+from dialtray.link.messages import LinkState, TrayEvent
 from dialtray.link.session import TraySession
 from dialtray.link.state import SessionState
 from dialtray.tracker.binding import BindingError
 from dialtray.ui.terminal import dialvalues
+from dialtray.ui.terminal.monitor_view import link_text, show
 
 EPILOG = """\
 With no PORT, the one Raspberry Pi Pico on USB (VID:PID 2E8A:0005) is used; with two, name one.
@@ -135,13 +136,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def link_text(ev: LinkState, port: str, synced: bool) -> str:
-    """A link change in words: an open port is not yet a tray that answers."""
-    if ev.connected:
-        return "link up" if synced else f"port {port} open: waiting for the tray to answer"
-    return f"link down: {ev.detail}; waiting for the tray on {port} to come back"
-
-
 def cal_warning(args: argparse.Namespace, session: TraySession) -> None:
     """Say whether the tray's stored calibration is the copy monitor reads (a warning if not)."""
     hello = session.hello
@@ -160,35 +154,6 @@ def open_view(args: argparse.Namespace, uid: str) -> TrayView:
     else:
         print(f"          tray {uid}: calibration from {path}", flush=True)
     return view
-
-
-def show(ev: TrayEvent, view: TrayView | None,
-         figures: dialvalues.FigureDials | None = None) -> str:
-    if view is not None and isinstance(ev, Click):
-        return view.click(ev) + figure_text(figures, view, ev.dock, ev.dial, ev.position)
-    if view is not None and isinstance(ev, Snapshot):
-        rows = [view.dial_row(d) + dial_figure(figures, view, d)
-                for d in ev.dials if d.sensor != "none"]
-        return f"snapshot ({ev.reason}):" + "".join(f"\n            {r}" for r in rows)
-    return str(ev)
-
-
-def dial_figure(figures: dialvalues.FigureDials | None, view: TrayView, d: DialState) -> str:
-    return figure_text(figures, view, d.dock, d.dial, d.position)
-
-
-def figure_text(figures: dialvalues.FigureDials | None, view: TrayView, dock: int, dial: int,
-                position: int) -> str:
-    """'\n              A1 combat: …, click 3: max speed 8, …' for a bound dial ('' if not).
-    An uncalibrated dial's position is not a click of the figure's dial: say so instead."""
-    if figures is None:
-        return ""
-    window = figures.window(dialvalues.Slot(dock, dial), position)
-    if window is None:
-        return ""
-    if not view.calibrated(dock, dial):
-        return f"\n              {window.figure}: values unknown until the dial is calibrated"
-    return f"\n              {window.text(position)}"
 
 
 def print_stats(session: TraySession) -> None:

@@ -320,3 +320,26 @@ class DevServers:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+    def guide(self, event: str, hub_password: str) -> str:
+        """Where everything is and the next commands, for the person who started the servers
+        (``dialtray hub servers``); the hub's broker user has ``hub_password``."""
+        m, ev, pw, s = self.mqtt, event, hub_password, self
+        pid = m.proc.pid if m.proc else "?"
+        return (f"event {ev}: development servers on loopback (Ctrl-C stops both, deletes "
+                f"{s.tmp})\n"
+                f"broker     127.0.0.1:{m.port}   hub user 'hub', password {pw}\n"
+                f"  config   {m.conf}  (client ids tied to user names)\n"
+                f"  passwd   {m.passwd}\n"
+                f"  acl      {m.acl}  (tables: dialtray/{ev}/t/USER/# and cmd/USER/#)\n"
+                f"  reload   kill -HUP {pid}   (after adding a table's password)\n"
+                f"database   {s.pg.hub_dsn}\n"
+                f"  owner    {s.pg.admin_dsn}\n"
+                f"next steps:\n"
+                f"  export DIALTRAY_HUB_DB={s.pg.hub_dsn}\n"
+                f"  dialtray hub --event {ev} enroll t01 --passwd {m.passwd} > t01.json"
+                f" && kill -HUP {pid}\n"
+                f"  DIALTRAY_HUB_PASSWORD={pw} dialtray hub --event {ev} run --broker "
+                f"127.0.0.1:{m.port}\n"
+                f"  dialtray play airaction --event mqtt://127.0.0.1:{m.port}/{ev} --creds "
+                f"t01.json")

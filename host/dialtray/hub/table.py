@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from dialtray.hub import topics
-from dialtray.store.db import GameStore
+from dialtray.store.db import GameStore, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +71,24 @@ def remove_trigger(db: Path) -> None:
     outbox still holds goes at the next ``--event`` or ``dialtray hub table``)."""
     with sqlite3.connect(db, timeout=30) as conn:
         conn.execute("DROP TRIGGER IF EXISTS hub_outbox_fill")
+
+
+def ruling_storer(db: Path, say: Callable[[str], None]) -> Callable[[dict[str, Any]], None]:
+    """What a table does with a judge's ruling from the hub (``TableLink``'s ``on_ruling``):
+    store it with its game in the table's database ``db`` too, and ``say`` what it was (or
+    why it could not be stored)."""
+
+    def store_ruling(body: dict[str, Any]) -> None:
+        try:
+            with GameStore.open(db) as st:
+                st.append(int(body["game"]), "ruling", body)
+                st.commit()
+            say(f"ruling on game {body['game']}: {body['ruling']} {body['args']} "
+                f"({body['why']})")
+        except (StoreError, KeyError, ValueError) as e:
+            say(f"a ruling could not be stored: {e}")
+
+    return store_ruling
 
 
 class Outbox:

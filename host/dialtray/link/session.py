@@ -265,14 +265,26 @@ class TraySession(LinkEngine):
     def _ask(self, mtype: int, waiters: list[tuple[threading.Event, list[Any]]],
              timeout: float, what: str) -> Any:
         """Send a command whose answer is a separate message; ask again while the answer is
-        lost (its ACK may well have arrived: the answer is the larger, likelier-damaged frame)."""
+        lost (its ACK may well have arrived: the answer is the larger, likelier-damaged frame),
+        and while the command is not acknowledged at all (a tray busy, or off the CPU, for longer
+        than a command's 8 tries): these commands change nothing, so asking again is safe, and
+        the caller's ``timeout`` is the only limit."""
         got: list[Any] = []
         ev = threading.Event()
         with self._lock:
             waiters.append((ev, got))
         deadline = time.monotonic() + patient(timeout)
         while time.monotonic() < deadline:
-            self.request(mtype, proto.CMD_ID_FMT, timeout=max(0.1, deadline - time.monotonic()))
+            try:
+                self.request(mtype, proto.CMD_ID_FMT,
+                             timeout=max(0.1, deadline - time.monotonic()))
+            except CommandFailed as e:
+                if e.ack is not None:
+                    raise  # the tray answered and refused: asking again changes nothing
+                self.counters["commands asked again"] += 1
+                continue
+            except TimeoutError:
+                break
             if ev.wait(min(ANSWER_WAIT_S, max(0.0, deadline - time.monotonic()))):
                 self._cell.raise_if_failed()
                 return got[0]
