@@ -1,6 +1,6 @@
 """The camera in the live loop at a table: bot games on the virtual tray (the real firmware,
 its encoders, the link, the tracker) filmed by the virtual camera at the held-back profile,
-every settled click burst-read and fused with the encoder (``commands._camera_sim``).
+every settled click burst-read and fused with the encoder (``table.camera_game``).
 
     .venv/bin/python bench/bench_camera_live.py [--games airaction,aces] [--seeds 9990,9991]
         [--turns 6]
@@ -28,7 +28,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
 from benchout import print_table, write_results
-from dialtray.commands._camera_sim import camera_game
+from dialtray.table.camera_game import camera_game
 from dialtray.vision.layout import HOLDER
 from dialtray.vision.witness import CONFIRM
 

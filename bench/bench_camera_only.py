@@ -1,6 +1,6 @@
 """The camera-only tray in the live loop (``--no-encoders``): bot games of Air Action (with
 their Ace cards: each on a dock of its own) whose dial events are the virtual camera's reads
-(``commands._camera_sim.camera_game(encoders=False)``, the tracker running).
+(``table.camera_game.camera_game(encoders=False)``, the tracker running).
 
     .venv/bin/python bench/bench_camera_only.py [--seeds 9995,9996] [--turns 2]
         [--profile held-back]
@@ -24,7 +24,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
 from benchout import print_table, write_results
-from dialtray.commands._camera_sim import camera_game
+from dialtray.table.camera_game import camera_game
 from dialtray.table.camera_only import PROFILES
 from dialtray.vision import testset
 from dialtray.vision.faces import dial_faces

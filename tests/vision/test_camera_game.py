@@ -1,6 +1,6 @@
 """The camera confirming a whole bot game at the table (issue 33, acceptance): the virtual tray
 (the real firmware under MicroPython, its encoders, the link, the tracker) with the virtual
-camera filming it at a held-back scene (``commands._camera_sim.camera_game``). Every click the
+camera filming it at a held-back scene (``table.camera_game.camera_game``). Every click the
 encoders settle is burst-read by the camera and fused with the encoder; the bots make their
 deliberate mistakes (wrong dial, too many clicks, a peek, ...) and the camera sees each too
 (it confirms the dial where the mistake left it, or saw its window move). At least 99.9 % of
@@ -26,8 +26,8 @@ import pytest
 
 pytest.importorskip("dialtray.virtual.tray")
 
-from dialtray.commands._camera import camera_dials
-from dialtray.commands._camera_sim import camera_game, camera_table
+from dialtray.table.camera import camera_dials
+from dialtray.table.camera_game import camera_game, camera_table
 from dialtray.tracker.hands import Mistakes
 from dialtray.tracker.tracker import OVER
 from dialtray.vision.layout import HOLDER, Layout

@@ -73,7 +73,7 @@ def test_a_camera_only_aces_game_plays_to_its_end() -> None:
     same wherever it rests. A click alike with where the dial rests is taken on the rules'
     word only once the person turned it; before, the tray stopped asking at once, the dial
     stayed behind and this game (seed 5) stalled at a figure's second click of damage."""
-    from dialtray.commands._camera_sim import camera_game
+    from dialtray.table.camera_game import camera_game
     from dialtray.tracker.tracker import OVER
 
     g = camera_game("aces", 5, 2, encoders=False, profile="clean")  # Stuck if it stalls

@@ -24,8 +24,8 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from dialtray.commands._camera_sim import camera_only_table
 from dialtray.rules.core.game import TABLE
+from dialtray.table.camera_game import camera_only_table
 from dialtray.table.games import new_game
 from dialtray.tracker import marks as mk
 from dialtray.tracker.hands import Mistakes

@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 from dialtray.cli import main
-from dialtray.commands import _camera_play as camera
-from dialtray.commands._camera import camera_pieces, catalogue_figures
+from dialtray.table.camera import camera_pieces, catalogue_figures
 from dialtray.table.camera_only import CameraOnlyError, unreadable, virtual_camera_tray
 from dialtray.table.games import new_game
 from dialtray.tracker.binding import Slot
+from dialtray.ui import camera
 from dialtray.ui import layout as lay
 from dialtray.ui.server import Options, Served
 from dialtray.vision.layout import HOLDER, Layout

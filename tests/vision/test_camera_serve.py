@@ -12,9 +12,9 @@ import time
 from pathlib import Path
 
 import pytest
-from dialtray.commands import _camera_play as camera
 from dialtray.table.games import new_game
 from dialtray.tracker import Timing
+from dialtray.ui import camera
 from dialtray.ui import layout as lay
 from dialtray.ui.server import Options, Served
 
@@ -59,13 +59,13 @@ def test_serve_refuses_a_virtual_camera_without_the_virtual_tray(tmp_path: Path)
 
 def test_a_disagreement_is_a_note_with_what_to_do(tmp_path: Path) -> None:
     """The encoder reports a click the camera does not see (a dial turned under a figure
-    seated off its reader, say): the answer play and serve write (``_camera.record``) is a
+    seated off its reader, say): the answer play and serve write (``table.camera.record``) is a
     ``# camera`` line and a note for the judge (shown on the tray view, stored by the
     recorder) saying what to do; the value to use stays the last confirmed one."""
-    from dialtray.commands._camera import record
-    from dialtray.commands._camera_sim import virtual_witness
     from dialtray.rules.core.dice import SeededDice
     from dialtray.table.build import binding_for, tracker_for
+    from dialtray.table.camera import record
+    from dialtray.table.camera_game import virtual_witness
     from dialtray.tracker.dice import TableDice
     from dialtray.vision.witness import DISAGREE
 

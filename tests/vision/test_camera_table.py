@@ -1,5 +1,5 @@
 """The camera plugged into the one table every front end drives (``dialtray.table.Table``,
-issue 30): a camera-only tray is the table's link (``commands._camera_sim.camera_only_table``:
+issue 30): a camera-only tray is the table's link (``table.camera_game.camera_only_table``:
 the camera's reads are its dial events), bots play Air Action with its Ace cards (each
 filmed on a dock of its own) through ``Table.pump`` to its end, and the table's view shows the
 finished game. Clean photographs, 1 turn (CPU kept small).
@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from dialtray.commands._camera_sim import camera_only_table
+from dialtray.table.camera_game import camera_only_table
 from dialtray.vision import testset
 from dialtray.vision.faces import dial_faces
 from dialtray.vision.layout import Layout

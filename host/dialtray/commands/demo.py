@@ -50,7 +50,9 @@ def run(args: argparse.Namespace) -> int:
     check_before_start(args.game, args.docks)
     _camera_demo.check(args)
     if args.camera is not None:
-        return _camera_demo.run(args)
+        from dialtray.ui.terminal.camera_demo import run as camera_demo
+
+        return camera_demo(args)
     from dialtray.ui.terminal.demo import run as demo
 
     return demo(args)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from dialrig import config
 
-from dialtray.commands import _camera_play as camera
+from dialtray.commands import _camera_args as camera
 from dialtray.commands import _common
 from dialtray.commands import _fasaargs as fasa_args
 from dialtray.commands import _ownargs as own_args

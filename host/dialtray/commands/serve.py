@@ -12,7 +12,7 @@ import importlib.util
 import textwrap
 from pathlib import Path
 
-from dialtray.commands import _camera_play as camera
+from dialtray.commands import _camera_args
 from dialtray.commands import _ownargs as own_args
 from dialtray.commands._args import add_event_arguments, float_range, int_range, seats_arg
 from dialtray.commands._common import (
@@ -84,7 +84,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "directory, else a grid)")
     add_db(p)
     add_event_arguments(p)  # a table of a tournament (issue 17)
-    camera.add_arguments(p)  # a camera confirms every settled click (issue 33)
+    _camera_args.add_arguments(p)  # a camera confirms every settled click (issue 33)
     own_args.add_arguments(p, "serve")  # the owner's own tables, sheets and heroes (issue 34)
     p.set_defaults(func=run)
 
@@ -117,6 +117,8 @@ def run(args: argparse.Namespace) -> int:
                            "(the hub pairs Air Action and Aces tables)", 2)
     if args.mistakes and not args.bots:
         raise CommandError("argument --mistakes: only with --bots", 2)
+    from dialtray.ui import camera
+
     camera.check(args)
     if args.layout is not None and not args.layout.is_file():
         raise CommandError(f"argument --layout: no such file: {args.layout}", 2)

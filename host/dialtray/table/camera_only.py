@@ -48,7 +48,7 @@ def unreadable(kind: str, tracker: Tracker, layout: Any = None) -> list[str]:
     """The bound dials no camera window shows, as ``dock N reader R (kind dial of FIGURE:
     why)``: a piece the camera does not know, a place or window the tray ``layout`` (default:
     the sample's) does not have, two pieces in one place, a piece with no references."""
-    from dialtray.commands._camera import camera_pieces
+    from dialtray.table.camera import camera_pieces
     from dialtray.vision.faces import base_type_of
     from dialtray.vision.layout import load_layout, place_text
     from dialtray.vision.refs import SAMPLE_REFS
@@ -122,7 +122,7 @@ class CameraOnly:
         """On the table's thread: the clicks the rules want told to the camera, then its new
         reads written into the game (``# camera`` lines; an unsure read a note; a patrol's
         read that found the dial where it was is not news)."""
-        from dialtray.commands._camera import write
+        from dialtray.table.camera import write
 
         self.tray.expect(wants(tracker, self.tray.dials))
         new = list(self.witness.results[self.told:])
@@ -221,7 +221,7 @@ def virtual_camera_tray(kind: str, tracker: Tracker, seed: int, profile: str = "
                         fps: float = 30.0, layout: Any = None) -> CameraLink:
     """The virtual camera-only tray of ``tracker``'s figures (not started); raises
     ``CameraOnlyError`` naming any bound dial the camera cannot read."""
-    from dialtray.commands._camera import camera_dials, catalogue_figures
+    from dialtray.table.camera import camera_dials, catalogue_figures
     from dialtray.vision.camera_tray import CameraTray
     from dialtray.vision.layout import load_layout
     from dialtray.vision.virtual_scene import virtual_scene

@@ -66,7 +66,7 @@ class Options:
     players: tuple[str, ...] | None = None
     pace: float = 0.0  # seconds a bot waits before each move (0: at once)
     ask: bool = False  # the page's first screen picks who takes each seat (the virtual tray)
-    # the camera at the table (issue 33, ``commands._camera_play.attach``): (tracker,
+    # the camera at the table (issue 33, ``ui.camera.attach``): (tracker,
     # session, hand) -> (a started ``TableCamera``, the hand that turns what it films too)
     camera: Any = None
     # a camera-only tray (``--no-encoders``): (tracker) -> a ``table.camera_only.CameraLink``

@@ -1,5 +1,5 @@
 """The virtual camera over a tray of catalogue figures: what the camera games film (the
-virtual tray's camera in ``commands._camera_sim``, the camera-only tray of
+virtual tray's camera in ``table.camera_game``, the camera-only tray of
 ``table.camera_only``).
 
 A ``TrayScene`` of the sample figures (and Air Action Ace cards) in their places (a dock, or a

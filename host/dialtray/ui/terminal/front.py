@@ -15,7 +15,6 @@ from typing import Any
 from rich.console import Console
 from rich.live import Live
 
-from dialtray.commands import _camera_play as camera
 from dialtray.commands._store import store_place
 from dialtray.link.session import TraySession
 from dialtray.rules.core.errors import DiceError, InvalidActionError
@@ -25,6 +24,7 @@ from dialtray.table import Table as GameTable
 from dialtray.table.narrate import plain
 from dialtray.table.start import Table, log_path, write_log
 from dialtray.table.stored import CommandTable, resync
+from dialtray.ui import camera
 from dialtray.ui.terminal.view import plain_lines, render, you_may_type
 
 

@@ -16,7 +16,6 @@ from typing import Any
 from dialrig import config
 
 from dialtray.builder.calibration_check import warn_if_different
-from dialtray.commands import _camera_play as camera
 from dialtray.commands import _common
 from dialtray.commands._common import CommandError, require_sim, resolve_port
 from dialtray.commands._store import db_path, store_place
@@ -33,6 +32,7 @@ from dialtray.table.games import GAMES, setup_of
 from dialtray.table.start import Table, check_before_start, make_dice, new_table
 from dialtray.table.stored import Resuming, pick_resume, resumed_table, sim_tray_for
 from dialtray.tracker import TableDice, Timing
+from dialtray.ui import camera
 from dialtray.ui.terminal.front import TerminalTable, TypedDice, read_lines
 
 

@@ -3,13 +3,14 @@
 Every click the encoders settle is confirmed by a burst of camera frames
 (``vision.witness``); each answer is shown on the screen (a disagreement with what to do)
 and written into the game: a ``# camera`` line of its log, a disagreement or a dial left
-unsure also a note for the judge, stored with the game's records (``_camera.record``).
+unsure also a note for the judge, stored with the game's records (``table.camera.record``).
 ``virtual`` is the virtual camera filming the virtual tray (``--sim``); a number opens that
 webcam with OpenCV. ``--sim --camera virtual --no-encoders`` is a camera-only tray (no
 electronics: the camera's reads are the dial events, ``table.camera_only``); every dial a
 figure or card can have on a dock is filmed (Air Action flies with its Ace cards, Aces' shared
 dock puts the second figure in the dock's holder); a dial the camera has no window for (a
-tray layout of your own without holders) is refused before the game starts.
+tray layout of your own without holders) is refused before the game starts. The options
+themselves are ``commands._camera_args``'s.
 """
 
 from __future__ import annotations
@@ -18,27 +19,8 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from dialtray.commands._args import float_range
 from dialtray.commands._common import CommandError
 from dialtray.tracker.binding import Slot
-
-PROFILES = ("held-back", "train", "clean")
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--camera", metavar="N|virtual",
-                   help="a camera confirms every settled click: a webcam's number (0, 1, ...) "
-                        "or 'virtual' (with --sim: the virtual camera filming the virtual "
-                        "tray)")
-    p.add_argument("--no-encoders", action="store_true",
-                   help="with --sim --camera virtual: a tray with no electronics, the "
-                        "camera's reads are the dial events (seeded dice: no LED dice)")
-    p.add_argument("--camera-profile", choices=PROFILES, default="held-back",
-                   help="with --camera virtual: its photograph conditions (default "
-                        "%(default)s)")
-    p.add_argument("--camera-fps", type=float_range(0.5, 60.0), default=30.0, metavar="FPS",
-                   help="with --camera virtual: its frames a second (default %(default)s; a slow "
-                        "webcam or a busy laptop's reader: e.g. 2.5)")
 
 
 def fps_of(args: argparse.Namespace) -> float:
@@ -122,8 +104,8 @@ def attach(args: argparse.Namespace, tracker: Any, session: Any,
         return None, hand
     if getattr(args, "no_encoders", False):  # the camera-only tray is the link: its camera
         return session.camera, session.hand  # (a table.camera_only.CameraLink)
-    from dialtray.commands._camera import TableCamera
-    from dialtray.commands._camera_sim import filmed_hand, virtual_witness, webcam_witness
+    from dialtray.table.camera import TableCamera
+    from dialtray.table.camera_game import filmed_hand, virtual_witness, webcam_witness
     from dialtray.tracker.binding import READERS
     from dialtray.vision.errors import VisionError
 

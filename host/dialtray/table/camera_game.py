@@ -19,14 +19,14 @@ from typing import Any
 
 from dialrig import config
 
-from dialtray.commands._camera import (
+from dialtray.link.session import TraySession
+from dialtray.rules.core.dice import SeededDice
+from dialtray.table.camera import (
     CameraTrackedTray,
     WitnessedTray,
     camera_dials,
     catalogue_figures,
 )
-from dialtray.link.session import TraySession
-from dialtray.rules.core.dice import SeededDice
 from dialtray.table.camera_only import FIRST_READ_S, virtual_camera_tray
 from dialtray.table.start import Table, make_dice, new_table
 from dialtray.tracker import Timing
