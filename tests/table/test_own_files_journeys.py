@@ -30,36 +30,7 @@ from dialtray.rules.skyace.notation import LogWriter
 from dialtray.table.build import on_paper
 from dialtray.table.narrate import REPR
 from dialtray.table.ownfiles import load_fasa, load_skyace
-
-DATA = Path(cli.__file__).parent / "data"
-
-
-def owner_box(root: Path) -> Path:
-    """The owner's FASA box: every shot hits the tail table; an own sheet 'my-hawk'."""
-    box = root / "box"
-    (box / "sheets").mkdir(parents=True)
-    hit = json.loads((DATA / "fasa/tables/hit_location.json").read_text(encoding="utf-8"))
-    hit.update(id="my-hit-location", sample=False, same_hex="tail")
-    hit["sides"] = {side: [{"up_to": 10, "table": "tail"}] for side in hit["sides"]}
-    (box / "hit_location.json").write_text(json.dumps(hit), encoding="utf-8")
-    sheet = json.loads((DATA / "fasa/sheets/sample-hawk.json").read_text(encoding="utf-8"))
-    sheet.update(id="my-hawk", name="Owner's Hawk", sample=False)
-    for gun in sheet["guns"]:
-        gun["bursts"] = 9
-    (box / "sheets" / "my-hawk.json").write_text(json.dumps(sheet), encoding="utf-8")
-    return box
-
-
-def owner_heroes(root: Path) -> list[Path]:
-    root.mkdir(parents=True, exist_ok=True)
-    assert cli.main(["skyace", "hero", "new", str(root / "nightjar.json"),
-                     "--name", "Nightjar"]) == 0
-    villain = root / "villains.json"
-    villain.write_text(json.dumps({"heroes": [{
-        "id": "gloom", "name": "Doctor Gloom", "villain": True,
-        "powers": ["Fog (HE)", "Chill (SO)", "Ray (DR)", "Hover (CA)"], "abilities": []}]}),
-        encoding="utf-8")
-    return [root / "nightjar.json", villain]
+from owner_files import owner_box, owner_heroes
 
 
 def stored_state(data: Path) -> str:
@@ -73,7 +44,7 @@ def stored_state(data: Path) -> str:
 
 def test_fasa_on_the_owners_tables_and_sheet(tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
-    box, data, log = owner_box(tmp_path), tmp_path / "data", tmp_path / "fasa.log"
+    box, data, log = owner_box(tmp_path, bursts=9), tmp_path / "data", tmp_path / "fasa.log"
     assert cli.main(["--data-dir", str(data), "play", "fasa", "--dice", "seeded",
                      "--seats", "bot,bot", "--seed", "9", "--turns", "4", "--map",
                      "sample-blank", "--plots", "open", "--tables", str(box), "--planes",
@@ -131,7 +102,7 @@ def test_sky_ace_with_the_owners_heroes(tmp_path: Path, capsys: pytest.CaptureFi
 
 def test_a_bad_owners_file_is_refused_at_play(tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
-    box = owner_box(tmp_path)
+    box = owner_box(tmp_path, bursts=9)
     hit = json.loads((box / "hit_location.json").read_text(encoding="utf-8"))
     hit["sides"]["C"] = [{"up_to": 6, "table": "tail"}]  # a roll of 7..10 finds no table
     (box / "hit_location.json").write_text(json.dumps(hit), encoding="utf-8")
@@ -160,7 +131,7 @@ def test_a_bad_owners_file_is_refused_at_play(tmp_path: Path,
 
 def test_a_replay_whose_named_file_changed_says_so(tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    box, log = owner_box(tmp_path), tmp_path / "f.log"
+    box, log = owner_box(tmp_path, bursts=9), tmp_path / "f.log"
     assert cli.main(["--data-dir", str(tmp_path / "data"), "play", "fasa", "--dice", "seeded",
                      "--seats", "bot,bot", "--turns", "1", "--tables", str(box), "--planes",
                      "A1=my-hawk,B1=sample-brute", "--log", str(log)]) == 0
@@ -211,7 +182,7 @@ def test_a_replay_whose_named_file_changed_says_so(tmp_path: Path,
 def test_the_table_builds_the_owners_game_on_paper(tmp_path: Path) -> None:
     """`play fasa --sim --plots open` and `play skyace` go through the table's builder
     (``table.games.new_game(..., own=)``): the same owner's game, header and all."""
-    box = owner_box(tmp_path)
+    box = owner_box(tmp_path, bursts=9)
     own = load_fasa(box, f"A1=my-hawk,B1={box}/sheets/my-hawk.json", "sample-blank")
     table = on_paper("fasa", ["bot", "bot"], seed=9, turns=1, own=own)
     header = dict(table.setup.header)

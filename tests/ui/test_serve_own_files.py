@@ -21,36 +21,10 @@ import pytest
 from dialtray import cli
 from dialtray.commands._common import sim_missing
 from dialtray.rules.core.notation import read_log
+from owner_files import owner_box, owner_heroes
 from websockets.sync.client import connect
 
 BIN = Path(sys.executable).parent
-DATA = Path(cli.__file__).parent / "data"
-
-
-def owner_box(root: Path) -> Path:
-    """The owner's FASA box: every shot hits the tail table; an own sheet 'my-hawk'."""
-    box = root / "box"
-    (box / "sheets").mkdir(parents=True)
-    hit = json.loads((DATA / "fasa/tables/hit_location.json").read_text(encoding="utf-8"))
-    hit.update(id="my-hit-location", sample=False, same_hex="tail")
-    hit["sides"] = {side: [{"up_to": 10, "table": "tail"}] for side in hit["sides"]}
-    (box / "hit_location.json").write_text(json.dumps(hit), encoding="utf-8")
-    sheet = json.loads((DATA / "fasa/sheets/sample-hawk.json").read_text(encoding="utf-8"))
-    sheet.update(id="my-hawk", name="Owner's Hawk", sample=False)
-    (box / "sheets" / "my-hawk.json").write_text(json.dumps(sheet), encoding="utf-8")
-    return box
-
-
-def owner_heroes(root: Path) -> list[Path]:
-    root.mkdir(parents=True, exist_ok=True)
-    assert cli.main(["skyace", "hero", "new", str(root / "nightjar.json"),
-                     "--name", "Nightjar"]) == 0
-    villain = root / "villains.json"
-    villain.write_text(json.dumps({"heroes": [{
-        "id": "gloom", "name": "Doctor Gloom", "villain": True,
-        "powers": ["Fog (HE)", "Chill (SO)", "Ray (DR)", "Hover (CA)"], "abilities": []}]}),
-        encoding="utf-8")
-    return [root / "nightjar.json", villain]
 
 
 def dialtray(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
