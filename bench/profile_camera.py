@@ -83,23 +83,10 @@ def instrument(spent: Spent, calls: Spent) -> None:
 
 
 def run(frames: int, game: int) -> dict[str, Any]:
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     import side_camera as sc
-    from bench_vision import game_frames
-    from dialtray.vision import render_profiles as rp
-    from dialtray.vision import testset
-    from dialtray.vision.faces import game_of
-    from dialtray.vision.layout import load_layout
     from dialtray.vision.reader import TrayReader
 
-    layout = load_layout()
-    figures = testset.all_sample_figures()
-    refs = {}
-    for game_name in ("airaction", "aces"):
-        ids = [f for f, doc in figures.items() if game_of(doc) == game_name]
-        refs.update(testset.sample_refs(ids, game_name))
-    cold = list(testset.tray_sets(layout, figures, rp.train, frames, seed=5))
-    played = list(game_frames(layout, figures, game, seed=61))
+    layout, refs, cold, played = sc.scene(frames, game)
     spent: Spent = collections.Counter()
     calls: Spent = collections.Counter()
     out: dict[str, Any] = {"load_average": os.getloadavg()[0]}

@@ -172,24 +172,32 @@ def bare_live(reader: Any, frames: Frames) -> tuple[list[float], list[float]]:
     return paced(frames, step)
 
 
-def camera_stage(frames: int, game: int, repeat: int) -> dict[str, Any]:
-    """The stage: figures and ratio (bare p50 / real p50 of the full frame)."""
+def scene(frames: int, game: int) -> tuple[Any, dict[str, Any], list[Any], list[Any]]:
+    """What the camera benches read: (layout, every sample figure's references, ``frames``
+    cold tray photographs at the training profile, a played game's ``game`` frames)."""
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from bench_vision import game_frames
     from dialtray.vision import render_profiles as rp
     from dialtray.vision import testset
     from dialtray.vision.faces import game_of
     from dialtray.vision.layout import load_layout
-    from dialtray.vision.reader import TrayReader
 
     layout = load_layout()
     figures = testset.all_sample_figures()
-    refs = {}
+    refs: dict[str, Any] = {}
     for game_name in ("airaction", "aces"):
         ids = [f for f, doc in figures.items() if game_of(doc) == game_name]
         refs.update(testset.sample_refs(ids, game_name))
     cold = list(testset.tray_sets(layout, figures, rp.train, frames, seed=5))
     played = [(shot, docks) for shot, docks in game_frames(layout, figures, game, seed=61)]
+    return layout, refs, cold, played
+
+
+def camera_stage(frames: int, game: int, repeat: int) -> dict[str, Any]:
+    """The stage: figures and ratio (bare p50 / real p50 of the full frame)."""
+    from dialtray.vision.reader import TrayReader
+
+    layout, refs, cold, played = scene(frames, game)
     cast = {s.figure for _, docks in cold + played for s in docks.values()}
     with one_core() as cpu:
         reader = TrayReader(layout, refs, reuse=False)
