@@ -40,3 +40,13 @@ def owner_heroes(root: Path) -> list[Path]:
         "powers": ["Fog (HE)", "Chill (SO)", "Ray (DR)", "Hover (CA)"], "abilities": []}]}),
         encoding="utf-8")
     return [root / "nightjar.json", villain]
+
+
+def greedy_hero(root: Path) -> Path:
+    """A hero with one ability too many for its levels (SA-M48): a file to be refused."""
+    hero = root / "greedy.json"
+    assert cli.main(["skyace", "hero", "new", str(hero)]) == 0
+    doc = json.loads(hero.read_text(encoding="utf-8"))
+    doc["abilities"] = ["unbreakable", "lucky"]  # levels 1+1+1+1 allow one (SA-M48)
+    hero.write_text(json.dumps(doc), encoding="utf-8")
+    return hero

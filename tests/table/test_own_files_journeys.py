@@ -30,7 +30,7 @@ from dialtray.rules.skyace.notation import LogWriter
 from dialtray.table.build import on_paper
 from dialtray.table.narrate import REPR
 from dialtray.table.ownfiles import load_fasa, load_skyace
-from owner_files import owner_box, owner_heroes
+from owner_files import greedy_hero, owner_box, owner_heroes
 
 
 def stored_state(data: Path) -> str:
@@ -111,11 +111,7 @@ def test_a_bad_owners_file_is_refused_at_play(tmp_path: Path,
                      "--tables", str(box)]) == 2
     err = capsys.readouterr().err
     assert f"{box.resolve()}/hit_location.json" in err and "field sides.C" in err, err
-    hero = tmp_path / "greedy.json"
-    assert cli.main(["skyace", "hero", "new", str(hero)]) == 0
-    doc = json.loads(hero.read_text(encoding="utf-8"))
-    doc["abilities"] = ["unbreakable", "lucky"]  # levels 1+1+1+1 allow one (SA-M48)
-    hero.write_text(json.dumps(doc), encoding="utf-8")
+    hero = greedy_hero(tmp_path)
     capsys.readouterr()
     assert cli.main([*base, "skyace", "--sim", "--heroes", str(hero)]) == 2
     err = capsys.readouterr().err

@@ -21,7 +21,7 @@ import pytest
 from dialtray import cli
 from dialtray.commands._common import sim_missing
 from dialtray.rules.core.notation import read_log
-from owner_files import owner_box, owner_heroes
+from owner_files import greedy_hero, owner_box, owner_heroes
 from websockets.sync.client import connect
 
 BIN = Path(sys.executable).parent
@@ -129,11 +129,7 @@ def test_a_bad_owners_file_is_refused_before_serve_starts(
     out, err = capsys.readouterr()
     assert f"{box.resolve()}/hit_location.json" in err and "field sides.C" in err, err
     assert "Traceback" not in err and "starting" not in out, out + err
-    hero = tmp_path / "greedy.json"
-    assert cli.main(["skyace", "hero", "new", str(hero)]) == 0
-    doc = json.loads(hero.read_text(encoding="utf-8"))
-    doc["abilities"] = ["unbreakable", "lucky"]  # levels 1+1+1+1 allow one (SA-M48)
-    hero.write_text(json.dumps(doc), encoding="utf-8")
+    hero = greedy_hero(tmp_path)
     capsys.readouterr()
     assert cli.main([*base, "--game", "skyace", "--heroes", str(hero)]) == 2
     err = capsys.readouterr().err
