@@ -235,9 +235,10 @@ class VirtualTray:
         self._stopping = True
         self.power_off()
         self.bridge.close()
-        for fd in (self._ctrl_fd, self._out_fd):
-            with contextlib.suppress(OSError):
-                os.close(fd)
+        with self._out_lock:  # (no drain reads a closed descriptor's number reused)
+            for fd in (self._ctrl_fd, self._out_fd):
+                with contextlib.suppress(OSError):
+                    os.close(fd)
         if self._own_dir:
             shutil.rmtree(self.workdir, ignore_errors=True)
 
@@ -484,7 +485,7 @@ class VirtualTray:
         """Take every line the firmware has written so far (the reader thread, and ``seen``,
         which must not miss a line already written). False once the channel is closed."""
         with self._out_lock:
-            while True:
+            while not self._stopping:
                 try:
                     chunk = os.read(self._out_fd, 65536)
                 except BlockingIOError:
@@ -495,6 +496,7 @@ class VirtualTray:
                 *lines, self._out_buf = self._out_buf.split(b"\n")
                 for raw in lines:
                     self._on_out(raw.decode(errors="replace"))
+            return False
 
     def _on_out(self, line: str) -> None:
         word, _, rest = line.partition(" ")
