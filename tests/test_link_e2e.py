@@ -153,7 +153,7 @@ def wrong_clicks(sent: dict[int, list[int]], rec: Recorder) -> str:
     return said + ("; short: " + ", ".join(short) if short else "")
 
 
-@pytest.mark.slow
+@pytest.mark.slow(cost=20)
 def test_ten_thousand_clicks_through_a_bad_cable_arrive_exactly_once_in_order() -> None:
     rng = random.Random(2026)
     damage = {"corrupt": 0.01, "drop": 0.005}
@@ -316,7 +316,7 @@ def live_on_a_new_boot(session: TraySession, old: int | None, tray: VirtualTray)
         time.sleep(0.002)
 
 
-@pytest.mark.slow
+@pytest.mark.slow(cost=40)
 def test_two_hundred_reboots_during_clicks_through_a_noisy_cable() -> None:
     """Issue 8 acceptance (defect 3): the tray reboots 200 times while its dials are clicked,
     through a cable that corrupts 1 % and drops 0.5 % of the bytes both ways; the link never

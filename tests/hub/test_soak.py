@@ -135,7 +135,7 @@ def count(dsn: str, sql: str) -> int:
     return -1
 
 
-@pytest.mark.slow(cost=3)  # ~45 s, mostly waiting (tests/conftest.py: dealt out first)
+@pytest.mark.slow(cost=45)  # ~45 s, mostly waiting (tests/conftest.py: dealt out first)
 def test_soak(servers: devservers.DevServers, tmp_path: Path) -> None:
     dsn = fresh_db(servers, "soak")
     mq, pg = servers.mqtt, servers.pg

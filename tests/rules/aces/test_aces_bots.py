@@ -25,7 +25,7 @@ GAMES = 1000
 CHUNKS = 4  # the 1 000 games in four slices, so pytest-xdist spreads them over the cores
 
 
-@pytest.mark.slow
+@pytest.mark.slow(cost=8)
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_1000_bot_games_finish_without_exception(chunk: int) -> None:
     ends: dict[str, int] = {}
