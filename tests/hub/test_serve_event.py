@@ -32,7 +32,7 @@ ANN = [{"figure": "sample-militia-fighter"}]
 BOB = [{"figure": "sample-pirate-fighter"}, {"figure": "sample-militia-fighter"}]
 
 
-@pytest.mark.slow
+@pytest.mark.slow(cost=8)
 def test_serve_at_an_event_on_the_hub_page(servers: devservers.DevServers, tmp_path: Path,
                                            browser: Any) -> None:
     dsn = fresh_db(servers, "serve_event")

@@ -127,7 +127,7 @@ def wait_for(cond: Callable[..., bool], timeout: float,
         time.sleep(0.02)
 
 
-@pytest.mark.slow
+@pytest.mark.slow(cost=10)
 def test_kill_minus_9_at_50_points_loses_and_doubles_nothing(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     store = GameStore.open(db)
