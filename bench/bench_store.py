@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT / "tests" / "tracker"))
 from benchframes import click_stream, track_stream  # noqa: E402
 from benchout import print_table, write_results  # noqa: E402
 from dialrig import proto  # noqa: E402
+from dialtray.link.deframe import HostDeframer  # noqa: E402
 from dialtray.link.messages import DialState, RawEvent, Snapshot, TrayEvent, decode  # noqa: E402
 from dialtray.rules.core.dice import SeededDice  # noqa: E402
 from dialtray.store import GameRecorder, GameStore  # noqa: E402
@@ -51,7 +52,7 @@ def feed(rec: GameRecorder, stream: bytes, batch: int, boot: int = 7, one_by_one
     commit, then ack. The events of one read (up to a tick or a commit) go to the recorder
     together (``GameRecorder.devices``, as ``StoredTable.pump`` hands over its queue);
     ``one_by_one``: each through ``device`` (the path before the batch path, for comparison)."""
-    d = proto.Deframer()
+    d = proto.Deframer() if one_by_one else HostDeframer()  # (the link's: one pass a read)
     clock = 0.0
     events = acks = 0
     pending = 0
