@@ -22,6 +22,7 @@ import time
 from dialrig import proto
 
 from dialtray.link.core import Pending
+from dialtray.link.deframe import HostDeframer
 from dialtray.link.handshake import Handshake
 from dialtray.link.messages import (
     Ack,
@@ -72,7 +73,7 @@ class LinkEngine(Handshake):
 
     def _serve(self, t: Transport) -> None:
         self._t = t
-        self._deframer = proto.Deframer()
+        self._deframer = HostDeframer()
         self._serving = True
         # Sync commands from the last connection are stale; a caller's command is resent.
         self._pending = {k: p for k, p in self._pending.items() if p.user}
