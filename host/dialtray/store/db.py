@@ -318,6 +318,15 @@ class GameStore:
             head = self._heads[gid] = (self.game(gid).records, "")
         return head[0] + self._queued.get(gid, 0) + 1
 
+    def committed(self, gid: int) -> int:
+        """How many records ``gid`` had when this store last committed to it (read once when it
+        has not): for a caller that only needs where its own records end — ``game(gid)``
+        reads the whole row and its state (``RecordingTracker`` after every commit, issue 35)."""
+        head = self._heads.get(gid)
+        if head is None:
+            head = self._heads[gid] = (self.game(gid).records, "")
+        return head[0]
+
     def queue_numbered(self, gid: int, records: list[tuple[int, int, str, bytes]]) -> None:
         """``append_content`` for a batch: ``records`` (game, n, kind, canonical content), each
         made for its number, numbered from ``next_number(gid)`` on without a gap — one call

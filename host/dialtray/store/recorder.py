@@ -479,8 +479,7 @@ class RecordingTracker:
             if self.on_ruling is not None:
                 self.on_ruling(shown)
             self._seen = n
-        head = store.game(gid).records
-        self._seen = max(self._seen, head)
+        self._seen = max(self._seen, store.committed(gid))  # (our own records: not rulings)
 
     def close(self) -> None:
         if self._session is not None:

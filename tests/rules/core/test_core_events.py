@@ -65,3 +65,22 @@ def test_fold_undo_and_refused_action_leaves_no_trace() -> None:
     with pytest.raises(IndexError):
         g.undo()
     assert g.event_count() == 1
+
+
+def test_history_is_one_tuple_until_an_action_changes_it() -> None:
+    """``history`` is kept, not rebuilt per call (the tracker asks for its length at every
+    click, issue 35), and follows every apply, refusal and undo."""
+    g = Toy([Added(1)])
+    assert g.history == () and g.history is g.history
+    g.apply(Add(2))
+    first = g.history
+    assert [e.action for e in first] == [Add(2)] and g.history is first
+    with pytest.raises(IllegalActionError):
+        g.apply(Add(20))
+    assert g.history is first
+    g.apply(Add(3))
+    assert [e.action for e in g.history] == [Add(2), Add(3)] and first == (first[0],)
+    g.undo()
+    assert [e.action for e in g.history] == [Add(2)]
+    g.undo()
+    assert g.history == ()

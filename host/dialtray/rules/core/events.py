@@ -68,6 +68,7 @@ class EventSourcedGame(ABC, Generic[S, A]):
     def __init__(self, setup_events: Iterable[Event]) -> None:
         self._setup: tuple[Event, ...] = tuple(setup_events)
         self._entries: list[Entry[A]] = []
+        self._history: tuple[Entry[A], ...] | None = ()  # ``history``, until an action changes it
         self.state: S = self.fold(self._setup)
 
     # -- the fold ---------------------------------------------------------------------------
@@ -91,8 +92,15 @@ class EventSourcedGame(ABC, Generic[S, A]):
 
     @property
     def history(self) -> Sequence[Entry[A]]:
-        """Applied actions with their events, oldest first (python-chess's ``move_stack``)."""
-        return tuple(self._entries)
+        """Applied actions with their events, oldest first (python-chess's ``move_stack``).
+
+        The same tuple until an action is applied or undone: the tracker asks for its length
+        at every click (whether the game moved on), and a fresh tuple of every action per
+        click grew with the game (issue 35)."""
+        h = self._history
+        if h is None:
+            h = self._history = tuple(self._entries)
+        return h
 
     def events(self) -> Iterator[Event]:
         """Every event so far: setup first, then each action's."""
@@ -154,6 +162,7 @@ class EventSourcedGame(ABC, Generic[S, A]):
             raise
         events = tuple(buf)
         self._entries.append(Entry(action, events, tuple(clicks)))
+        self._history = None
         return events
 
     def undo(self) -> Entry[A]:
@@ -161,6 +170,7 @@ class EventSourcedGame(ABC, Generic[S, A]):
         if not self._entries:
             raise IndexError("undo: no action to take back")
         entry = self._entries.pop()
+        self._history = None
         self.state = self.fold(self.events())
         return entry
 
