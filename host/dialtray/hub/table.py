@@ -238,18 +238,19 @@ class TableLink:
             self._cursor.clear()  # everything unconfirmed goes again
             self._calls_sent.clear()
         self._last_info = None  # (what paho kept from the last connection is not waited for)
-        self.connected.set()
-        self._wake.set()
 
     def _on_subscribe(self, client: Any, _u: Any, _mid: int, codes: Any, _p: Any = None) -> None:
-        """The broker holds the subscription to the hub's commands (SUBACK): now say `online`.
-        Said before it, the hub's immediate answer (the table's assignment) could reach the
-        broker ahead of the SUBSCRIBE and be dropped, and the table wait out `--wait`."""
+        """The broker holds the subscription to the hub's commands (SUBACK): now say `online`
+        and send records. Before it, the hub's immediate answers (the table's assignment to
+        its `online`, the acks of its records) could reach the broker ahead of the SUBSCRIBE
+        and be dropped: the table waited out `--wait`, or resent its records."""
         if any(c.is_failure for c in codes):
             log.warning("%s: the broker refused the subscription to the hub's commands: %s",
                         self.table, codes)
         client.publish(topics.table_topic(self.event, self.table, "presence"), b"online",
                        qos=1, retain=True)
+        self.connected.set()
+        self._wake.set()
 
     def _on_disconnect(self, _c: Any, _u: Any, _f: Any, _rc: Any, _p: Any = None) -> None:
         self.connected.clear()

@@ -22,7 +22,6 @@ import contextlib
 import fcntl
 import json
 import os
-import select
 import shutil
 import signal
 import subprocess
@@ -49,6 +48,7 @@ from dialtray.virtual.bridge import (
     make_raw,
 )
 from dialtray.virtual.exits import explain_exit, to_stderr
+from dialtray.virtual.outlines import OutLines
 
 TICKS_PER_DETENT = 1000
 DEFAULT_TURN_MS = 8
@@ -137,8 +137,6 @@ class VirtualTray:
         # Where the firmware last saw each dial, in ticks (its `at` lines: mid-turn too, on the
         # dial's own clock; see ``seen``); ``dials`` holds where each turn will leave it.
         self._seen = [0] * len(self.dials)
-        self._out_lock = threading.Lock()
-        self._out_buf = b""
         self.leds = b""
         self.boots = 0
         self.resets: list[str] = []
@@ -166,7 +164,7 @@ class VirtualTray:
             os.mkfifo(p)
         # O_RDWR on a FIFO never blocks and keeps it open across firmware restarts.
         self._ctrl_fd = os.open(self._ctrl_path, os.O_RDWR | os.O_NONBLOCK)
-        self._out_fd = os.open(self._out_path, os.O_RDWR | os.O_NONBLOCK)
+        self._out = OutLines(self._out_path, self._on_out)
         (self.workdir / "dialrig.json").write_text(json.dumps(self.cfg))
         # Only the firmware goes on MicroPython's path: in an installed copy its neighbours are
         # the rest of site-packages, whose modules must not shadow MicroPython's own.
@@ -175,8 +173,8 @@ class VirtualTray:
         shutil.copytree(firmware_dir() / "dialrig", self._fw_path / "dialrig",
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
                         dirs_exist_ok=True)
-        self._threads = [threading.Thread(target=self._read_out, daemon=True, name="sim-out"),
-                         threading.Thread(target=self._supervise, daemon=True, name="sim-wdt")]
+        self._out.start()
+        self._threads = [threading.Thread(target=self._supervise, daemon=True, name="sim-wdt")]
         for t in self._threads:
             t.start()
 
@@ -235,10 +233,9 @@ class VirtualTray:
         self._stopping = True
         self.power_off()
         self.bridge.close()
-        with self._out_lock:  # (no drain reads a closed descriptor's number reused)
-            for fd in (self._ctrl_fd, self._out_fd):
-                with contextlib.suppress(OSError):
-                    os.close(fd)
+        with contextlib.suppress(OSError):
+            os.close(self._ctrl_fd)
+        self._out.close()
         if self._own_dir:
             shutil.rmtree(self.workdir, ignore_errors=True)
 
@@ -304,7 +301,7 @@ class VirtualTray:
         camera filming the same tray must show (``vision.virtual_camera.DialWorld.follow``).
         Every line the firmware wrote before the call is taken first."""
         k = self.dial_index(dock, dial)
-        self._drain_out()
+        self._out.drain()
         return self._seen[k] / TICKS_PER_DETENT
 
     def controls_unread(self) -> int:
@@ -335,7 +332,7 @@ class VirtualTray:
         # character (bridge.deliver_interrupt), as the firmware asks for it (Board.set_ctrl_c).
         make_raw(slave)
         env = dict(os.environ)
-        with self._out_lock:  # the new boot starts its dials where the turns left them
+        with self._out.lock:  # the new boot starts its dials where the turns left them
             self._seen = [d.ticks for d in self.dials]
         # The boot imports the tray's copy of the firmware, compiled (fastboot: cached by source
         # text, so an edit to the copy is what runs).
@@ -471,32 +468,6 @@ class VirtualTray:
                     self._report(note)
                     self._kill()
                     self._spawn(proto.BOOT_WATCHDOG)
-
-    def _read_out(self) -> None:
-        while not self._stopping:
-            try:
-                select.select([self._out_fd], [], [], 0.1)
-            except (OSError, ValueError):
-                return
-            if not self._drain_out():
-                return
-
-    def _drain_out(self) -> bool:
-        """Take every line the firmware has written so far (the reader thread, and ``seen``,
-        which must not miss a line already written). False once the channel is closed."""
-        with self._out_lock:
-            while not self._stopping:
-                try:
-                    chunk = os.read(self._out_fd, 65536)
-                except BlockingIOError:
-                    return True
-                except OSError:
-                    return False
-                self._out_buf += chunk
-                *lines, self._out_buf = self._out_buf.split(b"\n")
-                for raw in lines:
-                    self._on_out(raw.decode(errors="replace"))
-            return False
 
     def _on_out(self, line: str) -> None:
         word, _, rest = line.partition(" ")
