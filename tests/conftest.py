@@ -164,7 +164,8 @@ def browser() -> Iterator[Any]:
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
     """With ``DIALTRAY_TEST_CPU=FILE``, each test's wall and CPU seconds (set-up, call and
     tear-down; the worker's threads and every child process it waited for, the virtual trays
-    and `dialtray` commands included) are appended to FILE as ``nodeid<TAB>wall<TAB>cpu``.
+    and `dialtray` commands included) are appended to FILE as ``nodeid<TAB>wall<TAB>cpu<TAB>
+    worker`` (the xdist worker, in the order it ran them: how the tests were dealt).
     ``--durations`` gives wall time only, and on 2 shared cores the suite's time is bound by
     CPU: this says which tests to make cheaper. Servers that detach (PostgreSQL) are not
     counted."""
@@ -176,7 +177,8 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     yield
     wall, cpu = time.monotonic() - wall0, _cpu_s() - cpu0
     with open(path, "a") as f:
-        f.write(f"{item.nodeid}\t{wall:.2f}\t{cpu:.2f}\n")
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "-")
+        f.write(f"{item.nodeid}\t{wall:.2f}\t{cpu:.2f}\t{worker}\n")
 
 
 def _cpu_s() -> float:

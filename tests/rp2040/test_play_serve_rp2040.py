@@ -44,6 +44,7 @@ def test_play_rp2040_bots_play_air_action_to_the_victory_table(tmp_path: Path) -
     assert "Traceback" not in out + r.stderr
 
 
+@pytest.mark.slow(cost=1)  # (no chip: a usage error)
 def test_play_rp2040_needs_sim() -> None:
     r = subprocess.run([DIALTRAY, "play", "airaction", "--rp2040"], capture_output=True,
                        text=True, timeout=60)
