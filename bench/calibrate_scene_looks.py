@@ -37,11 +37,9 @@ from dialtray.vision import render_profiles as rp
 from dialtray.vision import scene_looks as sl
 from dialtray.vision import testset
 from dialtray.vision.burst import MOST
-from dialtray.vision.faces import base_type_of, dial_faces
 from dialtray.vision.layout import load_layout
 from dialtray.vision.reader import TrayReader
 from dialtray.vision.reading import CLICK
-from dialtray.vision.render import DockSpec
 from dialtray.vision.scene import TrayScene
 from dialtray.vision.virtual_camera import DialWorld, VirtualCamera, dock_positions
 
@@ -66,19 +64,11 @@ def run_seed(seed: int, trays: int, profile: str, photo_frames: int, jitter: flo
     layout = load_layout()
     figures = testset.sample_figures("airaction")
     refs = {fid: testset.capture_refs(layout, fid, doc) for fid, doc in figures.items()}
-    ids = sorted(figures)
-    rng = np.random.default_rng(seed)
     out: dict[str, Any] = {"null": [], "true": [], "wrong_confirmed": [], "impostors": 0,
                            "unsure": 0, "confirmed": 0, "photos": 0, "windows": 0,
                            "cases": []}
-    for t in range(trays):
-        docks = {}
-        for dock in sorted(layout.docks):
-            fid = ids[int(rng.integers(len(ids)))]
-            faces = dial_faces(figures[fid])
-            docks[dock] = DockSpec(fid, base_type_of(figures[fid]), faces,
-                                   {d: float(rng.integers(len(f))) for d, f in faces.items()})
-        params = getattr(rp, profile)(rng)
+    for walk in testset.walk_trays(layout, figures, seed, trays, getattr(rp, profile), jitter):
+        t, docks, params, step = walk.tray, walk.docks, walk.params, walk.step
         scene = TrayScene(layout, docks, params, seed * 1000 + t)
         world = DialWorld(dock_positions(docks))
         cam = VirtualCamera(scene, world, 30.0, seed=seed * 7 + t)
@@ -102,7 +92,6 @@ def run_seed(seed: int, trays: int, profile: str, photo_frames: int, jitter: flo
             if read.status == CLICK and start[k] in read.clicks:
                 photos[k] = {start[k]: sl.Photo(start[k], f.mean(), f.n)}
                 out["photos"] += 1
-        step = {k: int(rng.choice([-2, -1, 1, 2])) for k in windows}
         for (dock, dial), s in step.items():
             world.turn(dock, dial, s, 1e-6)
         two = _frames(cam, reader, windows, MOST)
@@ -126,7 +115,7 @@ def run_seed(seed: int, trays: int, profile: str, photo_frames: int, jitter: flo
                                 f"{'confirmed' if good.confirmed else 'unsure'} ({good.reason})")
             _impostors(out, c, f, mine, b, what)
         for (dock, dial), s in step.items():
-            world.turn(dock, dial, -s + float(rng.uniform(-jitter, jitter)), 1e-6)
+            world.turn(dock, dial, -s + walk.back[(dock, dial)], 1e-6)
         three = _frames(cam, reader, windows, MOST)
         for k, f in three.items():
             c = reader.classifiers(docks[k[0]].figure)[k[1]]
