@@ -44,7 +44,7 @@ from dialtray.vision.classify import (
 )
 from dialtray.vision.colours import read_colours
 from dialtray.vision.reading import CLICK, UNKNOWN, DialRead
-from dialtray.vision.register import BORDER_MM, SPP, Image
+from dialtray.vision.register import BORDER_MM, SPP, Image, Registration
 from dialtray.vision.synth import MAX_HIDDEN, SynthRead
 
 F32 = npt.NDArray[np.float32]
@@ -61,6 +61,10 @@ SLIDE = 4.0  # px (template: 3 px a mm; a click is the window's width, 42-78 px)
 SLIDE_STEP = 0.5  # px between the slides tried (the first order covers what is between)
 SLIDE_EDGE = 5  # px of the print's box at either end left out (what slides in is unknown)
 LAG = 3  # px: the lags over which the noise's covariance is summed
+MOVED_PX = 3.0  # a new registration whose markers moved more than this (frame px) from those
+# the photographs were taken under is a camera moved: they are forgotten. Less is the markers'
+# own noise: a live loop re-registers every few frames on a noisy scene (held-back seeds 9943
+# and 9971: 13 registrations in 40 frames, the corners within 2.1 px of the first's)
 KEPT_WINDOWS = 64  # windows whose photographs are kept (a tray: 8 docks, 8 holders, 1-2 each)
 MIN_FRAMES = 2  # a photograph is the average of at least this many still frames
 
@@ -111,6 +115,19 @@ class Album:
     def __init__(self, kept: int = KEPT_WINDOWS) -> None:
         self.kept = kept
         self._photos: OrderedDict[Key, dict[int, Photo]] = OrderedDict()
+        self._corners: dict[int, npt.NDArray[np.float32]] = {}  # the markers they were taken at
+
+    def registered(self, reg: Registration) -> bool:
+        """A new registration: the photographs are kept if its markers are where they were
+        when the photographs were taken (within ``MOVED_PX``: a re-registration on the
+        markers' noise), else forgotten. True if kept."""
+        old = self._corners
+        same = bool(old) and set(old) <= set(reg.corners) and all(
+            float(np.max(np.abs(reg.corners[m] - pts))) <= MOVED_PX for m, pts in old.items())
+        if not same:
+            self.clear()
+            self._corners = {m: np.asarray(p, np.float32) for m, p in reg.corners.items()}
+        return same
 
     def keep(self, key: Key, click: int, frames: Frames) -> None:
         """``frames`` of ``key``'s window, which an open read named ``click``."""
@@ -132,8 +149,9 @@ class Album:
         self._photos.pop(key, None)
 
     def clear(self) -> None:
-        """A new registration: every window's pixels moved."""
+        """The camera moved: every window's pixels moved."""
         self._photos.clear()
+        self._corners = {}
 
     def __len__(self) -> int:
         return sum(len(v) for v in self._photos.values())
@@ -325,7 +343,10 @@ def _nuisance(p: F32, inside: tuple[int, int, int, int] | None) -> F32:
     """The ways a photograph of the same click may differ from another of it: its gain, an
     offset, and (inside the print's box) the print slid a little along the strip (first
     order, within a slide step)."""
-    out = [p, np.ones_like(p)]
+    out = [p, np.ones_like(p),  # ... and the whole window a fraction of a pixel off (the
+           # registrations of the two differ by the markers' noise)
+           np.asarray(cv2.Sobel(p, cv2.CV_32F, 1, 0, ksize=3), np.float32),
+           np.asarray(cv2.Sobel(p, cv2.CV_32F, 0, 1, ksize=3), np.float32)]
     if inside is not None:
         x0, x1, y0, y1 = inside
         m = np.zeros_like(p)

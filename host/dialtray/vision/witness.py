@@ -29,7 +29,8 @@ are the dial events (``camera-only``).
 confirmed leaves its burst's average as that window's photograph of that click, grown while
 the window stays still (up to ``PHOTO_FRAMES``); ``photograph`` asks for one of a dial's
 start (the game's first click, confirmed by the camera before it counts). They are forgotten
-on a new registration, a disagreement (a re-seat asked for), a burst that kept changing (a
+when the camera moved (a registration whose markers moved, ``scene_looks.MOVED_PX``), a
+disagreement (a re-seat asked for), a burst that kept changing (a
 hand), and a window that changed with no encoder turn near it (``UNEXPLAINED_S``: a knock, a
 hand); ``scene_looks.judge`` also refuses a photograph whose rim no longer matches.
 """
@@ -129,6 +130,7 @@ class _Job:
 @dataclass
 class _Watch:
     grey: Image | None = None
+    box: tuple[slice, slice] | None = None  # the frame pixels ``grey`` is of
     still: int = 0
     moving_since: float | None = None
     changed: float = float("-inf")  # when the window was last seen changing (or first seen)
@@ -285,11 +287,14 @@ class CameraWitness:
             return
         if reg is not self._reg:
             self._reg = reg
-            for job in self._jobs.values():
-                job.burst = None  # a new registration: window boxes moved
-            self._watch.clear()
-            self.album.clear()  # ... and every photograph of the old one with them
-            self._growing.clear()
+            if not self.album.registered(reg):  # the camera moved: photographs forgotten,
+                self._growing.clear()  # every burst begun again, every window watched anew
+                self._watch.clear()
+                for job in self._jobs.values():
+                    job.burst = None
+            # (a re-registration on the markers' noise, every few frames on a noisy scene,
+            # leaves a burst going, its crops mapping the same dial (``WindowBurst.feed``),
+            # and the watch comparing a window's pixels while its frame box is the same)
         level = frame_noise(frame, self._prev, reg) if self._prev is not None else float("inf")
         self._prev = frame
         if self.watch or self.camera_only:
@@ -338,6 +343,8 @@ class CameraWitness:
                 if w is None:  # its history unknown: still from now on
                     w = self._watch[key] = _Watch(changed=now)
                 grey = np.asarray(cv2.cvtColor(frame[box], cv2.COLOR_BGR2GRAY), np.uint8)
+                if w.box != box:  # registered afresh a pixel off: compared from this frame
+                    w.grey, w.box = None, box
                 if w.grey is not None and np.isfinite(level):
                     if Change.of(frame[box], w.grey).local > PRINT_NOISE * max(level, 1e-3):
                         self._growing.pop(key, None)
