@@ -4,16 +4,17 @@
         [--seeds 8801,8802] [--trays 10] [--photo-frames 24] [--jitter 0.04]
 
 Each tray (8 docks of Air Action's planes, the virtual camera, the profile's scene) is filmed
-in three phases, every window at once: (1) every dial at a random click ``a``, ``photo-frames``
-frames: each window's photograph of ``a`` (kept only where the open read of their average
-names ``a``, as the table keeps them); (2) every dial turned 1-2 clicks to ``b``, a burst of
-``MOST`` frames: where the open read is unsure, ``judge`` with the encoder right (``b``: the
-confirmations it adds) and wrong (every other click of another grey look: must never
-confirm); (3) every dial turned back to ``a``, off its detent by up to ``jitter`` of a click
-(a real dial's play), a burst: the dial at a photographed click. Here every close rival's
-exclusion of ``a``'s photograph is measured along the synthesis's direction (the null
-distribution: an impostor's ``z``, whatever the synthesis named), and ``judge`` is asked
-with every other click as the encoder's (must never confirm).
+as damage or healing walks its dials, every window at once: (1) every dial at a random click
+``a``, then one click on (``a + s``, s = +-1), ``photo-frames`` frames each: the window's
+photographs of them (kept only where the open read of their average names the click, as the
+table keeps them); (2) one click further (``b = a + 2s``), a burst of ``MOST`` frames: where
+the open read is unsure, ``judge`` with the encoder right (``b``: the confirmations it adds)
+and wrong (every click of another print: must never confirm); (3) back one click to ``a + s``,
+off its detent by up to ``jitter`` of a click (a real dial's play), a burst: the dial at a
+photographed click. Here every close rival's exclusion of that photograph is measured along
+the synthesis's direction (the null distribution: an impostor encoder's ``z``, whatever the
+synthesis named), and ``judge`` is asked with every other click as the encoder's (must never
+confirm).
 
 Prints the largest impostor z and fit, the smallest true z, how many unsure bursts each
 threshold confirms; writes bench/results/scene_looks.json. Use STRESS seeds and spent
@@ -66,7 +67,7 @@ def run_seed(seed: int, trays: int, profile: str, photo_frames: int, jitter: flo
     refs = {fid: testset.capture_refs(layout, fid, doc) for fid, doc in figures.items()}
     out: dict[str, Any] = {"null": [], "true": [], "wrong_confirmed": [], "impostors": 0,
                            "unsure": 0, "confirmed": 0, "photos": 0, "windows": 0,
-                           "cases": []}
+                           "cases": [], "wrong_open": 0, "big_null": []}
     for walk in testset.walk_trays(layout, figures, seed, trays, getattr(rp, profile), jitter):
         t, docks, params, step = walk.tray, walk.docks, walk.params, walk.step
         scene = TrayScene(layout, docks, params, seed * 1000 + t)
@@ -84,51 +85,54 @@ def run_seed(seed: int, trays: int, profile: str, photo_frames: int, jitter: flo
         except Exception:
             continue
         start = {k: int(docks[k[0]].positions[k[1]]) for k in windows}
-        one = _frames(cam, reader, windows, photo_frames)
-        photos: dict[Any, dict[int, sl.Photo]] = {}
-        for k, f in one.items():
-            c = reader.classifiers(docks[k[0]].figure)[k[1]]
-            read = c.read(f.average())
-            if read.status == CLICK and start[k] in read.clicks:
-                photos[k] = {start[k]: sl.Photo(start[k], f.mean(), f.n)}
-                out["photos"] += 1
-        for (dock, dial), s in step.items():
+        photos: dict[Any, dict[int, sl.Photo]] = {k: {} for k in windows}
+        for phase in range(2):  # the start, then one step: each photographed
+            if phase:
+                for (dock, dial), s in step.items():
+                    world.turn(dock, dial, s, 1e-6)
+            shots = _frames(cam, reader, windows, photo_frames)
+            for k, f in shots.items():
+                c = reader.classifiers(docks[k[0]].figure)[k[1]]
+                at = (start[k] + phase * step[k]) % len(c.faces)
+                read = c.read(f.average())
+                if read.status == CLICK and at in read.clicks:
+                    photos[k][at] = sl.Photo(at, f.mean(), f.n)
+                    out["photos"] += 1
+        for (dock, dial), s in step.items():  # a second step: the burst to confirm
             world.turn(dock, dial, s, 1e-6)
         two = _frames(cam, reader, windows, MOST)
         for k, f in two.items():
             out["windows"] += 1
             c = reader.classifiers(docks[k[0]].figure)[k[1]]
-            n = len(c.faces)
-            b = (start[k] + step[k]) % n
+            b = (start[k] + 2 * step[k]) % len(c.faces)
             read = c.read(f.average())
             what = f"seed {seed} tray {t} dock {k[0]} {docks[k[0]].figure} {k[1]}"
-            if read.status == CLICK and b in read.clicks:
-                photos.setdefault(k, {})[b] = sl.Photo(b, f.mean(), f.n)
+            if read.status == CLICK:
+                out["wrong_open"] += b not in read.clicks
                 continue
             out["unsure"] += 1
-            mine = photos.get(k, {})
-            v = sl.judge(c, f, mine, b, exclude=-np.inf, rim_max=np.inf)
+            v = sl.judge(c, f, photos[k], b, exclude=-np.inf, rim_max=np.inf)
             out["true"] += [[e.z, e.fit, e.rim] for e in v.rivals]
-            good = sl.judge(c, f, mine, b)
+            good = sl.judge(c, f, photos[k], b)
             out["confirmed"] += good.confirmed
-            out["cases"].append(f"{what} truth {b} from {start[k]}: "
+            out["cases"].append(f"{what} truth {b} after {sorted(photos[k])}: "
                                 f"{'confirmed' if good.confirmed else 'unsure'} ({good.reason})")
-            _impostors(out, c, f, mine, b, what)
-        for (dock, dial), s in step.items():
+            _impostors(out, c, f, photos[k], b, what)
+        for (dock, dial), s in step.items():  # back a step, a little off its detent
             world.turn(dock, dial, -s + walk.back[(dock, dial)], 1e-6)
         three = _frames(cam, reader, windows, MOST)
         for k, f in three.items():
             c = reader.classifiers(docks[k[0]].figure)[k[1]]
-            a = start[k]
-            mine = photos.get(k, {})
+            a = (start[k] + step[k]) % len(c.faces)
             what = f"seed {seed} tray {t} dock {k[0]} {docks[k[0]].figure} {k[1]} back"
-            if a in mine:
-                _null(out, c, f, mine[a], a)
-            _impostors(out, c, f, mine, a, what)
+            if a in photos[k]:
+                _null(out, c, f, photos[k][a], a, what)
+            _impostors(out, c, f, photos[k], a, what)
     return out
 
 
-def _null(out: dict[str, Any], c: Any, f: sl.Frames, shot: sl.Photo, a: int) -> None:
+def _null(out: dict[str, Any], c: Any, f: sl.Frames, shot: sl.Photo, a: int, what: str
+          ) -> None:
     """The dial at ``a``, photographed: every rival's exclusion of ``a``'s photograph along
     the synthesis's direction from it (an impostor encoder's test statistic)."""
     r = c.synthesise(f.average())
@@ -147,6 +151,9 @@ def _null(out: dict[str, Any], c: Any, f: sl.Frames, shot: sl.Photo, a: int) -> 
         z, fit, rim = sl.exclusion(mean, f.n, shot, sign * rv.difference, r.warp, size, cov,
                              sl.print_box(c))
         out["null"].append([z, fit, rim])
+        if z >= sl.EXCLUDE / 2:
+            out["big_null"].append(f"{what} at {a}, toward {rv.look.a}: z {z:.1f}, "
+                                   f"fit {fit:.1f}, rim {rim:.1f}")
 
 
 def _impostors(out: dict[str, Any], c: Any, f: sl.Frames, mine: dict[int, sl.Photo],
@@ -204,6 +211,9 @@ def main() -> None:
     print_table(rows, 36, 12)
     for c in tot["wrong_confirmed"]:
         print("  WRONG:", c)
+    print(f"  open reads wrong (a burst's average read as another click): {tot['wrong_open']}")
+    for c in tot["big_null"][:30]:
+        print("  null z >= EXCLUDE / 2:", c)
     for c in tot["cases"][:60]:
         print("  ", c)
     write_results(RESULTS, {"profile": args.profile, "seeds": seeds, "trays": args.trays,

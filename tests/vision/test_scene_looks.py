@@ -30,8 +30,6 @@ from dialtray.vision.virtual_camera import HAND, DialWorld, VirtualCamera, blob,
 from dialtray.vision.witness import (
     CONFIRM,
     DISAGREE,
-    PHOTO_FRAMES,
-    UNEXPLAINED_S,
     CameraWitness,
     Witnessed,
 )
@@ -160,26 +158,27 @@ def _film(w: CameraWitness, p: Plane, seconds: float) -> None:
 
 def test_the_witness_keeps_photographs_and_forgets_them(layout: Layout, charlie: Any) -> None:
     p = Plane(layout, charlie, rp.held_back(np.random.default_rng(SEED)), 0)
-    w = CameraWitness(p.camera, p.reader, {0: FIG}, watch=True, clock=p.clock)
+    w = CameraWitness(p.camera, p.reader, {0: FIG}, watch=True, clock=p.clock, photo_frames=8,
+                      unexplained_s=0.5)
     key = (0, "combat")
     _film(w, p, 0.2)
     _photograph(w, p, "combat", 0)  # the game's start: photographed, no answer given
     assert set(w.album.photos(key)) == {0} and not w.results
-    assert w.album.photos(key)[0].frames == PHOTO_FRAMES  # grown while the window was still
+    assert w.album.photos(key)[0].frames == 8  # grown while the window was still
     p.turn_to(1)
     assert _settle(w, p, 1).state == CONFIRM
     p.turn_to(2)  # unsure by synthesis alone; clicks 0/1 photographed here: confirmed
     a = _settle(w, p, 2)
     assert a.state == CONFIRM and "photograph" in a.reason, a.line()
     assert set(w.album.photos(key)) == {0, 1}  # (a confirmation by photographs is none)
-    _film(w, p, UNEXPLAINED_S + 0.5)  # the turns were the encoder's: nothing dropped
+    _film(w, p, 1.0)  # the turns were the encoder's: nothing dropped
     assert set(w.album.photos(key)) == {0, 1}
 
     # a hand over the window, no turn of its encoder: the photographs are forgotten
     reg = w._reg
     assert reg is not None
     p.world.over(blob(reg.window_box(*p.window), HAND, cover=0.9), 0.4)
-    _film(w, p, UNEXPLAINED_S + 1.0)
+    _film(w, p, 1.5)
     assert w.album.photos(key) == {}
 
     # a disagreement (a re-seat asked for): forgotten

@@ -144,9 +144,9 @@ def tray_sets(layout: Layout, figures: dict[str, dict[str, Any]], profile: Calla
 
 @dataclass(frozen=True)
 class Walk:
-    """A tray whose dials are walked (``bench/calibrate_scene_looks.py``): every dial at its
-    start click, turned ``step`` clicks (1-2 either way), then back by ``-step + back`` (off
-    its detent by ``back`` of a click: a real dial's play)."""
+    """A tray whose dials are walked (``bench/calibrate_scene_looks.py``) as damage or
+    healing walks them: every dial at its start click, turned ``step`` (1 either way) twice,
+    then back once, off its detent by ``back`` of a click (a real dial's play)."""
 
     tray: int
     docks: dict[int, DockSpec]
@@ -170,7 +170,7 @@ def walk_trays(layout: Layout, figures: dict[str, dict[str, Any]], seed: int, tr
                                    {d: float(rng.integers(len(f))) for d, f in faces.items()})
         params = profile(rng)
         keys = [(d, k) for d, s in docks.items() for k in s.positions]
-        step = {k: int(rng.choice([-2, -1, 1, 2])) for k in keys}
+        step = {k: int(rng.choice([-1, 1])) for k in keys}
         back = {k: float(rng.uniform(-jitter, jitter)) for k in keys}
         yield Walk(t, docks, params, step, back)
 

@@ -150,6 +150,8 @@ class CameraWitness:
     camera_only: bool = False  # no encoders: the camera's reads are the dial events
     rereads: int = REREADS
     most: int = MOST
+    photo_frames: int = PHOTO_FRAMES
+    unexplained_s: float = UNEXPLAINED_S
     clock: Callable[[], float] = time.monotonic
     results: list[Witnessed] = field(default_factory=list)
     moves: list[tuple[int, str, float]] = field(default_factory=list)
@@ -380,17 +382,17 @@ class CameraWitness:
             return
         click, frames = grow
         frames.add(reg.crop(frame, self.reader.layout.places[dock], window, base))
-        if frames.n % 4 == 0 or frames.n >= PHOTO_FRAMES:
+        if frames.n % 4 == 0 or frames.n >= self.photo_frames:
             self.album.keep(key, click, frames)
-        if frames.n >= PHOTO_FRAMES:
+        if frames.n >= self.photo_frames:
             del self._growing[key]
 
     def _explain(self, now: float) -> None:
         """Window changes with no encoder turn near them drop the window's photographs."""
         for key, at in list(self._unexplained.items()):
-            if abs(self._asked.get(key, -1e9) - at) <= UNEXPLAINED_S:
+            if abs(self._asked.get(key, -1e9) - at) <= self.unexplained_s:
                 del self._unexplained[key]
-            elif now - at > UNEXPLAINED_S:
+            elif now - at > self.unexplained_s:
                 del self._unexplained[key]
                 self.album.drop(key)
 
