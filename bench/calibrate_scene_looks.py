@@ -59,8 +59,8 @@ def _frames(cam: VirtualCamera, reader: TrayReader, windows: dict[Any, Any], n: 
     return out
 
 
-def run_seed(seed: int, trays: int, profile: str, photo_frames: int, jitter: float
-             ) -> dict[str, Any]:
+def run_seed(seed: int, trays: int, profile: str, photo_frames: int, jitter: float,
+             only: int | None = None) -> dict[str, Any]:
     cv2.setNumThreads(1)
     layout = load_layout()
     figures = testset.sample_figures("airaction")
@@ -70,6 +70,8 @@ def run_seed(seed: int, trays: int, profile: str, photo_frames: int, jitter: flo
                            "cases": [], "wrong_open": 0, "big_null": []}
     for walk in testset.walk_trays(layout, figures, seed, trays, getattr(rp, profile), jitter):
         t, docks, params, step = walk.tray, walk.docks, walk.params, walk.step
+        if only is not None and t != only:
+            continue
         scene = TrayScene(layout, docks, params, seed * 1000 + t)
         world = DialWorld(dock_positions(docks))
         cam = VirtualCamera(scene, world, 30.0, seed=seed * 7 + t)
