@@ -9,14 +9,17 @@ the JSON ("skipped: ..."), never a made-up figure.
 
 Stages:
 
-* ``store path b=1000`` / ``store path b=1`` — tray EVENT frames → deframe → decode → the
-  ``GameRecorder`` of a live Air Action game (tracker, records: clicks and the flags the tracker
-  raises, canonical JSON, SHA-256 chain, HMAC per record, game row sealed), committed every B
-  events, against a bare sqlite3 loop that inserts the very rows the full path stored (read
-  back from its database) into a fresh database with the same schema and pragmas, in the same
-  batches, with one ``UPDATE games`` per commit. Goal ≥ 0.6 (b=1000), ≥ 0.8 (b=1). The
-  JSON gives the ratio by CPU time too (``ratio_cpu``, shown after the bare figure): on a
-  machine shared with other work it moves far less than the wall-clock ratio.
+* ``store path b=1000`` / ``store path b=1`` — tray EVENT frames → deframe (the link's
+  ``HostDeframer``) → decode → the ``GameRecorder`` of a live Air Action game (tracker, records:
+  clicks and the flags the tracker raises, canonical JSON, SHA-256 chain, HMAC per record, game
+  row sealed; each read's events handed over together, as ``StoredTable.pump`` hands over its
+  queue: ``GameRecorder.devices``), committed every B events, against a bare sqlite3 loop
+  that inserts the very rows the full path stored (read back from its database) into a fresh
+  database with the same schema and pragmas, in the same batches, with one ``UPDATE games``
+  per commit (``bench_store_stages.py`` takes the path apart by stage). Goal ≥ 0.6
+  (b=1000), ≥ 0.8 (b=1). The JSON gives the ratio by CPU time too (``ratio_cpu``, shown after
+  the bare figure): on a machine shared with other work it moves far less than the wall-clock
+  ratio.
 * ``commit FULL vs NORMAL`` — the same b=1 path and bare loop with ``synchronous=FULL`` (an
   fsync of the WAL per commit) against ``NORMAL``: what a power-cut-safe acknowledgement costs.
 * ``verify per record`` — ``checked`` chain check of a stored keyed game (SHA-256 link, HMAC,

@@ -35,7 +35,8 @@ sys.path.insert(0, str(ROOT / "tests" / "tracker"))
 from benchframes import click_stream, track_stream  # noqa: E402
 from benchout import print_table, write_results  # noqa: E402
 from dialrig import proto  # noqa: E402
-from dialtray.link.messages import DialState, RawEvent, Snapshot, decode  # noqa: E402
+from dialtray.link.deframe import HostDeframer  # noqa: E402
+from dialtray.link.messages import DialState, RawEvent, Snapshot, TrayEvent, decode  # noqa: E402
 from dialtray.rules.core.dice import SeededDice  # noqa: E402
 from dialtray.store import GameRecorder, GameStore  # noqa: E402
 from dialtray.store.recorder import RecordingTracker  # noqa: E402
@@ -45,33 +46,46 @@ from dialtray.table.games import new_game  # noqa: E402
 from dialtray.tracker import PLAY, TableDice, Tracker, auto_bind  # noqa: E402
 
 
-def feed(rec: GameRecorder, stream: bytes, batch: int, boot: int = 7
+def feed(rec: GameRecorder, stream: bytes, batch: int, boot: int = 7, one_by_one: bool = False
          ) -> tuple[int, int, float, float]:
     """(events, acknowledgements, wall seconds, CPU seconds): frames through the recorder,
-    commit, then ack."""
-    d = proto.Deframer()
+    commit, then ack. The events of one read (up to a tick or a commit) go to the recorder
+    together (``GameRecorder.devices``, as ``StoredTable.pump`` hands over its queue);
+    ``one_by_one``: each through ``device`` (the path before the batch path, for comparison)."""
+    d = proto.Deframer() if one_by_one else HostDeframer()  # (the link's: one pass a read)
     clock = 0.0
     events = acks = 0
     pending = 0
     acked_seq = 0
     last_seq = 0
+    run: list[TrayEvent] = []
     t0, c0 = time.perf_counter(), time.process_time()
     for i in range(0, len(stream), 4096):  # as a serial port hands data over
         for payload in d.feed(stream[i:i + 4096]):
             msg = decode(payload)
             assert isinstance(msg, RawEvent)
             ev = msg.to_event()
-            rec.device(ev, boot, clock)
+            if one_by_one:
+                rec.device(ev, boot, clock)
+            else:
+                run.append(ev)
             last_seq = ev.seq
             events += 1
             pending += 1
-            if events % 64 == 0:
+            tick = events % 64 == 0
+            if run and (tick or pending >= batch):
+                rec.devices(run, boot, clock)
+                run = []
+            if tick:
                 clock += 0.001
                 rec.tick(clock)
             if pending >= batch:
                 rec.store.update_game(rec.gid, boot_id=boot, last_seq=last_seq)
                 rec.commit()
                 acked_seq, acks, pending = last_seq, acks + 1, 0  # acknowledged after commit
+        if run:
+            rec.devices(run, boot, clock)
+            run = []
     rec.store.update_game(rec.gid, boot_id=boot, last_seq=last_seq)
     rec.commit()
     acked_seq, acks = last_seq, acks + 1

@@ -8,6 +8,7 @@ same stream through the same loop; written once so that the two figures stay com
 from __future__ import annotations
 
 from dialrig import proto
+from dialtray.link.deframe import HostDeframer
 from dialtray.link.messages import RawEvent, decode
 from dialtray.tracker import Tracker
 
@@ -34,7 +35,7 @@ def click_stream(t: Tracker, n: int, first_seq: int = 1) -> bytes:
 def track_stream(t: Tracker, stream: bytes) -> int:
     """Feed the frames of stream to t (deframe, decode, feed), the clock 1 ms on and a tick every
     64 events; the number of events fed."""
-    d = proto.Deframer()
+    d = HostDeframer()  # the link's
     clock, events = 0.0, 0
     for i in range(0, len(stream), CHUNK):
         for payload in d.feed(stream[i:i + CHUNK]):

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import itertools
 import os
+import resource
 import signal
 import sys
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -47,17 +49,16 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests marked ``slow`` first, on every worker.
+    """Tests marked ``slow`` first, on every worker, the longest at the very front.
 
     ``--dist worksteal`` hands each worker a contiguous share of the collected list (the first
     third to one worker, the next to another…) and balances the shares by moving tests from the
     end of the longest queue. All the slow tests first in the list therefore all landed on one
     worker, which ran them one after another while the others finished the short tests and
-    then waited for it. So the slow tests are dealt out a module at a time (longest estimate
-    first, each to the share with the least slow work so far) and put at the front of their
-    worker's share; the
-    short tests fill the shares in their collected order. Every worker collects the same list
-    and computes the same order (xdist requires it)."""
+    then waited for it. So the slow tests are dealt out (longest estimate first, each to the
+    share with the least slow work so far: ``worksteal_order``) and put at the front of their
+    worker's share, longest first; the short tests fill the shares in their collected order.
+    Every worker collects the same list and computes the same order (xdist requires it)."""
     slow = [item for item in items if item.get_closest_marker("slow") is not None]
     fast = [item for item in items if item.get_closest_marker("slow") is None]
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0") or 0)
@@ -78,36 +79,52 @@ def pytest_configure_node(node: Any) -> None:
 def worksteal_order(slow: list[pytest.Item], fast: list[pytest.Item],
                     workers: int) -> list[pytest.Item]:
     """``slow + fast`` reordered so xdist's initial worksteal split (share k: what is left,
-    divided by the workers still to serve) gives each worker an even part of the slow work."""
+    divided by the workers still to serve) gives each worker an even part of the slow work,
+    and each worker starts with its longest test: the longest tests of the suite (the soak,
+    the 200 reboots, the blank-Pico flash…) start together on different workers, not one
+    after another behind cheaper ones."""
     sizes, left = [], len(slow) + len(fast)
     for k in range(workers):
         sizes.append(left // (workers - k))
         left -= sizes[-1]
-    # A module's slow tests stay together: they may share a module-scoped fixture (a rendered
-    # photo set, a served table), which a split would build on two workers.
-    modules: dict[str, list[pytest.Item]] = {}
+    groups: dict[str, list[pytest.Item]] = {}
     for item in slow:
-        modules.setdefault(item.nodeid.split("::")[0], []).append(item)
-    groups = sorted(modules.values(), key=lambda g: sum(map(slow_estimate, g)), reverse=True)
-    shares: list[list[pytest.Item]] = [[] for _ in sizes]
-    load = [0.0] * workers
-    for group in groups:  # stable sort: equal costs keep their collected order
-        open_ = [k for k in range(workers) if len(shares[k]) + len(group) <= sizes[k]]
+        groups.setdefault(deal_key(item), []).append(item)
+    def cost(group: list[pytest.Item]) -> float:
+        return sum(map(slow_estimate, group))
+
+    shares: list[list[list[pytest.Item]]] = [[] for _ in sizes]
+    load, count = [0.0] * workers, [0] * workers
+    for group in sorted(groups.values(), key=cost, reverse=True):  # stable: ties keep order
+        open_ = [k for k in range(workers) if count[k] + len(group) <= sizes[k]]
         k = min(open_ or range(workers), key=lambda k: load[k])
-        shares[k].extend(sorted(group, key=slow_estimate, reverse=True))
-        load[k] += sum(map(slow_estimate, group))
+        shares[k].append(sorted(group, key=slow_estimate, reverse=True))
+        load[k] += cost(group)
+        count[k] += len(group)
+    ordered = [[item for group in sorted(share, key=lambda g: slow_estimate(g[0]), reverse=True)
+                for item in group] for share in shares]
     rest = iter(fast)
     for k in range(workers):
-        shares[k].extend(itertools.islice(rest, max(0, sizes[k] - len(shares[k]))))
-    shares[-1].extend(rest)  # (only when slow tests alone overfill a share)
-    return [item for share in shares for item in share]
+        ordered[k].extend(itertools.islice(rest, max(0, sizes[k] - len(ordered[k]))))
+    ordered[-1].extend(rest)  # (only when slow tests alone overfill a share)
+    return [item for share in ordered for item in share]
+
+
+def deal_key(item: pytest.Item) -> str:
+    """What must run on one worker, one test after another: a module's tests when one of them
+    uses a module- (class-, package-) scoped fixture (a rendered photo set, a served table, the
+    module's Chromium), which a split would build twice; else the test alone."""
+    info = getattr(item, "_fixtureinfo", None)
+    defs = getattr(info, "name2fixturedefs", {}) if info is not None else {}
+    shared = any(d.scope in ("module", "class", "package") for ds in defs.values() for d in ds)
+    return item.nodeid.split("::")[0] if shared else item.nodeid
 
 
 def slow_estimate(item: pytest.Item) -> float:
-    """A slow test's relative cost, for dealing them out: ``@pytest.mark.slow(cost=3)`` (the
-    emulated Pico's games run for minutes), else 1."""
+    """A slow test's cost for dealing them out: ``@pytest.mark.slow(cost=SECONDS)``, about its
+    wall time in the suite on a quiet 2-core machine (the soak ~45 s); else 5 s."""
     marker = item.get_closest_marker("slow")
-    return float(marker.kwargs.get("cost", 1)) if marker is not None else 0.0
+    return float(marker.kwargs.get("cost", 5)) if marker is not None else 0.0
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
@@ -141,3 +158,28 @@ def browser() -> Iterator[Any]:
                               args=["--no-sandbox", "--disable-dev-shm-usage"])
         yield b
         b.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """With ``DIALTRAY_TEST_CPU=FILE``, each test's wall and CPU seconds (set-up, call and
+    tear-down; the worker's threads and every child process it waited for, the virtual trays
+    and `dialtray` commands included) are appended to FILE as ``nodeid<TAB>wall<TAB>cpu``.
+    ``--durations`` gives wall time only, and on 2 shared cores the suite's time is bound by
+    CPU: this says which tests to make cheaper. Servers that detach (PostgreSQL) are not
+    counted."""
+    path = os.environ.get("DIALTRAY_TEST_CPU")
+    if not path:
+        yield
+        return
+    wall0, cpu0 = time.monotonic(), _cpu_s()
+    yield
+    wall, cpu = time.monotonic() - wall0, _cpu_s() - cpu0
+    with open(path, "a") as f:
+        f.write(f"{item.nodeid}\t{wall:.2f}\t{cpu:.2f}\n")
+
+
+def _cpu_s() -> float:
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(
+        resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime

@@ -257,7 +257,7 @@ def test_console_errors_are_one_line_without_python_internals(line: str,
         assert word in message, (word, message)
 
 
-@pytest.mark.slow
+@pytest.mark.slow(cost=2)
 def test_sim_console_survives_bad_lines_on_the_real_virtual_tray(tmp_path: Path) -> None:
     lines = "turn x combat 1\nturn 0 combat\nturn 99 combat 1\nturn 0 turret 1\nturn 0 combat 1\n"
     r = subprocess.run([str(BIN / "dialtray"), "sim", "--docks", "1", "--exit", "--workdir",

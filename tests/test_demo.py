@@ -21,7 +21,7 @@ def dialtray(*args: str, timeout: float = 180) -> subprocess.CompletedProcess[st
                           timeout=timeout)
 
 
-@pytest.mark.slow
+@pytest.mark.slow(cost=6)
 @pytest.mark.parametrize("game", ["airaction", "aces"])
 def test_demo_plays_a_whole_game_catches_every_mistake_and_its_log_replays(
         game: str, tmp_path: Path) -> None:

@@ -54,7 +54,7 @@ def _install(venv: Path, src: Path) -> None:
         pytest.fail(f"uv pip install of the host failed:\n{online.stderr}")
 
 
-@pytest.mark.slow
+@pytest.mark.slow(cost=3)
 def test_the_host_installs_without_the_sim_extra_and_runs_outside_the_clone(
         tmp_path: Path) -> None:
     venv = tmp_path / "venv"

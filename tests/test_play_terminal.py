@@ -50,7 +50,7 @@ class Screen:
         self.child.sendline(line)
 
 
-@pytest.mark.slow
+@pytest.mark.slow(cost=6)
 def test_a_person_plays_air_action_on_the_virtual_tray(tmp_path: Path) -> None:
     log = tmp_path / "game.log"
     child = pexpect.spawn(str(BIN / "dialtray"),

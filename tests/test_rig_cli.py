@@ -43,7 +43,7 @@ def test_help_teaches_every_command() -> None:
     assert "turn DOCK" in sim_help and "examples:" in sim_help
 
 
-@pytest.mark.slow
+@pytest.mark.slow(cost=6)
 def test_demo_plays_a_game_on_the_virtual_tray(tmp_path: Path) -> None:
     # the demo is a whole tracked bot game now: tests/test_demo.py checks it in detail
     r = dialtray("--data-dir", str(tmp_path), "demo", "--fast")

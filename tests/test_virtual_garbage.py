@@ -81,7 +81,7 @@ def sync_time(port: str) -> float:
         return time.monotonic() - started
 
 
-@pytest.mark.slow
+@pytest.mark.slow(cost=12)
 @pytest.mark.parametrize("with_host", [False, True], ids=["no host", "host connected"])
 def test_a_mebibyte_of_garbage_leaves_the_tray_running_and_a_new_host_syncs(
         with_host: bool, record_property: Callable[[str, object], None]) -> None:
@@ -144,7 +144,7 @@ def test_garbage_from_a_second_program_while_a_host_plays_on() -> None:
         assert tray.power_ons == 1 and tray.running
 
 
-@pytest.mark.slow
+@pytest.mark.slow(cost=8)
 def test_dialtray_sim_takes_a_mebibyte_at_its_console_and_a_host_syncs_after(
         tmp_path: Path) -> None:
     """The acceptance as a person runs it: `dialtray sim`, `garbage 1048576` at its console

@@ -36,7 +36,10 @@
 #   button 0|1          the roll button released / held
 #   bounce 0|1          contact bounce on quadrature dials off / on
 #   hang MS             block the event loop for MS ms (a firmware bug: the watchdog must bite)
-# Lines out: `leds HEX` when the LED frame changes (the whole chain as the panel would light it:
+# Lines out: `at K TICKS` when the firmware finds dial K somewhere new (its physical position as
+# the firmware's last look at it saw it, mid-turn too: the virtual camera films the same dial,
+# on the same clock, so camera and encoder never see two different motions), `leds HEX` when
+# the LED frame changes (the whole chain as the panel would light it:
 # the dice's pips, then the d10 ring; dialrig.dice.shown_face / shown_ring read a die's face and
 # the ring's d10 back from it, as a person reads the panel), `wdt MS` when the watchdog starts
 # (0 when disabled), `feed`, `reset REASON` before the process exits for a reset.
@@ -124,6 +127,10 @@ class Board:
             self.clk[k] = real  # type: ignore[call-overload]
             self.looked[k] = real  # type: ignore[call-overload]
         self._restore_state()
+        # Where the controller was last told each dial is (`at` lines): as restored, at first.
+        self.shown = array("i", bytes(4 * n))
+        for k in range(n):
+            self.shown[k] = self.target[k]  # type: ignore[call-overload]
         self._ctrl = None  # type: Any
         self._out = None  # type: Any
         self._open_channels()
@@ -277,6 +284,10 @@ class Board:
         self.clk[k] = now  # type: ignore[call-overload]
         if time.ticks_diff(real, self.looked[k]) > 0:
             self.looked[k] = real  # type: ignore[call-overload]
+        pos = self._position(k, now)
+        if pos != self.shown[k]:  # (only while the dial moves: a line per look, no more)
+            self.shown[k] = pos  # type: ignore[call-overload]
+            self._emit("at %d %d" % (k, pos))
         return now
 
     def _looker(self, k):

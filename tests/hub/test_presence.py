@@ -5,15 +5,18 @@ without the table saying anything — then `online` again when it comes back."""
 from __future__ import annotations
 
 import secrets
+import threading
 from pathlib import Path
+from typing import Any
 
+import paho.mqtt.client as mqtt
 import psycopg
-from dialtray.hub import devservers
+from dialtray.hub import devservers, event, rulings
 from dialtray.hub.ingest import Ingest
 from dialtray.hub.sim import Relay, wait_for
 from dialtray.hub.table import Broker, TableLink
 from dialtray.store.db import GameStore
-from hubhelp import EVENT, fresh_db
+from hubhelp import EVENT, forget_table, fresh_db
 
 
 def test_last_will_marks_a_cut_table_offline(servers: devservers.DevServers,
@@ -43,3 +46,43 @@ def test_last_will_marks_a_cut_table_offline(servers: devservers.DevServers,
         link.stop()
         hub.stop()
         relay.close()
+
+
+def test_online_is_said_only_once_the_table_hears_the_hub(servers: devservers.DevServers,
+                                                          tmp_path: Path) -> None:
+    """The hub answers a table's `online` with its assignment at once (a QoS 1 message, kept for
+    a subscriber only). A table that said `online` before its subscription to the hub's
+    commands was in place lost that answer whenever its SUBSCRIBE reached the broker after the
+    hub's reply — a loaded machine descheduling the table's network thread between the two —
+    and then waited out `--wait` for an assignment already sent. The subscription is held back
+    here (as such a delay would); the assignment must still arrive."""
+    dsn = fresh_db(servers, "presence_pairing")
+    with psycopg.connect(dsn) as db:
+        event.add_player(db, "ann", "Ann", [{"figure": "sample-militia-fighter"}], 200)
+        event.add_player(db, "bob", "Bob", [{"figure": "sample-pirate-fighter"}], 200)
+        creds = rulings.enroll(db, "t01")
+        event.pair(db, 30)
+    servers.mqtt.add_user("t01", creds["password"])
+    forget_table(servers, "t01")  # (another test's table t01 may have left its presence)
+    hub = Ingest(dsn, EVENT, "127.0.0.1", servers.mqtt.port,
+                 servers.hub_password).start()  # type: ignore[attr-defined]
+    GameStore.open(tmp_path / "p.sqlite3").close()
+    link = TableLink(tmp_path / "p.sqlite3", EVENT, "t01",
+                     Broker("127.0.0.1", servers.mqtt.port, "t01", creds["password"]))
+    subscribe = link.client.subscribe
+
+    def late_subscribe(*args: Any, **kw: Any) -> tuple[Any, int | None]:
+        # the SUBSCRIBE goes out 0.5 s after the table asked for it (its thread off the CPU)
+        threading.Timer(0.5, subscribe, args, kw).start()
+        return mqtt.MQTT_ERR_SUCCESS, None
+
+    link.client.subscribe = late_subscribe  # type: ignore[method-assign]
+    try:
+        # the round's assignments went out before the table came: only `online` brings one
+        wait_for(lambda: hub.pushed_round != 0, 20, "the hub to push the round")
+        link.start()
+        wait_for(lambda: bool(link.stats.pairings), 20, "the table's assignment")
+        assert {name for _seat, name in link.stats.pairings[0]["seats"]} == {"ann", "bob"}
+    finally:
+        link.stop()
+        hub.stop()

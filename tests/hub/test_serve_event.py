@@ -11,23 +11,28 @@ import json
 import signal
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
 from dialtray.hub import devservers, event, rulings
-from dialtray.hub.sim import wait_for
 from hubhelp import EVENT, forget_table, fresh_db, hub_page
 
 pytest.importorskip("starlette", reason="the hub page needs the `ui` extra (dialtray[ui])")
 pytest.importorskip("dialtray.virtual.tray", reason="the virtual tray needs the `sim` extra")
 
+# The whole journey's deadline, generous for a loaded machine (it takes ~10 s on a quiet one):
+# every wait below is for a condition, each with what is left of it; a table that ended early
+# fails at once with what it said.
+JOURNEY_S = 300.0
 ANN = [{"figure": "sample-militia-fighter"}]
 BOB = [{"figure": "sample-pirate-fighter"}, {"figure": "sample-militia-fighter"}]
 
 
-@pytest.mark.slow
+@pytest.mark.slow(cost=8)
 def test_serve_at_an_event_on_the_hub_page(servers: devservers.DevServers, tmp_path: Path,
                                            browser: Any) -> None:
     dsn = fresh_db(servers, "serve_event")
@@ -53,29 +58,49 @@ def test_serve_at_an_event_on_the_hub_page(servers: devservers.DevServers, tmp_p
         row = pg.execute(sql).fetchone()
         return None if row is None else row[0]
 
+    end = time.monotonic() + JOURNEY_S
+
+    def until(cond: Callable[[], bool], what: str) -> None:
+        """Wait for ``cond`` within the journey's deadline; fail at once if the table ended."""
+        while not cond():
+            if proc.poll() is not None:
+                out, err = proc.communicate()
+                pytest.fail(f"waiting for {what}: the table ended ({proc.returncode}):\n"
+                            f"{out[-2000:]}\n{err[-2000:]}")
+            if time.monotonic() > end:
+                pytest.fail(f"{what}: not within {JOURNEY_S:.0f} s")
+            time.sleep(0.1)
+
+    def shown(loc: Any, what: str) -> None:
+        until(lambda: loc.count() > 0, what)
+
     try:
         b = browser.new_page()
         b.goto(served.url)
         card = b.locator('[data-table="t01"]')
-        card.locator(".dials", has_text="A1 combat").wait_for(timeout=40000)
+        shown(card.locator(".dials", has_text="A1 combat"), "the table's dials on the hub page")
         text = card.inner_text()  # the pairing's planes: ann's A1, bob's B1 and B2, no more
         assert "B2 speed" in text and "A2" not in text and "B3" not in text, text
         assert "● online" in text
-        card.locator(".phase", has_text="phase: turn").wait_for(timeout=30000)
-        wait_for(lambda: int(str(one("SELECT COUNT(*) FROM hub_records WHERE table_id = "
-                                     "'t01'"))) > 20, 30, "records while the game runs")
+        shown(card.locator(".phase", has_text="phase: turn"), "the game's turns on the page")
+        until(lambda: int(str(one("SELECT COUNT(*) FROM hub_records WHERE table_id = 't01'")))
+              > 20, "records while the game runs")
         assert one("SELECT game FROM hub_pairings WHERE table_id = 't01'") is not None
         assert proc.poll() is None
         pg.execute("UPDATE hub_rounds SET started = now() - interval '1799 seconds'")
         hub.repush()  # the organiser calls time: 1 s left
-        card.locator(".phase", has_text="phase: over: time limit reached").wait_for(
-            timeout=30000)
-        wait_for(lambda: one("SELECT vp_a FROM hub_pairings WHERE table_id = 't01'")
-                 is not None, 20, "the result from the table's end record")
-        b.locator("#standings tbody tr").nth(1).wait_for(timeout=10000)
+        shown(card.locator(".phase", has_text="phase: over: time limit reached"),
+              "the game over at the time limit on the page")
+        until(lambda: one("SELECT vp_a FROM hub_pairings WHERE table_id = 't01'") is not None,
+              "the result from the table's end record")
+        until(lambda: b.locator("#standings tbody tr").count() >= 2,
+              "both players in the standings")
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
-        card.locator("div", has_text="○ offline").first.wait_for(timeout=20000)
+        out, err = proc.communicate(timeout=max(30.0, end - time.monotonic()))
+        offline = card.locator("div", has_text="○ offline").first
+        while offline.count() == 0:
+            assert time.monotonic() < end, "the table offline on the page"
+            time.sleep(0.1)
         b.close()
     finally:
         if proc.poll() is None:

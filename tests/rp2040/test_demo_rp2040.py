@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow(cost=2)  # (tests/conftest.py: dealt out first)
+pytestmark = pytest.mark.slow(cost=18)  # (tests/conftest.py: dealt out first)
 
 DEMO_TIMEOUT_S = 1500.0
 

@@ -24,7 +24,7 @@ from dialtray.virtual.rp2040.leds import dice_faces
 from dialtray.virtual.rp2040.tray import Rp2040Tray
 from picohelp import SYNC_S, Got, bench_config, wait_until
 
-pytestmark = pytest.mark.slow(cost=2)  # (tests/conftest.py: dealt out first)
+pytestmark = pytest.mark.slow(cost=15)  # (tests/conftest.py: dealt out first)
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from dialtray.link.session import TraySession
 from dialtray.virtual.rp2040.tray import Rp2040Tray
 from picohelp import SYNC_S, wait_until
 
-pytestmark = pytest.mark.slow(cost=6)  # the longest test of the suite: it starts first
+pytestmark = pytest.mark.slow(cost=30)  # the longest test of the suite: it starts first
 
 FLASH_TIMEOUT_S = 1500.0
 

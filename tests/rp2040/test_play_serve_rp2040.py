@@ -22,7 +22,7 @@ import pytest
 from picohelp import interrupt
 from websockets.sync.client import connect
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.slow(cost=12)
 
 DIALTRAY = str(Path(sys.executable).parent / "dialtray")
 GAME_TIMEOUT_S = 900.0

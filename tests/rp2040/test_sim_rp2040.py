@@ -15,7 +15,7 @@ import pytest
 from dialtray.link.session import TraySession
 from picohelp import SYNC_S, interrupt, wait_until
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.slow(cost=15)
 
 SCRIPT = """\
 # the same commands as the unix-port sim

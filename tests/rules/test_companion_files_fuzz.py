@@ -124,7 +124,7 @@ def _one(kind: str, rng: random.Random, box: Path) -> None:
         _named(exc, f"{name}.json")
 
 
-@pytest.mark.slow
+@pytest.mark.slow(cost=2)
 @pytest.mark.parametrize("part", range(SLICES))
 def test_mutated_sheets_tables_and_heroes_fail_with_a_named_field(part: int,
                                                                  tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -116,14 +117,17 @@ def stored(db: Path, gid: int) -> tuple[int, int]:
     return g.records, g.last_seq or 0
 
 
-def wait_for(cond: object, timeout: float, what: str) -> None:
+def wait_for(cond: Callable[..., bool], timeout: float,
+             what: str | Callable[[], str]) -> None:
+    """Wait until ``cond()``; past ``timeout`` fail with ``what`` (a callable: worded then)."""
     end = time.monotonic() + timeout
-    while not cond():  # type: ignore[operator]
-        assert time.monotonic() < end, f"timed out: {what}"
+    while not cond():
+        if time.monotonic() >= end:
+            raise AssertionError(f"timed out: {what() if callable(what) else what}")
         time.sleep(0.02)
 
 
-@pytest.mark.slow
+@pytest.mark.slow(cost=10)
 def test_kill_minus_9_at_50_points_loses_and_doubles_nothing(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     store = GameStore.open(db)
@@ -153,8 +157,13 @@ def test_kill_minus_9_at_50_points_loses_and_doubles_nothing(tmp_path: Path) -> 
             clicker.join()
             # let the last consumer catch up with every click turned
             want = {k: v for k, v in clicker.turned.items() if v}
+            # (the message is worded at the timeout: worded before the wait, it showed the
+            # clicks not yet stored when the clicker stopped, and looked like a miscount)
             wait_for(lambda: net_clicks(db, gid) == want, 60,
-                     f"stored clicks {net_clicks(db, gid)} to add up to those turned {want}")
+                     lambda: f"stored clicks {net_clicks(db, gid)} to add up to those turned "
+                     f"{want}; the last host alive: {hosts.alive()}; the tray's notes "
+                     f"{tray.notes[-5:]}, errors {tray.errors[-5:]}; the hosts said: "
+                     f"{hosts.stderr()}")
         finally:
             clicker.stop.set()
     st = GameStore.open(db, readonly=True)

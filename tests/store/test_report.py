@@ -74,7 +74,7 @@ def test_html_report_is_self_contained_with_a_chart_per_dial(
     assert "argument --html" in capsys.readouterr().err
 
 
-@pytest.mark.slow
+@pytest.mark.slow(cost=1)
 def test_fair_dice_checked_from_stored_tray_events(tmp_path: Path) -> None:
     db = tmp_path / "g.sqlite3"
     store = GameStore.open(db)

@@ -20,7 +20,7 @@ SLICES = 4
 GAMES_PER_KIND = 200
 
 
-@pytest.mark.slow
+@pytest.mark.slow(cost=2)
 @pytest.mark.parametrize("part", range(SLICES))
 @pytest.mark.parametrize("kind", GAMES)
 def test_a_random_seat_against_a_bot_always_reaches_the_end(kind: str, part: int) -> None:

@@ -23,7 +23,7 @@ SIDE_BY_SIDE = 2  # games of one kind at once, from this process
 TERMINAL_GAMES = SIDE_BY_SIDE * len(GAMES)  # the terminal's share of the monkey's games
 
 
-@pytest.mark.slow
+@pytest.mark.slow(cost=4)
 @pytest.mark.parametrize("kind", GAMES)
 def test_a_random_seat_at_the_terminal_always_reaches_the_end(kind: str,
                                                               tmp_path: Path) -> None:

@@ -47,7 +47,7 @@ def test_on_a_phone(tmp_path: Path, browser: Any) -> None:
         s.close()
 
 
-@pytest.mark.slow
+@pytest.mark.slow(cost=6)
 def test_watch_bots_to_the_winner(tmp_path: Path, browser: Any) -> None:
     s: Served = serve(tmp_path, kind="airaction", ask=True, turns=1)
     ctx = browser.new_context(viewport={"width": 1000, "height": 800})

@@ -94,7 +94,7 @@ def _flags(t: Any) -> list[str]:
     return [f"{f.kind}: {f.text}" for f in t.flags]
 
 
-@pytest.mark.slow  # ~25 s: the slow camera's frame times (2-3 s a turn); ~3 s of CPU
+@pytest.mark.slow(cost=22)  # ~25 s: the slow camera's frame times (2-3 s a turn); ~3 s of CPU
 def test_a_slow_camera_takes_each_turn_whole_and_sees_a_peek(layout: Layout) -> None:
     """Turn 1's throttles: each plane's speed dial set by a turn of up to 4 clicks, two grips
     (3 + 1) — the turns the tracker judged in parts; and a peek."""
@@ -109,7 +109,7 @@ def test_a_slow_camera_takes_each_turn_whole_and_sees_a_peek(layout: Layout) -> 
         "no turn longer than a grip (3 clicks): none was taken whole"
 
 
-@pytest.mark.slow  # ~20 s, as above
+@pytest.mark.slow(cost=18)  # ~20 s, as above
 def test_a_slow_camera_still_sees_too_many_clicks_and_the_wrong_dial(layout: Layout) -> None:
     """The first clicks due from the game's 59th decision on (seed 12, Air Action with its Ace
     cards: turn 3), turned on the wrong dial, then one click too many."""

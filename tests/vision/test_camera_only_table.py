@@ -37,7 +37,7 @@ def _dialtray(tmp: Path, *args: str, timeout: float = 300) -> subprocess.Complet
                           capture_output=True, text=True, timeout=timeout)
 
 
-@pytest.mark.slow  # ~15 s on an idle 2-core machine: a subprocess, a whole game, the camera
+@pytest.mark.slow(cost=15)  # ~15 s on an idle 2-core machine: a subprocess, a game, the camera
 def test_bots_play_air_action_to_its_victory_table_on_a_camera_only_tray(
         tmp_path: Path) -> None:
     r = _dialtray(tmp_path, "play", "airaction", "--sim", "--camera", "virtual",

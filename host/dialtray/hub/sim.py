@@ -98,13 +98,18 @@ class Relay:
 
 class ScriptedTable:
     """One table: its own SQLite store with the hub's outbox, a link to the broker, and a script
-    that plays a game of ``records`` records in small commits (``pace`` seconds apart)."""
+    that plays a game of ``records`` records in small commits (``pace`` seconds apart).
+
+    With ``until``, the game goes on past ``records`` until that event is set: a soak's faults
+    then come in mid-game however long they take on a busy machine, and the script need not be
+    paced for the slowest case (the soak waits for conditions, not for a schedule)."""
 
     def __init__(self, root: Path, event: str, table: str, broker: Broker,
                  players: tuple[str, str], rnd: int, records: int, seed: int,
-                 pace: float = 0.01, ruling_key: bytes | None = None) -> None:
+                 pace: float = 0.01, ruling_key: bytes | None = None,
+                 until: threading.Event | None = None) -> None:
         self.table, self.players, self.rnd = table, players, rnd
-        self.records, self.pace = records, pace
+        self.records, self.pace, self.until = records, pace, until
         self.rng = random.Random(seed)
         self.path = root / f"{table}.sqlite3"
         self.rulings: list[dict[str, Any]] = []
@@ -141,10 +146,13 @@ class ScriptedTable:
                 "airaction", header=[("Game", "airaction")], seats=[("A", a), ("B", b)],
                 origin="hub-sim", extra={"round": self.rnd})
             made = 1
-            while made < self.records - 1:
+            while made < self.records - 1 or (self.until is not None
+                                              and not self.until.is_set()):
                 if self._stop.is_set():
                     return  # closed mid-game: the store is closed next, never under a commit
-                k = min(self.rng.randint(1, 4), self.records - 1 - made)
+                k = self.rng.randint(1, 4)
+                if self.until is None or self.until.is_set():
+                    k = min(k, self.records - 1 - made)
                 for _ in range(k):
                     made += 1
                     kind = self.rng.choice(("device", "device", "action", "expect"))

@@ -215,6 +215,7 @@ class TableLink:
         topics.no_delay(c)
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
+        c.on_subscribe = self._on_subscribe
         c.on_message = self._on_message
         c.on_publish = self._on_publish
         self.client = c
@@ -230,8 +231,8 @@ class TableLink:
             log.warning("%s: the broker refused the connection: %s", self.table, rc)
             return
         self.stats.connects += 1
-        client.publish(topics.table_topic(self.event, self.table, "presence"), b"online",
-                       qos=1, retain=True)
+        # `online` only once the subscription is in place (_on_subscribe): the hub answers it
+        # at once (the assignment, rulings), and a QoS 1 message reaches subscribers only
         client.subscribe(topics.cmd_topic(self.event, self.table, "#"), qos=1)
         with self._lock:
             self._cursor.clear()  # everything unconfirmed goes again
@@ -239,6 +240,16 @@ class TableLink:
         self._last_info = None  # (what paho kept from the last connection is not waited for)
         self.connected.set()
         self._wake.set()
+
+    def _on_subscribe(self, client: Any, _u: Any, _mid: int, codes: Any, _p: Any = None) -> None:
+        """The broker holds the subscription to the hub's commands (SUBACK): now say `online`.
+        Said before it, the hub's immediate answer (the table's assignment) could reach the
+        broker ahead of the SUBSCRIBE and be dropped, and the table wait out `--wait`."""
+        if any(c.is_failure for c in codes):
+            log.warning("%s: the broker refused the subscription to the hub's commands: %s",
+                        self.table, codes)
+        client.publish(topics.table_topic(self.event, self.table, "presence"), b"online",
+                       qos=1, retain=True)
 
     def _on_disconnect(self, _c: Any, _u: Any, _f: Any, _rc: Any, _p: Any = None) -> None:
         self.connected.clear()

@@ -20,6 +20,7 @@ from dialrig import proto
 
 from dialtray.link.bootstream import BootStream
 from dialtray.link.commands import CommandEncoder
+from dialtray.link.deframe import HostDeframer
 from dialtray.link.messages import (
     Ack,
     DiceRolled,
@@ -79,7 +80,7 @@ class LinkCore:
         self._phase = "hello"  # hello → snapshot → replay → live
         self._why = "connect"
         self._snapshot_reason = "connect"
-        self._deframer = proto.Deframer()
+        self._deframer: proto.Deframer = HostDeframer()
         self._serving = False
         self._replay: Pending | None = None
         self._replay_from = 0
@@ -142,7 +143,7 @@ class LinkCore:
 
     def _sync_counters(self) -> None:
         d = self._deframer
-        self._deframer = proto.Deframer()
+        self._deframer = HostDeframer()
         self.counters["rejected: corrupt"] += d.corrupt
         self.counters["rejected: noise"] += d.noise
         self.counters["rejected: overflow"] += d.overflow

@@ -22,6 +22,7 @@ import time
 from dialrig import proto
 
 from dialtray.link.core import Pending
+from dialtray.link.deframe import HostDeframer
 from dialtray.link.handshake import Handshake
 from dialtray.link.messages import (
     Ack,
@@ -49,6 +50,11 @@ COMMAND_RETRY_S = 0.25
 COMMAND_TRIES = 8
 NACK_EVERY_S = 0.02
 SYNC_RETRY_S = 0.08
+# The handshake's REPLAY is resent at the handshake's pace (like HELLO and SNAPSHOT), with as
+# many tries as a command gets in its time: a lost REPLAY (or its ACK) held a reboot's handshake
+# 0.25 s, the commonest wait of a reboot through a noisy cable; the tray answers it at once,
+# and a replay asked twice is two copies of events, which the host drops.
+REPLAY_TRIES = round(COMMAND_TRIES * COMMAND_RETRY_S / SYNC_RETRY_S)
 STALL_S = 1.0  # events known to be missing and none arriving for this long: handshake again
 # How many times longer than a real tray the tray on the other end may take to answer: 1 for
 # hardware. A tray emulated on this computer (virtual.rp2040, a chip at 0.1-0.4x real time)
@@ -67,7 +73,7 @@ class LinkEngine(Handshake):
 
     def _serve(self, t: Transport) -> None:
         self._t = t
-        self._deframer = proto.Deframer()
+        self._deframer = HostDeframer()
         self._serving = True
         # Sync commands from the last connection are stale; a caller's command is resent.
         self._pending = {k: p for k, p in self._pending.items() if p.user}
@@ -127,11 +133,12 @@ class LinkEngine(Handshake):
                 break
             self._transmit(p, now)
         for p in list(self._pending.values()):
-            if now - p.sent_at <= patient(COMMAND_RETRY_S):
+            replay = p is self._replay
+            if now - p.sent_at <= patient(SYNC_RETRY_S if replay else COMMAND_RETRY_S):
                 continue
             if p.mtype in (proto.C_HELLO, proto.C_SNAPSHOT) and not p.user:
                 del self._pending[p.cmd_id]  # the handshake asks again itself
-            elif p.tries >= COMMAND_TRIES:
+            elif p.tries >= (REPLAY_TRIES if replay else COMMAND_TRIES):
                 del self._pending[p.cmd_id]
                 p.error = f"no acknowledgement after {p.tries} tries"
                 p.done.set()

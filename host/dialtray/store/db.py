@@ -310,6 +310,27 @@ class GameStore:
         self._pending.append((gid, n, kind, make(n)))
         return n
 
+    def next_number(self, gid: int) -> int:
+        """The number the next queued record of ``gid`` gets (nothing is reserved): what a
+        batch numbers its records from (``queue_numbered``)."""
+        head = self._heads.get(gid)
+        if head is None:
+            head = self._heads[gid] = (self.game(gid).records, "")
+        return head[0] + self._queued.get(gid, 0) + 1
+
+    def queue_numbered(self, gid: int, records: list[tuple[int, int, str, bytes]]) -> None:
+        """``append_content`` for a batch: ``records`` (game, n, kind, canonical content), each
+        made for its number, numbered from ``next_number(gid)`` on without a gap — one call
+        and one list extend for a burst of events instead of one per record (issue 35)."""
+        if not records:
+            return
+        first = self.next_number(gid)
+        if records[0][1] != first or records[-1][1] != first + len(records) - 1 or \
+                records[0][0] != gid or records[-1][0] != gid:
+            raise ValueError(f"records for game {gid} must be numbered {first} on, in order")
+        self._pending.extend(records)
+        self._queued[gid] = self._queued.get(gid, 0) + len(records)
+
     def update_game(self, gid: int, **fields: Any) -> None:
         """Queue changes to the game row (status, result, state_json, boot_id, last_seq) for
         the next commit."""

@@ -8,6 +8,7 @@ boot). ``event_of`` rebuilds the event, so a stored game can be fed to a tracker
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 from dialtray.link import messages as m
@@ -72,9 +73,26 @@ def click_content(game: int, n: int, at: float, ev: m.Click, boot: int | None) -
                      ev.t_ms, game, n)
 
 
+def device_heads(game: int, at: float, evs: Sequence[m.TrayEvent], boot: int | None
+                 ) -> list[bytes | None]:
+    """Each click's ``device`` record content up to its number (``b'…"n":'``: the record is
+    ``b"%b%d}" % (head, n)``, byte for byte ``click_content``'s, tested), made in one pass with
+    the time's JSON made once; None for an event of another type (``content_of`` makes it).
+    The store's batch path (issue 35): a record's number is known only once the tracker has
+    said what else it records before it."""
+    atb = float_json(round(at, 3)).encode()
+    bootb = b"null" if boot is None else b"%d" % boot
+    click, template = m.Click, _CLICK_HEAD
+    return [template % (atb, bootb, ev.delta, ev.dial, ev.dock,
+                        ev.position, b"true" if ev.recovered else b"false",
+                        ev.seq, ev.t_ms, game)
+            if type(ev) is click else None for ev in evs]
+
+
 _CLICK = (b'{"at":%s,"data":{"boot":%s,"delta":%d,"dial":%d,"dock":%d,"position":%d,'
           b'"recovered":%s,"seq":%d,"t_ms":%d,"type":"Click"},"game":%d,"kind":"device",'
           b'"n":%d}')
+_CLICK_HEAD = _CLICK[:-3]  # all but the number and the closing brace
 """A click's content, formatted straight into bytes (``%d`` writes an int as ``int()`` would,
 the time as its ``repr``, remembered by ``chain.float_json``): no str to encode afterwards."""
 

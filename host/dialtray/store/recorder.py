@@ -28,7 +28,7 @@ from dialtray.rules.core.game import Game, plain, state_json
 from dialtray.rules.core.notation import parse_sided_faces
 from dialtray.store.chain import content_of
 from dialtray.store.db import GameStore
-from dialtray.store.payload import click_content, data_of, flag_content
+from dialtray.store.payload import click_content, data_of, device_heads, flag_content
 from dialtray.tracker import Binding, Roll, TableDice, Tracker
 from dialtray.tracker.binding import READERS
 from dialtray.tracker.rulings import apply_ruling
@@ -126,12 +126,81 @@ class GameRecorder:
         if type(ev) is Click:
             gid = self.gid
             self.store.append_content(gid, "device",
-                                      lambda n: click_content(gid, n, time.time(), ev, boot))
+                                      lambda n: click_content(gid, n, self.clock(), ev, boot))
         else:
-            self.store.append(self.gid, "device", data_of(ev, boot))
+            self.store.append(self.gid, "device", data_of(ev, boot), at=self.clock())
         if self.tracker is not None:
             self.tracker.feed(ev, now)
             self.sync()
+
+    def devices(self, evs: Sequence[TrayEvent], boot: int | None, now: float) -> None:
+        """Tray events that arrived together (one pump's queue, one boot), stored and fed to
+        the tracker in order: the same records, numbers and chain as ``device`` one by one,
+        with one time for the batch (tested: ``test_batch_path.py``). The batch path (issue
+        35): the tracker takes the events in one call and says which did more than note a
+        click (``Tracker.feed_many``); the device records are made in one pass (up to their
+        numbers: ``payload.device_heads``) and queued with one call, a peek's flag record
+        among them, in order; anything else the tracker made is recorded by ``sync``."""
+        t = self.tracker
+        if t is None or len(evs) < 2:
+            for ev in evs:
+                self.device(ev, boot, now)
+            return
+        store, gid = self.store, self.gid
+        at = round(self.clock(), 3)
+        heads = device_heads(gid, at, evs, boot)
+        rows: list[tuple[int, int, str, bytes]] = []
+        n = store.next_number(gid)
+        done = 0
+
+        def upto(i: int) -> None:  # the device records of events done..i
+            nonlocal done, n
+            for j in range(done, i + 1):
+                h = heads[j]
+                rows.append((gid, n, "device", b"%b%d}" % (h, n) if h is not None else
+                             content_of(gid, n, "device", at, data_of(evs[j], boot))))
+                n += 1
+            done = i + 1
+
+        def after(i: int) -> None:  # event i made more than a click note: record it now
+            nonlocal n
+            upto(i)
+            f = self._peek_only()
+            if f is not None:
+                rows.append((gid, n, "flag", self._flag_bytes(self._flags - 1, f, n, at)))
+                n += 1
+                return
+            store.queue_numbered(gid, rows)
+            rows.clear()
+            self.sync()
+            n = store.next_number(gid)
+
+        t.feed_many(evs, now, after)
+        upto(len(evs) - 1)
+        store.queue_numbered(gid, rows)
+
+    def _peek_only(self) -> Any:
+        """The flag the tracker raised since the last sync when that is all it did — a peek:
+        one flag born settled and its note, no action, roll, confirmation or open flag —
+        counted as ``sync`` counts it (its record is the caller's to make); else None."""
+        t = self.tracker
+        assert t is not None
+        flags, notes = t.flags, t.notes
+        if len(flags) != self._flags + 1 or len(notes) != self._notes + 1 or self._open or \
+                self._rolls or len(t.confirmed) != self._confirmed:
+            return None
+        f = flags[-1]
+        if f.resolved is None or notes[-1] != f.text:
+            return None
+        lines = t.lines
+        for k in range(self._lines, len(lines)):
+            line = lines[k]
+            if type(line) is str and not line.startswith("#"):
+                return None  # an action line: sync reads it
+        self._lines = len(lines)
+        self._flags += 1
+        self._notes += 1
+        return f
 
     def tick(self, now: float) -> None:
         if self.tracker is not None:
@@ -219,19 +288,21 @@ class GameRecorder:
     def _flag(self, i: int, f: Any) -> None:
         """A flag record; one born settled (a peek) says both in one record."""
         gid = self.gid
-        at = round(time.time(), 3)
+        at = round(self.clock(), 3)
+        self.store.append_content(gid, "flag", lambda n: self._flag_bytes(i, f, n, at))
 
-        def make(n: int) -> bytes:  # (the canonical content, from a template when it can)
-            made = flag_content(gid, n, at, i, f.kind, f.label, f.text, f.raised, f.resolved,
-                                f.resolution)
-            if made is None:
-                data: dict[str, Any] = {"i": i, "kind": f.kind, "dial": f.label,
-                                        "text": f.text, "at": f.raised}
-                if f.resolved is not None:
-                    data.update(resolved=f.resolved, how=f.resolution)
-                made = content_of(gid, n, "flag", at, data)
-            return made
-        self.store.append_content(gid, "flag", make)
+    def _flag_bytes(self, i: int, f: Any, n: int, at: float) -> bytes:
+        """A flag record's canonical content (from a template when it can)."""
+        gid = self.gid
+        made = flag_content(gid, n, at, i, f.kind, f.label, f.text, f.raised, f.resolved,
+                            f.resolution)
+        if made is None:
+            data: dict[str, Any] = {"i": i, "kind": f.kind, "dial": f.label, "text": f.text,
+                                    "at": f.raised}
+            if f.resolved is not None:
+                data.update(resolved=f.resolved, how=f.resolution)
+            made = content_of(gid, n, "flag", at, data)
+        return made
 
     def _record_actions(self, how: str) -> None:
         hist = self.game.history
@@ -332,7 +403,8 @@ class RecordingTracker:
     def recorder(self) -> GameRecorder:
         return self._rec
 
-    def feed(self, ev: TrayEvent, now: float) -> None:
+    def _arrived(self, ev: TrayEvent) -> tuple[TrayEvent, int | None]:
+        """The event as it is stored, and its boot."""
         boot = self._boots.pop(id(ev), None) if self._session is not None else self._boot()
         if type(ev) is Snapshot:
             boot = ev.boot_id
@@ -342,10 +414,33 @@ class RecordingTracker:
                     boot == away[0] and 0 < ev.seq < away[1]:
                 # a resumed host is replayed the clicks turned while it was down: so marked
                 ev = dataclasses.replace(ev, recovered=True)
+        return ev, boot
+
+    def feed(self, ev: TrayEvent, now: float) -> None:
+        ev, boot = self._arrived(ev)
         self._now = now
         self._rec.device(ev, boot, now)
         if ev.seq > 0 and boot is not None:
             self.last = (boot, ev.seq)
+
+    def feed_many(self, evs: Sequence[TrayEvent], now: float) -> None:
+        """Events that arrived together (a pump's queue), in order: ``feed`` for each, stored
+        through the recorder's batch path (``GameRecorder.devices``) a run of one boot at a
+        time."""
+        self._now = now
+        run: list[TrayEvent] = []
+        run_boot: int | None = None
+        for ev in evs:
+            ev, boot = self._arrived(ev)
+            if run and boot != run_boot:
+                self._rec.devices(run, run_boot, now)
+                run = []
+            run.append(ev)
+            run_boot = boot
+            if ev.seq > 0 and boot is not None:
+                self.last = (boot, ev.seq)
+        if run:
+            self._rec.devices(run, run_boot, now)
 
     def tick(self, now: float) -> None:
         self._now = now

@@ -3,7 +3,8 @@ plays, and what the camera's game test and live-loop bench run.
 
 The virtual tray (the real firmware under MicroPython, its encoders, the link, the tracker)
 and a ``TrayScene`` of the same figures on the same docks, drawn under a photograph profile;
-one hand turns both (the encoder counts the turn, the camera films it). With
+the hand turns the tray's dials and the camera films those very dials (``follow_tray``: the
+encoder and the camera see one motion on one clock). With
 ``encoders=False`` the tray has no electronics: the camera's reads are the dial events
 (``CameraTray``). Every dial is filmed: a one-dial piece on a dock's second reader (an Ace
 card or a second Aces figure sharing the dock) sits in the dock's holder.
@@ -88,10 +89,9 @@ def camera_game(game: str, seed: int, turns: int, *, encoders: bool = True,
             dials = camera_dials(t, {(d, k): len(f) for d, s in docks.items()
                                      for k, f in s.faces.items()}, game)
 
-            def turn(slot: Slot, n: int) -> None:  # one hand: the encoder counts the turn,
-                d = dials[(slot.dock, slot.dial)]  # the camera films it
-                if d.place in figs:
-                    world.turn(d.place, d.name, n * d.up, 0.006 * max(1, abs(n)))
+            follow_tray(world, dials, set(figs), vtray)  # the camera films the tray's dials
+
+            def turn(slot: Slot, n: int) -> None:
                 vtray.turn(slot.dock, slot.dial, n, 6 * max(1, abs(n)))
 
             with witness:
@@ -180,10 +180,10 @@ def camera_table(game: str, seed: int, turns: int, roles: list[str], *,
             setup = new_game(game, dice, seed, turns)
             tracker = tracker_for(setup, binding_for(setup, 8), dice, TIMING)
             witness, world, dials = virtual_witness(game, tracker, seed, profile, fps, layout)
+            follow_tray(world, dials, set(witness.docks), vtray)  # the camera films the tray
 
-            def vhand(slot: Slot, n: int) -> None:
+            def hand(slot: Slot, n: int) -> None:
                 vtray.turn(slot.dock, slot.dial, n, round(1000 * click_s * max(1, abs(n))))
-            hand = filmed_hand(world, dials, set(witness.docks), vhand, click_s)
 
             with witness:
                 link = WitnessedTray(tracker, session, witness, dials)
@@ -237,3 +237,21 @@ def filmed_hand(world: DialWorld, dials: dict[tuple[int, int], CameraDial], dock
             world.turn(d.place, d.name, n * d.up, click_s * max(1, abs(n)))
         hand(slot, n)
     return turn
+
+
+def follow_tray(world: DialWorld, dials: dict[tuple[int, int], CameraDial], docks: set[int],
+                vtray: Any) -> None:
+    """The camera films the virtual tray's own dials (``DialWorld.follow``): each filmed dial
+    where the tray's firmware last looked at it (``VirtualTray.seen``: mid-turn too, on the
+    dial's own clock), in its figure's clicks. Turned as a second world beside the tray, a
+    frame under load could show a dial the encoder had not reached and the camera call an
+    honest turn a disagreement."""
+    for (dock, reader), d in dials.items():
+        if d.place not in docks:
+            continue
+        base = world.positions[d.place][d.name] - d.up * float(vtray.seen(dock, reader))
+
+        def at(dock: int = dock, reader: int = reader, up: int = d.up,
+               base: float = base) -> float:
+            return base + up * float(vtray.seen(dock, reader))
+        world.follow[(d.place, d.name)] = at

@@ -72,19 +72,25 @@ class TrackedTray:
         self.tracker.feed(self.session.snapshot(timeout), self.clock())
 
     def pump(self, timeout: float = 0.0) -> int:
-        """Feed every queued event (waiting up to ``timeout`` for the first), then tick."""
-        n = 0
+        """Feed every queued event (waiting up to ``timeout`` for the first), then tick.
+
+        The events queued are fed together, at the time they are taken (``feed_many``): a
+        stored table records a burst in one pass (issue 35)."""
+        evs: list[TrayEvent] = []
         try:
             ev = self.queue.get(timeout=timeout) if timeout > 0 else self.queue.get_nowait()
             while True:
                 if ev is not _WAKE:
-                    self.tracker.feed(ev, self.clock())
-                    n += 1
+                    evs.append(ev)
                 ev = self.queue.get_nowait()
         except queue.Empty:
             pass
+        if len(evs) == 1:
+            self.tracker.feed(evs[0], self.clock())
+        elif evs:
+            self.tracker.feed_many(evs, self.clock())
         self.tracker.tick(self.clock())
-        return n
+        return len(evs)
 
     def wait_until(self, done: Callable[[], bool], timeout: float, what: str) -> None:
         end = self.clock() + timeout

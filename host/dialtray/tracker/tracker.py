@@ -143,6 +143,13 @@ class Tracker:
         (a snapshot asked for directly) is a dial moved while the host was away."""
         sensing.feed(self, ev, now)
 
+    def feed_many(self, evs: Sequence[TrayEvent], now: float,
+                  after: Callable[[int], None] | None = None) -> None:
+        """Events that arrived together (a pump's queue), in order, at one time ``now``: as
+        ``feed`` one by one; ``after(i)`` after each event that did more than note a click
+        (``sensing.feed_many``)."""
+        sensing.feed_many(self, evs, now, after)
+
     # ---- the clock ----------------------------------------------------------------------------
 
     def tick(self, now: float) -> None:

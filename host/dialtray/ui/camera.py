@@ -105,13 +105,23 @@ def attach(args: argparse.Namespace, tracker: Any, session: Any,
     if getattr(args, "no_encoders", False):  # the camera-only tray is the link: its camera
         return session.camera, session.hand  # (a table.camera_only.CameraLink)
     from dialtray.table.camera import TableCamera
-    from dialtray.table.camera_game import filmed_hand, virtual_witness, webcam_witness
+    from dialtray.table.camera_game import (
+        filmed_hand,
+        follow_tray,
+        virtual_witness,
+        webcam_witness,
+    )
     from dialtray.tracker.binding import READERS
     from dialtray.vision.errors import VisionError
 
     if args.camera == "virtual":
         witness, world, dials = virtual_witness(args.game, tracker, args.seed,
                                                 args.camera_profile, fps_of(args))
+        vtray = getattr(getattr(hand, "__self__", None), "tray", None)  # (VirtualHands')
+        if vtray is not None and hasattr(vtray, "seen"):
+            # the camera films the virtual tray's own dials: bots' and typed turns alike
+            follow_tray(world, dials, set(witness.docks), vtray)
+            return TableCamera(witness, session, dials).start(), hand
         if hand is not None:
             hand = filmed_hand(world, dials, set(witness.docks), hand)
         def film(dock: int, name: str, n: int) -> None:  # a person's typed turn, filmed too

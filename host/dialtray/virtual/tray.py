@@ -22,6 +22,7 @@ import contextlib
 import fcntl
 import json
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -47,9 +48,9 @@ from dialtray.virtual.bridge import (
     has_sigint_handler,
     make_raw,
 )
+from dialtray.virtual.exits import explain_exit, to_stderr
 
 TICKS_PER_DETENT = 1000
-RESET_EXIT_CODE = 75  # dialrig.hw_sim: the firmware asked for a reset
 DEFAULT_TURN_MS = 8
 QUICK_EXIT_S = 1.0  # a firmware that ends sooner than this after boot is crash-looping
 # A keyboard interrupt counts as taken once the firmware has run this much CPU time after it.
@@ -133,13 +134,18 @@ class VirtualTray:
         self.uid = uid
         self.console = console
         self.dials = [PhysicalDial() for _ in range(len(self.cfg["docks"]) * 2)]
+        # Where the firmware last saw each dial, in ticks (its `at` lines: mid-turn too, on the
+        # dial's own clock; see ``seen``); ``dials`` holds where each turn will leave it.
+        self._seen = [0] * len(self.dials)
+        self._out_lock = threading.Lock()
+        self._out_buf = b""
         self.leds = b""
         self.boots = 0
         self.resets: list[str] = []
         self.errors: list[str] = []
         self.notes: list[str] = []  # what the supervisor saw and did, in order
         self.power_ons = 0  # the power switch (start, on, reboot): never the supervisor
-        self._report = report or _to_stderr
+        self._report = report or to_stderr
         self._spawned_at = 0.0
         self._quick_exits = 0
         # (pid, device output count, CPU time) at the last keyboard interrupt not yet taken
@@ -160,7 +166,7 @@ class VirtualTray:
             os.mkfifo(p)
         # O_RDWR on a FIFO never blocks and keeps it open across firmware restarts.
         self._ctrl_fd = os.open(self._ctrl_path, os.O_RDWR | os.O_NONBLOCK)
-        self._out_fd = os.open(self._out_path, os.O_RDWR)
+        self._out_fd = os.open(self._out_path, os.O_RDWR | os.O_NONBLOCK)
         (self.workdir / "dialrig.json").write_text(json.dumps(self.cfg))
         # Only the firmware goes on MicroPython's path: in an installed copy its neighbours are
         # the rest of site-packages, whose modules must not shadow MicroPython's own.
@@ -229,9 +235,10 @@ class VirtualTray:
         self._stopping = True
         self.power_off()
         self.bridge.close()
-        for fd in (self._ctrl_fd, self._out_fd):
-            with contextlib.suppress(OSError):
-                os.close(fd)
+        with self._out_lock:  # (no drain reads a closed descriptor's number reused)
+            for fd in (self._ctrl_fd, self._out_fd):
+                with contextlib.suppress(OSError):
+                    os.close(fd)
         if self._own_dir:
             shutil.rmtree(self.workdir, ignore_errors=True)
 
@@ -289,6 +296,17 @@ class VirtualTray:
     def detent(self, dock: int, dial: int | str) -> int:
         return self.dials[self.dial_index(dock, dial)].detent
 
+    def seen(self, dock: int, dial: int | str) -> float:
+        """Where the dial physically is as the firmware last looked at it, in clicks (a
+        fraction: mid-turn). A simulated dial moves on its own clock, which runs only while
+        the firmware reads it (dialrig.hw_sim), so under load it can be far behind the turns
+        asked of it (``detent``): this is the position its encoder reports from, and what a
+        camera filming the same tray must show (``vision.virtual_camera.DialWorld.follow``).
+        Every line the firmware wrote before the call is taken first."""
+        k = self.dial_index(dock, dial)
+        self._drain_out()
+        return self._seen[k] / TICKS_PER_DETENT
+
     def controls_unread(self) -> int:
         """Bytes of control lines (turns...) the firmware has not read yet: 0 once it has taken
         every turn made so far (a test can then stop the process in the middle of them)."""
@@ -317,6 +335,8 @@ class VirtualTray:
         # character (bridge.deliver_interrupt), as the firmware asks for it (Board.set_ctrl_c).
         make_raw(slave)
         env = dict(os.environ)
+        with self._out_lock:  # the new boot starts its dials where the turns left them
+            self._seen = [d.ticks for d in self.dials]
         # The boot imports the tray's copy of the firmware, compiled (fastboot: cached by source
         # text, so an edit to the copy is what runs).
         # Its own folder per boot: another tray on the same workdir may be running from one.
@@ -453,16 +473,30 @@ class VirtualTray:
                     self._spawn(proto.BOOT_WATCHDOG)
 
     def _read_out(self) -> None:
-        buf = b""
         while not self._stopping:
             try:
-                chunk = os.read(self._out_fd, 65536)
-            except OSError:
+                select.select([self._out_fd], [], [], 0.1)
+            except (OSError, ValueError):
                 return
-            buf += chunk
-            *lines, buf = buf.split(b"\n")
-            for raw in lines:
-                self._on_out(raw.decode(errors="replace"))
+            if not self._drain_out():
+                return
+
+    def _drain_out(self) -> bool:
+        """Take every line the firmware has written so far (the reader thread, and ``seen``,
+        which must not miss a line already written). False once the channel is closed."""
+        with self._out_lock:
+            while not self._stopping:
+                try:
+                    chunk = os.read(self._out_fd, 65536)
+                except BlockingIOError:
+                    return True
+                except OSError:
+                    return False
+                self._out_buf += chunk
+                *lines, self._out_buf = self._out_buf.split(b"\n")
+                for raw in lines:
+                    self._on_out(raw.decode(errors="replace"))
+            return False
 
     def _on_out(self, line: str) -> None:
         word, _, rest = line.partition(" ")
@@ -471,29 +505,10 @@ class VirtualTray:
         elif word == "wdt":
             self._wdt_ms = int(rest)
             self._last_feed = time.monotonic()
+        elif word == "at":
+            k, ticks = rest.split()
+            self._seen[int(k)] = int(ticks)
         elif word == "leds":
             self.leds = bytes.fromhex(rest)
         elif word == "error":
             self.errors.append(rest)
-
-
-def explain_exit(code: int) -> tuple[str, int, str]:
-    """(kind for ``resets``, boot reason, why in words) for a firmware process's exit status."""
-    if code == RESET_EXIT_CODE:
-        return "soft", proto.BOOT_SOFT, "the firmware reset the board (a REBOOT command)"
-    if code == 0:
-        return "soft", proto.BOOT_SOFT, ("the firmware ended (Ctrl-D or SystemExit at the REPL, "
-                                         "a soft reset on a Pico)")
-    if code > 0:
-        return "exit", proto.BOOT_SOFT, (f"the firmware exited with status {code} (a fatal "
-                                         "MicroPython error; a Pico soft-resets)")
-    try:
-        name = signal.Signals(-code).name
-    except ValueError:
-        name = f"signal {-code}"
-    return "crash", proto.BOOT_POWER_ON, (f"the firmware was killed by {name} (a Pico would "
-                                          "have faulted and been reset)")
-
-
-def _to_stderr(note: str) -> None:
-    print(f"virtual tray: {note}", file=sys.stderr, flush=True)

@@ -51,7 +51,14 @@ class _Turn:
 @dataclass
 class DialWorld:
     """The physical dials of a tray and what hovers over it, in clicks (a fraction:
-    mid-turn), as time passes (``clock``)."""
+    mid-turn), as time passes (``clock``).
+
+    ``follow``: dials this world does not move itself but films where another world has them
+    (a function giving the position now): the virtual tray's simulated dials, as its firmware
+    last looked at them (``VirtualTray.seen``). Turned as two worlds, one after the other, the
+    camera could show a dial the encoder had not reached under load (or the reverse) and call
+    an honest turn a disagreement; followed, camera and encoder see one motion on one clock.
+    A followed dial is turned through the world it follows (``turn`` refuses it)."""
 
     positions: dict[int, dict[str, float]]
     clock: Callable[[], float] = time.monotonic
@@ -59,12 +66,15 @@ class DialWorld:
     hands: list[tuple[float, float, Overlay]] = field(default_factory=list)
     seats: dict[int, tuple[float, float, float] | None] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    follow: dict[tuple[int, str], Callable[[], float]] = field(default_factory=dict)
 
     def turn(self, dock: int, dial: str, clicks: float, seconds: float | None = None,
              after: float = 0.0) -> None:
         """A person turns a dial ``clicks`` (positive: clockwise), taking ``seconds``. A turn
         asked for while the dial is still turning is the hand's next motion: it starts where
         the last one ends, ``after`` seconds later (a regrip, a look at the dial)."""
+        if (dock, dial) in self.follow:
+            raise ValueError(f"dock {dock} {dial} follows another world's dial: turn it there")
         now = self.clock()
         with self.lock:
             queue = [t for t in self.turns.get((dock, dial), []) if t.end > now]
@@ -80,6 +90,9 @@ class DialWorld:
             return max((t.end for q in self.turns.values() for t in q), default=0.0)
 
     def at(self, dock: int, dial: str, now: float) -> float:
+        followed = self.follow.get((dock, dial))
+        if followed is not None:
+            return followed()
         for t in self.turns.get((dock, dial), []):  # in order: the first not yet over
             if now < t.end:
                 if now <= t.start:

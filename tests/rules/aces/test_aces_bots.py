@@ -23,16 +23,22 @@ def test_bots_only_play_legal_actions_and_games_are_reproducible() -> None:
 
 GAMES = 1000
 CHUNKS = 4  # the 1 000 games in four slices, so pytest-xdist spreads them over the cores
+# AC-M67 (2), the time limit, agreed shorter for the random pairs: they wander the hangar brawl
+# to its 200-turn limit in 9 games of 10, and those turns were 55 % of the sweep's CPU. At 60
+# turns the 1 000 games emit the same 24 event kinds (captures, escapes, heals, break-aways…)
+# and end both ways, in 0.6x the CPU (19.7 -> 12.3 s).
+RANDOM_PAIR_TURNS = 60
 
 
-@pytest.mark.slow
+@pytest.mark.slow(cost=5)
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_1000_bot_games_finish_without_exception(chunk: int) -> None:
     ends: dict[str, int] = {}
     games = range(chunk, GAMES, CHUNKS)
     for i in games:
         sc = load_scenario(SCENARIOS[i % 3])
-        g = start_scenario(sc, SeededDice(i), turn_limit=sc.turn_limit or 300)
+        limit = RANDOM_PAIR_TURNS if i % 3 == 2 else sc.turn_limit or 300
+        g = start_scenario(sc, SeededDice(i), turn_limit=limit)
         pair = [
             [GreedyBot(i), RandomBot(i + 1)],
             [GreedyBot(i), GreedyBot(i + 7)],
@@ -45,3 +51,4 @@ def test_1000_bot_games_finish_without_exception(chunk: int) -> None:
         if i % 100 < CHUNKS:
             assert g.rebuilt_state() == g.state
     assert sum(ends.values()) == len(games)
+    assert len(ends) == 2, ends  # AC-M67 (1) and (2): a side left alone, and the time limit

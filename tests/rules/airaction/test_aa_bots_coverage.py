@@ -15,7 +15,7 @@ GAMES = 1000
 CHUNKS = 4  # the 1 000 games in four slices, so pytest-xdist spreads them over the cores
 
 
-@pytest.mark.slow
+@pytest.mark.slow(cost=7)
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_thousand_bot_games_no_exception_and_sensible(chunk: int) -> None:
     kinds: Counter[str] = Counter()
