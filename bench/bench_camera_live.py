@@ -44,7 +44,14 @@ def main() -> None:
     ap.add_argument("--games", default="airaction,aces")
     ap.add_argument("--seeds", default="9990,9991", help="held-back scenes, comma-separated")
     ap.add_argument("--turns", type=int, default=6)
+    ap.add_argument("--without-photographs", action="store_true",
+                    help="the anchor: the witness keeps no photographs of the scene (an unsure "
+                         "burst stays unsure, as before scene_looks.py)")
     args = ap.parse_args()
+    if args.without_photographs:
+        from dialtray.vision.scene_looks import Album
+
+        Album.photos = lambda self, key: {}  # type: ignore[method-assign]
     games = args.games.split(",")
     if not set(games) <= {"airaction", "aces"}:
         ap.error("--games: airaction and/or aces")
@@ -120,7 +127,8 @@ def main() -> None:
         print("  not confirmed:", c)
     for c in by_photos:
         print("  by photographs:", c)
-    write_results(RESULTS, {"games": games, "seeds": seeds, "turns": args.turns, **counts,
+    write_results(RESULTS, {"without_photographs": args.without_photographs, "games": games,
+                            "seeds": seeds, "turns": args.turns, **counts,
                             "frames_p50": pct(frames, 50), "frames_p99": pct(frames, 99),
                             "latency_ms_p50": round(pct(latency, 50), 1),
                             "latency_ms_p99": round(pct(latency, 99), 1),
