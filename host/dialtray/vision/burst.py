@@ -131,7 +131,8 @@ class WindowBurst:
                 self.history.append(f"frame {self.frames}: the window changed")
         self._prev, self._prev_frame = grey, frame
         raw = reg.crop(frame, self.centre, self.window, self.base)
-        self._seen.add(raw)
+        if self._seen.n < 2 * self.most:  # (a burst waiting for the worker: bounded)
+            self._seen.add(raw)
         crop = raw.astype(np.float32)
         self._sum = crop if self._sum is None else self._sum + crop
         self._n += 1
