@@ -110,7 +110,7 @@ def test_photographs_confirm_what_the_synthesis_leaves_unsure(layout: Layout,
     # other click): never confirmed, and 0's photograph is not excluded along the way to 2
     p.turn_to(0)
     at0 = p.frames(12)
-    for e in (1, 2, 3):
+    for e in (2, 3):  # (click 1 prints as 0 does in grey)
         assert not sl.judge(c, at0, photos, e).confirmed, e
     r = c.synthesise(at0.average())
     assert r is not None and r.warp is not None and 0 in c.click_groups.clicks(r.best.a)
@@ -139,13 +139,14 @@ def _settle(w: CameraWitness, p: Plane, click: int, dial: str = "combat") -> Wit
     raise AssertionError("no answer")
 
 
-def _photograph(w: CameraWitness, p: Plane, dial: str, click: int) -> None:
+def _photograph(w: CameraWitness, p: Plane, dial: str, click: int, grow: bool = True
+                ) -> None:
     w.photograph(0, dial, click)
     for _ in range(150):
         _step(w, p)
         if w.idle():
             break
-    for _ in range(150):  # the photograph grows while the window stays still
+    for _ in range(150 if grow else 0):  # the photograph grows while the window is still
         if (0, dial) not in w._growing:
             break
         _step(w, p)
@@ -171,14 +172,14 @@ def test_the_witness_keeps_photographs_and_forgets_them(layout: Layout, charlie:
     a = _settle(w, p, 2)
     assert a.state == CONFIRM and "photograph" in a.reason, a.line()
     assert set(w.album.photos(key)) == {0, 1}  # (a confirmation by photographs is none)
-    _film(w, p, 1.0)  # the turns were the encoder's: nothing dropped
+    _film(w, p, 0.7)  # the turns were the encoder's: nothing dropped
     assert set(w.album.photos(key)) == {0, 1}
 
     # a hand over the window, no turn of its encoder: the photographs are forgotten
     reg = w._reg
     assert reg is not None
-    p.world.over(blob(reg.window_box(*p.window), HAND, cover=0.9), 0.4)
-    _film(w, p, 1.5)
+    p.world.over(blob(reg.window_box(*p.window), HAND, cover=0.9), 0.2)
+    _film(w, p, 0.9)
     assert w.album.photos(key) == {}
 
     # a disagreement (a re-seat asked for): forgotten
@@ -188,7 +189,7 @@ def test_the_witness_keeps_photographs_and_forgets_them(layout: Layout, charlie:
     assert w.album.photos(key) == {}
 
     # a new registration (the camera moved): every photograph forgotten
-    _photograph(w, p, "speed", 0)
+    _photograph(w, p, "speed", 0, grow=False)
     assert len(w.album) > 0
     p.shift = 6
     _film(w, p, 0.2)
