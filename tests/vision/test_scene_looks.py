@@ -178,8 +178,8 @@ def test_the_witness_keeps_photographs_and_forgets_them(layout: Layout, charlie:
     # a hand over the window, no turn of its encoder: the photographs are forgotten
     reg = w._reg
     assert reg is not None
-    p.world.over(blob(reg.window_box(*p.window), HAND, cover=0.9), 0.2)
-    _film(w, p, 0.9)
+    p.world.over(blob(reg.window_box(*p.window), HAND, cover=0.9), 0.5)
+    _film(w, p, 1.2)
     assert w.album.photos(key) == {}
 
     # a disagreement (a re-seat asked for): forgotten

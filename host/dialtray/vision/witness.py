@@ -130,7 +130,7 @@ class _Job:
 @dataclass
 class _Watch:
     grey: Image | None = None
-    box: tuple[slice, slice] | None = None  # the frame pixels ``grey`` is of
+    box: tuple[slice, slice] | None = None  # the window's frame pixels (the camera's pose)
     still: int = 0
     moving_since: float | None = None
     changed: float = float("-inf")  # when the window was last seen changing (or first seen)
@@ -296,7 +296,7 @@ class CameraWitness:
                     job.burst = None
             # (a re-registration on the markers' noise, every few frames on a noisy scene,
             # leaves a burst going, its crops mapping the same dial (``WindowBurst.feed``),
-            # and the watch comparing a window's pixels while its frame box is the same)
+            # and the watch comparing each window's same frame pixels)
         level = frame_noise(frame, self._prev, reg) if self._prev is not None else float("inf")
         self._prev = frame
         if self.watch or self.camera_only:
@@ -340,13 +340,16 @@ class CameraWitness:
             for dial in self.reader.classifiers(figure):
                 key = (dock, dial)
                 bt = self.reader.layout.base_type(self.reader.refs[figure].base_type)
-                box = reg.window_box(self.reader.layout.places[dock], bt.windows[dial], bt.name)
                 w = self._watch.get(key)
                 if w is None:  # its history unknown: still from now on
                     w = self._watch[key] = _Watch(changed=now)
+                if w.box is None:  # the window's frame pixels, while the camera stays put
+                    # (a re-registration on the markers' noise would move them a pixel to
+                    # and fro: every such frame compared a pixel off, or not at all)
+                    w.box = reg.window_box(self.reader.layout.places[dock], bt.windows[dial],
+                                           bt.name)
+                box = w.box
                 grey = np.asarray(cv2.cvtColor(frame[box], cv2.COLOR_BGR2GRAY), np.uint8)
-                if w.box != box:  # registered afresh a pixel off: compared from this frame
-                    w.grey, w.box = None, box
                 if w.grey is not None and np.isfinite(level):
                     if Change.of(frame[box], w.grey).local > PRINT_NOISE * max(level, 1e-3):
                         self._growing.pop(key, None)
