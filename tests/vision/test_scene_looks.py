@@ -147,7 +147,7 @@ def _photograph(w: CameraWitness, p: Plane, dial: str, click: int, grow: bool = 
         if w.idle():
             break
     for _ in range(150 if grow else 0):  # the photograph grows while the window is still
-        if (0, dial) not in w._growing:
+        if not w.album.growing((0, dial)):
             break
         _step(w, p)
 

@@ -118,6 +118,7 @@ class Album:
         self.kept = kept
         self._photos: OrderedDict[Key, dict[int, Photo]] = OrderedDict()
         self._corners: dict[int, npt.NDArray[np.float32]] = {}  # the markers they were taken at
+        self._growing: dict[Key, tuple[int, Frames, int]] = {}  # photographs still growing
 
     def registered(self, reg: Registration) -> bool:
         """A new registration: the photographs are kept if its markers are where they were
@@ -143,16 +144,45 @@ class Album:
         while len(self._photos) > self.kept:
             self._photos.popitem(last=False)
 
+    def grow(self, key: Key, click: int, frames: Frames, most: int) -> None:
+        """``key``'s photograph of ``click`` grows from ``frames`` with each still frame
+        (``add``) up to ``most`` frames, until ``stop``."""
+        self._growing[key] = (click, frames.copy(), most)
+
+    def add(self, key: Key, crop: Image) -> None:
+        """A still frame of ``key``'s window, added to its photograph if it is growing."""
+        growing = self._growing.get(key)
+        if growing is None:
+            return
+        click, frames, most = growing
+        frames.add(crop)
+        if frames.n % 4 == 0 or frames.n >= most:
+            self.keep(key, click, frames)
+        if frames.n >= most:
+            del self._growing[key]
+
+    def growing(self, key: Key) -> bool:
+        return key in self._growing
+
+    def stop(self, key: Key | None = None) -> None:
+        """The window changed (``None``: every window): its photograph grows no more."""
+        if key is None:
+            self._growing.clear()
+        else:
+            self._growing.pop(key, None)
+
     def photos(self, key: Key) -> dict[int, Photo]:
         return dict(self._photos.get(key, {}))
 
     def drop(self, key: Key) -> None:
         """The window's scene may have changed (a re-seat, a hand, a knock)."""
         self._photos.pop(key, None)
+        self._growing.pop(key, None)
 
     def clear(self) -> None:
         """The camera moved: every window's pixels moved."""
         self._photos.clear()
+        self._growing.clear()
         self._corners = {}
 
     def __len__(self) -> int:

@@ -55,7 +55,7 @@ from dialtray.vision.layout import place_text
 from dialtray.vision.reader import TrayReader
 from dialtray.vision.reading import BETWEEN, CLICK
 from dialtray.vision.register import Image, Registration
-from dialtray.vision.scene_looks import Album, Frames, read_by_photos
+from dialtray.vision.scene_looks import Album, read_by_photos
 from dialtray.vision.still import PRINT_NOISE, Change
 from dialtray.vision.virtual_camera import FrameSource
 
@@ -175,7 +175,6 @@ class CameraWitness:
         self._pending = 0
         self._retry: dict[Key, int] = {}  # camera-only: the frame an unsure dial is read again
         self.album = Album()  # this scene's photographs of confirmed clicks (scene_looks.py)
-        self._growing: dict[Key, tuple[int, Frames]] = {}  # a photograph still being added to
         self._asked: dict[Key, float] = {}  # when each dial's encoder last settled
         self._unexplained: dict[Key, float] = {}  # window changes not yet matched to a turn
 
@@ -290,13 +289,9 @@ class CameraWitness:
         if reg is not self._reg:
             self._reg = reg
             if not self.album.registered(reg):  # the camera moved: photographs forgotten,
-                self._growing.clear()  # every burst begun again, every window watched anew
-                self._watch.clear()
-                for job in self._jobs.values():
-                    job.burst = None
-            # (a re-registration on the markers' noise, every few frames on a noisy scene,
-            # leaves a burst going, its crops mapping the same dial (``WindowBurst.feed``),
-            # and the watch comparing each window's same frame pixels)
+                self._watch.clear()  # every burst begun again, every window watched anew
+                for job in self._jobs.values():  # (one on the markers' noise leaves them:
+                    job.burst = None  # the crops map the same dial, the same pixels)
         level = frame_noise(frame, self._prev, reg) if self._prev is not None else float("inf")
         self._prev = frame
         if self.watch or self.camera_only:
@@ -316,7 +311,7 @@ class CameraWitness:
                 kind, key, click, plausible, asked = self._requests.get_nowait()
             except queue.Empty:
                 return
-            self._growing.pop(key, None)  # the dial moves: its photograph is done
+            self.album.stop(key)  # the dial moves: its photograph is done
             if kind == "turning":
                 job = self._jobs.get(key)
                 if job is not None:
@@ -343,16 +338,15 @@ class CameraWitness:
                 w = self._watch.get(key)
                 if w is None:  # its history unknown: still from now on
                     w = self._watch[key] = _Watch(changed=now)
-                if w.box is None:  # the window's frame pixels, while the camera stays put
-                    # (a re-registration on the markers' noise would move them a pixel to
-                    # and fro: every such frame compared a pixel off, or not at all)
+                if w.box is None:  # its frame pixels while the camera stays put (not moved
+                    # a pixel to and fro by re-registrations on the markers' noise)
                     w.box = reg.window_box(self.reader.layout.places[dock], bt.windows[dial],
                                            bt.name)
                 box = w.box
                 grey = np.asarray(cv2.cvtColor(frame[box], cv2.COLOR_BGR2GRAY), np.uint8)
                 if w.grey is not None and np.isfinite(level):
                     if Change.of(frame[box], w.grey).local > PRINT_NOISE * max(level, 1e-3):
-                        self._growing.pop(key, None)
+                        self.album.stop(key)
                         self._unexplained.setdefault(key, now)
                         w.changed = now
                         if w.moving_since is None:
@@ -364,7 +358,9 @@ class CameraWitness:
                             del self._jobs[key]  # read once it is still again
                     else:
                         w.still += 1
-                        self._grow(key, frame, reg, bt.windows[dial], bt.name, dock)
+                        if self.album.growing(key):
+                            self.album.add(key, reg.crop(frame, self.reader.layout.places[dock],
+                                                         bt.windows[dial], bt.name))
                 w.grey = grey
                 if w.moving_since is not None and w.still >= STILL_FRAMES:
                     w.moving_since = None
@@ -376,19 +372,6 @@ class CameraWitness:
                 if self.camera_only and key not in self._jobs and w.moving_since is None \
                         and self._retry.get(key, -1) == self.frames:
                     self._jobs[key] = _Job(key, None, True, now)  # unsure: read it again
-
-    def _grow(self, key: Key, frame: Image, reg: Registration, window: Any, base: str,
-              dock: int) -> None:
-        """A still frame added to the window's photograph while it grows."""
-        grow = self._growing.get(key)
-        if grow is None:
-            return
-        click, frames = grow
-        frames.add(reg.crop(frame, self.reader.layout.places[dock], window, base))
-        if frames.n % 4 == 0 or frames.n >= self.photo_frames:
-            self.album.keep(key, click, frames)
-        if frames.n >= self.photo_frames:
-            del self._growing[key]
 
     def _explain(self, now: float) -> None:
         """Window changes with no encoder turn near them drop the window's photographs."""
@@ -406,7 +389,7 @@ class CameraWitness:
             return
         self.album.keep(job.key, job.encoder, a.seen)
         if self.watch:
-            self._growing[job.key] = (job.encoder, a.seen.copy())
+            self.album.grow(job.key, job.encoder, a.seen, self.photo_frames)
 
     def _advance(self, job: _Job, frame: Image, reg: Registration, now: float) -> None:
         if job.held:
