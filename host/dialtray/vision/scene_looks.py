@@ -15,8 +15,9 @@ count), only of clicks an open read named, and forgets them when the scene may h
 under them (``drop``: a re-registration, a re-seat asked for, a hand or a knock; bounded).
 
 ``judge`` is asked when a burst stays unsure of a dial the encoder says is at click ``c``: it
-synthesises the burst's average; if the best look is ``c``, every look within the needed lead
-(``NEED``) must be a click whose own photograph is excluded: the burst's average minus that
+synthesises the burst's average; if ``c`` is the best look or within the needed lead of it
+(``NEED``), every other look within that lead of the best (the best too, when it is not
+``c``) must be a click whose own photograph is excluded: the burst's average minus that
 photograph, projected on the direction in which the synthesis's fits of ``c`` and of the rival
 differ, must exceed ``EXCLUDE`` times its noise (the frames' own, spatially correlated, of
 both averages), and the two must not differ beyond noise on the window's rim (``RIM_MAX``: a
@@ -45,7 +46,7 @@ from dialtray.vision.classify import (
 from dialtray.vision.colours import read_colours
 from dialtray.vision.reading import CLICK, UNKNOWN, DialRead
 from dialtray.vision.register import BORDER_MM, SPP, Image, Registration
-from dialtray.vision.synth import MAX_HIDDEN, SynthRead
+from dialtray.vision.synth import MAX_HIDDEN, Look, SynthRead
 
 F32 = npt.NDArray[np.float32]
 Key = tuple[int, str]  # place, window (dial) name
@@ -220,19 +221,39 @@ def judge(classifier: DialClassifier, frames: Frames, photos: dict[int, Photo], 
         return Verdict(False, "no synthesis")
     if r.unexplained > MAX_HIDDEN or r.explained < SYNTH_EXPLAINED:
         return Verdict(False, "no look explains the window", synth=r)
-    mine = classifier.click_groups.clicks(r.best.a) if r.best.kind == CLICK else ()
-    if c not in mine:
-        return Verdict(False, f"the synthesis's best look is not click {c}", synth=r)
-    if len(classifier.click_groups.groups[r.best.a]) > 1:  # clicks alike in grey: the
-        # colour blocks tell them apart, read as the synthesis reads them (classify.py)
+    groups = classifier.click_groups
+
+    def clicks_of(look: Look) -> tuple[int, ...]:
+        return groups.clicks(look.a) if look.kind == CLICK else ()
+
+    def same(a: Look, b: Look) -> bool:  # (a look's picture is an array: not compared)
+        return (a.kind, a.a, a.b, a.cut) == (b.kind, b.a, b.b, b.cut)
+
+    if c in clicks_of(r.best):
+        mine, to_c = r.best, np.zeros_like(r.rivals[0].difference) if r.rivals else None
+    else:  # c close behind the best: the best must be excluded too (by its photograph)
+        near = [rv for rv in r.rivals if c in clicks_of(rv.look) and rv.z < NEED]
+        if not near:
+            return Verdict(False, f"click {c} is not among the synthesis's close looks",
+                           synth=r)
+        mine, to_c = near[0].look, near[0].difference
+    if to_c is None:
+        return Verdict(False, "the synthesis has no other look", synth=r)
+    if len(groups.groups[mine.a]) > 1:  # clicks alike in grey: the colour blocks tell
+        # them apart, read as the synthesis reads them (classify.py)
         avg = frames.average()
         offset = (round(float(r.warp[0, 2])), round(float(r.warp[1, 2])))
         seen = read_colours(avg, offset, classifier.window, classifier.hues)
-        members, why = classifier.click_groups.by_colour(r.best.a, seen)
+        members, why = groups.by_colour(mine.a, seen)
         if c not in members:
             return Verdict(False, f"the colour blocks do not name click {c} ({why})",
                            synth=r)
-    close = [rv for rv in r.rivals if rv.z < NEED]
+    # every other look within NEED of the best, each with the direction from it to c's
+    # (rival.difference = fit of the best - fit of the rival; the best's own: 0)
+    close = [(rv.look, rv.z, rv.difference - to_c) for rv in r.rivals
+             if rv.z < NEED and not same(rv.look, mine)]
+    if not same(mine, r.best):
+        close.insert(0, (r.best, 0.0, -to_c))
     if not close:
         return Verdict(False, "the synthesis leads every look: unsure for another reason",
                        synth=r)
@@ -240,19 +261,19 @@ def judge(classifier: DialClassifier, frames: Frames, photos: dict[int, Photo], 
     mean = frames.mean()
     noise = _noise_maps(frames, mean, r.warp, size)
     out: list[Excluded] = []
-    for rv in close:
-        if rv.look.kind != CLICK:
-            return Verdict(False, f"a mid-turn look ({rv.look.a}-{rv.look.b}) within "
+    for look, lead, direction in close:
+        if look.kind != CLICK:
+            return Verdict(False, f"a mid-turn look ({look.a}-{look.b}) within "
                            f"{NEED} of it", tuple(out), r)
-        clicks = classifier.click_groups.clicks(rv.look.a)
+        clicks = groups.clicks(look.a)
         shot = max((photos[k] for k in clicks if k in photos), key=lambda p: p.frames,
                    default=None)
         if shot is None:
             return Verdict(False, f"click {'/'.join(map(str, clicks))} (lead "
-                           f"{rv.z:.1f}) never photographed here", tuple(out), r)
-        z, fit, rim = exclusion(mean, frames.n, shot, rv.difference, r.warp, size, noise,
+                           f"{lead:.1f}) never photographed here", tuple(out), r)
+        z, fit, rim = exclusion(mean, frames.n, shot, direction, r.warp, size, noise,
                                 print_box(classifier))
-        out.append(Excluded(clicks, rv.z, z, fit, rim))
+        out.append(Excluded(clicks, lead, z, fit, rim))
         if rim > rim_max:
             return Verdict(False, f"its photograph of click {shot.click} differs from it on "
                            f"the window's rim ({rim:.1f} times the noise): the base or the "
