@@ -44,20 +44,30 @@ def main() -> None:
     ap.add_argument("--games", default="airaction,aces")
     ap.add_argument("--seeds", default="9990,9991", help="held-back scenes, comma-separated")
     ap.add_argument("--turns", type=int, default=6)
+    ap.add_argument("--without-photographs", action="store_true",
+                    help="the anchor: the witness keeps no photographs of the scene (an unsure "
+                         "burst stays unsure, as before scene_looks.py)")
     args = ap.parse_args()
+    if args.without_photographs:
+        from dialtray.vision.scene_looks import Album
+
+        Album.photos = lambda self, key: {}  # type: ignore[method-assign]
     games = args.games.split(",")
     if not set(games) <= {"airaction", "aces"}:
         ap.error("--games: airaction and/or aces")
-    try:
-        seeds = [int(s) for s in args.seeds.split(",")]
+    try:  # "9943,9944" or a range "9943-9952"
+        seeds = [n for part in args.seeds.split(",") for n in (
+            range(int(part.split("-")[0]), int(part.split("-")[1]) + 1) if "-" in part
+            else [int(part)])]
     except ValueError:
-        ap.error("--seeds takes whole numbers separated by commas")
+        ap.error("--seeds takes whole numbers separated by commas (or a range A-B)")
     frames: list[int] = []
     latency: list[float] = []
     confirmed_ms: list[float] = []  # settle -> confirmed, the confirmed clicks only
     cpu: list[float] = []
     counts = {"settled": 0, "confirmed": 0, "wrong": 0, "unsure": 0, "odd_settled": 0,
-              "odd_confirmed": 0}
+              "odd_confirmed": 0, "by_photos": 0}
+    by_photos: list[str] = []  # confirmed by this scene's photographs (scene_looks.py)
     seconds = 0.0
     cases: list[str] = []  # the settled clicks not confirmed, what the camera said
     for game in games:
@@ -79,6 +89,9 @@ def main() -> None:
                     counts["confirmed" if ok else "wrong"] += 1
                     counts["odd_confirmed"] += odd and ok
                     confirmed_ms.append(1000 * (r.at - r.asked))
+                    if "photograph" in r.reason:
+                        counts["by_photos"] += 1
+                        by_photos.append(f"{game} seed {seed}: {r.line()} ({r.reason})")
                 else:
                     counts["unsure"] += 1
                     cases.append(f"{game} seed {seed}: {r.line()} (encoder {r.encoder}, "
@@ -95,6 +108,8 @@ def main() -> None:
          f"{args.turns} turns, held-back scenes"),
         ("confirmed", f"{100 * counts['confirmed'] / max(n, 1):.2f} %",
          f"{counts['confirmed']} confirmed, {counts['wrong']} wrong, {counts['unsure']} unsure"),
+        ("  by photographs", str(counts["by_photos"]), "of them: unsure by the synthesis, every "
+         "close rival excluded by this scene's photograph of it (scene_looks.py)"),
         ("  Ace card / holder", f"{counts['odd_confirmed']} / {counts['odd_settled']}",
          "of them on an Ace card's or a holder's dial: confirmed / settled"),
         ("frames / click p50/p99", f"{pct(frames, 50):.0f} / {pct(frames, 99):.0f}",
@@ -110,7 +125,10 @@ def main() -> None:
     print_table(rows, 26, 14)
     for c in cases:
         print("  not confirmed:", c)
-    write_results(RESULTS, {"games": games, "seeds": seeds, "turns": args.turns, **counts,
+    for c in by_photos:
+        print("  by photographs:", c)
+    write_results(RESULTS, {"without_photographs": args.without_photographs, "games": games,
+                            "seeds": seeds, "turns": args.turns, **counts,
                             "frames_p50": pct(frames, 50), "frames_p99": pct(frames, 99),
                             "latency_ms_p50": round(pct(latency, 50), 1),
                             "latency_ms_p99": round(pct(latency, 99), 1),
@@ -118,7 +136,8 @@ def main() -> None:
                             "confirmed_ms_p99": round(pct(confirmed_ms, 99), 1),
                             "load_average": [round(x, 1) for x in os.getloadavg()],
                             "reader_cpu_ms_per_frame": [round(c, 2) for c in cpu],
-                            "seconds": round(seconds, 1), "not_confirmed": cases})
+                            "seconds": round(seconds, 1), "not_confirmed": cases,
+                            "by_photographs": by_photos})
 
 
 if __name__ == "__main__":

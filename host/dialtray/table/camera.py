@@ -148,6 +148,10 @@ class WitnessedTray(TrackedTray):
         self.witness = witness
         self.listener = EncoderWitness(witness, dials)
         session.subscribe(self.listener)
+        for (dock, reader), d in dials.items():  # each dial's start photographed: a rival
+            if d.place in witness.docks:  # click this scene's camera has seen (scene_looks)
+                witness.photograph(d.place, d.name,
+                                   (self.listener.pos[(dock, reader)] * d.up) % d.clicks)
         self._told = 0
 
     def close(self) -> None:

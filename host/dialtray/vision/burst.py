@@ -24,11 +24,17 @@ up to ``WAIT_FRAMES`` more frames for it, without blocking). An unsure answer ha
 average synthesised in its turn (up to ``most`` frames), so the last answer a burst waits for
 is of (nearly) all its frames: before, a synthesis that took the burst's whole length was of
 its first two frames, and the burst ended on it.
+
+A burst told the encoder's click (``judge``, ``scene_looks.py``) that would end unsure has one
+more chance, also on the worker: its frames against this scene's own photographs of the
+rival clicks (a burst confirmed that way says so in ``scene``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 import cv2
 import numpy as np
@@ -37,6 +43,7 @@ from dialtray.vision.classify import DialClassifier
 from dialtray.vision.layout import Window
 from dialtray.vision.reading import BETWEEN, CLICK, UNKNOWN, DialRead
 from dialtray.vision.register import Image, Registration
+from dialtray.vision.scene_looks import MIN_FRAMES, Frames
 from dialtray.vision.still import PRINT_NOISE, Change, marker_boxes
 from dialtray.vision.synth_worker import WORKER, Pending
 
@@ -57,6 +64,8 @@ class BurstRead:
     frames: int
     restarts: int = 0
     reason: str = ""
+    scene: str = ""  # confirmed by this scene's photographs (scene_looks.py): how
+    seen: Frames | None = None  # the still frames the answer is of (since the last change)
 
     @property
     def clicks(self) -> tuple[int, ...]:
@@ -94,6 +103,14 @@ class WindowBurst:
     _pending: Pending | None = None  # a synthesis of this burst's average, on the worker
     _pending_restarts: int = 0
     _synth_said: str = ""  # the reason of the worker's last unsure answer
+    # the encoder's click against this scene's photographs (scene_looks.read_by_photos with
+    # the classifier, photographs and click bound): tried once, when the burst would end
+    # unsure
+    judge: Callable[[Frames], DialRead] | None = None
+    _judged: bool = False
+    _judging: bool = False  # the pending job is the judge's
+    _scene_said: str = ""
+    _seen: Frames = field(default_factory=Frames)
 
     def feed(self, frame: Image, reg: Registration) -> BurstRead | None:
         """Add a frame; the burst's answer once it has one, else None (another frame)."""
@@ -110,9 +127,13 @@ class WindowBurst:
                 self.restarts += 1
                 self._sum, self._n = None, 0  # the window changed: average from here
                 self._synth_said = ""
+                self._seen = Frames()
                 self.history.append(f"frame {self.frames}: the window changed")
         self._prev, self._prev_frame = grey, frame
-        crop = reg.crop(frame, self.centre, self.window, self.base).astype(np.float32)
+        raw = reg.crop(frame, self.centre, self.window, self.base)
+        if self._seen.n < 2 * self.most:  # (a burst waiting for the worker: bounded)
+            self._seen.add(raw)
+        crop = raw.astype(np.float32)
         self._sum = crop if self._sum is None else self._sum + crop
         self._n += 1
         if self._n < min(self.first, self.most) and self.frames < self.most:
@@ -121,6 +142,10 @@ class WindowBurst:
         read = self.classifier.read(avg, defer=True)
         deferred = self.classifier.deferred
         done = self._synthesised()
+        scene: DialRead | None = None
+        if done is not None and self._judging:
+            scene, done, self._judging = done, None, False
+            self._scene_said = scene.reason
         if done is not None:
             self._synth_said = done.reason  # what the synthesis found (an unsure end says it)
         if read.status != CLICK and done is not None and done.status in (CLICK, BETWEEN):
@@ -132,21 +157,31 @@ class WindowBurst:
             self._pending_restarts = self.restarts
         if read.status == CLICK:
             self._drop()
-            return BurstRead(CLICK, read, self.frames, self.restarts)
+            return BurstRead(CLICK, read, self.frames, self.restarts, seen=self._seen)
+        if scene is not None and scene.status == CLICK:
+            return BurstRead(CLICK, scene, self.frames, self.restarts, scene=scene.reason,
+                             seen=self._seen)
         if read.status == BETWEEN and self._n >= self.first:
             return BurstRead(BETWEEN, read, self.frames, self.restarts,
                              "the dial is between two clicks")
         if self.frames >= self.most:
             if self._pending is not None and self.frames < self.most + WAIT_FRAMES:
                 return None  # the worker is still reading: its answer on a later frame
+            if self.judge is not None and not self._judged and self._seen.n >= MIN_FRAMES \
+                    and self.frames < self.most + WAIT_FRAMES:
+                self._judged = self._judging = True  # unsure: the scene's photographs
+                self._pending = WORKER.submit(partial(self.judge, self._seen.copy()))
+                self._pending_restarts = self.restarts
+                return None
             self._drop()
             if self.restarts and self._n < self.first:
                 return BurstRead(MOVING, read, self.frames, self.restarts,
                                  "the window kept changing (a hand, a figure, the dial "
                                  "turning): read it again when the tray is still")
-            return BurstRead(UNKNOWN, read, self.frames, self.restarts,
-                             self._synth_said or read.reason
-                             or "the camera is not sure of this dial")
+            said = self._synth_said or read.reason or "the camera is not sure of this dial"
+            if self._scene_said:
+                said = f"{said}; {self._scene_said}"
+            return BurstRead(UNKNOWN, read, self.frames, self.restarts, said)
         return None
 
     def _synthesised(self) -> DialRead | None:
@@ -157,6 +192,7 @@ class WindowBurst:
             return None
         if self.restarts != self._pending_restarts:
             self._drop()
+            self._judging = False
             return None
         if not p.done():
             return None

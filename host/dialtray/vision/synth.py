@@ -83,6 +83,23 @@ class SynthRead:
     unexplained: float = 0.0  # above MAX_HIDDEN: the share no look explains (then z <= 0)
     explained: float = 1.0  # of the photo's variance (over the pixels compared), by the best look
     over: npt.NDArray[np.bool_] | None = None  # where a figure is over the window (template px)
+    # the closest other looks (``SPREAD_RIVALS``), each with its lead and the difference
+    # between the two fits (template px, the compared pixels only); and the alignment the
+    # best look was fitted at (template px -> crop px): what ``scene_looks.py`` tests a
+    # photograph of a rival along
+    rivals: tuple[Rival, ...] = ()
+    warp: npt.NDArray[np.float32] | None = None
+
+
+@dataclass(frozen=True)
+class Rival:
+    """One of the looks closest to a synthesis's best: its lead (noise units) and
+    ``difference`` = (fit of the best - fit of this look), template px, zero where not
+    compared."""
+
+    look: Look
+    z: float
+    difference: F32
 
 
 class Synthesis:
@@ -211,8 +228,8 @@ class Synthesis:
         if WARP_LOOKS > 0:
             rss = self._warp_closest(banks, photos, rss, fit, photo, bank, keep)
         out = self._lead(looks, photos, rss, fit, photo, keep)
-        if out is not None and over is not None:
-            out = replace(out, over=over)
+        if out is not None:
+            out = replace(out, over=over, warp=warps[int(photo[int(np.argmin(rss))])])
         return out
 
     def _join_mask(self, first: int, last: int) -> F32:
@@ -328,14 +345,17 @@ class Synthesis:
             return None
         th, tw = self.mean_template.shape
         resid = ((photos[best_photo[b]] - best_fit[b]) * w).reshape(th, tw)
-        z, rival = min((_noise_lead(resid, dof, float(best_rss[o] - best_rss[b]),
-                                    ((best_fit[b] - best_fit[o]) * w).reshape(th, tw)), o)
-                       for _, o in sorted(leads)[:SPREAD_RIVALS])
+        each = [(_noise_lead(resid, dof, float(best_rss[o] - best_rss[b]), diff), o, diff)
+                for _, o in sorted(leads)[:SPREAD_RIVALS]
+                for diff in [((best_fit[b] - best_fit[o]) * w).reshape(th, tw)]]
+        z, rival, _ = min(each, key=lambda e: e[0])
         hidden = 0.0 if weight is None else 1.0 - float(weight.mean())
         p = photos[best_photo[b]]
         spread = float(w @ (p - float(w @ p) / float(w.sum())) ** 2)
         return SynthRead(looks[b], looks[rival], float(z), noise, hidden=hidden,
-                         explained=1.0 - float(best_rss[b]) / max(spread, 1e-6))
+                         explained=1.0 - float(best_rss[b]) / max(spread, 1e-6),
+                         rivals=tuple(Rival(looks[o], float(lead), diff)
+                                      for lead, o, diff in each))
 
     def _blurred(self) -> list[tuple[F32, npt.NDArray[np.float64]]]:
         """Every look's picture blurred by each of ``SYNTH_SIGMAS``, flat, with its normal

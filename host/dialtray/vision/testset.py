@@ -142,6 +142,39 @@ def tray_sets(layout: Layout, figures: dict[str, dict[str, Any]], profile: Calla
             yield render_tray(layout, docks, params, seed * 100_000 + f), docks
 
 
+@dataclass(frozen=True)
+class Walk:
+    """A tray whose dials are walked (``bench/calibrate_scene_looks.py``) as damage or
+    healing walks them: every dial at its start click, turned ``step`` (1 either way) twice,
+    then back once, off its detent by ``back`` of a click (a real dial's play)."""
+
+    tray: int
+    docks: dict[int, DockSpec]
+    params: Params
+    step: dict[tuple[int, str], int]
+    back: dict[tuple[int, str], float]
+
+
+def walk_trays(layout: Layout, figures: dict[str, dict[str, Any]], seed: int, trays: int,
+               profile: Callable[..., Params], jitter: float = 0.0) -> Iterator[Walk]:
+    """``trays`` walked trays of 8 docks, figures drawn at random from ``figures`` (a test
+    rebuilds one of the bench's trays from its seed and number)."""
+    rng = np.random.default_rng(seed)
+    ids = sorted(figures)
+    for t in range(trays):
+        docks = {}
+        for dock in sorted(layout.docks):
+            fid = ids[int(rng.integers(len(ids)))]
+            faces = dial_faces(figures[fid])
+            docks[dock] = DockSpec(fid, base_type_of(figures[fid]), faces,
+                                   {d: float(rng.integers(len(f))) for d, f in faces.items()})
+        params = profile(rng)
+        keys = [(d, k) for d, s in docks.items() for k in s.positions]
+        step = {k: int(rng.choice([-1, 1])) for k in keys}
+        back = {k: float(rng.uniform(-jitter, jitter)) for k in keys}
+        yield Walk(t, docks, params, step, back)
+
+
 def score_frame(reader: TrayReader, shot: Rendered, docks: dict[int, DockSpec], score: Score,
                 what: str = "") -> None:
     reads = reader.read(shot.image, {d: s.figure for d, s in docks.items()})

@@ -7,7 +7,9 @@ request and return; the camera's thread answers each settled click with a burst 
 through ``on_result`` (called on the camera's thread: a table marshals it to its own loop)
 and in ``results``:
 
-- ``confirmed``: the camera sees the encoder's click;
+- ``confirmed``: the camera sees the encoder's click (an open read names it; or, left unsure,
+  the synthesis's best look is the encoder's click and every close rival is excluded by this
+  scene's own photograph of it: ``scene_looks.py``, ``reason`` says so);
 - ``disagree``: the camera is sure of another click: the value to use stays the last confirmed
   one (``click``), and ``todo`` says what to do (re-seat the figure, turn the dial to ...); the
   window is read again once it has changed and is still, until they agree;
@@ -22,6 +24,15 @@ With ``watch`` on, every frame is also compared with the last for every docked w
 camera saw the dial or something over it move: a peek, a wrong dial turned), and a dial with
 no encoder is burst-read once its window has been still ``STILL_FRAMES`` frames: its reads
 are the dial events (``camera-only``).
+
+**Photographs of the scene** (``album``, ``scene_looks.Album``): each click an open read
+confirmed leaves its burst's average as that window's photograph of that click, grown while
+the window stays still (up to ``PHOTO_FRAMES``); ``photograph`` asks for one of a dial's
+start (the game's first click, confirmed by the camera before it counts). They are forgotten
+when the camera moved (a registration whose markers moved, ``scene_looks.MOVED_PX``), a
+disagreement (a re-seat asked for), a burst that kept changing (a
+hand), and a window that changed with no encoder turn near it (``UNEXPLAINED_S``: a knock, a
+hand); ``scene_looks.judge`` also refuses a photograph whose rim no longer matches.
 """
 
 from __future__ import annotations
@@ -31,6 +42,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import cv2
@@ -43,6 +55,7 @@ from dialtray.vision.layout import place_text
 from dialtray.vision.reader import TrayReader
 from dialtray.vision.reading import BETWEEN, CLICK
 from dialtray.vision.register import Image, Registration
+from dialtray.vision.scene_looks import Album, read_by_photos
 from dialtray.vision.still import PRINT_NOISE, Change
 from dialtray.vision.virtual_camera import FrameSource
 
@@ -52,6 +65,9 @@ REREADS = 3  # bursts per settled click before "unsure"
 STILL_FRAMES = 3  # a window unchanged this many frames is still (camera-only dials)
 RETRY_FRAMES = 10  # camera-only: frames before a dial left unsure is read again
 LOST_FRAMES = 30  # frames without the tray's markers before every open read ends unsure
+PHOTO_FRAMES = 24  # a confirmed click's photograph grows to this many still frames
+UNEXPLAINED_S = 2.0  # a window change with no settled click of its encoder this near: the
+# scene changed under its photographs (a knock, a hand, a figure moved): they are dropped
 
 Key = tuple[int, str]
 
@@ -108,11 +124,13 @@ class _Job:
     reg: Registration | None = None
     held: bool = False  # a disagreement: read again once the window changed and is still
     asked: float | None = None  # when ``settled`` was called (None: the camera's own read)
+    photo: bool = False  # only a photograph of the dial's known click is wanted (no answer)
 
 
 @dataclass
 class _Watch:
     grey: Image | None = None
+    box: tuple[slice, slice] | None = None  # the window's frame pixels (the camera's pose)
     still: int = 0
     moving_since: float | None = None
     changed: float = float("-inf")  # when the window was last seen changing (or first seen)
@@ -132,6 +150,8 @@ class CameraWitness:
     camera_only: bool = False  # no encoders: the camera's reads are the dial events
     rereads: int = REREADS
     most: int = MOST
+    photo_frames: int = PHOTO_FRAMES
+    unexplained_s: float = UNEXPLAINED_S
     clock: Callable[[], float] = time.monotonic
     results: list[Witnessed] = field(default_factory=list)
     moves: list[tuple[int, str, float]] = field(default_factory=list)
@@ -154,6 +174,9 @@ class CameraWitness:
         self._lost = 0
         self._pending = 0
         self._retry: dict[Key, int] = {}  # camera-only: the frame an unsure dial is read again
+        self.album = Album()  # this scene's photographs of confirmed clicks (scene_looks.py)
+        self._asked: dict[Key, float] = {}  # when each dial's encoder last settled
+        self._unexplained: dict[Key, float] = {}  # window changes not yet matched to a turn
 
     # ---- the tracker's side: never blocks -------------------------------------------------
 
@@ -163,6 +186,13 @@ class CameraWitness:
         with self._cond:
             self._pending += 1
         self._requests.put(("settled", (dock, dial), click, plausible, self.clock()))
+
+    def photograph(self, dock: int, dial: str, click: int) -> None:
+        """The dial rests at ``click`` (the game's start): a burst of it is kept as this
+        scene's photograph of that click if an open read names it (no answer is given)."""
+        with self._cond:
+            self._pending += 1
+        self._requests.put(("photo", (dock, dial), click, True, self.clock()))
 
     def turning(self, dock: int, dial: str) -> None:
         """The encoder says the dial is moving: any read of it in progress is dropped."""
@@ -258,9 +288,10 @@ class CameraWitness:
             return
         if reg is not self._reg:
             self._reg = reg
-            for job in self._jobs.values():
-                job.burst = None  # a new registration: window boxes moved
-            self._watch.clear()
+            if not self.album.registered(reg):  # the camera moved: photographs forgotten,
+                self._watch.clear()  # every burst begun again, every window watched anew
+                for job in self._jobs.values():  # (one on the markers' noise leaves them:
+                    job.burst = None  # the crops map the same dial, the same pixels)
         level = frame_noise(frame, self._prev, reg) if self._prev is not None else float("inf")
         self._prev = frame
         if self.watch or self.camera_only:
@@ -268,6 +299,7 @@ class CameraWitness:
         for job in list(self._jobs.values()):
             if taken is None or job.since <= taken:
                 self._advance(job, frame, reg, now)
+        self._explain(now)
         if self.on_frame is not None:
             self.on_frame(now)
         with self._cond:
@@ -279,15 +311,23 @@ class CameraWitness:
                 kind, key, click, plausible, asked = self._requests.get_nowait()
             except queue.Empty:
                 return
+            self.album.stop(key)  # the dial moves: its photograph is done
             if kind == "turning":
                 job = self._jobs.get(key)
                 if job is not None:
                     job.burst = None
                 continue
+            if kind == "settled":
+                self._asked[key] = asked
             with self._cond:  # the request becomes a job in one step (``idle`` never sees
                 self._pending -= 1  # it in neither)
-                if key[0] in self.docks:  # (no figure on that dock: nothing to read)
-                    self._jobs[key] = _Job(key, click, plausible, now, asked=asked)
+                if key[0] not in self.docks:  # (no figure on that dock: nothing to read)
+                    continue
+                if kind == "photo":
+                    if key not in self._jobs and not self.camera_only:
+                        self._jobs[key] = _Job(key, click, plausible, now, photo=True)
+                    continue
+                self._jobs[key] = _Job(key, click, plausible, now, asked=asked)
 
     def _look(self, frame: Image, reg: Registration, level: float, now: float) -> None:
         """Which windows changed since the last frame (moves; camera-only dials' settles)."""
@@ -295,13 +335,19 @@ class CameraWitness:
             for dial in self.reader.classifiers(figure):
                 key = (dock, dial)
                 bt = self.reader.layout.base_type(self.reader.refs[figure].base_type)
-                box = reg.window_box(self.reader.layout.places[dock], bt.windows[dial], bt.name)
                 w = self._watch.get(key)
                 if w is None:  # its history unknown: still from now on
                     w = self._watch[key] = _Watch(changed=now)
+                if w.box is None:  # its frame pixels while the camera stays put (not moved
+                    # a pixel to and fro by re-registrations on the markers' noise)
+                    w.box = reg.window_box(self.reader.layout.places[dock], bt.windows[dial],
+                                           bt.name)
+                box = w.box
                 grey = np.asarray(cv2.cvtColor(frame[box], cv2.COLOR_BGR2GRAY), np.uint8)
                 if w.grey is not None and np.isfinite(level):
                     if Change.of(frame[box], w.grey).local > PRINT_NOISE * max(level, 1e-3):
+                        self.album.stop(key)
+                        self._unexplained.setdefault(key, now)
                         w.changed = now
                         if w.moving_since is None:
                             w.moving_since = now
@@ -312,6 +358,9 @@ class CameraWitness:
                             del self._jobs[key]  # read once it is still again
                     else:
                         w.still += 1
+                        if self.album.growing(key):
+                            self.album.add(key, reg.crop(frame, self.reader.layout.places[dock],
+                                                         bt.windows[dial], bt.name))
                 w.grey = grey
                 if w.moving_since is not None and w.still >= STILL_FRAMES:
                     w.moving_since = None
@@ -324,6 +373,24 @@ class CameraWitness:
                         and self._retry.get(key, -1) == self.frames:
                     self._jobs[key] = _Job(key, None, True, now)  # unsure: read it again
 
+    def _explain(self, now: float) -> None:
+        """Window changes with no encoder turn near them drop the window's photographs."""
+        for key, at in list(self._unexplained.items()):
+            if abs(self._asked.get(key, -1e9) - at) <= self.unexplained_s:
+                del self._unexplained[key]
+            elif now - at > self.unexplained_s:
+                del self._unexplained[key]
+                self.album.drop(key)
+
+    def _kept(self, job: _Job, a: BurstRead) -> None:
+        """An open read named the dial's click: its frames are this scene's photograph of it,
+        grown while the window stays still."""
+        if a.scene or a.seen is None or job.encoder is None or self.camera_only:
+            return
+        self.album.keep(job.key, job.encoder, a.seen)
+        if self.watch:
+            self.album.grow(job.key, job.encoder, a.seen, self.photo_frames)
+
     def _advance(self, job: _Job, frame: Image, reg: Registration, now: float) -> None:
         if job.held:
             return
@@ -331,9 +398,12 @@ class CameraWitness:
         figure = self.docks[dock]
         if job.burst is None:
             bt = self.reader.layout.base_type(self.reader.refs[figure].base_type)
-            job.burst = WindowBurst(self.reader.classifiers(figure)[dial],
-                                    self.reader.layout.places[dock], bt.windows[dial], bt.name,
-                                    most=self.most)
+            c = self.reader.classifiers(figure)[dial]
+            job.burst = WindowBurst(c, self.reader.layout.places[dock], bt.windows[dial],
+                                    bt.name, most=self.most)
+            photos = self.album.photos(job.key)
+            if job.encoder is not None and not job.photo and set(photos) - {job.encoder}:
+                job.burst.judge = partial(read_by_photos, c, photos, job.encoder)
             job.bursts += 1
         answer = job.burst.feed(frame, reg)
         job.frames += 1
@@ -344,6 +414,11 @@ class CameraWitness:
     def _answer(self, job: _Job, a: BurstRead, now: float) -> None:
         key = job.key
         last = self._last.get(key)
+        if job.photo:  # the dial's known click photographed if an open read names it
+            if a.status == CLICK and a.read is not None and job.encoder in a.read.clicks:
+                self._kept(job, a)
+            self._finish(job, CONFIRM, a, "", "", now)
+            return
         if a.status == CLICK and a.read is not None:
             if job.encoder is None:  # no encoder: the camera's read is the dial's value; clicks
                 # that print alike are one read (the last one if it is among them, else None:
@@ -360,8 +435,10 @@ class CameraWitness:
                      job.plausible)
             if f.state == CONFIRMED:
                 self._last[key] = job.encoder
-                self._finish(job, CONFIRM, a, "", "", now, click=job.encoder)
+                self._kept(job, a)
+                self._finish(job, CONFIRM, a, a.scene, "", now, click=job.encoder)
                 return
+            self.album.drop(key)  # a re-seat is asked for: the base may move
             seen = " or ".join(str(c) for c in a.read.clicks)
             self._finish(job, DISAGREE, a,
                          f"the encoder says click {job.encoder}, the camera sees click {seen}",
@@ -378,6 +455,8 @@ class CameraWitness:
                          "turn it onto a click", now, click=last if job.encoder is None
                          else job.encoder)
             return
+        if a.status == MOVING:
+            self.album.drop(key)  # a hand, a figure knocked: the scene may have changed
         why = a.reason if a.status == MOVING else (a.reason or "the camera is not sure")
         self._finish(job, UNSURE, a, why, "" if job.encoder is not None else
                      "the camera reads it again when the tray is still", now,
@@ -386,6 +465,11 @@ class CameraWitness:
     def _finish(self, job: _Job, state: str, a: BurstRead | None, reason: str, todo: str,
                 now: float, click: int | None = None, keep: bool = False) -> None:
         dock, dial = job.key
+        if job.photo:  # a start's photograph: no answer (nothing asked for one)
+            with self._cond:
+                self._jobs.pop(job.key, None)
+                self._cond.notify_all()
+            return
         w = Witnessed(dock, dial, self.docks[dock], job.encoder, state,
                       a.read.clicks if a is not None and a.read is not None
                       and a.status == CLICK else (), click, job.frames, job.bursts, reason,
