@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from dialtray.commands._args import int_range
-from dialtray.commands._common import CommandError, resolve_port
+from dialtray.commands._common import CommandError
 from dialtray.commands.read import add_vision_paths, require_vision, resolve_paths
+from dialtray.link.port import resolve_port
 
 EPILOG = """\
 From photographs (no encoders needed): put the figure in dock N, take one photo per click in

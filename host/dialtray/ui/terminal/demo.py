@@ -15,8 +15,7 @@ import time
 
 from dialrig import config
 
-from dialtray.commands._common import CommandError
-from dialtray.commands._store import store_place
+from dialtray.errors import UserError
 from dialtray.link.session import TraySession
 from dialtray.table.games import TITLES
 from dialtray.table.narrate import plain
@@ -27,7 +26,7 @@ from dialtray.table.start import (
     new_table,
     write_log,
 )
-from dialtray.table.stored import CommandTable
+from dialtray.table.stored import CommandTable, StorePlace
 from dialtray.tracker import PLAY, Timing, Tracker
 from dialtray.tracker.dice import Roll
 from dialtray.tracker.hands import Hands, Mistakes
@@ -79,7 +78,7 @@ class Narrator:
 def run(args: argparse.Namespace) -> int:
     """The bots' game on the virtual tray, narrated; ``commands.demo`` has checked the
     arguments and that the virtual tray can run."""
-    from dialtray.virtual.factory import virtual_tray
+    from dialtray.virtual.factory import sync_timeout, virtual_tray
     from dialtray.virtual.hands import VirtualHands
 
     started = time.monotonic()
@@ -93,9 +92,9 @@ def run(args: argparse.Namespace) -> int:
         session = TraySession(vtray.port, name="demo", ack_policy="manual")  # ack when stored
         with session:
             try:
-                session.wait_synced(180 if args.rp2040 else 30)
+                session.wait_synced(sync_timeout(args.rp2040))
             except TimeoutError as e:
-                raise CommandError(f"the virtual tray did not answer: {e}") from e
+                raise UserError(f"the virtual tray did not answer: {e}") from e
             session.set_timing(SETTLE_MS, SAMPLE_MS)
             source, fair = make_dice(args.dice, session, args.seed)
             if fair is not None and fair.commitment is not None:
@@ -118,7 +117,7 @@ def play(args: argparse.Namespace, table: Table, session: TraySession, turn: obj
     t = table.tracker
     narrator = Narrator(t, args.clicks, pause)
     t.on_change = narrator
-    tracked = CommandTable.open(store_place(args), t, session, "demo")
+    tracked = CommandTable.open(StorePlace.of(args), t, session, "demo")
     print("binding: " + ", ".join(f"{s.text()}={d.figure}"
                                   + ("" if d.kind in ("combat", "speed") else f" {d.kind}")
                                   for s, d in t.binding.items() if s.dial == 0), flush=True)
@@ -132,7 +131,7 @@ def play(args: argparse.Namespace, table: Table, session: TraySession, turn: obj
             table.fair.reveal()  # (kept for below) its seed's events are stored with the game
             tracked.pump(0.5)
     except Stuck as e:
-        raise CommandError(f"the demo got stuck: {e}") from e
+        raise UserError(f"the demo got stuck: {e}") from e
     finally:
         tracked.close()
     narrator(t)
