@@ -17,7 +17,8 @@ from dialrig import config
 from dialtray.store.consumer import resume_args, stored_dials
 from dialtray.store.db import GameStore, StoreError, default_db
 from dialtray.store.plain import PlainRecorder
-from dialtray.store.recorder import GameRecorder, RecordingTracker
+from dialtray.store.recorder import GameRecorder
+from dialtray.store.recording import RecordingTracker
 from dialtray.store.resume import attach, resume
 from dialtray.store.table import StoredTable
 from dialtray.table.build import game_tracker
