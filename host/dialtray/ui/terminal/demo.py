@@ -24,6 +24,7 @@ from dialtray.table.start import (
     log_path,
     make_dice,
     new_table,
+    wait_for_tray,
     write_log,
 )
 from dialtray.table.stored import CommandTable, StorePlace
@@ -78,7 +79,7 @@ class Narrator:
 def run(args: argparse.Namespace) -> int:
     """The bots' game on the virtual tray, narrated; ``commands.demo`` has checked the
     arguments and that the virtual tray can run."""
-    from dialtray.virtual.factory import sync_timeout, virtual_tray
+    from dialtray.virtual.factory import virtual_tray
     from dialtray.virtual.hands import VirtualHands
 
     started = time.monotonic()
@@ -91,10 +92,7 @@ def run(args: argparse.Namespace) -> int:
         vtray.turn(0, "combat", 2)  # a player left a dial two clicks on: the start check sees it
         session = TraySession(vtray.port, name="demo", ack_policy="manual")  # ack when stored
         with session:
-            try:
-                session.wait_synced(sync_timeout(args.rp2040))
-            except TimeoutError as e:
-                raise UserError(f"the virtual tray did not answer: {e}") from e
+            wait_for_tray(session, vtray.port, args.rp2040, "the virtual tray")
             session.set_timing(SETTLE_MS, SAMPLE_MS)
             source, fair = make_dice(args.dice, session, args.seed)
             if fair is not None and fair.commitment is not None:

@@ -39,7 +39,7 @@ from dialtray.rules.fasa.bots import GreedyBot
 from dialtray.rules.fasa.game import FasaGame, start_events
 from dialtray.rules.fasa.notation import DEFAULT_SIDES, KIND, header_of
 from dialtray.store.db import StoreError
-from dialtray.table.start import log_path, make_dice, write_log
+from dialtray.table.start import log_path, make_dice, wait_for_tray, write_log
 from dialtray.table.stored import StorePlace, plain_table
 from dialtray.tracker.dice import TableDice
 from dialtray.ui.terminal.fasa_examples import EXAMPLES
@@ -54,7 +54,7 @@ from dialtray.ui.terminal.fasa_seat import (
     seal,
 )
 from dialtray.ui.terminal.fasa_view import event_lines, status, write_sheets
-from dialtray.virtual.factory import start_virtual, sync_timeout
+from dialtray.virtual.factory import start_virtual
 
 log = logging.getLogger(__name__)
 MAX_LEGAL_SHOWN = 12
@@ -85,10 +85,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         with TraySession(port, name="play-fasa") as session:
-            try:
-                session.wait_synced(sync_timeout(getattr(args, "rp2040", False)))
-            except TimeoutError as e:
-                raise UserError(f"the tray did not answer on {port}: {e}") from e
+            wait_for_tray(session, port, getattr(args, "rp2040", False))
             source, fair = make_dice(args.dice, session, args.seed)
             return FasaPlay(args, source, fair).run()
     finally:

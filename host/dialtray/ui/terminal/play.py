@@ -28,7 +28,13 @@ from dialtray.table.event import (
     wait_assignment,
 )
 from dialtray.table.games import GAMES, setup_of
-from dialtray.table.start import Table, check_before_start, make_dice, new_table
+from dialtray.table.start import (
+    Table,
+    check_before_start,
+    make_dice,
+    new_table,
+    wait_for_tray,
+)
 from dialtray.table.stored import (
     Resuming,
     StorePlace,
@@ -39,7 +45,7 @@ from dialtray.table.stored import (
 from dialtray.tracker import TableDice, Timing
 from dialtray.ui import camera
 from dialtray.ui.terminal.front import TerminalTable, TypedDice, read_lines
-from dialtray.virtual.factory import require_sim, start_virtual, sync_timeout
+from dialtray.virtual.factory import require_sim, start_virtual
 
 
 def run(args: argparse.Namespace) -> int:
@@ -89,10 +95,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         session = TraySession(port, name="play", ack_policy="manual")  # ack when stored
         with session:
-            try:
-                session.wait_synced(sync_timeout(args.rp2040))
-            except TimeoutError as e:
-                raise UserError(f"the tray did not answer on {port}: {e}") from e
+            wait_for_tray(session, port, args.rp2040)
             if not args.sim:  # the virtual tray starts with the defaults every time
                 say_calibration(session, args.data_dir)
             if args.sim:
@@ -166,10 +169,7 @@ def resume_on(args: argparse.Namespace, res: Resuming, port: str, vtray: Any,
     table = Table(setup_of(res.kind, tracker.game, tracker.header, args.seed, turns), tracker,
                   dice)
     with session:
-        try:
-            session.wait_synced(sync_timeout(args.rp2040))
-        except TimeoutError as e:
-            raise UserError(f"the tray did not answer on {port}: {e}") from e
+        wait_for_tray(session, port, args.rp2040)
         if vtray is None:
             say_calibration(session, args.data_dir)
         else:
