@@ -39,7 +39,7 @@ from dialtray.link.deframe import HostDeframer  # noqa: E402
 from dialtray.link.messages import DialState, RawEvent, Snapshot, TrayEvent, decode  # noqa: E402
 from dialtray.rules.core.dice import SeededDice  # noqa: E402
 from dialtray.store import GameRecorder, GameStore  # noqa: E402
-from dialtray.store.recorder import RecordingTracker  # noqa: E402
+from dialtray.store.recording import RecordingTracker  # noqa: E402
 from dialtray.store.table import steady_gc  # noqa: E402
 from dialtray.store.verify import verify_game  # noqa: E402
 from dialtray.table.games import new_game  # noqa: E402

@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).parent.parent / "tracker"))  # paper.py
 
 from dialtray.rules.core.dice import SeededDice
 from dialtray.store import GameRecorder, GameStore
-from dialtray.store.recorder import RecordingTracker
+from dialtray.store.recording import RecordingTracker
 from dialtray.table.games import Setup, new_game
 from dialtray.tracker import TableDice, Tracker, auto_bind
 from dialtray.tracker.hands import Hands, Mistakes

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from dialtray.link.messages import Click, DialFault, TrayEvent
-from dialtray.store.recorder import RecordingTracker
+from dialtray.store.recording import RecordingTracker
 from dialtray.store.verify import verify_game
 from dialtray.tracker.hands import Hands, Mistakes
 from paper import PaperTray, run_bots

@@ -17,7 +17,7 @@ from dialtray.rules.core.dice import SeededDice
 from dialtray.rules.core.notation import format_log, parse_log
 from dialtray.rules.core.replay import replay_log
 from dialtray.store import GameRecorder, GameStore
-from dialtray.store.recorder import RecordingTracker
+from dialtray.store.recording import RecordingTracker
 from dialtray.store.resume import attach, resume
 from dialtray.store.verify import verify_game
 from dialtray.table import Table

@@ -10,7 +10,7 @@ import pytest
 from dialtray.rules.core.dice import SeededDice
 from dialtray.rules.core.game import state_json
 from dialtray.store import GameStore, StoreError
-from dialtray.store.recorder import RecordingTracker
+from dialtray.store.recording import RecordingTracker
 from dialtray.store.resume import attach, resume
 from dialtray.store.verify import verify_game
 from dialtray.tracker import OVER, PLAY, Result, TableDice, Tracker

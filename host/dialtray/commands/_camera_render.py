@@ -1,7 +1,8 @@
 """`dialtray camera render`: a test photograph of a chosen tray, from the renderer the camera's
 tests read (``vision/render.py``): the sample layout's markers and docks, the chosen figures
 at the chosen clicks, under a photograph profile. With ``--each-click`` one photo per click of
-one figure, laid out as ``dialtray capture --from-photos`` wants them.
+one figure, laid out as ``dialtray capture --from-photos`` wants them. This module parses and
+checks the figures, docks and clicks; ``vision.render_files`` renders and writes.
 """
 
 from __future__ import annotations
@@ -92,14 +93,13 @@ def _figures(directory: Path | None) -> dict[str, dict[str, Any]]:
 
 def run(args: argparse.Namespace) -> int:
     require_vision()
-    import cv2
     import numpy as np
 
     from dialtray.vision import render_profiles as rp
-    from dialtray.vision.camera import atomic_write_bytes
     from dialtray.vision.faces import base_type_of, dial_faces
     from dialtray.vision.layout import HOLDER, LayoutError, load_layout
-    from dialtray.vision.render import DockSpec, render_tray
+    from dialtray.vision.render import DockSpec
+    from dialtray.vision.render_files import photo_truth, write_each_click, write_photo
 
     try:
         w, h = (int(v) for v in args.size.lower().split("x"))
@@ -143,32 +143,14 @@ def run(args: argparse.Namespace) -> int:
               {"capture": rp.capture, "train": rp.train, "held-back": rp.held_back}[
                   args.profile](rng))
 
-    def write(path: Path, specs: dict[int, DockSpec], seed: int) -> None:
-        shot = render_tray(layout, specs, params, seed, (w, h))
-        ext = path.suffix.lower() if path.suffix.lower() in (".png", ".jpg", ".jpeg") else ".png"
-        ok, buf = cv2.imencode(ext, shot.image)
-        if not ok:
-            raise CommandError(f"could not encode {path}")
-        try:
-            atomic_write_bytes(path, buf.tobytes())
-        except OSError as e:
-            raise CommandError(f"cannot write {path}: {e.strerror or e}", 2) from None
-
+    size = (w, h)
     if args.each_click:
         if len(docks) != 1:
             raise CommandError("--each-click photographs one figure: give one --figure", 2)
         (dock, spec), = docks.items()
-        for dial, dial_faces_ in spec.faces.items():
-            for i in range(len(dial_faces_)):
-                pos = {d: float(i % len(f)) if d == dial else 0.0 for d, f in spec.faces.items()}
-                write(args.out / dial / f"{i:02d}.png",
-                      {dock: DockSpec(spec.figure, spec.base_type, spec.faces, pos)},
-                      args.seed * 1000 + i)
-        print(json.dumps({"dir": str(args.out), "figure": spec.figure, "dock": dock,
-                          "clicks": {d: len(f) for d, f in spec.faces.items()}}, indent=1))
+        done = write_each_click(args.out, layout, dock, spec, params, args.seed, size)
+        print(json.dumps(done, indent=1))
         return 0
-    write(args.out, docks, args.seed)
-    print(json.dumps({"image": str(args.out), "profile": args.profile, "seed": args.seed,
-                      "docks": [{"dock": d, "figure": s.figure, "clicks": s.positions}
-                                for d, s in sorted(docks.items())]}, indent=1))
+    write_photo(args.out, layout, docks, params, args.seed, size)
+    print(json.dumps(photo_truth(args.out, args.profile, args.seed, docks), indent=1))
     return 0

@@ -1,6 +1,7 @@
 """The arguments of `dialtray play fasa` (the FASA 1998 flow at one terminal, issue 15): its
 options and examples, and every refusal before a tray starts. The game itself is played by
-``dialtray.ui.terminal.fasa_play``."""
+``dialtray.ui.terminal.fasa_play``; its examples (``--help``, and ``help`` at the prompt) are
+``dialtray.ui.terminal.fasa_examples``'s."""
 
 from __future__ import annotations
 
@@ -11,19 +12,7 @@ from dialtray.commands._common import CommandError
 from dialtray.rules.core.errors import CatalogueError
 from dialtray.rules.fasa.game import start_events
 from dialtray.rules.fasa.notation import DEFAULT_SIDES
-
-KIND = "fasa"
-EXAMPLES = """
-FASA 1998 (record sheets on paper, secret plots, every die a d10 from the tray):
-  dialtray play fasa --sim                           # you (P1) against a bot, virtual tray
-  dialtray play fasa --dice seeded --seats human,human   # hot-seat on one screen, no tray
-  dialtray play fasa --port /dev/ttyACM0 --sheets sheets/  # keep sheets/A1.svg open, print it
-  dialtray play fasa --sim --seats bot,bot --turns 6 --map sample-zeppelin
-at the FASA prompt:
-  3L2F / bail 3SA          your plane's secret plot: not echoed, sealed, revealed together
-  fire A1 B1 / place A1 3 / rocket A1 rockets_p1 AP B1 / clear A1 / pass A1   (combat)
-  legal / show / quit      what you may type now / the whole state / stop and write the log
-"""
+from dialtray.ui.terminal.fasa_examples import EXAMPLES
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from dialtray.commands._args import int_range
 from dialtray.commands._common import CommandError
-from dialtray.store.db import DB_NAME, GameStore, StoreError, default_db
+from dialtray.store.db import DB_NAME, GameStore, StoreError
 from dialtray.table.stored import StorePlace
 
 GAME_HELP = "the game's number (see `dialtray games`)"
@@ -29,25 +29,18 @@ def game_number(text: str) -> int:
 
 
 def db_path(args: argparse.Namespace) -> Path:
-    db: Path | None = getattr(args, "db", None)
-    if db is not None:
-        return db.expanduser()
-    return default_db(Path(args.data_dir))
+    """The game database ``--db`` names (``table.stored.StorePlace.of``)."""
+    return StorePlace.of(args).db
 
 
 def store_place(args: argparse.Namespace) -> StorePlace:
     """Where ``--db`` (and ``--key-dir``, the data directory) put the table's game."""
-    return StorePlace(db_path(args), key_dir(args))
+    return StorePlace.of(args)
 
 
 def key_dir(args: argparse.Namespace) -> Path | None:
-    """Where the chain key and the judge tokens are kept: ``keys`` in the data directory
-    (issue 31: never in the game database); ``--key-dir`` where a command offers it."""
-    given: Path | None = getattr(args, "key_dir", None)
-    if given is not None:
-        return given.expanduser()
-    data = getattr(args, "data_dir", None)
-    return Path(data) / "keys" if data is not None else None
+    """Where the chain key and the judge tokens are kept (``table.stored.StorePlace.of``)."""
+    return StorePlace.of(args).key_dir
 
 
 @contextlib.contextmanager

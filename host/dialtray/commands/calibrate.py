@@ -33,7 +33,8 @@ from dialtray.builder.calibration_capture import (
 from dialtray.builder.calibration_check import check_on_connect
 from dialtray.builder.calibration_view import host_copy
 from dialtray.commands._args import int_range, positive_seconds
-from dialtray.commands._common import CommandError, resolve_port
+from dialtray.commands._common import CommandError
+from dialtray.link.port import resolve_port
 from dialtray.link.session import CommandFailed, TraySession
 
 EPILOG = """\

@@ -16,7 +16,7 @@ from pathlib import Path
 from dialtray.commands import _camera_render
 from dialtray.commands._args import int_range
 from dialtray.commands._common import CommandError
-from dialtray.commands.read import grab_frame, require_vision
+from dialtray.commands.read import require_vision
 
 EPILOG = """\
 Print calibration/charuco_board.png at 100 % (check the 50 mm bar), stick it to something
@@ -100,6 +100,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     from dialtray.vision.camcal import calibrate
     from dialtray.vision.camera import save_camera
     from dialtray.vision.capture import read_image
+    from dialtray.vision.datafiles import grab_frame
     from dialtray.vision.errors import VisionError
 
     if bool(args.images) == (args.camera is not None):

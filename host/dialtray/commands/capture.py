@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from dialtray.commands._args import int_range
-from dialtray.commands._common import CommandError, resolve_port
+from dialtray.commands._common import CommandError
 from dialtray.commands.read import add_vision_paths, require_vision, resolve_paths
+from dialtray.link.port import resolve_port
 
 EPILOG = """\
 From photographs (no encoders needed): put the figure in dock N, take one photo per click in
@@ -96,23 +97,13 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("capture needs --base BASE.json and --out FILE", 2)
     require_vision()
     from dialtray.rules.core.errors import CatalogueError
-    from dialtray.vision.camera import atomic_write_bytes
-    from dialtray.vision.capture import (
-        base_faces,
-        build,
-        confirm_faces,
-        crops_from_photos,
-        digit_prefill,
-        photo_dirs,
-        seen_colours,
-    )
+    from dialtray.vision.capture import base_faces, crops_from_photos, photo_dirs
+    from dialtray.vision.capture_figure import confirm_and_build, figure_game, write_figure
     from dialtray.vision.errors import VisionError
-    from dialtray.vision.faces import ACES_COMBAT, AIRACTION_COMBAT, BASE_TYPE
-    from dialtray.vision.refs import save_refs
+    from dialtray.vision.faces import BASE_TYPE
 
     base = _load_base(args.base)
-    game = "airaction" if ("plane" in base or "combat_dial" in base) else "aces"
-    dials = ["combat", "speed"] if game == "airaction" else ["combat"]
+    game, dials = figure_game(base)
     try:
         layout, refs_path, _camera = resolve_paths(args)
         hint = base_faces(base) or {}
@@ -124,25 +115,15 @@ def run(args: argparse.Namespace) -> int:
             crops = _on_rig(args, layout, BASE_TYPE[game], dials, hint)
             source = ", ".join(f"{len(v)} {k} clicks captured on the rig"
                                for k, v in crops.items())
-        seen = seen_colours(layout, BASE_TYPE[game], crops)
-        stats = {"combat": list(AIRACTION_COMBAT if game == "airaction" else ACES_COMBAT),
-                 "speed": ["speed"]}
-        marks = {"combat": ["bullet_holes"] if game == "airaction" else [],
-                 "speed": ["red_line"]}
         print(f"{args.base}: {game} figure {base['id']}; {source}")
-        faces = confirm_faces({d: hint.get(d) for d in dials},
-                              {d: len(crops[d]) for d in dials}, seen, stats, marks, _ask,
-                              lambda s: print(s, flush=True),
-                              digit_prefill(layout, BASE_TYPE[game], crops))
-        doc, refs = build(layout, base, game, crops, faces)
+        doc, refs = confirm_and_build(layout, base, game, dials, crops, hint, _ask,
+                                      lambda s: print(s, flush=True))
     except VisionError as e:
         raise CommandError(str(e), 2) from None
     except CatalogueError as e:
         raise CommandError(f"the captured figure does not load in the rules engine: {e}; "
                            "nothing written", 2) from None
-    ref_file = refs_path / f"{doc['id']}.npz"
-    save_refs(ref_file, refs)
-    atomic_write_bytes(args.out, (json.dumps(doc, indent=1) + "\n").encode())
+    ref_file = write_figure(args.out, refs_path, doc, refs)
     print(f"wrote {args.out} (checked by the {game} rules engine) and {ref_file}",
           file=sys.stdout)
     return 0

@@ -17,7 +17,7 @@ from dialrig import config
 
 from dialtray.commands import _camera_demo
 from dialtray.commands._args import add_game_arguments, int_range
-from dialtray.commands._common import MAX_DOCKS, add_rp2040_flag, require_sim
+from dialtray.commands._common import MAX_DOCKS, add_rp2040_flag
 from dialtray.commands._store import add_db
 from dialtray.table.games import GAMES
 from dialtray.table.start import check_before_start
@@ -46,6 +46,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from dialtray.virtual.factory import require_sim  # not at start-up (POSIX-only)
+
     require_sim(args.rp2040)
     check_before_start(args.game, args.docks)
     _camera_demo.check(args)

@@ -25,7 +25,8 @@ from dialtray.builder.deploy import (
     tool,
     verify_script,
 )
-from dialtray.commands._common import CommandError, resolve_port
+from dialtray.commands._common import CommandError
+from dialtray.link.port import resolve_port
 
 log = logging.getLogger(__name__)
 

@@ -1,5 +1,7 @@
 """`dialtray hub …`: the tournament hub (issue 17) — PostgreSQL and an MQTT broker.
 
+This module parses and checks the arguments; what runs until Ctrl-C (the hub, a table's side,
+the development servers) is ``dialtray.hub.run``'s, the event's data ``dialtray.hub.event``'s.
 The `hub` extra (psycopg, paho-mqtt, networkx) is imported only when a hub command runs.
 """
 
@@ -9,8 +11,6 @@ import argparse
 import importlib.util
 import json
 import os
-import subprocess
-import time
 from pathlib import Path
 from typing import Any
 
@@ -117,25 +117,12 @@ def _db(args: argparse.Namespace) -> Any:
 
 def servers(args: argparse.Namespace) -> int:
     _need()
-    from dialtray.hub import devservers, pgschema
-
-    why = devservers.missing()
-    if why:
-        raise CommandError(why)
     if not args.event.replace("-", "").replace("_", "").isalnum():
         raise CommandError(f"argument --event: letters, digits, - and _ only, not "
                            f"{args.event!r}", 2)
-    with devservers.DevServers(args.event) as s:
-        pw = os.urandom(9).hex()
-        s.mqtt.add_user("hub", pw)
-        pgschema.migrate(s.pg.admin_dsn)
-        print(s.guide(args.event, pw), flush=True)
-        try:
-            while True:
-                time.sleep(1)
-        except KeyboardInterrupt:
-            print("stopping …")
-    return 0
+    from dialtray.hub.run import run_dev_servers
+
+    return run_dev_servers(args.event)
 
 
 def migrate(args: argparse.Namespace) -> int:
@@ -160,46 +147,14 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"the hub page needs the web UI: {why}")
     db = _db(args)
     db.close()
-    host, port = _broker(args.broker)
+    broker = _broker(args.broker)
     pw = os.environ.get("DIALTRAY_HUB_PASSWORD")
     if not pw:
         raise CommandError("the hub's broker password is needed in DIALTRAY_HUB_PASSWORD", 2)
-    import psycopg
+    from dialtray.hub.run import run_hub
 
-    from dialtray.hub.ingest import Ingest
-    from dialtray.hub.pgschema import SchemaError
-
-    try:
-        hub = Ingest(args.db, args.event, host, port, pw).start()
-    except SchemaError as e:
-        raise CommandError(str(e)) from e
-    except psycopg.Error as e:
-        raise CommandError(f"cannot reach the hub's database: {str(e).strip()}") from e
-    import secrets
-
-    from dialtray.hub.web import HubPage, ServedHub
-
-    token = os.environ.get("DIALTRAY_HUB_TOKEN") or secrets.token_urlsafe(12)
-    page = HubPage(args.db, token, hub)
-    hub.on_change = page.changed
-    try:
-        served = ServedHub(page, args.web_host, args.web_port)
-    except OSError as e:
-        hub.stop()
-        raise CommandError(f"cannot serve the hub page on {args.web_host}:{args.web_port}: "
-                           f"{e.strerror or e}") from e
-    print(f"hub: event {args.event!r}, broker {args.broker}; the page (organiser's token in "
-          f"it): {served.url}  Ctrl-C stops", flush=True)
-    try:
-        while True:
-            time.sleep(5)
-            print(hub.status(), flush=True)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        served.close()
-        hub.stop()
-    return 0
+    return run_hub(args.db, args.event, broker, pw, args.web_host, args.web_port,
+                   os.environ.get("DIALTRAY_HUB_TOKEN"))
 
 
 def enroll(args: argparse.Namespace) -> int:
@@ -215,12 +170,9 @@ def enroll(args: argparse.Namespace) -> int:
     db = _db(args)
     with db:
         creds = rulings.enroll(db, args.table)
-    try:
-        subprocess.run(["mosquitto_passwd", "-b", str(args.passwd), args.table,
-                        creds["password"]], check=True, capture_output=True)
-    except (OSError, subprocess.CalledProcessError) as e:
-        raise CommandError(f"mosquitto_passwd could not add {args.table} to {args.passwd}: "
-                           f"{e}") from e
+    from dialtray.hub.run import add_broker_user
+
+    add_broker_user(args.passwd, args.table, creds["password"])
     print(json.dumps({**creds, "event": args.event}, indent=1))
     print(f"(give this to the table; then reload the broker so it reads {args.passwd}: "
           "`systemctl reload mosquitto` or `kill -HUP` its pid — `dialtray hub servers` prints "
@@ -238,10 +190,13 @@ def _broker(text: str) -> tuple[str, int]:
 
 
 def table(args: argparse.Namespace) -> int:
-    host, port = _broker(args.broker)
+    broker = _broker(args.broker)
     try:
         creds = json.loads(args.creds.read_text())
-        tid, pw, key = creds["table"], creds["password"], bytes.fromhex(creds["ruling_key"])
+        for field in ("table", "password", "ruling_key"):
+            if not isinstance(creds[field], str):
+                raise TypeError(f"{field} is not a string")
+        bytes.fromhex(creds["ruling_key"])
     except OSError as e:
         raise CommandError(f"argument --creds: {args.creds}: {e.strerror or e}", 2) from e
     except (ValueError, KeyError, TypeError) as e:
@@ -250,29 +205,9 @@ def table(args: argparse.Namespace) -> int:
     if not args.store.is_file():
         raise CommandError(f"argument --store: no game database {args.store}", 2)
     _need()
-    from dialtray.hub.table import Broker, TableLink, install_trigger, ruling_storer
-    from dialtray.store.db import GameStore
+    from dialtray.hub.run import run_table
 
-    queued = install_trigger(args.store)
-    link = TableLink(args.store, args.event, tid, Broker(host, port, tid, pw), key,
-                     ruling_storer(args.store, lambda line: print(line, flush=True))).start()
-    print(f"table {tid}: {queued} record(s) to send to {args.broker}; Ctrl-C stops", flush=True)
-    try:
-        if args.call:
-            link.connected.wait(30)
-            latest = GameStore.open(args.store, readonly=True)
-            row = latest.latest()
-            latest.close()
-            link.call_judge(row.id if row else None, args.call)
-        while True:
-            time.sleep(5)
-            print(f"published {link.stats.published}, confirmed {link.stats.confirmed}, "
-                  f"waiting {link.outstanding()}", flush=True)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        link.stop()
-    return 0
+    return run_table(args.store, args.event, creds, broker, args.call)
 
 
 def player(args: argparse.Namespace) -> int:

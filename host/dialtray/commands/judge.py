@@ -12,8 +12,9 @@ import argparse
 import os
 
 from dialtray.commands._args import int_range
-from dialtray.commands._common import CommandError, resolve_port
+from dialtray.commands._common import CommandError
 from dialtray.commands._store import GAME_HELP, add_db, game_number, opened
+from dialtray.link.port import resolve_port
 from dialtray.store.db import GameStore
 from dialtray.store.judge import (
     RulingRefused,

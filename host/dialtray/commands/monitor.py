@@ -12,8 +12,9 @@ from pathlib import Path
 from dialtray.builder.calibration_check import check_on_connect
 from dialtray.builder.calibration_view import TrayView, host_copy
 from dialtray.commands._args import int_range, positive_seconds
-from dialtray.commands._common import CommandError, resolve_port
+from dialtray.commands._common import CommandError
 from dialtray.link.messages import LinkState, TrayEvent
+from dialtray.link.port import resolve_port
 from dialtray.link.session import TraySession
 from dialtray.link.state import SessionState
 from dialtray.tracker.binding import BindingError

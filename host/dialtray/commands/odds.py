@@ -1,5 +1,8 @@
 """`dialtray odds`: exact distribution of hits and damage clicks for an Air Action shot, of the
-LIFE lost in a Sky Ace attack (``--skyace``), or of FASA d10 target-number rolls (``--fasa``)."""
+LIFE lost in a Sky Ace attack (``--skyace``), or of FASA d10 target-number rolls (``--fasa``).
+
+This module parses the shot and asks the rules engine for the exact odds; the tables are laid
+out by ``dialtray.ui.terminal.odds_tables``."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ from typing import Any
 from dialtray.commands._args import int_range
 from dialtray.commands._common import CommandError
 from dialtray.rules.airaction.odds import shot_modifiers, shot_odds
+from dialtray.ui.terminal.odds_tables import shot_lines, skyace_lines, tn_lines
 
 # Bounds that refuse typos, not rules: the largest printed gunnery is well under 10, a shot adds
 # at most the rear-arc die and the Ace's fate (AA-M42), and the odds are exact over 6**dice.
@@ -137,14 +141,7 @@ def run_skyace(args: argparse.Namespace) -> int:
         o = attack_odds(spec)
     except ValueError as e:
         raise CommandError(f"--defender-seen / --defence-hand: {e}", 2) from None
-    ms = (time.perf_counter() - t0) * 1000
-    print(f"Sky Ace attack {spec.attack_frequency} vs defence {spec.defence_frequency}, hands "
-          f"{spec.attack_hand}/{spec.defence_hand}   (exact over {o.hands} hand pairs, "
-          f"{ms:.3f} ms)")
-    print(f"{'LIFE lost':>9} {'P(=k)':>12} {'P(>=k)':>12}")
-    for k, pk in o.damage.items():
-        print(f"{k:>9} {float(pk):>12.6f} {float(o.at_least(k)):>12.6f}")
-    print(f"expected LIFE lost {float(o.expected):.4f}")
+    _print(skyace_lines(spec, o, (time.perf_counter() - t0) * 1000))
     return 0
 
 
@@ -180,14 +177,8 @@ def run_fasa(args: argparse.Namespace) -> int:
     tn = args.tn if args.tn is not None else to_hit_tn(
         args.base, args.deflection, args.hexes, args.dead_eye, args.weapon, args.shocked)
     auto = not args.no_automatic
-    p = tn_success(tn, automatic=auto)
-    rule = "10 always succeeds, 1 always fails" if auto else "no automatic results"
-    print(f"d10 against TN {tn} ({rule}): P(success) = {p} = {float(p):.4f}")
-    if args.rolls > 1:
-        dist = tn_successes(args.rolls, tn, automatic=auto)
-        print(f"{'k':>3} {'P(=k)':>10} {'P(>=k)':>10}   ({args.rolls} rolls)")
-        for k, pk in enumerate(dist):
-            print(f"{k:>3} {float(pk):>10.6f} {float(sum(dist[k:])):>10.6f}")
+    dist = tn_successes(args.rolls, tn, automatic=auto) if args.rolls > 1 else None
+    _print(tn_lines(tn, auto, tn_success(tn, automatic=auto), dist))
     return 0
 
 
@@ -211,15 +202,10 @@ def run(args: argparse.Namespace) -> int:
     o = shot_odds(
         dice, tn, defensive_fate=args.defensive_fate, clicks_to_shot_down=args.clicks_left
     )
-    ms = (time.perf_counter() - t0) * 1000
-    fate = ", defensive fate (natural sixes only)" if args.defensive_fate else ""
-    print(f"{dice} dice, hit on {max(1, tn)}+{fate}   (exact, {ms:.3f} ms)")
-    print(f"{'k':>3} {'P(hits=k)':>12} {'P(hits>=k)':>12} {'P(clicks=k)':>12}")
-    for k in range(len(o.hits)):
-        pc = o.clicks[k] if k < len(o.clicks) else 0
-        print(f"{k:>3} {float(o.hits[k]):>12.6f} {float(o.at_least(k)):>12.6f} {float(pc):>12.6f}")
-    eh, ec = float(o.expected_hits), float(o.expected_clicks)
-    print(f"expected hits {eh:.4f}, expected clicks {ec:.4f}")
-    if args.clicks_left is not None:
-        print(f"P(shot down) = {o.shot_down} = {float(o.shot_down):.6f}")
+    _print(shot_lines(dice, tn, o, args.defensive_fate, args.clicks_left,
+                      (time.perf_counter() - t0) * 1000))
     return 0
+
+
+def _print(lines: list[str]) -> None:
+    print("\n".join(lines))

@@ -31,6 +31,7 @@ from dialtray.commands._args import (
 )
 from dialtray.commands._common import MAX_DOCKS, add_rp2040_flag
 from dialtray.commands._store import add_db, game_number
+from dialtray.rules.fasa.notation import KIND as FASA
 from dialtray.table.games import GAMES
 
 EXAMPLES = """examples:
@@ -104,8 +105,8 @@ def run(args: argparse.Namespace) -> int:
     args.own = own_args.own_files(args)  # checked before any tray starts (exit 2)
     if args.own is not None:
         print(args.own.summary(), flush=True)
-    if args.game == fasa_args.KIND and (args.plots == "sealed" or args.resume is not None
-                                        or not (args.sim or args.port)):
+    if args.game == FASA and (args.plots == "sealed" or args.resume is not None
+                              or not (args.sim or args.port)):
         # plots typed hidden, sealed, revealed together (FS-M33), or no tray: its own flow;
         # open plots at a tray go through the table like every other game
         fasa_args.check_arguments(args)

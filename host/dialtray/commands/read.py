@@ -71,43 +71,17 @@ def require_vision() -> None:
 
 
 def resolve_paths(args: argparse.Namespace) -> tuple[Any, Path, Any]:
-    """Layout, reference directory and camera model (or None) from args and data dir."""
-    from dialtray.vision.camera import load_camera
-    from dialtray.vision.layout import SOURCE_LAYOUT, LayoutError, load_layout
-    from dialtray.vision.refs import refs_dir
+    """Layout, reference directory and camera model (or None) from ``--layout``, ``--refs``,
+    ``--camera-model`` and the data directory (``vision.datafiles.tray_files``)."""
+    from dialtray.vision.datafiles import tray_files
 
-    data_dir: Path = args.data_dir
-    layout_path = args.layout or next(
-        (p for p in (data_dir / "calibration" / "tray_layout.json", SOURCE_LAYOUT)
-         if p.exists()), None)
-    if layout_path is None:
-        raise CommandError("no tray layout: pass --layout FILE (see calibration/README.md)", 2)
-    try:
-        layout = load_layout(layout_path)
-    except LayoutError as e:
-        raise CommandError(str(e), 2) from None
-    cam_path = args.camera_model or data_dir / "calibration" / "camera.json"
-    camera = load_camera(cam_path) if args.camera_model or cam_path.exists() else None
-    return layout, args.refs or refs_dir(data_dir), camera
-
-
-def grab_frame(index: int) -> Any:
-    import cv2
-
-    cap = cv2.VideoCapture(index)
-    try:
-        ok, frame = cap.read() if cap.isOpened() else (False, None)
-    finally:
-        cap.release()
-    if not ok or frame is None:
-        raise CommandError(f"argument --camera: camera {index} gave no frame (is it plugged in "
-                           "and free?)", 2)
-    return frame
+    return tray_files(args.data_dir, args.layout, args.refs, args.camera_model)
 
 
 def run(args: argparse.Namespace) -> int:
     require_vision()
     from dialtray.vision.capture import read_image
+    from dialtray.vision.datafiles import grab_frame
     from dialtray.vision.errors import VisionError
     from dialtray.vision.reader import TrayReader
     from dialtray.vision.refs import find_refs, load_refs

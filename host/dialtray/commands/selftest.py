@@ -21,7 +21,8 @@ from dialrig import config
 
 from dialtray.builder.selftest import Test, print_table
 from dialtray.commands._args import float_range, int_range
-from dialtray.commands._common import MAX_DOCKS, CommandError, require_sim, resolve_port
+from dialtray.commands._common import MAX_DOCKS, CommandError
+from dialtray.link.port import resolve_port
 from dialtray.link.session import TraySession
 
 EPILOG = """\
@@ -77,8 +78,9 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("argument --sim-do: only with --sim", 2)
     vtray: Any = None
     if args.sim:
+        from dialtray.virtual.factory import require_sim, virtual_tray  # not at start-up
+
         require_sim(args.rp2040)
-        from dialtray.virtual.factory import virtual_tray
         from dialtray.virtual.script import ScriptError, run_line
 
         vtray = virtual_tray(config.default_config(args.docks), rp2040=args.rp2040,

@@ -20,11 +20,10 @@ from dialtray.commands._common import (
     CommandError,
     add_rp2040_flag,
     calibration_dir,
-    require_sim,
-    resolve_port,
     rp2040_needs_sim,
 )
 from dialtray.commands._store import add_db, db_path
+from dialtray.link.port import resolve_port
 from dialtray.table.event import open_event, stop_event
 
 UI_EXTRA = "pip install 'dialtray[ui]'"
@@ -124,10 +123,12 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"argument --layout: no such file: {args.layout}", 2)
     rp2040_needs_sim(args)
     if args.sim:
+        from dialtray.virtual.factory import require_sim  # not at start-up (POSIX-only)
+
         require_sim(args.rp2040)
         serial = None
     else:
-        serial = resolve_port(args.serial)
+        serial = resolve_port(args.serial, "--serial")
 
     from dialtray.ui import layout as lay
 

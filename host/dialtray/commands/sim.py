@@ -11,13 +11,7 @@ from typing import TYPE_CHECKING
 from dialrig import config
 
 from dialtray.commands._args import int_range, probability
-from dialtray.commands._common import (
-    MAX_DOCKS,
-    CommandError,
-    add_rp2040_flag,
-    require_sim,
-    sim_missing,
-)
+from dialtray.commands._common import MAX_DOCKS, CommandError, add_rp2040_flag, sim_missing
 from dialtray.link.faults import FaultInjector
 
 if TYPE_CHECKING:  # the virtual tray needs POSIX and the sim extra: imported when run
@@ -85,9 +79,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.script is not None and not args.script.is_file():
         raise CommandError(f"argument --script: no such file: {args.script}", 2)
+    from dialtray.virtual.factory import require_sim, virtual_tray  # not at start-up
+
     require_sim(args.rp2040)
     from dialtray.virtual.console import run_file, run_stream
-    from dialtray.virtual.factory import virtual_tray
 
     cfg = config.quadrature_config(args.docks) if args.quadrature else \
         config.default_config(args.docks)

@@ -6,6 +6,8 @@
 * :mod:`chain` — SHA-256 hash chain over records; names the first record that does not fit.
 * :mod:`recorder` — ``GameRecorder``: what a tracked game writes (device events, actions,
   expectations, flags, dice, outcome).
+* :mod:`recording` — ``RecordingTracker``: the tracker seen through its recorder (store, then
+  acknowledge; the judge's rulings stored meanwhile applied at each commit).
 * :mod:`consumer` — ``StoringConsumer``: a tray session's events stored, then acknowledged.
 * :mod:`verify` — chain + replay through the rules engine to the recorded state.
 * :mod:`judge`, :mod:`report` — the judge's tokens and rulings, the end-of-game report.

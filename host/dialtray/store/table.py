@@ -16,7 +16,8 @@ import time
 from collections.abc import Callable
 
 from dialtray.link.session import TraySession
-from dialtray.store.recorder import GameRecorder, RecordingTracker
+from dialtray.store.recorder import GameRecorder
+from dialtray.store.recording import RecordingTracker
 from dialtray.tracker.runner import TrackedTray
 
 

@@ -49,6 +49,19 @@ def ask_console(count: int, purpose: str) -> list[int]:
         return []
 
 
+def wait_for_tray(session: TraySession, port: str, rp2040: bool = False,
+                  tray: str = "the tray") -> None:
+    """Until the tray at ``port`` answers (its first snapshot in), as long as that kind of tray
+    may take (``virtual.factory.sync_timeout``: the emulated Pico boots slowly); otherwise one
+    line naming the port, and the game is not started."""
+    from dialtray.virtual.factory import sync_timeout  # (no virtual tray imported by this)
+
+    try:
+        session.wait_synced(sync_timeout(rp2040))
+    except TimeoutError as e:
+        raise TableError(f"{tray} did not answer on {port}: {e}") from e
+
+
 def make_dice(kind: str, session: TraySession | None, seed: int,
               ask: Callable[[int, str], Sequence[int]] = ask_console
               ) -> tuple[DiceSource, Any]:

@@ -1,8 +1,8 @@
 """A table's game in the store: stored as it is played (``CommandTable``, ``plain_table`` for a
 game with no dials), and a running game picked, rebuilt and resynced with the tray for
 ``play --resume`` (issue 30: the game in progress is the table's; ``commands._store`` parses
-``--db`` and names the database: a ``StorePlace``). Store failures become one-line errors
-(``TableError``, exit 2) naming the database."""
+``--db``, ``StorePlace.of`` names the database from the options). Store failures become
+one-line errors (``TableError``, exit 2) naming the database."""
 
 from __future__ import annotations
 
@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, Any
 from dialrig import config
 
 from dialtray.store.consumer import resume_args, stored_dials
-from dialtray.store.db import GameStore, StoreError
+from dialtray.store.db import GameStore, StoreError, default_db
 from dialtray.store.plain import PlainRecorder
-from dialtray.store.recorder import GameRecorder, RecordingTracker
+from dialtray.store.recorder import GameRecorder
+from dialtray.store.recording import RecordingTracker
 from dialtray.store.resume import attach, resume
 from dialtray.store.table import StoredTable
 from dialtray.table.build import game_tracker
@@ -31,11 +32,32 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class StorePlace:
     """Where a table keeps its game: the database file, and the folder of the store's chain key
-    and judge tokens (None: the store's own default). ``commands._store.store_place`` makes it
-    from ``--db`` and the data directory."""
+    and judge tokens (None: the store's own default). ``StorePlace.of`` makes it from the
+    options ``--db``, ``--key-dir`` and the data directory."""
 
     db: Path
     key_dir: Path | None = None
+
+    @classmethod
+    def of(cls, options: Any) -> StorePlace:
+        """Where the options put the game (``options``: parsed arguments, read by name).
+
+        ``db`` (``--db PATH``; default: the game database in ``data_dir``) and ``key_dir``
+        (``--key-dir``; default: ``keys`` in the data directory, issue 31: never in the game
+        database; None when there is no data directory either).
+        """
+        data = getattr(options, "data_dir", None)
+        db: Path | None = getattr(options, "db", None)
+        if db is not None:
+            db = db.expanduser()
+        elif data is None:
+            raise TypeError("StorePlace.of: neither db nor data_dir given")
+        else:
+            db = default_db(Path(data))
+        given: Path | None = getattr(options, "key_dir", None)
+        keys = (given.expanduser() if given is not None
+                else Path(data) / "keys" if data is not None else None)
+        return cls(db, keys)
 
     def open(self) -> GameStore:
         return GameStore.open(self.db, key_dir=self.key_dir)

@@ -19,7 +19,7 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from dialtray.commands._common import CommandError
+from dialtray.errors import UserError
 from dialtray.tracker.binding import Slot
 
 
@@ -35,23 +35,23 @@ def check(args: argparse.Namespace) -> None:
     if args.camera is None:
         return
     if args.camera == "virtual" and not args.sim:
-        raise CommandError("argument --camera virtual: only with --sim (the virtual camera "
+        raise UserError("argument --camera virtual: only with --sim (the virtual camera "
                            "films the virtual tray); a real tray needs a webcam: --camera 0",
                            2)
     if args.camera != "virtual" and not args.camera.isdigit():
-        raise CommandError(f"argument --camera: {args.camera!r} is not a webcam's number (0, "
+        raise UserError(f"argument --camera: {args.camera!r} is not a webcam's number (0, "
                            "1, ...) or 'virtual'", 2)
     if args.camera != "virtual" and args.sim:
-        raise CommandError("argument --camera: with --sim the camera is the virtual one "
+        raise UserError("argument --camera: with --sim the camera is the virtual one "
                            "(--camera virtual); a webcam films a real tray", 2)
     if args.game not in ("airaction", "aces"):
-        raise CommandError(f"argument --camera: the camera reads Air Action and Aces dials, "
+        raise UserError(f"argument --camera: the camera reads Air Action and Aces dials, "
                            f"not {args.game}", 2)
     from dialtray.vision import vision_missing
 
     why = vision_missing()
     if why is not None:
-        raise CommandError(f"argument --camera: {why}", 2)
+        raise UserError(f"argument --camera: {why}", 2)
     if args.camera != "virtual":  # a webcam that is not there is said before the tray starts
         webcam_there(args.camera)
 
@@ -61,19 +61,19 @@ def check_camera_only(args: argparse.Namespace) -> None:
     if not getattr(args, "no_encoders", False):
         return
     if args.camera != "virtual" or not args.sim:
-        raise CommandError("argument --no-encoders: a camera-only tray is built on the "
+        raise UserError("argument --no-encoders: a camera-only tray is built on the "
                            "virtual tray only: --sim --camera virtual --no-encoders (a "
                            "webcam over a tray with no electronics is not built yet)", 2)
     for flag, given in (("--resume", getattr(args, "resume", None) is not None),
                         ("--event", bool(getattr(args, "event", None))),
                         ("--rp2040", bool(getattr(args, "rp2040", False)))):
         if given:
-            raise CommandError(f"argument --no-encoders: not with {flag} (a camera-only "
+            raise UserError(f"argument --no-encoders: not with {flag} (a camera-only "
                                "tray has no firmware, no tray log to resume from)", 2)
 
 
 def webcam_there(spec: str) -> None:
-    """Open the webcam once and let it go: a CommandError naming it if OpenCV cannot (with
+    """Open the webcam once and let it go: a UserError naming it if OpenCV cannot (with
     OpenCV's own warning about the device kept off the screen)."""
     import cv2
 
@@ -87,7 +87,7 @@ def webcam_there(spec: str) -> None:
     try:
         open_camera(spec).release()
     except VisionError as e:
-        raise CommandError(f"argument --camera: {e}", 2) from e
+        raise UserError(f"argument --camera: {e}", 2) from e
     finally:
         if quiet is not None and before is not None:
             quiet.setLogLevel(before)
@@ -134,7 +134,7 @@ def attach(args: argparse.Namespace, tracker: Any, session: Any,
         try:
             witness, dials = webcam_witness(args.camera, args.game, tracker)
         except VisionError as e:
-            raise CommandError(f"argument --camera: {e}", 2) from e
+            raise UserError(f"argument --camera: {e}", 2) from e
     return TableCamera(witness, session, dials).start(), hand
 
 
@@ -181,5 +181,5 @@ def camera_only(args: argparse.Namespace) -> Callable[[Any], Any]:
             return virtual_camera_tray(args.game, tracker, args.seed, args.camera_profile,
                                        fps_of(args))
         except CameraOnlyError as e:
-            raise CommandError(f"argument --no-encoders: {e}", 2) from e
+            raise UserError(f"argument --no-encoders: {e}", 2) from e
     return make

@@ -25,7 +25,8 @@ from typing import Any, cast
 from dialtray.link.messages import Click, TrayEvent
 from dialtray.link.session import TraySession
 from dialtray.rules.core.dials import Dial
-from dialtray.store.recorder import GameRecorder, RecordingTracker
+from dialtray.store.recorder import GameRecorder
+from dialtray.store.recording import RecordingTracker
 from dialtray.table import Table
 from dialtray.tracker import Tracker
 from dialtray.tracker.binding import Slot

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from dialtray.commands._common import CommandError
+from dialtray.errors import UserError
 from dialtray.table.event import paired_setup, record_extra, wait_assignment
 
 MISTAKE_KINDS = ("too-few", "too-many", "wrong-direction", "wrong-dial", "peek", "unexpected",
@@ -54,11 +54,11 @@ def serve(args: argparse.Namespace, db: Path, serial: str | None, layout: Any, e
     try:
         served = Served(opts)
     except OSError as e:
-        raise CommandError(f"cannot serve on {args.host}:{args.port}: {e.strerror or e}") from e
+        raise UserError(f"cannot serve on {args.host}:{args.port}: {e.strerror or e}") from e
     except TimeoutError as e:
-        raise CommandError(f"the tray did not answer: {e}") from e
+        raise UserError(f"the tray did not answer: {e}") from e
     except ValueError as e:  # --seats that do not fit the game
-        raise CommandError(f"argument --{e}", 2) from e
+        raise UserError(f"argument --{e}", 2) from e
     with served:
         print(f"game {served.live.game_id} stored in {opts.db}", flush=True)
         if ev is not None:  # the hub follows this game: records, live state, the round's clock

@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from dialtray.errors import UserError
+
 if TYPE_CHECKING:
     from dialtray.virtual.rp2040.tray import Rp2040Tray
     from dialtray.virtual.tray import VirtualTray
@@ -54,6 +56,36 @@ def missing(rp2040: bool = False) -> str | None:
 
     why = rp2040_missing()
     return None if why is None else f"the emulated Pico cannot run: {why}"
+
+
+def require_sim(rp2040: bool = False) -> None:
+    """Raise a UserError saying how to get the virtual tray, unless it can run here.
+
+    ``rp2040``: the tray on the emulated Pico (Node, rp2040js, the MicroPython build).
+    Callers then import dialtray.virtual.* inside the function that needs it.
+    """
+    why = missing(rp2040)
+    if why is not None:
+        raise UserError(why)
+
+
+def sync_timeout(rp2040: bool = False, real: float = 30.0) -> float:
+    """Seconds a tray has to answer: the emulated Pico (``rp2040``) boots at a fraction of
+    real time; any other tray (a real one, the unix-port one) has ``real``."""
+    return max(real, 180.0) if rp2040 else real
+
+
+def start_virtual(cfg: dict[str, Any], rp2040: bool = False,
+                  **kwargs: Any) -> VirtualTray | Rp2040Tray:
+    """The virtual tray ``--sim`` asks for (``rp2040``: on the emulated Pico), started and
+    quiet; when it is the emulated chip, the player is told (it runs slower)."""
+    require_sim(rp2040)
+    tray = virtual_tray(cfg, rp2040=rp2040, report=lambda _note: None, **kwargs)
+    tray.start()
+    if rp2040:
+        print("the virtual tray: the firmware on an emulated Raspberry Pi Pico (official "
+              "MicroPython v1.28.0)", flush=True)
+    return tray
 
 
 def virtual_tray(cfg: dict[str, Any] | None = None, *, rp2040: bool = False,

@@ -34,6 +34,7 @@ from dialtray.rules.fasa.game import SEATS, FasaGame, start_events
 from dialtray.rules.fasa.sheets import sheet
 from dialtray.rules.fasa.tables import active, load_tables, using
 
+KIND = "fasa"  # the log's ``Game:`` line and the store's game kind
 KEYS = ("Map", "Side", "Turn-limit", "Plots", "Quick-draw", "Collisions", "Start-speed", "Speeds",
         "Tables", "Rescue", "Home-field", filehash.KEY)
 MAX_PAIRS = 3  # FS-M08: "more pairs are allowed"; three a side fit every sample map
@@ -42,7 +43,7 @@ DEFAULT_SIDES = (("P1", "A1", "sample-hawk"), ("P1", "A2", "sample-pusher"),
 
 
 class FasaKind:
-    name = "fasa"
+    name = KIND
     title = "Crimson Skies (FASA 1998 board game)"
 
     def new_game(self, log: GameLog, dice: DiceSource) -> FasaGame:
@@ -189,4 +190,4 @@ class LogWriter:
         self.lines.append(format_action_line(a.text(), faces, reports, sides))
 
     def text(self) -> str:
-        return format_log("fasa", header_of(self.game), self.lines)
+        return format_log(KIND, header_of(self.game), self.lines)

@@ -17,7 +17,7 @@ import argparse
 import time
 from typing import Any
 
-from dialtray.commands._common import CommandError
+from dialtray.errors import UserError
 from dialtray.table.start import log_path, write_log
 
 
@@ -26,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
 
     why = vision_missing()
     if why is not None:
-        raise CommandError(why)
+        raise UserError(why)
     from dialtray.table.camera_game import camera_game
     from dialtray.tracker.runner import Stuck
 
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
                         profile=args.camera_profile, mistakes=not args.no_encoders,
                         fps=args.camera_fps, on_change=narrate)
     except Stuck as e:
-        raise CommandError(f"the demo got stuck: {e}") from e
+        raise UserError(f"the demo got stuck: {e}") from e
     t = g.table.tracker
     narrate(t)
     print()

@@ -15,8 +15,7 @@ import time
 
 from dialrig import config
 
-from dialtray.commands._common import CommandError
-from dialtray.commands._store import store_place
+from dialtray.errors import UserError
 from dialtray.link.session import TraySession
 from dialtray.table.games import TITLES
 from dialtray.table.narrate import plain
@@ -25,9 +24,10 @@ from dialtray.table.start import (
     log_path,
     make_dice,
     new_table,
+    wait_for_tray,
     write_log,
 )
-from dialtray.table.stored import CommandTable
+from dialtray.table.stored import CommandTable, StorePlace
 from dialtray.tracker import PLAY, Timing, Tracker
 from dialtray.tracker.dice import Roll
 from dialtray.tracker.hands import Hands, Mistakes
@@ -92,10 +92,7 @@ def run(args: argparse.Namespace) -> int:
         vtray.turn(0, "combat", 2)  # a player left a dial two clicks on: the start check sees it
         session = TraySession(vtray.port, name="demo", ack_policy="manual")  # ack when stored
         with session:
-            try:
-                session.wait_synced(180 if args.rp2040 else 30)
-            except TimeoutError as e:
-                raise CommandError(f"the virtual tray did not answer: {e}") from e
+            wait_for_tray(session, vtray.port, args.rp2040, "the virtual tray")
             session.set_timing(SETTLE_MS, SAMPLE_MS)
             source, fair = make_dice(args.dice, session, args.seed)
             if fair is not None and fair.commitment is not None:
@@ -118,7 +115,7 @@ def play(args: argparse.Namespace, table: Table, session: TraySession, turn: obj
     t = table.tracker
     narrator = Narrator(t, args.clicks, pause)
     t.on_change = narrator
-    tracked = CommandTable.open(store_place(args), t, session, "demo")
+    tracked = CommandTable.open(StorePlace.of(args), t, session, "demo")
     print("binding: " + ", ".join(f"{s.text()}={d.figure}"
                                   + ("" if d.kind in ("combat", "speed") else f" {d.kind}")
                                   for s, d in t.binding.items() if s.dial == 0), flush=True)
@@ -132,7 +129,7 @@ def play(args: argparse.Namespace, table: Table, session: TraySession, turn: obj
             table.fair.reveal()  # (kept for below) its seed's events are stored with the game
             tracked.pump(0.5)
     except Stuck as e:
-        raise CommandError(f"the demo got stuck: {e}") from e
+        raise UserError(f"the demo got stuck: {e}") from e
     finally:
         tracked.close()
     narrator(t)

@@ -1,6 +1,7 @@
 """`dialtray play fasa`: the FASA 1998 board game at one terminal, dialtray as record-keeper and
 referee, the tray as the table's dice tower and display (issue 15). The terminal front end of
-the sealed-plot flow; its arguments are parsed and checked by ``commands._fasaargs``.
+the sealed-plot flow; its arguments are parsed and checked by ``commands._fasaargs``, what may
+be typed at its prompt is ``fasa_examples``.
 
 People play on the paper map; here they type their plots and shots in the notation
 (docs/notation.md, "FASA"), hot-seat or against bots. With secret plots (the default, FS-M33)
@@ -25,9 +26,8 @@ from typing import Any
 
 from rich.console import Console
 
-from dialtray.commands._common import CommandError, resolve_port, start_virtual, sync_timeout
-from dialtray.commands._fasaargs import EXAMPLES, KIND
-from dialtray.commands._store import store_place
+from dialtray.errors import UserError
+from dialtray.link.port import resolve_port
 from dialtray.rules.core.errors import (
     DiceError,
     IllegalActionError,
@@ -37,11 +37,12 @@ from dialtray.rules.core.notation import format_action_line, format_faces, forma
 from dialtray.rules.fasa.actions import FasaAction, Fire, Rocket
 from dialtray.rules.fasa.bots import GreedyBot
 from dialtray.rules.fasa.game import FasaGame, start_events
-from dialtray.rules.fasa.notation import DEFAULT_SIDES, header_of
+from dialtray.rules.fasa.notation import DEFAULT_SIDES, KIND, header_of
 from dialtray.store.db import StoreError
-from dialtray.table.start import log_path, make_dice, write_log
-from dialtray.table.stored import plain_table
+from dialtray.table.start import log_path, make_dice, wait_for_tray, write_log
+from dialtray.table.stored import StorePlace, plain_table
 from dialtray.tracker.dice import TableDice
+from dialtray.ui.terminal.fasa_examples import EXAMPLES
 from dialtray.ui.terminal.fasa_seat import (
     Quit,
     Secret,
@@ -53,6 +54,7 @@ from dialtray.ui.terminal.fasa_seat import (
     seal,
 )
 from dialtray.ui.terminal.fasa_view import event_lines, status, write_sheets
+from dialtray.virtual.factory import start_virtual
 
 log = logging.getLogger(__name__)
 MAX_LEGAL_SHOWN = 12
@@ -65,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             args.sheets.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise CommandError(f"argument --sheets: cannot write {args.sheets}: "
+            raise UserError(f"argument --sheets: cannot write {args.sheets}: "
                                f"{exc.strerror or exc}", 2) from None
     if args.dice in ("seeded", "typed"):
         source, _ = make_dice(args.dice, None, args.seed, ask_faces)
@@ -74,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
     if args.sim:
         from dialrig import config
 
-        vtray = start_virtual(args, config.default_config(1), seed=args.seed)
+        vtray = start_virtual(config.default_config(1), getattr(args, "rp2040", False),
+                              seed=args.seed)
         port = vtray.port
     else:
         port = resolve_port(args.port)
@@ -82,10 +85,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         with TraySession(port, name="play-fasa") as session:
-            try:
-                session.wait_synced(sync_timeout(args))
-            except TimeoutError as e:
-                raise CommandError(f"the tray did not answer on {port}: {e}") from e
+            wait_for_tray(session, port, getattr(args, "rp2040", False))
             source, fair = make_dice(args.dice, session, args.seed)
             return FasaPlay(args, source, fair).run()
     finally:
@@ -116,7 +116,7 @@ class FasaPlay:
         self.sheets_turn = 0
         self.failed = False  # stopped by the dice (the tray), not by the players
         # issue 31: in the store
-        self.stored = plain_table(store_place(args), self.g, header_of(self.g))
+        self.stored = plain_table(StorePlace.of(args), self.g, header_of(self.g))
         self.rolls: deque[str] = deque(maxlen=6)  # the last d10 rolls, as shown when rolled
 
     # ---- output ---------------------------------------------------------------------------

@@ -15,7 +15,6 @@ from typing import Any
 from rich.console import Console
 from rich.live import Live
 
-from dialtray.commands._store import store_place
 from dialtray.link.session import TraySession
 from dialtray.rules.core.errors import DiceError, InvalidActionError
 from dialtray.store.table import steady_gc
@@ -23,7 +22,7 @@ from dialtray.table import Over
 from dialtray.table import Table as GameTable
 from dialtray.table.narrate import plain
 from dialtray.table.start import Table, log_path, write_log
-from dialtray.table.stored import CommandTable, resync
+from dialtray.table.stored import CommandTable, StorePlace, resync
 from dialtray.ui import camera
 from dialtray.ui.terminal.view import plain_lines, render, you_may_type
 
@@ -69,7 +68,7 @@ class TerminalTable:
         self.vtray = vtray
         self.resumed = resumed
         if tracked is None:
-            tracked = CommandTable.open(store_place(args), self.t, session, "play",
+            tracked = CommandTable.open(StorePlace.of(args), self.t, session, "play",
                                         extra=table.extra)
         self.tracked = tracked
         self.event = event  # an event's table (issue 17): the hub follows this game

@@ -16,9 +16,8 @@ from typing import Any
 from dialrig import config
 
 from dialtray.builder.calibration_check import warn_if_different
-from dialtray.commands import _common
-from dialtray.commands._common import CommandError, require_sim, resolve_port
-from dialtray.commands._store import db_path, store_place
+from dialtray.errors import UserError
+from dialtray.link.port import resolve_port
 from dialtray.link.session import TraySession
 from dialtray.rules.core.dice import SeededDice
 from dialtray.table.event import (
@@ -29,63 +28,74 @@ from dialtray.table.event import (
     wait_assignment,
 )
 from dialtray.table.games import GAMES, setup_of
-from dialtray.table.start import Table, check_before_start, make_dice, new_table
-from dialtray.table.stored import Resuming, pick_resume, resumed_table, sim_tray_for
+from dialtray.table.start import (
+    Table,
+    check_before_start,
+    make_dice,
+    new_table,
+    wait_for_tray,
+)
+from dialtray.table.stored import (
+    Resuming,
+    StorePlace,
+    pick_resume,
+    resumed_table,
+    sim_tray_for,
+)
 from dialtray.tracker import TableDice, Timing
 from dialtray.ui import camera
 from dialtray.ui.terminal.front import TerminalTable, TypedDice, read_lines
+from dialtray.virtual.factory import require_sim, start_virtual
 
 
 def run(args: argparse.Namespace) -> int:
     """`dialtray play` with its parsed arguments: refusals first (one line, exit 2), then the
     tray, the table and the terminal front end until the game ends or the person quits."""
     if args.sim and args.port:
-        raise CommandError("argument --port: not with --sim (the virtual tray has its own)", 2)
+        raise UserError("argument --port: not with --sim (the virtual tray has its own)", 2)
     if args.docks_file is not None and args.figures:
-        raise CommandError("argument --figures: not with --docks-file", 2)
+        raise UserError("argument --figures: not with --docks-file", 2)
     camera.check_camera_only(args)
     res: Resuming | None = None
     if args.resume is not None:
         if args.sim:
             require_sim(args.rp2040)
         if args.docks_file is not None or args.figures:
-            raise CommandError("argument --resume: the stored game has its docks already (no "
+            raise UserError("argument --resume: the stored game has its docks already (no "
                                "--figures or --docks-file)", 2)
-        res = pick_resume(store_place(args), args.resume, GAMES)
+        res = pick_resume(StorePlace.of(args), args.resume, GAMES)
         if args.game is not None and args.game != res.kind:
-            raise CommandError(f"argument game: game {res.gid} is {res.kind}, not "
+            raise UserError(f"argument game: game {res.gid} is {res.kind}, not "
                                f"{args.game}", 2)
         args.game = res.kind
         # at an event: the pairing and clock come again from the hub
-        ev = open_event(args.event, args.creds, db_path(args))
+        ev = open_event(args.event, args.creds, StorePlace.of(args).db)
         try:
             return run_resumed(args, res, ev)
         finally:
             res.store.close()
             stop_event(ev)
     if args.game is None:
-        raise CommandError("argument game: say which rules (airaction, aces, fasa or skyace), or "
+        raise UserError("argument game: say which rules (airaction, aces, fasa or skyace), or "
                            "--resume a stored game", 2)
     check_before_start(args.game, args.docks, args.docks_file, args.figures, args.own,
                        args.seats)
     camera.check(args)
     if args.no_encoders:
         return run_camera_only(args)
-    ev = open_event(args.event, args.creds, db_path(args))
+    ev = open_event(args.event, args.creds, StorePlace.of(args).db)
     body = wait_assignment(ev, args.wait) if ev is not None else None
     vtray: Any = None
     if args.sim:
-        vtray = _common.start_virtual(args, config.default_config(args.docks), seed=args.seed)
+        vtray = start_virtual(config.default_config(args.docks), args.rp2040,
+                              seed=args.seed)
         port = vtray.port
     else:
         port = resolve_port(args.port)
     try:
         session = TraySession(port, name="play", ack_policy="manual")  # ack when stored
         with session:
-            try:
-                session.wait_synced(_common.sync_timeout(args))
-            except TimeoutError as e:
-                raise CommandError(f"the tray did not answer on {port}: {e}") from e
+            wait_for_tray(session, port, args.rp2040)
             if not args.sim:  # the virtual tray starts with the defaults every time
                 say_calibration(session, args.data_dir)
             if args.sim:
@@ -123,7 +133,7 @@ def run_camera_only(args: argparse.Namespace) -> int:
         link = virtual_camera_tray(args.game, table.tracker, args.seed, args.camera_profile,
                                    camera.fps_of(args))
     except CameraOnlyError as e:
-        raise CommandError(f"argument --no-encoders: {e}", 2) from e
+        raise UserError(f"argument --no-encoders: {e}", 2) from e
     if dice != args.dice:
         print(f"a camera-only tray has no LED dice: seeded dice (--seed {args.seed}; --dice "
               "typed to roll your own)", file=sys.stderr, flush=True)
@@ -152,17 +162,14 @@ def resume_on(args: argparse.Namespace, res: Resuming, port: str, vtray: Any,
     tracker, tracked = resumed_table(res, dice, session)
     seats = tracker.game.seats()
     if len(args.seats) != len(seats):
-        raise CommandError(f"argument --seats: this game has {len(seats)} seats "
+        raise UserError(f"argument --seats: this game has {len(seats)} seats "
                            f"({', '.join(seats)}), {len(args.seats)} given", 2)
     turns = int(dict(tracker.header).get("Turn-limit", args.turns * 10)) // 10 \
         if res.kind == "aces" else args.turns
     table = Table(setup_of(res.kind, tracker.game, tracker.header, args.seed, turns), tracker,
                   dice)
     with session:
-        try:
-            session.wait_synced(_common.sync_timeout(args))
-        except TimeoutError as e:
-            raise CommandError(f"the tray did not answer on {port}: {e}") from e
+        wait_for_tray(session, port, args.rp2040)
         if vtray is None:
             say_calibration(session, args.data_dir)
         else:

@@ -1,0 +1,53 @@
+"""The camera's files for a command or a front end: the tray layout, the reference crops and
+the camera model, each the one the user named or the one in the data directory
+(``calibration/tray_layout.json``, ``vision/refs``, ``calibration/camera.json``); and one
+frame from a webcam. Failures are one line (``dialtray.errors.UserError``, status 2: the option
+or the camera at fault), so ``dialtray read``, ``capture`` and ``camera calibrate`` word them
+alike without importing one another.
+
+OpenCV is imported only by :func:`grab_frame`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from dialtray.errors import UserError
+
+
+def tray_files(data_dir: Path, layout: Path | None = None, refs: Path | None = None,
+               camera_model: Path | None = None) -> tuple[Any, Path, Any]:
+    """Layout, reference directory and camera model (None when there is none) — the ones
+    given, else the data directory's; the layout falls back to the sample's in a checkout."""
+    from dialtray.vision.camera import load_camera
+    from dialtray.vision.layout import SOURCE_LAYOUT, LayoutError, load_layout
+    from dialtray.vision.refs import refs_dir
+
+    layout_path = layout or next(
+        (p for p in (data_dir / "calibration" / "tray_layout.json", SOURCE_LAYOUT)
+         if p.exists()), None)
+    if layout_path is None:
+        raise UserError("no tray layout: pass --layout FILE (see calibration/README.md)", 2)
+    try:
+        loaded = load_layout(layout_path)
+    except LayoutError as e:
+        raise UserError(str(e), 2) from None
+    cam_path = camera_model or data_dir / "calibration" / "camera.json"
+    camera = load_camera(cam_path) if camera_model or cam_path.exists() else None
+    return loaded, refs or refs_dir(data_dir), camera
+
+
+def grab_frame(index: int) -> Any:
+    """One frame from webcam ``index`` (OpenCV), the camera let go at once."""
+    import cv2
+
+    cap = cv2.VideoCapture(index)
+    try:
+        ok, frame = cap.read() if cap.isOpened() else (False, None)
+    finally:
+        cap.release()
+    if not ok or frame is None:
+        raise UserError(f"argument --camera: camera {index} gave no frame (is it plugged in "
+                        "and free?)", 2)
+    return frame
