@@ -47,6 +47,7 @@ class Alignment:
     warp: npt.NDArray[np.float32]
     score: float
     bank: int = -1  # the template bank (blur) the window's photo matched best, once known
+    exact: bool = True  # False: the inverse-compositional steps' optimum, not polished
 
 
 def shift(offset: tuple[int, int]) -> npt.NDArray[np.float32]:
@@ -97,7 +98,7 @@ class Target:
         return float(_unit(patch.ravel()[self.rim]) @ self.rim_unit)
 
 
-def align(n: F32, target: F32 | Target, hint: Alignment | None = None
+def align(n: F32, target: F32 | Target, hint: Alignment | None = None, exact: bool = True
           ) -> tuple[F32, tuple[int, int], float, Alignment | None]:
     """``n`` (a read crop) aligned on ``template``: an integer search (``matchTemplate``) and
     then ECC steps for a rotation and sub-pixel shift (a base seated a few degrees
@@ -106,7 +107,9 @@ def align(n: F32, target: F32 | Target, hint: Alignment | None = None
     base has not moved: no ECC at all), else ECC from there, a few steps; if that does not
     fit either, the full search runs. Returns the aligned patch, the integer offset, the
     match (correlation with ``template``) and the alignment to hint the next frame with.
-    Whether a hint still fits is judged on the target's rim when it has one."""
+    Whether a hint still fits is judged on the target's rim when it has one. ``exact``
+    False: a search's alignment is not polished by OpenCV's ECC step (``Alignment.exact``
+    says so; a reader that is not sure of what it read there aligns again, exactly)."""
     tg = target if isinstance(target, Target) else Target(target)
     template, tu = tg.template, tg.unit
     th, tw = template.shape
@@ -131,11 +134,11 @@ def align(n: F32, target: F32 | Target, hint: Alignment | None = None
     found = tg.ecc.refine(n, shift((x, y)), ECC_STEPS)
     if found is None:  # kept the integer alignment
         return n[y:y + th, x:x + tw], (x, y), float(score), None
-    warp = polished(template, n, found)
+    warp = polished(template, n, found) if exact else found
     patch = warped(n, warp, (tw, th))
     fit = float(_unit(patch) @ tu)
     if fit < score:  # ECC wandered off (a dial mid-turn can pull it round, even off the
         # window): a refinement that fits worse than where it started is no refinement
         return n[y:y + th, x:x + tw], (x, y), float(score), None
     return patch, (round(float(warp[0, 2])), round(float(warp[1, 2]))), fit, \
-        Alignment(np.asarray(warp, np.float32), tg.still(patch))
+        Alignment(np.asarray(warp, np.float32), tg.still(patch), exact=exact)

@@ -79,6 +79,9 @@ SINGLE_MIN_SCORE = 0.6  # a dial with one look: correlation with it that counts 
 BANK_BLUR = (0.0, 1.0, 1.8)  # px of extra blur of each template bank
 MIN_WINDOW_FIT = 0.5  # the aligned crop must look this much like the figure's window at all
 OWN_FLOOR = 0.05  # a region's own score below this is noise: no smaller scale than it
+# A read from a search's alignment without OpenCV's last ECC step (align.py) stands at this
+# confidence (a click or mid-turn); below it the window is aligned exactly and read again
+ROUGH_SURE = 0.7
 
 
 class DialClassifier:
@@ -202,11 +205,14 @@ class DialClassifier:
         ``log_grey``: the crop's ``logged`` grey when already made (``mosaic.py``)."""
         self.deferred = None
         n = normalise(crop) if log_grey is None else highpass(log_grey)
-        out = self._read(crop, n, hint)
+        out = self._read(crop, n, hint, exact=False)
         if out.status != CLICK and hint is not None:
             # A kept alignment that still fits the rim may be a little off inside, which
             # looks like a dial mid-turn or makes a read unsure: such a read is made again
             # from a fresh search (a live loop read settled dials as mid-turn without this)
+            out = self._read(crop, n, None, exact=False)
+        if out.confidence < ROUGH_SURE and self.last_alignment is not None \
+                and not self.last_alignment.exact:  # not sure: aligned exactly, read again
             out = self._read(crop, n, None)
         job: Callable[[], DialRead] | None = None
         if out.status == UNKNOWN and self._found is not None:
@@ -222,8 +228,9 @@ class DialClassifier:
             self.last_alignment = None
         return out
 
-    def _read(self, crop: Image, n: F32, hint: Alignment | None) -> DialRead:
-        patch, (x, y), fit, self.last_alignment = align(n, self._target, hint)
+    def _read(self, crop: Image, n: F32, hint: Alignment | None, exact: bool = True
+              ) -> DialRead:
+        patch, (x, y), fit, self.last_alignment = align(n, self._target, hint, exact)
         coarse = fit
         seen = read_colours(crop, (x, y), self.window, self.hues)
         self._found = None  # where the window was found, for a synthesis when unsure
