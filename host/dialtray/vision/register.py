@@ -1,8 +1,9 @@
 """Registration: the tray's corner markers -> homography -> every dial window as a small crop.
 
-OpenCV does the work: ``cv2.aruco.ArucoDetector`` finds the markers (on a half-size copy of the
-frame, then ``cv2.cornerSubPix`` refines the corners at full size — a 1280x720 frame costs ~2 ms
-instead of ~15), ``cv2.findHomography`` maps tray millimetres to pixels, and per window one
+OpenCV does the work: ``cv2.aruco.ArucoDetector`` finds the markers (on a quarter-size copy of
+the frame, or a half-size one when any is missing there; ``cv2.cornerSubPix`` refines the
+corners at full size — a 1280x720 frame's markers cost ~1 ms instead of ~15 at full size),
+``cv2.findHomography`` maps tray millimetres to pixels, and per window one
 ``cv2.remap`` samples a canonical crop (``SPP`` samples per mm) whose maps are computed once
 per registration. With a calibrated camera (``camera.py``) the corners are undistorted before
 the fit and the window maps go back through the lens model, so straight tray lines stay
