@@ -38,7 +38,7 @@ from dialtray.vision.prints import consistent
 from dialtray.vision.reading import BETWEEN, CLICK, UNKNOWN, DialRead
 from dialtray.vision.regions import region_names, region_shows, window_regions
 from dialtray.vision.register import BORDER_MM, SPP, CropGeometry, Image
-from dialtray.vision.scoring import RegionScorer
+from dialtray.vision.scoring import RegionScorer, blurred
 from dialtray.vision.scoring import unit as _unit
 from dialtray.vision.synth import MAX_HIDDEN, Synthesis, SynthRead, grey
 from dialtray.vision.synth_shared import Shared, content_key, shared_synthesis
@@ -123,6 +123,7 @@ class DialClassifier:
                 warps.append(al.warp if al is not None else shift(off))
             anchor = np.mean(aligned, axis=0).astype(np.float32)
         self.mean_template = anchor
+        self._bank_units = np.stack([_unit(blurred(anchor, b)) for b in BANK_BLUR])
         # the references in grey and linear light, aligned as the templates: what a read
         # the correlation leaves unsure is synthesised from (synth.py, built when needed)
         self._references = consistent([warped(grey(c), w, (tw, th))
@@ -248,14 +249,16 @@ class DialClassifier:
         self._found = (n, self.last_alignment.warp if self.last_alignment is not None
                        else shift((x, y)), seen)
         # The bank (blur) found for this place in the last frame is scored alone first (a
-        # window that has not moved is as blurred as it was); a read that is not sure with it
-        # is scored with every bank, as a fresh read is (the best bank varies a little with
-        # what the dial shows)
+        # window that has not moved is as blurred as it was), at a new place the bank whose
+        # mean template fits the photo best (issue 35: a third of the templates read); a read
+        # that is not sure with it is scored with every bank (the best bank varies a little
+        # with what the dial shows)
         kept = self.last_alignment.bank if self.last_alignment is not None else -1
-        if kept >= 0:
-            out = self._classify(patch, seen, kept, kept + 1)
-            if out.status != UNKNOWN:
-                return out
+        if kept < 0:
+            kept = int(np.argmax(self._bank_units @ _unit(patch)))
+        out = self._classify(patch, seen, kept, kept + 1)
+        if out.status != UNKNOWN:
+            return out
         return self._classify(patch, seen, 0, len(BANK_BLUR))
 
     def _classify(self, patch: F32, seen: dict[str, str], lo: int, hi: int) -> DialRead:
