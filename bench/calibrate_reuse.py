@@ -1,7 +1,10 @@
 """Measure where the live loop's "unchanged window" threshold can sit (``still.PRINT_NOISE``),
 on TRAIN, its hard end and STRESS (never HELD_BACK).
 
-    .venv/bin/python bench/calibrate_reuse.py [--scenes N]
+    .venv/bin/python bench/calibrate_reuse.py [--scenes N] [--profiles train,train_hard,stress]
+
+``--profiles held_back`` (or ``held_back,stress``) checks a threshold chosen on the others:
+the same trials on scenes of the held-back profile (seeds of their own, never calibrated on).
 
 Each trial: one scene (``testset.LiveScene``: each frame its own sensor noise and JPEG), a
 first frame read in full (every window's pixels kept), three still frames, then one frame
@@ -37,7 +40,9 @@ from dialtray.vision.reading import CLICK
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "vision_reuse.json"
-PROFILES = {"train": rp.train, "train_hard": rp.train_hard, "stress": rp.stress}
+PROFILES = {"train": rp.train, "train_hard": rp.train_hard, "stress": rp.stress,
+            "held_back": rp.held_back}  # held_back: to check a threshold, never to choose it
+CALIBRATION = "train,train_hard,stress"
 TURNS = (1.0, 0.5, 0.3, 0.2, 0.1, 0.05)
 IMAGE_CHANGES: dict[str, Any] = {
     "covered": testset.covered, "nudged": testset.nudged,
@@ -47,7 +52,14 @@ IMAGE_CHANGES: dict[str, Any] = {
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenes", type=int, default=12, help="scenes per profile")
+    ap.add_argument("--profiles", default=CALIBRATION,
+                    help=f"comma-separated, of {', '.join(PROFILES)}")
+    ap.add_argument("--out", type=Path, default=RESULTS, help="where the JSON goes")
     args = ap.parse_args()
+    chosen = args.profiles.split(",")
+    unknown = sorted(set(chosen) - set(PROFILES))
+    if unknown:
+        ap.error(f"unknown profile(s) {', '.join(unknown)}; known: {', '.join(PROFILES)}")
     layout = load_layout()
     figures = testset.all_sample_figures()
     refs = {fid: testset.capture_refs(layout, fid, doc) for fid, doc in figures.items()}
@@ -57,6 +69,8 @@ def main() -> None:
     events: list[dict[str, Any]] = []
     fresh = TrayReader(layout, refs, reuse=False)
     for name, profile in PROFILES.items():
+        if name not in chosen:
+            continue
         for i in range(args.scenes):
             scene = testset.LiveScene(layout, figures, 5000 + 100 * list(PROFILES).index(name)
                                       + i, profile)
@@ -92,14 +106,15 @@ def main() -> None:
         rows.append(row)
         print(f"{kind:14s} {row['n']:4d} {row['matters']:8d} {row['min_ratio']:10.2f} "
               f"{row['missed']:7d} {row['stale']:6d}")
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps({
-        "print_noise": pn, "still_windows": len(still),
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps({
+        "profiles": chosen, "scenes": args.scenes, "print_noise": pn,
+        "still_windows": len(still),
         "still_ratio_p50": float(np.median(ratios)),
         "still_ratio_p99": float(np.percentile(ratios, 99)), "still_ratio_max": float(ratios.max()),
         "still_reused_pct": 100 * reused_still, "changes": rows}, indent=1) + "\n",
         encoding="utf-8")
-    print(f"\nwrote {RESULTS}")
+    print(f"\nwrote {args.out}")
 
 
 def _trial(scene: testset.LiveScene, refs: dict[str, Any], fresh: TrayReader, kind: str,

@@ -38,7 +38,7 @@ from dialtray.vision.prints import consistent
 from dialtray.vision.reading import BETWEEN, CLICK, UNKNOWN, DialRead
 from dialtray.vision.regions import region_names, region_shows, window_regions
 from dialtray.vision.register import BORDER_MM, SPP, CropGeometry, Image
-from dialtray.vision.scoring import RegionScorer
+from dialtray.vision.scoring import RegionScorer, blurred
 from dialtray.vision.scoring import unit as _unit
 from dialtray.vision.synth import MAX_HIDDEN, Synthesis, SynthRead, grey
 from dialtray.vision.synth_shared import Shared, content_key, shared_synthesis
@@ -79,6 +79,9 @@ SINGLE_MIN_SCORE = 0.6  # a dial with one look: correlation with it that counts 
 BANK_BLUR = (0.0, 1.0, 1.8)  # px of extra blur of each template bank
 MIN_WINDOW_FIT = 0.5  # the aligned crop must look this much like the figure's window at all
 OWN_FLOOR = 0.05  # a region's own score below this is noise: no smaller scale than it
+# A read from a search's alignment without OpenCV's last ECC step (align.py) stands at this
+# confidence (a click or mid-turn); below it the window is aligned exactly and read again
+ROUGH_SURE = 0.7
 
 
 class DialClassifier:
@@ -120,6 +123,7 @@ class DialClassifier:
                 warps.append(al.warp if al is not None else shift(off))
             anchor = np.mean(aligned, axis=0).astype(np.float32)
         self.mean_template = anchor
+        self._bank_units = np.stack([_unit(blurred(anchor, b)) for b in BANK_BLUR])
         # the references in grey and linear light, aligned as the templates: what a read
         # the correlation leaves unsure is synthesised from (synth.py, built when needed)
         self._references = consistent([warped(grey(c), w, (tw, th))
@@ -202,11 +206,14 @@ class DialClassifier:
         ``log_grey``: the crop's ``logged`` grey when already made (``mosaic.py``)."""
         self.deferred = None
         n = normalise(crop) if log_grey is None else highpass(log_grey)
-        out = self._read(crop, n, hint)
+        out = self._read(crop, n, hint, exact=False)
         if out.status != CLICK and hint is not None:
             # A kept alignment that still fits the rim may be a little off inside, which
             # looks like a dial mid-turn or makes a read unsure: such a read is made again
             # from a fresh search (a live loop read settled dials as mid-turn without this)
+            out = self._read(crop, n, None, exact=False)
+        if out.confidence < ROUGH_SURE and self.last_alignment is not None \
+                and not self.last_alignment.exact:  # not sure: aligned exactly, read again
             out = self._read(crop, n, None)
         job: Callable[[], DialRead] | None = None
         if out.status == UNKNOWN and self._found is not None:
@@ -222,8 +229,9 @@ class DialClassifier:
             self.last_alignment = None
         return out
 
-    def _read(self, crop: Image, n: F32, hint: Alignment | None) -> DialRead:
-        patch, (x, y), fit, self.last_alignment = align(n, self._target, hint)
+    def _read(self, crop: Image, n: F32, hint: Alignment | None, exact: bool = True
+              ) -> DialRead:
+        patch, (x, y), fit, self.last_alignment = align(n, self._target, hint, exact)
         coarse = fit
         seen = read_colours(crop, (x, y), self.window, self.hues)
         self._found = None  # where the window was found, for a synthesis when unsure
@@ -241,14 +249,16 @@ class DialClassifier:
         self._found = (n, self.last_alignment.warp if self.last_alignment is not None
                        else shift((x, y)), seen)
         # The bank (blur) found for this place in the last frame is scored alone first (a
-        # window that has not moved is as blurred as it was); a read that is not sure with it
-        # is scored with every bank, as a fresh read is (the best bank varies a little with
-        # what the dial shows)
+        # window that has not moved is as blurred as it was), at a new place the bank whose
+        # mean template fits the photo best (issue 35: a third of the templates read); a read
+        # that is not sure with it is scored with every bank (the best bank varies a little
+        # with what the dial shows)
         kept = self.last_alignment.bank if self.last_alignment is not None else -1
-        if kept >= 0:
-            out = self._classify(patch, seen, kept, kept + 1)
-            if out.status != UNKNOWN:
-                return out
+        if kept < 0:
+            kept = int(np.argmax(self._bank_units @ _unit(patch)))
+        out = self._classify(patch, seen, kept, kept + 1)
+        if out.status != UNKNOWN:
+            return out
         return self._classify(patch, seen, 0, len(BANK_BLUR))
 
     def _classify(self, patch: F32, seen: dict[str, str], lo: int, hi: int) -> DialRead:

@@ -63,26 +63,24 @@ class RegionScorer:
             commons.append(means)
         nb = len(self.banks)
         # the banks stacked per region, for one matrix product per region at read time:
-        # m @ unit(u - mu) = (m @ u - m @ mu) / |u - mu|, and |u - mu|^2 = 1 - 2 u.mu + mu.mu
-        self._stacked = [np.concatenate([per_bank[b][r] for b in range(nb)])
-                         for r in range(len(self.regions))]
-        self._offsets = [np.concatenate([per_bank[b][r] @ commons[b][r] for b in range(nb)])
-                         for r in range(len(self.regions))]
-        self._means = [np.stack([commons[b][r] for b in range(nb)])
-                       for r in range(len(self.regions))]
-        self._mean_sq = [np.sum(m * m, axis=1) for m in self._means]
+        # m @ unit(u - mu) = (m @ u - m @ mu) / |u - mu|, and |u - mu|^2 = 1 - 2 u.mu + mu.mu;
+        # per bank its templates' rows, then its mean's row (u.mu from the same product)
+        self._rows = [np.concatenate([np.vstack([per_bank[b][r], commons[b][r][None]])
+                                      for b in range(nb)]) for r in range(len(self.regions))]
+        self._offsets = np.stack([np.stack([per_bank[b][r] @ commons[b][r] for b in range(nb)])
+                                  for r in range(len(self.regions))])  # region, bank, template
+        self._mean_sq = np.stack([np.stack([np.sum(commons[b][r] * commons[b][r])
+                                            for b in range(nb)])
+                                  for r in range(len(self.regions))])  # region, bank
         # per bank and region: how alike each two templates are (what differs between them)
         self.sim = [np.stack([m @ m.T for m in mats]) for mats in per_bank]
 
     def scores(self, patch: F32, lo: int = 0, hi: int | None = None) -> F32:
         """Regions x banks ``lo``..``hi``-1 x templates: each region's correlation."""
         hi = len(self.banks) if hi is None else hi
-        nt, out = self.nt, []
-        for r, ix in enumerate(self.regions):
-            u = unit(patch[ix])
-            norm = np.sqrt(np.maximum(1.0 - 2.0 * (self._means[r][lo:hi] @ u)
-                                      + self._mean_sq[r][lo:hi], 1e-12))
-            out.append((self._stacked[r][lo * nt:hi * nt] @ u
-                        - self._offsets[r][lo * nt:hi * nt]).reshape(hi - lo, nt)
-                       / norm[:, None])
-        return np.stack(out)
+        k = self.nt + 1  # a bank's rows: its templates, then its mean
+        raw = np.stack([self._rows[r][lo * k:hi * k] @ unit(patch[ix])
+                        for r, ix in enumerate(self.regions)]).reshape(-1, hi - lo, k)
+        norm = np.sqrt(np.maximum(1.0 - 2.0 * raw[:, :, -1] + self._mean_sq[:, lo:hi], 1e-12))
+        return np.asarray((raw[:, :, :-1] - self._offsets[:, lo:hi]) / norm[:, :, None],
+                          np.float32)
