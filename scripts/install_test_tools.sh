@@ -4,6 +4,7 @@
 #   chromium              the web UI's Playwright tests (tests/ui)
 #   mosquitto, postgresql the tournament hub's tests start their own servers on loopback ports
 #   openscad              renders the printable parts (tests/test_hardware_parts.py)
+# and the wheelhouse the clean-install tests install the package's dependencies from.
 # Elsewhere it says what is missing, and those tests skip naming the reason. Never fails the caller.
 set -u
 missing=()
@@ -22,6 +23,26 @@ if command -v npm >/dev/null 2>&1; then
         || echo "could not install rp2040js (npm): the emulated-Pico tests will be skipped" >&2
 else
     echo "not installed: nodejs/npm (Debian packages): the emulated-Pico tests will be skipped" >&2
+fi
+# The clean-install tests (tests/clean_install.py: `pip install .` and `.[vision]` into a fresh
+# venv, outside the clone) take the package's dependencies from this wheelhouse, filled here
+# while the network is there, so the tests themselves run offline. Refilled when pyproject.toml
+# changes.
+root="$(cd "$(dirname "$0")/.." && pwd)"
+wheelhouse="$root/.wheelhouse"
+stamp="$(sha256sum "$root/pyproject.toml" | cut -c1-16)"
+if [ "$(cat "$wheelhouse/.filled" 2>/dev/null)" != "$stamp" ]; then
+    pip=(python3 -m pip)  # Debian's python3 may have no pip: a throwaway venv's then
+    python3 -m pip --version >/dev/null 2>&1 || { python3 -m venv "$wheelhouse.pip" \
+        >/dev/null 2>&1 && pip=("$wheelhouse.pip/bin/python" -m pip); }
+    if "${pip[@]}" download -q --disable-pip-version-check -d "$wheelhouse" \
+            setuptools wheel "$root[vision]" >/dev/null 2>&1; then
+        echo "$stamp" >"$wheelhouse/.filled"
+        rm -rf "$wheelhouse.pip"
+    else
+        echo "could not fill $wheelhouse (pip download): the clean-install tests will be" \
+            "skipped" >&2
+    fi
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then

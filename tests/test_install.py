@@ -1,65 +1,29 @@
 """The host installs anywhere pyserial does and works outside the clone (issue 9, acceptance).
 
-`pip install` of the host WITHOUT the sim extra into a clean venv (uv, from a copy of this
-checkout, offline from uv's cache when it can be), then `dialtray --help`, `odds`, `replay`
-(the example log of docs/notation.md), `coverage` and `flash --dry-run` run from a directory
-outside the clone, and `demo` says how to get the virtual tray. Skipped, saying why, only when
-the dependencies can be found neither in the cache nor on the network.
+`pip install` of the host WITHOUT the sim extra into a clean venv (`tests/clean_install.py`:
+pip, from a copy of this checkout, offline from the project's wheelhouse), then `dialtray
+--help`, `odds`, `replay` (the example log of docs/notation.md), `coverage` and `flash
+--dry-run` run from a directory outside the clone, and `demo` says how to get the virtual
+tray. Skipped, saying why, only when the wheelhouse is missing.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from clean_install import install
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ("pyproject.toml", "README.md", "host", "firmware")
-
-
-def _copy_checkout(dest: Path) -> Path:
-    dest.mkdir()
-    for name in SOURCES:
-        src = ROOT / name
-        if src.is_dir():
-            shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns(
-                "__pycache__", "*.egg-info", ".mypy_cache"))
-        else:
-            shutil.copy2(src, dest / name)
-    return dest
-
-
-def _install(venv: Path, src: Path) -> None:
-    uv = shutil.which("uv")
-    if uv is None:
-        pytest.skip("uv is not installed: the clean-venv install test needs it")
-    r = subprocess.run([uv, "venv", "-q", "--python", sys.executable, str(venv)],
-                       capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr
-    base = [uv, "pip", "install", "-q", "--python", str(venv / "bin" / "python"), str(src)]
-    offline = subprocess.run([*base, "--offline"], capture_output=True, text=True, timeout=600)
-    if offline.returncode == 0:
-        return
-    online = subprocess.run(base, capture_output=True, text=True, timeout=900)
-    if online.returncode != 0:
-        if re.search(r"network|connect|dns|resolve host|offline|timed out", online.stderr,
-                     re.IGNORECASE):
-            pytest.skip("offline, and uv's cache lacks some dependency of the host: "
-                        + online.stderr.strip().splitlines()[-1])
-        pytest.fail(f"uv pip install of the host failed:\n{online.stderr}")
 
 
 @pytest.mark.slow(cost=3)
 def test_the_host_installs_without_the_sim_extra_and_runs_outside_the_clone(
         tmp_path: Path) -> None:
-    venv = tmp_path / "venv"
-    _install(venv, _copy_checkout(tmp_path / "src"))
-    bindir = venv / "bin"
+    bindir = install(tmp_path)
     assert not (bindir / "micropython").exists(), "the sim extra was installed"
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()

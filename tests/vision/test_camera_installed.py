@@ -1,6 +1,6 @@
 """The camera commands from an installed package, not a clone (issue 33): `pip install
-'.[vision]'` into a fresh venv (uv, from a copy of the checkout, offline from uv's cache when
-it can be), then from a directory outside the clone, on their defaults (no --layout, no
+'.[vision]'` into a fresh venv (`tests/clean_install.py`: pip, offline from the project's
+wheelhouse), then from a directory outside the clone, on their defaults (no --layout, no
 --refs): `camera sheets`, `camera render` (a tray, and one photo per click), `read` of the
 rendered tray (the shipped sample references), `capture --from-photos` of the rendered clicks,
 and `calibrate camera` as the same command as `camera calibrate`.
@@ -10,55 +10,18 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from clean_install import install
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = ("pyproject.toml", "README.md", "host", "firmware")
-
-
-def _uv() -> str:
-    uv = shutil.which("uv") or str(Path(sys.executable).parent / "uv")
-    if not Path(uv).exists():
-        pytest.skip("uv is not installed: the clean-venv install test needs it")
-    return uv
-
-
-def _install(tmp: Path) -> Path:
-    src = tmp / "src"
-    src.mkdir()
-    for name in SOURCES:
-        if (ROOT / name).is_dir():
-            shutil.copytree(ROOT / name, src / name, ignore=shutil.ignore_patterns(
-                "__pycache__", "*.egg-info", ".mypy_cache"))
-        else:
-            shutil.copy2(ROOT / name, src / name)
-    venv, uv = tmp / "venv", _uv()
-    r = subprocess.run([uv, "venv", "-q", "--python", sys.executable, str(venv)],
-                       capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr
-    base = [uv, "pip", "install", "-q", "--python", str(venv / "bin" / "python"),
-            f"{src}[vision]"]
-    if subprocess.run([*base, "--offline"], capture_output=True, text=True,
-                      timeout=600).returncode != 0:
-        online = subprocess.run(base, capture_output=True, text=True, timeout=900)
-        if online.returncode != 0:
-            if re.search(r"network|connect|dns|offline|timed out", online.stderr, re.I):
-                pytest.skip("offline, and uv's cache lacks a dependency: "
-                            + online.stderr.strip().splitlines()[-1])
-            pytest.fail(f"uv pip install '.[vision]' failed:\n{online.stderr}")
-    shutil.rmtree(src)  # nothing may come from the copy of the clone
-    return venv / "bin"
 
 
 @pytest.mark.slow
 def test_the_camera_commands_work_from_an_installed_package(tmp_path: Path) -> None:
-    bindir = _install(tmp_path)
+    bindir = install(tmp_path, "[vision]")
     here = tmp_path / "elsewhere"
     here.mkdir()
     env = {"PATH": f"{bindir}{os.pathsep}/usr/bin{os.pathsep}/bin", "HOME": str(tmp_path),
