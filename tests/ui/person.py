@@ -193,8 +193,12 @@ class Person:
                 return self._act(f'#t-decide div.group button.act[data-text={q(call[0])}]')
             kind = self.page.evaluate("() => window.dialtray.game.kind")
             if kind == "airaction" and self.page.locator("#t-typed-text").count():
-                # Air Action lists no time call: the players type it (AA-M53(2))
-                self.page.click("#t-all summary")
+                # Air Action lists no time call: the players type it (AA-M53(2)). The list is
+                # opened only if closed: on a loaded machine the last look can come before the
+                # page took the typed call, and a second click on the summary closed the list
+                # (the text box then hidden: a 30 s wait for it, and the journey failed).
+                if not self.page.evaluate("() => document.getElementById('t-all').open"):
+                    self.page.click("#t-all summary")
                 self.page.fill("#t-typed-text", "end time")
                 return self._act("#t-all .t-typed button")
         if look["targets"] and rng.random() < 0.9:
