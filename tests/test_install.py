@@ -20,7 +20,7 @@ from clean_install import install
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.slow(cost=3)
+@pytest.mark.slow(cost=20)  # a fresh venv, pip from the wheelhouse, then the commands
 def test_the_host_installs_without_the_sim_extra_and_runs_outside_the_clone(
         tmp_path: Path) -> None:
     bindir = install(tmp_path)

@@ -19,7 +19,7 @@ from clean_install import install
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.slow
+@pytest.mark.slow(cost=25)  # a fresh venv, pip from the wheelhouse, then the commands
 def test_the_camera_commands_work_from_an_installed_package(tmp_path: Path) -> None:
     bindir = install(tmp_path, "[vision]")
     here = tmp_path / "elsewhere"
