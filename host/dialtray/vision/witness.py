@@ -12,7 +12,14 @@ and in ``results``:
   scene's own photograph of it: ``scene_looks.py``, ``reason`` says so);
 - ``disagree``: the camera is sure of another click: the value to use stays the last confirmed
   one (``click``), and ``todo`` says what to do (re-seat the figure, turn the dial to ...); the
-  window is read again once it has changed and is still, until they agree;
+  window is read again once it has changed and is still, until they agree. A disagreeing read
+  of a window that changed less than ``SUPERSEDE_S`` ago is not one yet (``deferred``): the
+  dial may have been turned again since it settled (a person's next click, a bot's; on the
+  virtual tray, the firmware off the CPU between seeing a dial and reporting it), and its
+  encoder's report of that click be on its way. The window is read again once it has been
+  still that long: a newer settle of the dial meanwhile supersedes the read (``superseded``:
+  no answer for the older click, as for any settle a newer one overtook); none, and the camera
+  still sure of another click, it is a disagreement;
 - ``mid-turn``: the dial sits between two clicks: wait (read again shortly);
 - ``unsure``: bursts (``rereads`` of them) left the camera unsure: the encoder's click stands,
   unconfirmed; a hand, a figure knocked over the window or a base off its dock end here,
@@ -66,6 +73,9 @@ STILL_FRAMES = 3  # a window unchanged this many frames is still (camera-only di
 RETRY_FRAMES = 10  # camera-only: frames before a dial left unsure is read again
 LOST_FRAMES = 30  # frames without the tray's markers before every open read ends unsure
 PHOTO_FRAMES = 24  # a confirmed click's photograph grows to this many still frames
+SUPERSEDE_S = 1.0  # a disagreeing read of a window that changed this recently waits this long
+# still for the encoder to report a newer click of the dial (it settles within ms of the dial
+# coming to rest, plus the link; a loaded machine's link thread, a frozen firmware, more)
 UNEXPLAINED_S = 2.0  # a window change with no settled click of its encoder this near: the
 # scene changed under its photographs (a knock, a hand, a figure moved): they are dropped
 
@@ -125,6 +135,7 @@ class _Job:
     held: bool = False  # a disagreement: read again once the window changed and is still
     asked: float | None = None  # when ``settled`` was called (None: the camera's own read)
     photo: bool = False  # only a photograph of the dial's known click is wanted (no answer)
+    deferred: int = 0  # disagreeing reads of a window that had just changed (``SUPERSEDE_S``)
 
 
 @dataclass
@@ -152,10 +163,13 @@ class CameraWitness:
     most: int = MOST
     photo_frames: int = PHOTO_FRAMES
     unexplained_s: float = UNEXPLAINED_S
+    supersede_s: float = SUPERSEDE_S
     clock: Callable[[], float] = time.monotonic
     results: list[Witnessed] = field(default_factory=list)
     moves: list[tuple[int, str, float]] = field(default_factory=list)
     frames: int = 0
+    superseded: int = 0  # settles a newer settle of the dial overtook before they were answered
+    deferred: int = 0  # disagreeing reads of a window that had just changed, read again
     cpu_s: float = 0.0  # the reading thread's CPU (thread_time), all frames
     error: str = ""
 
@@ -319,6 +333,10 @@ class CameraWitness:
                 continue
             if kind == "settled":
                 self._asked[key] = asked
+                old = self._jobs.get(key)
+                if old is not None and not old.photo and not old.held and \
+                        old.encoder is not None:
+                    self.superseded += 1  # (its click is not answered: a newer one is read)
             with self._cond:  # the request becomes a job in one step (``idle`` never sees
                 self._pending -= 1  # it in neither)
                 if key[0] not in self.docks:  # (no figure on that dock: nothing to read)
@@ -392,8 +410,8 @@ class CameraWitness:
             self.album.grow(job.key, job.encoder, a.seen, self.photo_frames)
 
     def _advance(self, job: _Job, frame: Image, reg: Registration, now: float) -> None:
-        if job.held:
-            return
+        if job.held or (job.deferred and self._recent(job.key, now)):
+            return  # (a deferred read waits for the window to be still ``SUPERSEDE_S``)
         dock, dial = job.key
         figure = self.docks[dock]
         if job.burst is None:
@@ -438,6 +456,11 @@ class CameraWitness:
                 self._kept(job, a)
                 self._finish(job, CONFIRM, a, a.scene, "", now, click=job.encoder)
                 return
+            if job.deferred < self.rereads and self._recent(key, now):
+                job.deferred += 1  # the window just changed: the dial may have been turned
+                job.bursts = 0  # again since it settled; read again once it has been still
+                self.deferred += 1  # SUPERSEDE_S (a newer settle meanwhile supersedes it)
+                return
             self.album.drop(key)  # a re-seat is asked for: the base may move
             seen = " or ".join(str(c) for c in a.read.clicks)
             self._finish(job, DISAGREE, a,
@@ -461,6 +484,11 @@ class CameraWitness:
         self._finish(job, UNSURE, a, why, "" if job.encoder is not None else
                      "the camera reads it again when the tray is still", now,
                      click=job.encoder if job.encoder is not None else last)
+
+    def _recent(self, key: Key, now: float) -> bool:
+        """The watch saw ``key``'s window change less than ``supersede_s`` ago."""
+        w = self._watch.get(key)
+        return w is not None and now - w.changed < self.supersede_s
 
     def _finish(self, job: _Job, state: str, a: BurstRead | None, reason: str, todo: str,
                 now: float, click: int | None = None, keep: bool = False) -> None:
