@@ -12,14 +12,11 @@ and in ``results``:
   scene's own photograph of it: ``scene_looks.py``, ``reason`` says so);
 - ``disagree``: the camera is sure of another click: the value to use stays the last confirmed
   one (``click``), and ``todo`` says what to do (re-seat the figure, turn the dial to ...); the
-  window is read again once it has changed and is still, until they agree. A disagreeing read
-  of a window that changed less than ``SUPERSEDE_S`` ago is not one yet (``deferred``): the
-  dial may have been turned again since it settled (a person's next click, a bot's; on the
-  virtual tray, the firmware off the CPU between seeing a dial and reporting it), and its
-  encoder's report of that click be on its way. The window is read again once it has been
-  still that long: a newer settle of the dial meanwhile supersedes the read (``superseded``:
-  no answer for the older click, as for any settle a newer one overtook); none, and the camera
-  still sure of another click, it is a disagreement;
+  window is read again once it has changed and is still, until they agree. Not yet when the
+  window changed under ``SUPERSEDE_S`` ago (``deferred``): the dial may have been turned on
+  since it settled (a person's next click; on the virtual tray, also the firmware off the CPU
+  between seeing a dial and reporting it), that click's report on its way. It is read again
+  once still that long; a newer settle meanwhile supersedes it (``superseded``: unanswered);
 - ``mid-turn``: the dial sits between two clicks: wait (read again shortly);
 - ``unsure``: bursts (``rereads`` of them) left the camera unsure: the encoder's click stands,
   unconfirmed; a hand, a figure knocked over the window or a base off its dock end here,
@@ -37,9 +34,9 @@ confirmed leaves its burst's average as that window's photograph of that click, 
 the window stays still (up to ``PHOTO_FRAMES``); ``photograph`` asks for one of a dial's
 start (the game's first click, confirmed by the camera before it counts). They are forgotten
 when the camera moved (a registration whose markers moved, ``scene_looks.MOVED_PX``), a
-disagreement (a re-seat asked for), a burst that kept changing (a
-hand), and a window that changed with no encoder turn near it (``UNEXPLAINED_S``: a knock, a
-hand); ``scene_looks.judge`` also refuses a photograph whose rim no longer matches.
+disagreement (a re-seat asked for), a burst that kept changing (a hand), and a window that
+changed with no encoder turn near it (``UNEXPLAINED_S``: a knock, a hand);
+``scene_looks.judge`` also refuses a photograph whose rim no longer matches.
 """
 
 from __future__ import annotations
@@ -48,7 +45,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import partial
 from typing import Any
 
@@ -73,9 +70,8 @@ STILL_FRAMES = 3  # a window unchanged this many frames is still (camera-only di
 RETRY_FRAMES = 10  # camera-only: frames before a dial left unsure is read again
 LOST_FRAMES = 30  # frames without the tray's markers before every open read ends unsure
 PHOTO_FRAMES = 24  # a confirmed click's photograph grows to this many still frames
-SUPERSEDE_S = 1.0  # a disagreeing read of a window that changed this recently waits this long
-# still for the encoder to report a newer click of the dial (it settles within ms of the dial
-# coming to rest, plus the link; a loaded machine's link thread, a frozen firmware, more)
+SUPERSEDE_S = 1.0  # a disagreeing read of a window changed this recently waits this long still
+# for the encoder's report of a newer click (ms after the dial rests, plus the link, the load)
 UNEXPLAINED_S = 2.0  # a window change with no settled click of its encoder this near: the
 # scene changed under its photographs (a knock, a hand, a figure moved): they are dropped
 
@@ -103,10 +99,7 @@ class Witnessed:
     # at - asked, the wait for the camera thread to take the request included)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"dock": self.dock, "dial": self.dial, "figure": self.figure,
-                "encoder": self.encoder, "state": self.state, "camera": list(self.camera),
-                "click": self.click, "frames": self.frames, "bursts": self.bursts,
-                "reason": self.reason, "todo": self.todo, "at": round(self.at, 3),
+        return {**asdict(self), "camera": list(self.camera), "at": round(self.at, 3),
                 "asked": round(self.asked, 3)}
 
     def line(self) -> str:
@@ -333,10 +326,9 @@ class CameraWitness:
                 continue
             if kind == "settled":
                 self._asked[key] = asked
-                old = self._jobs.get(key)
-                if old is not None and not old.photo and not old.held and \
-                        old.encoder is not None:
-                    self.superseded += 1  # (its click is not answered: a newer one is read)
+                old = self._jobs.get(key)  # unanswered, overtaken by a newer click:
+                self.superseded += old is not None and old.encoder is not None and \
+                    not (old.photo or old.held)
             with self._cond:  # the request becomes a job in one step (``idle`` never sees
                 self._pending -= 1  # it in neither)
                 if key[0] not in self.docks:  # (no figure on that dock: nothing to read)
@@ -456,10 +448,9 @@ class CameraWitness:
                 self._kept(job, a)
                 self._finish(job, CONFIRM, a, a.scene, "", now, click=job.encoder)
                 return
-            if job.deferred < self.rereads and self._recent(key, now):
-                job.deferred += 1  # the window just changed: the dial may have been turned
-                job.bursts = 0  # again since it settled; read again once it has been still
-                self.deferred += 1  # SUPERSEDE_S (a newer settle meanwhile supersedes it)
+            if job.deferred < self.rereads and self._recent(key, now):  # turned on since it
+                job.deferred, job.bursts = job.deferred + 1, 0  # settled? read again once
+                self.deferred += 1  # still SUPERSEDE_S (a newer settle supersedes it)
                 return
             self.album.drop(key)  # a re-seat is asked for: the base may move
             seen = " or ".join(str(c) for c in a.read.clicks)
