@@ -7,14 +7,16 @@ every settled click burst-read and fused with the encoder (``table.camera_game``
 
 Prints, over every settled click of every game: frames used per click (p50/p99), settle ->
 answer and settle -> confirmed latency (the encoder's settle event queued -> the camera's
-answer, wall clock, p50/p99),
-the reader's CPU per frame (``thread_time`` of the camera thread: registration, watching every
-window, bursts; not the virtual camera's rendering, which a real webcam does in hardware),
-confirmed / wrong / unsure, and how many of the settled clicks were an Ace card's or a holder's
-(Air Action flies with its Ace cards; Aces' ninth figure shares dock 0, in its holder: the
-order puts Genghis there, whose dial turns). Writes bench/results/camera_live.json. The frame
-rate is what the machine gives at up to 30 fps: on a loaded machine latency grows with it
-(frames are waited for), the frames per click do not.
+answer, wall clock, p50/p99), the reader's CPU per frame (``thread_time`` of the camera thread:
+registration, watching every window, bursts; not the virtual camera's rendering, which a real
+webcam does in hardware), confirmed / wrong / not confirmed (disagreements among them), the
+settles a newer click of the same dial overtook before the camera answered (superseded: no
+answer) and the disagreeing reads of a window that had just changed, read again (deferred), and
+how many of the settled clicks were an Ace card's or a holder's (Air Action flies with its Ace
+cards; Aces' ninth figure shares dock 0, in its holder: the order puts Genghis there, whose
+dial turns). Writes bench/results/camera_live.json. The frame rate is what the machine gives at
+up to 30 fps: on a loaded machine latency grows with it (frames are waited for), the frames per
+click do not.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ import numpy as np
 from benchout import print_table, write_results
 from dialtray.table.camera_game import camera_game
 from dialtray.vision.layout import HOLDER
-from dialtray.vision.witness import CONFIRM
+from dialtray.vision.witness import CONFIRM, DISAGREE
 
 ORDER = {"airaction": None,  # Aces' cast in dock order: the ninth shares dock 0 (its holder)
          "aces": ["charlie", "trusty-sidekick", "louis", "ruffian", "sergeant",
@@ -66,7 +68,7 @@ def main() -> None:
     confirmed_ms: list[float] = []  # settle -> confirmed, the confirmed clicks only
     cpu: list[float] = []
     counts = {"settled": 0, "confirmed": 0, "wrong": 0, "unsure": 0, "odd_settled": 0,
-              "odd_confirmed": 0, "by_photos": 0}
+              "odd_confirmed": 0, "by_photos": 0, "disagree": 0, "superseded": 0, "deferred": 0}
     by_photos: list[str] = []  # confirmed by this scene's photographs (scene_looks.py)
     seconds = 0.0
     cases: list[str] = []  # the settled clicks not confirmed, what the camera said
@@ -76,6 +78,8 @@ def main() -> None:
             w = g.witness
             seconds += g.seconds
             cpu.append(1000 * w.cpu_s / max(w.frames, 1))
+            counts["superseded"] += w.superseded
+            counts["deferred"] += w.deferred
             for r in w.results:
                 if r.encoder is None:
                     continue
@@ -94,6 +98,7 @@ def main() -> None:
                         by_photos.append(f"{game} seed {seed}: {r.line()} ({r.reason})")
                 else:
                     counts["unsure"] += 1
+                    counts["disagree"] += r.state == DISAGREE
                     cases.append(f"{game} seed {seed}: {r.line()} (encoder {r.encoder}, "
                                  f"{r.frames} frames, {r.bursts} bursts)")
             print(f"{game} seed {seed}: {len(w.results)} answers, {w.frames} frames, "
@@ -107,7 +112,11 @@ def main() -> None:
         ("settled clicks", str(n), f"{len(games)} game(s) x {len(seeds)} seed(s), "
          f"{args.turns} turns, held-back scenes"),
         ("confirmed", f"{100 * counts['confirmed'] / max(n, 1):.2f} %",
-         f"{counts['confirmed']} confirmed, {counts['wrong']} wrong, {counts['unsure']} unsure"),
+         f"{counts['confirmed']} confirmed, {counts['wrong']} wrong, {counts['unsure']} not "
+         f"confirmed ({counts['disagree']} of them disagreements)"),
+        ("superseded / deferred", f"{counts['superseded']} / {counts['deferred']}",
+         "settles a newer click of the dial overtook unanswered / disagreeing reads of a window "
+         "just changed, read again (witness.SUPERSEDE_S)"),
         ("  by photographs", str(counts["by_photos"]), "of them: unsure by the synthesis, every "
          "close rival excluded by this scene's photograph of it (scene_looks.py)"),
         ("  Ace card / holder", f"{counts['odd_confirmed']} / {counts['odd_settled']}",
