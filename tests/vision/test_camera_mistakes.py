@@ -172,6 +172,18 @@ def test_a_dial_turned_on_before_its_settle_is_read_is_superseded_not_a_disagree
     assert [r.state for r in f.witness.results[had:]] == [CONFIRM], \
         [r.line() for r in f.witness.results[had:]]
     assert f.witness.deferred >= 1 and f.witness.superseded >= 1
+    f.turn(0, "speed", 1)  # the same with the next turn resting half-way a while (the
+    late = f.click(0, "speed")  # virtual tray's firmware frozen mid-turn): not "mid-turn"
+    f.world.turn(0, "speed", 0.5, 0.05)
+    f.film(0.1)
+    had, f.witness.supersede_s = len(f.witness.results), 3.0
+    f.witness.settled(0, "speed", late)
+    f.film(1.5)  # (the old witness: three bursts between two clicks, "mid-turn")
+    f.world.turn(0, "speed", 0.5, 0.05)
+    w = f.settle(0, "speed", (late + 1) % n)
+    assert [r.state for r in f.witness.results[had:]] == [CONFIRM], \
+        [r.line() for r in f.witness.results[had:]]
+    f.witness.supersede_s = 1.0
     f.turn(0, "speed", 1)  # and the encoder wrong by a click right after a turn: flagged
     w = f.settle(0, "speed", (f.click(0, "speed") + 1) % n)
     assert w.state == DISAGREE and str(f.click(0, "speed")) in w.reason, w.line()

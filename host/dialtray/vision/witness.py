@@ -13,10 +13,10 @@ and in ``results``:
 - ``disagree``: the camera is sure of another click: the value to use stays the last confirmed
   one (``click``), and ``todo`` says what to do (re-seat the figure, turn the dial to ...); the
   window is read again once it has changed and is still, until they agree. Not yet when the
-  window changed under ``SUPERSEDE_S`` ago (``deferred``): the dial may have been turned on
-  since it settled (a person's next click; on the virtual tray, also the firmware off the CPU
-  between seeing a dial and reporting it), that click's report on its way. It is read again
-  once still that long; a newer settle meanwhile supersedes it (``superseded``: unanswered);
+  window changed under ``SUPERSEDE_S`` ago (``deferred``, mid-turn too): the dial may have
+  been turned on since it settled (a person's next click; on the virtual tray, also the
+  firmware off the CPU between seeing a dial and reporting it), that click's report on its
+  way. It is read again once still that long; a newer settle supersedes it (``superseded``);
 - ``mid-turn``: the dial sits between two clicks: wait (read again shortly);
 - ``unsure``: bursts (``rereads`` of them) left the camera unsure: the encoder's click stands,
   unconfirmed; a hand, a figure knocked over the window or a base off its dock end here,
@@ -448,23 +448,22 @@ class CameraWitness:
                 self._kept(job, a)
                 self._finish(job, CONFIRM, a, a.scene, "", now, click=job.encoder)
                 return
-            if job.deferred < self.rereads and self._recent(key, now):  # turned on since it
-                job.deferred, job.bursts = job.deferred + 1, 0  # settled? read again once
-                self.deferred += 1  # still SUPERSEDE_S (a newer settle supersedes it)
+            if self._defer(job, now):
                 return
             self.album.drop(key)  # a re-seat is asked for: the base may move
             seen = " or ".join(str(c) for c in a.read.clicks)
             self._finish(job, DISAGREE, a,
                          f"the encoder says click {job.encoder}, the camera sees click {seen}",
                          f"re-seat the figure on {place_text(key[0])} (press it flat into its "
-                         "seat) "
-                         f"and check its {key[1]} dial shows click {job.encoder}; the game "
-                         f"keeps click {last} until the camera agrees", now, click=last,
+                         f"seat) and check its {key[1]} dial shows click {job.encoder}; the "
+                         f"game keeps click {last} until the camera agrees", now, click=last,
                          keep=True)
             return
         if job.bursts < self.rereads:
             return  # read again: a new burst on the next frame
         if a.status == BETWEEN:
+            if self._defer(job, now):
+                return
             self._finish(job, MIDTURN, a, "the dial sits between two clicks",
                          "turn it onto a click", now, click=last if job.encoder is None
                          else job.encoder)
@@ -480,6 +479,15 @@ class CameraWitness:
         """The watch saw ``key``'s window change less than ``supersede_s`` ago."""
         w = self._watch.get(key)
         return w is not None and now - w.changed < self.supersede_s
+
+    def _defer(self, job: _Job, now: float) -> bool:
+        """A disagreeing or mid-turn read of a window just changed: turned on since it
+        settled? Read again once still ``supersede_s`` (a newer settle supersedes it)."""
+        if job.deferred >= self.rereads or not self._recent(job.key, now):
+            return False
+        job.deferred, job.bursts = job.deferred + 1, 0
+        self.deferred += 1
+        return True
 
     def _finish(self, job: _Job, state: str, a: BurstRead | None, reason: str, todo: str,
                 now: float, click: int | None = None, keep: bool = False) -> None:
