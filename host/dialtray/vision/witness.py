@@ -45,9 +45,8 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
 
 import cv2
 import numpy as np
@@ -62,9 +61,11 @@ from dialtray.vision.register import Image, Registration
 from dialtray.vision.scene_looks import Album, read_by_photos
 from dialtray.vision.still import PRINT_NOISE, Change
 from dialtray.vision.virtual_camera import FrameSource
+from dialtray.vision.witnessed import CAMERA_ONLY, CONFIRM, DISAGREE, MIDTURN, UNSURE, Witnessed
 
-CONFIRM, DISAGREE, MIDTURN, UNSURE, CAMERA_ONLY = (
-    "confirmed", "disagree", "mid-turn", "unsure", "camera-only")
+__all__ = ["CAMERA_ONLY", "CONFIRM", "DISAGREE", "MIDTURN", "UNSURE", "CameraWitness",
+           "Witnessed"]
+
 REREADS = 3  # bursts per settled click before "unsure"
 STILL_FRAMES = 3  # a window unchanged this many frames is still (camera-only dials)
 RETRY_FRAMES = 10  # camera-only: frames before a dial left unsure is read again
@@ -76,43 +77,6 @@ UNEXPLAINED_S = 2.0  # a window change with no settled click of its encoder this
 # scene changed under its photographs (a knock, a hand, a figure moved): they are dropped
 
 Key = tuple[int, str]
-
-
-@dataclass(frozen=True)
-class Witnessed:
-    """What the camera made of one settled click (see the module docstring). ``dock`` is
-    the place the dial is seen at: a dock, or a dock's holder (``layout.HOLDER + dock``)."""
-
-    dock: int
-    dial: str
-    figure: str
-    encoder: int | None
-    state: str
-    camera: tuple[int, ...]
-    click: int | None
-    frames: int
-    bursts: int
-    reason: str = ""
-    todo: str = ""
-    at: float = 0.0
-    asked: float = 0.0  # when the encoder's settle asked for the read (settle -> answer:
-    # at - asked, the wait for the camera thread to take the request included)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "camera": list(self.camera), "at": round(self.at, 3),
-                "asked": round(self.asked, 3)}
-
-    def line(self) -> str:
-        """One line for the tray view and the game's log."""
-        who = f"{place_text(self.dock)} {self.dial}"
-        if self.state == CONFIRM:
-            return f"{who}: click {self.click} confirmed by the camera ({self.frames} frames)"
-        if self.state == CAMERA_ONLY:
-            what = f"click {self.click}" if self.click is not None else \
-                f"click {' or '.join(map(str, self.camera))} (they print alike)"
-            return f"{who}: the camera reads {what} ({self.frames} frames)"
-        text = f"{who}: {self.state}: {self.reason}"
-        return f"{text} — {self.todo}" if self.todo else text
 
 
 @dataclass
