@@ -3,7 +3,13 @@ its encoders, the link, the tracker) filmed by the virtual camera at the held-ba
 every settled click burst-read and fused with the encoder (``table.camera_game``).
 
     .venv/bin/python bench/bench_camera_live.py [--games airaction,aces] [--seeds 9990,9991]
-        [--turns 6]
+        [--turns 6] [--freeze-after-turn 0.3 [--no-defer]]
+
+``--freeze-after-turn S``: the firmware is stopped (SIGSTOP) for S seconds at a random 0-15 ms
+after each of the bots' turns, as a loaded machine takes MicroPython off the CPU mid-turn (the
+simulated dial waits for it there: the camera films it resting part-way); ``--no-defer``: the
+witness calls a disagreeing or mid-turn read at once (``supersede_s`` 0: the anchor, the
+witness before ``SUPERSEDE_S``).
 
 Prints, over every settled click of every game: frames used per click (p50/p99), settle ->
 answer and settle -> confirmed latency (the encoder's settle event queued -> the camera's
@@ -23,6 +29,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
+import signal
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +56,10 @@ def main() -> None:
     ap.add_argument("--games", default="airaction,aces")
     ap.add_argument("--seeds", default="9990,9991", help="held-back scenes, comma-separated")
     ap.add_argument("--turns", type=int, default=6)
+    ap.add_argument("--freeze-after-turn", type=float, default=0.0, metavar="S",
+                    help="stop the firmware S seconds at a random 0-15 ms after each turn")
+    ap.add_argument("--no-defer", action="store_true",
+                    help="the anchor: no deferred reads (supersede_s 0)")
     ap.add_argument("--without-photographs", action="store_true",
                     help="the anchor: the witness keeps no photographs of the scene (an unsure "
                          "burst stays unsure, as before scene_looks.py)")
@@ -54,6 +68,18 @@ def main() -> None:
         from dialtray.vision.scene_looks import Album
 
         Album.photos = lambda self, key: {}  # type: ignore[method-assign]
+    if args.freeze_after_turn > 0:
+        freeze_after_turns(args.freeze_after_turn)
+    if args.no_defer:
+        from dialtray.vision.witness import CameraWitness
+
+        post = CameraWitness.__post_init__
+
+        def no_defer(self: CameraWitness) -> None:  # (a field's default is the __init__'s)
+            post(self)
+            self.supersede_s = 0.0
+
+        CameraWitness.__post_init__ = no_defer  # type: ignore[method-assign]
     games = args.games.split(",")
     if not set(games) <= {"airaction", "aces"}:
         ap.error("--games: airaction and/or aces")
@@ -137,6 +163,8 @@ def main() -> None:
     for c in by_photos:
         print("  by photographs:", c)
     write_results(RESULTS, {"without_photographs": args.without_photographs, "games": games,
+                            "freeze_after_turn": args.freeze_after_turn,
+                            "no_defer": args.no_defer,
                             "seeds": seeds, "turns": args.turns, **counts,
                             "frames_p50": pct(frames, 50), "frames_p99": pct(frames, 99),
                             "latency_ms_p50": round(pct(latency, 50), 1),
@@ -147,6 +175,32 @@ def main() -> None:
                             "reader_cpu_ms_per_frame": [round(c, 2) for c in cpu],
                             "seconds": round(seconds, 1), "not_confirmed": cases,
                             "by_photographs": by_photos})
+
+
+def freeze_after_turns(seconds: float) -> None:
+    """Every ``VirtualTray.turn`` stops the firmware ``seconds`` at a random 0-15 ms after."""
+    from dialtray.virtual.tray import VirtualTray
+
+    rng = random.Random(2)
+    turn = VirtualTray.turn
+
+    def freeze(pid: int, after: float) -> None:
+        time.sleep(after)
+        try:
+            os.kill(pid, signal.SIGSTOP)
+            time.sleep(seconds)
+            os.kill(pid, signal.SIGCONT)
+        except ProcessLookupError:
+            pass  # (the firmware restarted or the game ended meanwhile)
+
+    def frozen_turn(self: VirtualTray, *a: Any, **k: Any) -> Any:
+        out = turn(self, *a, **k)
+        if self.pid is not None:
+            threading.Thread(target=freeze, args=(self.pid, rng.uniform(0, 0.015)),
+                             daemon=True).start()
+        return out
+
+    VirtualTray.turn = frozen_turn  # type: ignore[method-assign]
 
 
 if __name__ == "__main__":
