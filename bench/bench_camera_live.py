@@ -3,24 +3,36 @@ its encoders, the link, the tracker) filmed by the virtual camera at the held-ba
 every settled click burst-read and fused with the encoder (``table.camera_game``).
 
     .venv/bin/python bench/bench_camera_live.py [--games airaction,aces] [--seeds 9990,9991]
-        [--turns 6]
+        [--turns 6] [--freeze-after-turn 0.3 [--no-defer]]
+
+``--freeze-after-turn S``: the firmware is stopped (SIGSTOP) for S seconds at a random 0-15 ms
+after each of the bots' turns, as a loaded machine takes MicroPython off the CPU mid-turn (the
+simulated dial waits for it there: the camera films it resting part-way); ``--no-defer``: the
+witness calls a disagreeing or mid-turn read at once (``supersede_s`` 0: the anchor, the
+witness before ``SUPERSEDE_S``).
 
 Prints, over every settled click of every game: frames used per click (p50/p99), settle ->
 answer and settle -> confirmed latency (the encoder's settle event queued -> the camera's
-answer, wall clock, p50/p99),
-the reader's CPU per frame (``thread_time`` of the camera thread: registration, watching every
-window, bursts; not the virtual camera's rendering, which a real webcam does in hardware),
-confirmed / wrong / unsure, and how many of the settled clicks were an Ace card's or a holder's
-(Air Action flies with its Ace cards; Aces' ninth figure shares dock 0, in its holder: the
-order puts Genghis there, whose dial turns). Writes bench/results/camera_live.json. The frame
-rate is what the machine gives at up to 30 fps: on a loaded machine latency grows with it
-(frames are waited for), the frames per click do not.
+answer, wall clock, p50/p99), the reader's CPU per frame (``thread_time`` of the camera thread:
+registration, watching every window, bursts; not the virtual camera's rendering, which a real
+webcam does in hardware), confirmed / wrong / not confirmed (disagreements among them), the
+settles a newer click of the same dial overtook before the camera answered (superseded: no
+answer) and the disagreeing reads of a window that had just changed, read again (deferred), and
+how many of the settled clicks were an Ace card's or a holder's (Air Action flies with its Ace
+cards; Aces' ninth figure shares dock 0, in its holder: the order puts Genghis there, whose
+dial turns). Writes bench/results/camera_live.json. The frame rate is what the machine gives at
+up to 30 fps: on a loaded machine latency grows with it (frames are waited for), the frames per
+click do not.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import random
+import signal
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +42,7 @@ import numpy as np
 from benchout import print_table, write_results
 from dialtray.table.camera_game import camera_game
 from dialtray.vision.layout import HOLDER
-from dialtray.vision.witness import CONFIRM
+from dialtray.vision.witness import CONFIRM, DISAGREE
 
 ORDER = {"airaction": None,  # Aces' cast in dock order: the ninth shares dock 0 (its holder)
          "aces": ["charlie", "trusty-sidekick", "louis", "ruffian", "sergeant",
@@ -44,6 +56,10 @@ def main() -> None:
     ap.add_argument("--games", default="airaction,aces")
     ap.add_argument("--seeds", default="9990,9991", help="held-back scenes, comma-separated")
     ap.add_argument("--turns", type=int, default=6)
+    ap.add_argument("--freeze-after-turn", type=float, default=0.0, metavar="S",
+                    help="stop the firmware S seconds at a random 0-15 ms after each turn")
+    ap.add_argument("--no-defer", action="store_true",
+                    help="the anchor: no deferred reads (supersede_s 0)")
     ap.add_argument("--without-photographs", action="store_true",
                     help="the anchor: the witness keeps no photographs of the scene (an unsure "
                          "burst stays unsure, as before scene_looks.py)")
@@ -52,6 +68,18 @@ def main() -> None:
         from dialtray.vision.scene_looks import Album
 
         Album.photos = lambda self, key: {}  # type: ignore[method-assign]
+    if args.freeze_after_turn > 0:
+        freeze_after_turns(args.freeze_after_turn)
+    if args.no_defer:
+        from dialtray.vision.witness import CameraWitness
+
+        post = CameraWitness.__post_init__
+
+        def no_defer(self: CameraWitness) -> None:  # (a field's default is the __init__'s)
+            post(self)
+            self.supersede_s = 0.0
+
+        CameraWitness.__post_init__ = no_defer  # type: ignore[method-assign]
     games = args.games.split(",")
     if not set(games) <= {"airaction", "aces"}:
         ap.error("--games: airaction and/or aces")
@@ -66,7 +94,7 @@ def main() -> None:
     confirmed_ms: list[float] = []  # settle -> confirmed, the confirmed clicks only
     cpu: list[float] = []
     counts = {"settled": 0, "confirmed": 0, "wrong": 0, "unsure": 0, "odd_settled": 0,
-              "odd_confirmed": 0, "by_photos": 0}
+              "odd_confirmed": 0, "by_photos": 0, "disagree": 0, "superseded": 0, "deferred": 0}
     by_photos: list[str] = []  # confirmed by this scene's photographs (scene_looks.py)
     seconds = 0.0
     cases: list[str] = []  # the settled clicks not confirmed, what the camera said
@@ -76,6 +104,8 @@ def main() -> None:
             w = g.witness
             seconds += g.seconds
             cpu.append(1000 * w.cpu_s / max(w.frames, 1))
+            counts["superseded"] += w.superseded
+            counts["deferred"] += w.deferred
             for r in w.results:
                 if r.encoder is None:
                     continue
@@ -94,6 +124,7 @@ def main() -> None:
                         by_photos.append(f"{game} seed {seed}: {r.line()} ({r.reason})")
                 else:
                     counts["unsure"] += 1
+                    counts["disagree"] += r.state == DISAGREE
                     cases.append(f"{game} seed {seed}: {r.line()} (encoder {r.encoder}, "
                                  f"{r.frames} frames, {r.bursts} bursts)")
             print(f"{game} seed {seed}: {len(w.results)} answers, {w.frames} frames, "
@@ -107,7 +138,11 @@ def main() -> None:
         ("settled clicks", str(n), f"{len(games)} game(s) x {len(seeds)} seed(s), "
          f"{args.turns} turns, held-back scenes"),
         ("confirmed", f"{100 * counts['confirmed'] / max(n, 1):.2f} %",
-         f"{counts['confirmed']} confirmed, {counts['wrong']} wrong, {counts['unsure']} unsure"),
+         f"{counts['confirmed']} confirmed, {counts['wrong']} wrong, {counts['unsure']} not "
+         f"confirmed ({counts['disagree']} of them disagreements)"),
+        ("superseded / deferred", f"{counts['superseded']} / {counts['deferred']}",
+         "settles a newer click of the dial overtook unanswered / disagreeing reads of a window "
+         "just changed, read again (witness.SUPERSEDE_S)"),
         ("  by photographs", str(counts["by_photos"]), "of them: unsure by the synthesis, every "
          "close rival excluded by this scene's photograph of it (scene_looks.py)"),
         ("  Ace card / holder", f"{counts['odd_confirmed']} / {counts['odd_settled']}",
@@ -128,6 +163,8 @@ def main() -> None:
     for c in by_photos:
         print("  by photographs:", c)
     write_results(RESULTS, {"without_photographs": args.without_photographs, "games": games,
+                            "freeze_after_turn": args.freeze_after_turn,
+                            "no_defer": args.no_defer,
                             "seeds": seeds, "turns": args.turns, **counts,
                             "frames_p50": pct(frames, 50), "frames_p99": pct(frames, 99),
                             "latency_ms_p50": round(pct(latency, 50), 1),
@@ -138,6 +175,32 @@ def main() -> None:
                             "reader_cpu_ms_per_frame": [round(c, 2) for c in cpu],
                             "seconds": round(seconds, 1), "not_confirmed": cases,
                             "by_photographs": by_photos})
+
+
+def freeze_after_turns(seconds: float) -> None:
+    """Every ``VirtualTray.turn`` stops the firmware ``seconds`` at a random 0-15 ms after."""
+    from dialtray.virtual.tray import VirtualTray
+
+    rng = random.Random(2)
+    turn = VirtualTray.turn
+
+    def freeze(pid: int, after: float) -> None:
+        time.sleep(after)
+        try:
+            os.kill(pid, signal.SIGSTOP)
+            time.sleep(seconds)
+            os.kill(pid, signal.SIGCONT)
+        except ProcessLookupError:
+            pass  # (the firmware restarted or the game ended meanwhile)
+
+    def frozen_turn(self: VirtualTray, *a: Any, **k: Any) -> Any:
+        out = turn(self, *a, **k)
+        if self.pid is not None:
+            threading.Thread(target=freeze, args=(self.pid, rng.uniform(0, 0.015)),
+                             daemon=True).start()
+        return out
+
+    VirtualTray.turn = frozen_turn  # type: ignore[method-assign]
 
 
 if __name__ == "__main__":

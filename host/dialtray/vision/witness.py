@@ -12,7 +12,11 @@ and in ``results``:
   scene's own photograph of it: ``scene_looks.py``, ``reason`` says so);
 - ``disagree``: the camera is sure of another click: the value to use stays the last confirmed
   one (``click``), and ``todo`` says what to do (re-seat the figure, turn the dial to ...); the
-  window is read again once it has changed and is still, until they agree;
+  window is read again once it has changed and is still, until they agree. Not yet when the
+  window changed under ``SUPERSEDE_S`` ago (``deferred``, mid-turn too): the dial may have
+  been turned on since it settled (a person's next click; on the virtual tray, also the
+  firmware off the CPU between seeing a dial and reporting it), that click's report on its
+  way. It is read again once still that long; a newer settle supersedes it (``superseded``);
 - ``mid-turn``: the dial sits between two clicks: wait (read again shortly);
 - ``unsure``: bursts (``rereads`` of them) left the camera unsure: the encoder's click stands,
   unconfirmed; a hand, a figure knocked over the window or a base off its dock end here,
@@ -30,9 +34,9 @@ confirmed leaves its burst's average as that window's photograph of that click, 
 the window stays still (up to ``PHOTO_FRAMES``); ``photograph`` asks for one of a dial's
 start (the game's first click, confirmed by the camera before it counts). They are forgotten
 when the camera moved (a registration whose markers moved, ``scene_looks.MOVED_PX``), a
-disagreement (a re-seat asked for), a burst that kept changing (a
-hand), and a window that changed with no encoder turn near it (``UNEXPLAINED_S``: a knock, a
-hand); ``scene_looks.judge`` also refuses a photograph whose rim no longer matches.
+disagreement (a re-seat asked for), a burst that kept changing (a hand), and a window that
+changed with no encoder turn near it (``UNEXPLAINED_S``: a knock, a hand);
+``scene_looks.judge`` also refuses a photograph whose rim no longer matches.
 """
 
 from __future__ import annotations
@@ -43,7 +47,6 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
 
 import cv2
 import numpy as np
@@ -58,58 +61,22 @@ from dialtray.vision.register import Image, Registration
 from dialtray.vision.scene_looks import Album, read_by_photos
 from dialtray.vision.still import PRINT_NOISE, Change
 from dialtray.vision.virtual_camera import FrameSource
+from dialtray.vision.witnessed import CAMERA_ONLY, CONFIRM, DISAGREE, MIDTURN, UNSURE, Witnessed
 
-CONFIRM, DISAGREE, MIDTURN, UNSURE, CAMERA_ONLY = (
-    "confirmed", "disagree", "mid-turn", "unsure", "camera-only")
+__all__ = ["CAMERA_ONLY", "CONFIRM", "DISAGREE", "MIDTURN", "UNSURE", "CameraWitness",
+           "Witnessed"]
+
 REREADS = 3  # bursts per settled click before "unsure"
 STILL_FRAMES = 3  # a window unchanged this many frames is still (camera-only dials)
 RETRY_FRAMES = 10  # camera-only: frames before a dial left unsure is read again
 LOST_FRAMES = 30  # frames without the tray's markers before every open read ends unsure
 PHOTO_FRAMES = 24  # a confirmed click's photograph grows to this many still frames
+SUPERSEDE_S = 1.0  # a disagreeing read of a window changed this recently waits this long still
+# for the encoder's report of a newer click (ms after the dial rests, plus the link, the load)
 UNEXPLAINED_S = 2.0  # a window change with no settled click of its encoder this near: the
 # scene changed under its photographs (a knock, a hand, a figure moved): they are dropped
 
 Key = tuple[int, str]
-
-
-@dataclass(frozen=True)
-class Witnessed:
-    """What the camera made of one settled click (see the module docstring). ``dock`` is
-    the place the dial is seen at: a dock, or a dock's holder (``layout.HOLDER + dock``)."""
-
-    dock: int
-    dial: str
-    figure: str
-    encoder: int | None
-    state: str
-    camera: tuple[int, ...]
-    click: int | None
-    frames: int
-    bursts: int
-    reason: str = ""
-    todo: str = ""
-    at: float = 0.0
-    asked: float = 0.0  # when the encoder's settle asked for the read (settle -> answer:
-    # at - asked, the wait for the camera thread to take the request included)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"dock": self.dock, "dial": self.dial, "figure": self.figure,
-                "encoder": self.encoder, "state": self.state, "camera": list(self.camera),
-                "click": self.click, "frames": self.frames, "bursts": self.bursts,
-                "reason": self.reason, "todo": self.todo, "at": round(self.at, 3),
-                "asked": round(self.asked, 3)}
-
-    def line(self) -> str:
-        """One line for the tray view and the game's log."""
-        who = f"{place_text(self.dock)} {self.dial}"
-        if self.state == CONFIRM:
-            return f"{who}: click {self.click} confirmed by the camera ({self.frames} frames)"
-        if self.state == CAMERA_ONLY:
-            what = f"click {self.click}" if self.click is not None else \
-                f"click {' or '.join(map(str, self.camera))} (they print alike)"
-            return f"{who}: the camera reads {what} ({self.frames} frames)"
-        text = f"{who}: {self.state}: {self.reason}"
-        return f"{text} — {self.todo}" if self.todo else text
 
 
 @dataclass
@@ -125,6 +92,7 @@ class _Job:
     held: bool = False  # a disagreement: read again once the window changed and is still
     asked: float | None = None  # when ``settled`` was called (None: the camera's own read)
     photo: bool = False  # only a photograph of the dial's known click is wanted (no answer)
+    deferred: int = 0  # disagreeing reads of a window that had just changed (``SUPERSEDE_S``)
 
 
 @dataclass
@@ -152,10 +120,13 @@ class CameraWitness:
     most: int = MOST
     photo_frames: int = PHOTO_FRAMES
     unexplained_s: float = UNEXPLAINED_S
+    supersede_s: float = SUPERSEDE_S
     clock: Callable[[], float] = time.monotonic
     results: list[Witnessed] = field(default_factory=list)
     moves: list[tuple[int, str, float]] = field(default_factory=list)
     frames: int = 0
+    superseded: int = 0  # settles a newer settle of the dial overtook before they were answered
+    deferred: int = 0  # disagreeing reads of a window that had just changed, read again
     cpu_s: float = 0.0  # the reading thread's CPU (thread_time), all frames
     error: str = ""
 
@@ -319,6 +290,9 @@ class CameraWitness:
                 continue
             if kind == "settled":
                 self._asked[key] = asked
+                old = self._jobs.get(key)  # unanswered, overtaken by a newer click:
+                self.superseded += old is not None and old.encoder is not None and \
+                    not (old.photo or old.held)
             with self._cond:  # the request becomes a job in one step (``idle`` never sees
                 self._pending -= 1  # it in neither)
                 if key[0] not in self.docks:  # (no figure on that dock: nothing to read)
@@ -392,8 +366,8 @@ class CameraWitness:
             self.album.grow(job.key, job.encoder, a.seen, self.photo_frames)
 
     def _advance(self, job: _Job, frame: Image, reg: Registration, now: float) -> None:
-        if job.held:
-            return
+        if job.held or (job.deferred and self._recent(job.key, now)):
+            return  # (a deferred read waits for the window to be still ``SUPERSEDE_S``)
         dock, dial = job.key
         figure = self.docks[dock]
         if job.burst is None:
@@ -438,19 +412,22 @@ class CameraWitness:
                 self._kept(job, a)
                 self._finish(job, CONFIRM, a, a.scene, "", now, click=job.encoder)
                 return
+            if self._defer(job, now):
+                return
             self.album.drop(key)  # a re-seat is asked for: the base may move
             seen = " or ".join(str(c) for c in a.read.clicks)
             self._finish(job, DISAGREE, a,
                          f"the encoder says click {job.encoder}, the camera sees click {seen}",
                          f"re-seat the figure on {place_text(key[0])} (press it flat into its "
-                         "seat) "
-                         f"and check its {key[1]} dial shows click {job.encoder}; the game "
-                         f"keeps click {last} until the camera agrees", now, click=last,
+                         f"seat) and check its {key[1]} dial shows click {job.encoder}; the "
+                         f"game keeps click {last} until the camera agrees", now, click=last,
                          keep=True)
             return
         if job.bursts < self.rereads:
             return  # read again: a new burst on the next frame
         if a.status == BETWEEN:
+            if self._defer(job, now):
+                return
             self._finish(job, MIDTURN, a, "the dial sits between two clicks",
                          "turn it onto a click", now, click=last if job.encoder is None
                          else job.encoder)
@@ -461,6 +438,20 @@ class CameraWitness:
         self._finish(job, UNSURE, a, why, "" if job.encoder is not None else
                      "the camera reads it again when the tray is still", now,
                      click=job.encoder if job.encoder is not None else last)
+
+    def _recent(self, key: Key, now: float) -> bool:
+        """The watch saw ``key``'s window change less than ``supersede_s`` ago."""
+        w = self._watch.get(key)
+        return w is not None and now - w.changed < self.supersede_s
+
+    def _defer(self, job: _Job, now: float) -> bool:
+        """A disagreeing or mid-turn read of a window just changed: turned on since it
+        settled? Read again once still ``supersede_s`` (a newer settle supersedes it)."""
+        if job.deferred >= self.rereads or not self._recent(job.key, now):
+            return False
+        job.deferred, job.bursts = job.deferred + 1, 0
+        self.deferred += 1
+        return True
 
     def _finish(self, job: _Job, state: str, a: BurstRead | None, reason: str, todo: str,
                 now: float, click: int | None = None, keep: bool = False) -> None:
