@@ -287,7 +287,8 @@ class Board:
         pos = self._position(k, now)
         if pos != self.shown[k]:  # (only while the dial moves: a line per look, no more)
             self.shown[k] = pos  # type: ignore[call-overload]
-            self._emit("at %d %d" % (k, pos))
+            if self._out is not None:  # (formatted only when someone listens: a board with
+                self._emit("at %d %d" % (k, pos))  # no controller allocates nothing here)
         return now
 
     def _looker(self, k):

@@ -24,9 +24,15 @@ from websockets.sync.client import connect
 def records(served: Served) -> int:
     """The records a request could cause: rulings, refused rulings, decisions and refused
     decisions (the tray's own events, and the tracker's notes on them, go on being stored)."""
+    return len(written(served))
+
+
+def written(served: Served) -> list[tuple[str, str]]:
+    """Those records themselves (kind, body): what a failure prints."""
     with sqlite3.connect(served.opts.db) as c:
-        return int(c.execute("SELECT COUNT(*) FROM records WHERE kind IN ('judge', "
-                             "'judge-refused', 'action', 'refused')").fetchone()[0])
+        return [(str(k), str(b)[:300]) for k, b in c.execute(
+            "SELECT kind, content FROM records WHERE kind IN ('judge', 'judge-refused', "
+            "'action', 'refused') ORDER BY game_id, n")]
 
 
 def raw(served: Served, method: str, path: str, body: bytes = b"",
@@ -77,7 +83,7 @@ def test_a_spoofed_host_is_refused_and_reads_nothing(table: Served) -> None:
     # the names it does answer to
     for host in (f"127.0.0.1:{table.port}", f"localhost:{table.port}"):
         assert raw(table, "GET", "/api/games", headers={"Host": host})[0] == 200
-    assert records(table) == before
+    assert records(table) == before, written(table)[before:]
 
 
 def test_cross_site_writes_are_refused_before_anything_is_recorded(table: Served) -> None:
