@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dialtray.hub import devservers, pgschema
 from dialtray.hub.ingest import Ingest
@@ -26,6 +26,25 @@ def fresh_db(s: devservers.DevServers, name: str) -> str:
         c.execute(f"CREATE DATABASE {name}")
     pgschema.migrate(s.pg.dsn("dialtray", s.pg.owner_password, name))
     return s.pg.dsn("dialtray_hub", s.pg.hub_password, name)
+
+
+def paired_event(s: devservers.DevServers, name: str,
+                 table: str = "t01") -> tuple[str, dict[str, Any]]:
+    """A fresh event of two players (the sample militia and pirate fighters) paired at one
+    enrolled table whose broker login exists and whose retained messages are cleared; returns
+    the hub's DSN and the table's credentials."""
+    import psycopg
+    from dialtray.hub import event, rulings
+
+    dsn = fresh_db(s, name)
+    with psycopg.connect(dsn) as db:
+        event.add_player(db, "ann", "Ann", [{"figure": "sample-militia-fighter"}], 200)
+        event.add_player(db, "bob", "Bob", [{"figure": "sample-pirate-fighter"}], 200)
+        creds = rulings.enroll(db, table)
+        event.pair(db, 30)
+    s.mqtt.add_user(table, creds["password"])
+    forget_table(s, table)  # (another test's table of that name may have left its presence)
+    return dsn, creds
 
 
 def hub_page(s: devservers.DevServers, dsn: str) -> tuple[HubPage, Ingest, ServedHub]:

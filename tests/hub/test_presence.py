@@ -11,12 +11,12 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 import psycopg
-from dialtray.hub import devservers, event, rulings
+from dialtray.hub import devservers
 from dialtray.hub.ingest import Ingest
 from dialtray.hub.sim import Relay, wait_for
 from dialtray.hub.table import Broker, TableLink
 from dialtray.store.db import GameStore
-from hubhelp import EVENT, forget_table, fresh_db
+from hubhelp import EVENT, fresh_db, paired_event
 
 
 def test_last_will_marks_a_cut_table_offline(servers: devservers.DevServers,
@@ -56,14 +56,7 @@ def test_online_is_said_only_once_the_table_hears_the_hub(servers: devservers.De
     hub's reply — a loaded machine descheduling the table's network thread between the two —
     and then waited out `--wait` for an assignment already sent. The subscription is held back
     here (as such a delay would); the assignment must still arrive."""
-    dsn = fresh_db(servers, "presence_pairing")
-    with psycopg.connect(dsn) as db:
-        event.add_player(db, "ann", "Ann", [{"figure": "sample-militia-fighter"}], 200)
-        event.add_player(db, "bob", "Bob", [{"figure": "sample-pirate-fighter"}], 200)
-        creds = rulings.enroll(db, "t01")
-        event.pair(db, 30)
-    servers.mqtt.add_user("t01", creds["password"])
-    forget_table(servers, "t01")  # (another test's table t01 may have left its presence)
+    dsn, creds = paired_event(servers, "presence_pairing")
     hub = Ingest(dsn, EVENT, "127.0.0.1", servers.mqtt.port,
                  servers.hub_password).start()  # type: ignore[attr-defined]
     GameStore.open(tmp_path / "p.sqlite3").close()

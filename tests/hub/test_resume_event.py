@@ -12,11 +12,11 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from dialtray.hub import devservers, event, rulings
+from dialtray.hub import devservers
 from dialtray.hub.ingest import Ingest
 from dialtray.hub.sim import wait_for
 from dialtray.store.db import GameStore
-from hubhelp import EVENT, forget_table, fresh_db
+from hubhelp import EVENT, paired_event
 
 pytest.importorskip("dialtray.virtual.tray", reason="the virtual tray needs the `sim` extra")
 from dialrig import config
@@ -26,14 +26,7 @@ from play_process import Player
 
 @pytest.mark.slow  # (about 5 s)
 def test_resume_at_an_event(servers: devservers.DevServers, tmp_path: Path) -> None:
-    dsn = fresh_db(servers, "resume_event")
-    with psycopg.connect(dsn) as db:
-        event.add_player(db, "ann", "Ann", [{"figure": "sample-militia-fighter"}], 200)
-        event.add_player(db, "bob", "Bob", [{"figure": "sample-pirate-fighter"}], 200)
-        creds = rulings.enroll(db, "t01")
-        event.pair(db, 30)
-    servers.mqtt.add_user("t01", creds["password"])
-    forget_table(servers, "t01")
+    dsn, creds = paired_event(servers, "resume_event")
     cf = tmp_path / "t01.json"
     cf.write_text(json.dumps({**creds, "event": EVENT}))
     hub = Ingest(dsn, EVENT, "127.0.0.1", servers.mqtt.port,
