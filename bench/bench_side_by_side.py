@@ -31,8 +31,12 @@ Stages:
   for them): a committed record into the hub's PostgreSQL vs paho → insert → commit (the ratio
   is bare p99 / real p99); one change to 1 and 32 open pages vs the same text written to the
   same number of sockets by a bare Starlette server.
-* ``click → page`` — listed as skipped: its code is being changed on another branch (ui/);
-  bench_ui.py measures it alone.
+* ``click → page (p99)`` — side_page.py, in real Chromium (Playwright): the host received the
+  virtual tray's click event → the table's page has the new state in its DOM (bench_ui.py's
+  run, ``--page-clicks`` clicks, ``--pages`` pages open) vs a bare Starlette server pushing a
+  message of the same mean size to as many pages whose script writes it into the DOM (server
+  send → DOM, timed the same way); the ratio is bare p99 / real p99. Without Chromium it says
+  "not run: ...".
 * ``camera frame`` — side_camera.py: a frame that must find the tray again (every window read)
   vs markers at half size + homography + remaps, and a game's live loop at 30 frames a second
   vs refining the markers and remapping + comparing every window; one core (the ratio is the
@@ -336,8 +340,18 @@ def click_to_host(args: argparse.Namespace, tmp: Path) -> Result:
                     f"(turn {TURN_MS} + settle {SETTLE_MS} + bare pty)"}
 
 
-skipped("click → page", "the page (ui/) is being changed on branch page; bench/bench_ui.py "
-        "measures it alone")
+@stage("click → page (p99)")
+def click_to_page(args: argparse.Namespace, tmp: Path) -> Result:
+    """Sensed click → the page's DOM vs a bare Starlette push → DOM, real Chromium
+    (side_page.py)."""
+    import side_page
+
+    try:
+        return side_page.click_to_page(args.page_clicks, args.pages)
+    except RuntimeError as e:  # no Chromium or Playwright here
+        return {"ratio": float("nan"), "note": f"not run: {e}"}
+
+
 @stage("table → hub p99 (goal ≤ 5× bare)")
 def table_to_hub(args: argparse.Namespace, tmp: Path) -> Result:
     """A committed record into the hub's PostgreSQL vs paho → insert → commit (side_hub.py)."""
@@ -374,6 +388,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--events", type=int, default=100_000, help="events at 1 000 per commit")
     ap.add_argument("--events-b1", type=int, default=3_000, help="events at 1 per commit")
     ap.add_argument("--clicks", type=int, default=200, help="clicks for click → host")
+    ap.add_argument("--page-clicks", type=int, default=150, help="clicks for click → page")
+    ap.add_argument("--pages", type=int, default=4, help="pages open for click → page")
     ap.add_argument("--hub-records", type=int, default=500, help="records for table → hub")
     ap.add_argument("--hub-changes", type=int, default=100, help="changes for hub page push")
     ap.add_argument("--camera-frames", type=int, default=30,

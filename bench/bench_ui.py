@@ -136,6 +136,83 @@ def flag_phase(served: Served, slots: list[Any], n: int) -> list[tuple[float, fl
     return out
 
 
+def served_options(tmp: Path) -> Options:
+    """``dialtray serve``'s parts on the virtual tray: an Air Action game, 8 docks, the store
+    in ``tmp``, the judge window made long so no flag interrupts the clicks."""
+    return Options(make_game=lambda dice: new_game("airaction", dice, 3, 4),
+                   db=tmp / "games.sqlite3", layout=lay.grid(8), docks=8, sim=True,
+                   timing=Timing(judge_s=3600.0, grace_s=0.5))
+
+
+def open_pages(browser: Any, url: str, n: int) -> list[Any]:
+    """``n`` pages of ``url`` in ``browser``, each once it has shown its first state."""
+    pages = []
+    for _ in range(n):
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(url)
+        page.wait_for_function("window.dialtray && window.dialtray.rev > 0", timeout=30_000)
+        pages.append(page)
+    return pages
+
+
+def combat_slots(served: Served) -> list[Any]:
+    return [s for s in served.tracker.slots.values()
+            if s.dial.kind == "combat" and s.slot.dock < 6]
+
+
+def turn_clicks(served: Served, slots: list[Any], n: int) -> list[tuple[float, int]]:
+    """Turn combat dials one click at a time (+1 then back -1, cycling over ``slots``), each
+    once the link has sensed the one before and ``SPACING_S`` later: (wall time of the turn,
+    dock) per click. RuntimeError if a click is not sensed within 10 s."""
+    turns: list[tuple[float, int]] = []
+    sensed = threading.Event()  # the bench waits on the link's events, never polls: a
+    # polling loop here would take the server's GIL
+
+    def listener(ev: Any) -> None:
+        if type(ev) is Click:
+            sensed.set()
+
+    served.session.subscribe(listener)
+    try:
+        for i in range(n):
+            st = slots[(i // 2) % len(slots)]
+            step = 1 if i % 2 == 0 else -1
+            sensed.clear()
+            turns.append((time.time(), st.slot.dock))
+            served.tray.turn(st.slot.dock, st.slot.dial, step)
+            if not sensed.wait(10):
+                raise RuntimeError(f"click {i} was not sensed within 10 s")
+            time.sleep(SPACING_S)
+    finally:
+        served.session.unsubscribe(listener)
+    return turns
+
+
+def click_latencies(renders: list[list[dict[str, Any]]], turns: list[tuple[float, int]]
+                    ) -> tuple[dict[str, list[float]], int]:
+    """Per click and page (ms): each page's first render of a state whose tray event the host
+    received after the click's turn and before the next: sensed → page, turn → page, and the
+    parts of the first (host, wire, draw); and how many click-renders were not found."""
+    out: dict[str, list[float]] = {k: [] for k in ("sensed", "turn", "host", "wire", "draw")}
+    missed = 0
+    for rs in renders:
+        for i, (t_turn, _dock) in enumerate(turns):
+            t_next = turns[i + 1][0] if i + 1 < len(turns) else float("inf")
+            hit: dict[str, Any] | None = next(
+                (r for r in rs if r["received"] is not None and
+                 t_turn <= r["received"] < t_next), None)
+            if hit is None:
+                missed += 1
+                continue
+            shown = hit["shown"] / 1000
+            out["sensed"].append((shown - hit["received"]) * 1000)
+            out["turn"].append((shown - t_turn) * 1000)
+            out["host"].append((hit["sent"] - hit["received"]) * 1000)
+            out["wire"].append(hit["arrived"] - hit["sent"] * 1000)
+            out["draw"].append(hit["shown"] - hit["arrived"])
+    return out, missed
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -152,34 +229,16 @@ def main() -> int:
     from playwright.sync_api import sync_playwright
 
     tmp = Path(tempfile.mkdtemp(prefix="bench_ui"))
-    opts = Options(make_game=lambda dice: new_game("airaction", dice, 3, 4),
-                   db=tmp / "games.sqlite3", layout=lay.grid(8), docks=8, sim=True,
-                   timing=Timing(judge_s=3600.0, grace_s=0.5))
-    turns: list[tuple[float, int]] = []  # (wall time of the turn, dock)
-    with Served(opts) as served, sync_playwright() as p:
-        t = served.tracker
+    with Served(served_options(tmp)) as served, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS + a.chromium_arg)
-        pages = []
-        for _ in range(a.pages):
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(served.url)
-            page.wait_for_function("window.dialtray && window.dialtray.rev > 0", timeout=30_000)
-            pages.append(page)
-        slots = [s for s in t.slots.values() if s.dial.kind == "combat" and s.slot.dock < 6]
-        sensed = threading.Event()  # the bench waits on the link's events, never polls: a
-        served.session.subscribe(   # polling loop here would take the server's GIL
-            lambda ev: sensed.set() if type(ev) is Click else None)
+        pages = open_pages(browser, served.url, a.pages)
+        slots = combat_slots(served)
         cpu0 = cpu_by_name()
-        for i in range(a.clicks):
-            st = slots[(i // 2) % len(slots)]
-            step = 1 if i % 2 == 0 else -1
-            sensed.clear()
-            turns.append((time.time(), st.slot.dock))
-            served.tray.turn(st.slot.dock, st.slot.dial, step)
-            if not sensed.wait(10):
-                print(f"click {i} was not sensed within 10 s", file=sys.stderr)
-                return 1
-            time.sleep(SPACING_S)
+        try:
+            turns = turn_clicks(served, slots, a.clicks)
+        except RuntimeError as e:
+            print(e, file=sys.stderr)
+            return 1
         time.sleep(0.5)
         cpu1 = cpu_by_name()
         renders = [pg.evaluate("window.dialtray.renders") for pg in pages]
@@ -189,27 +248,9 @@ def main() -> int:
         knocks = flag_phase(served, slots, a.knocks)
         flags = [pg.evaluate("window.dialtray.flags") for pg in pages]
         browser.close()
-    sensed_page: list[float] = []
-    turn_page: list[float] = []
-    host: list[float] = []
-    wire: list[float] = []
-    draw: list[float] = []
-    missed = 0
-    for rs in renders:
-        for i, (t_turn, _dock) in enumerate(turns):
-            t_next = turns[i + 1][0] if i + 1 < len(turns) else float("inf")
-            hit: dict[str, Any] | None = next(
-                (r for r in rs if r["received"] is not None and
-                 t_turn <= r["received"] < t_next), None)
-            if hit is None:
-                missed += 1
-                continue
-            shown = hit["shown"] / 1000
-            sensed_page.append((shown - hit["received"]) * 1000)
-            turn_page.append((shown - t_turn) * 1000)
-            host.append((hit["sent"] - hit["received"]) * 1000)
-            wire.append(hit["arrived"] - hit["sent"] * 1000)
-            draw.append(hit["shown"] - hit["arrived"])
+    lat, missed = click_latencies(renders, turns)
+    sensed_page, turn_page, host = lat["sensed"], lat["turn"], lat["host"]
+    wire, draw = lat["wire"], lat["draw"]
     raised_page: list[float] = []
     knock_page: list[float] = []
     for fs in flags:

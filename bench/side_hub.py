@@ -255,15 +255,18 @@ def page_push(changes: int, pages: tuple[int, ...] = (1, 8, 32)) -> dict[str, An
 
 class BarePush:
     """The floor: a bare Starlette websocket server that sends a given text to every open
-    socket when told (nothing read, nothing encoded) — the socket writes alone."""
+    socket when told (nothing read, nothing encoded) — the socket writes alone. With ``html``,
+    it also serves that page at ``/`` (side_page.py's bare page)."""
 
-    def __init__(self) -> None:
+    def __init__(self, html: str | None = None) -> None:
         import asyncio
         import socket
 
         import uvicorn
         from starlette.applications import Starlette
-        from starlette.routing import WebSocketRoute
+        from starlette.requests import Request
+        from starlette.responses import HTMLResponse
+        from starlette.routing import BaseRoute, Route, WebSocketRoute
         from starlette.websockets import WebSocket
 
         self.socks: set[Any] = set()
@@ -279,11 +282,17 @@ class BarePush:
             finally:
                 self.socks.discard(w)
 
+        async def index(_r: Request) -> HTMLResponse:
+            return HTMLResponse(html or "")
+
+        routes: list[BaseRoute] = [WebSocketRoute("/ws", ws)]
+        if html is not None:
+            routes.append(Route("/", index))
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
         self.server = uvicorn.Server(uvicorn.Config(
-            Starlette(routes=[WebSocketRoute("/ws", ws)]), log_level="warning",
+            Starlette(routes=routes), log_level="warning",
             ws="websockets-sansio"))
         threading.Thread(target=lambda: self.server.run(sockets=[self.sock]),
                          daemon=True).start()
