@@ -115,13 +115,20 @@ def filmed(layout: Layout) -> Any:
     return f
 
 
+def peek(f: Filmed, place: int, dial: str) -> tuple[float, int]:
+    """A peek at the next click (Hands: Turn(+up) ...), read, and back (Turn(-up)); the camera
+    must have seen the dial move. Returns when it started and the click it rests on."""
+    start, before = f.clock.t, f.click(place, dial)
+    f.turn(place, dial, 1)
+    f.film(0.4)
+    f.turn(place, dial, -1)
+    assert f.moved(place, dial, start), f.witness.moves
+    return start, before
+
+
 def test_a_peek_is_seen_by_the_camera(filmed: Filmed) -> None:
     f = filmed
-    start, before = f.clock.t, f.click(0, "combat")
-    f.turn(0, "combat", 1)  # a peek at the next click (Hands: Turn(+up) ...)
-    f.film(0.4)  # ... read ...
-    f.turn(0, "combat", -1)  # ... and back (Turn(-up))
-    assert f.moved(0, "combat", start), f.witness.moves
+    start, before = peek(f, 0, "combat")
     assert not f.moved(1, "combat", start) and not f.moved(0, "speed", start)
     w = f.settle(0, "combat", before)  # the encoder: back where it was
     assert w.state == CONFIRM and w.click == before, w.line()
@@ -238,11 +245,7 @@ def odd(layout: Layout) -> Any:
 
 def test_a_peek_at_the_figure_sharing_a_dock_is_seen(odd: Filmed) -> None:
     f, shared = odd, HOLDER + 0
-    start, before = f.clock.t, f.click(shared, "combat")
-    f.turn(shared, "combat", 1)
-    f.film(0.4)
-    f.turn(shared, "combat", -1)
-    assert f.moved(shared, "combat", start), f.witness.moves
+    start, before = peek(f, shared, "combat")
     assert not f.moved(0, "combat", start), f.witness.moves  # its dock's own figure: still
     w = f.settle(shared, "combat", before)
     assert w.state == CONFIRM and w.click == before, w.line()
