@@ -96,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from dialtray.vision import render_profiles as rp
+    from dialtray.vision.datafiles import own_layout
     from dialtray.vision.faces import base_type_of, dial_faces
     from dialtray.vision.layout import HOLDER, LayoutError, load_layout
     from dialtray.vision.render import DockSpec
@@ -109,8 +110,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"argument --size: expected WxH, 320x240 to 4096x4096, got "
                            f"{args.size!r}", 2) from None
     try:
-        own = args.data_dir / "calibration" / "tray_layout.json"
-        layout = load_layout(own if own.exists() else None)
+        layout = load_layout(own_layout(args.data_dir))
     except LayoutError as e:
         raise CommandError(str(e), 2) from None
     figures = _figures(args.figures)

@@ -78,11 +78,11 @@ def run_sheets(args: argparse.Namespace) -> int:
 
     from dialtray.vision.camcal import sheet_images
     from dialtray.vision.camera import atomic_write_bytes
+    from dialtray.vision.datafiles import own_layout
     from dialtray.vision.layout import LayoutError, load_layout
 
     try:
-        own = args.data_dir / "calibration" / "tray_layout.json"
-        layout = load_layout(args.layout or (own if own.exists() else None))
+        layout = load_layout(args.layout or own_layout(args.data_dir))
     except LayoutError as e:
         raise CommandError(str(e), 2) from None
     for name, img in sheet_images(layout).items():

@@ -16,6 +16,13 @@ from typing import Any
 from dialtray.errors import UserError
 
 
+def own_layout(data_dir: Path) -> Path | None:
+    """The user's own tray layout (``calibration/tray_layout.json`` in the data directory, which
+    the camera calibration writes), or None: the caller then takes the shipped sample's."""
+    own = data_dir / "calibration" / "tray_layout.json"
+    return own if own.exists() else None
+
+
 def tray_files(data_dir: Path, layout: Path | None = None, refs: Path | None = None,
                camera_model: Path | None = None) -> tuple[Any, Path, Any]:
     """Layout, reference directory and camera model (None when there is none) — the ones
@@ -24,9 +31,8 @@ def tray_files(data_dir: Path, layout: Path | None = None, refs: Path | None = N
     from dialtray.vision.layout import SOURCE_LAYOUT, LayoutError, load_layout
     from dialtray.vision.refs import refs_dir
 
-    layout_path = layout or next(
-        (p for p in (data_dir / "calibration" / "tray_layout.json", SOURCE_LAYOUT)
-         if p.exists()), None)
+    layout_path = layout or own_layout(data_dir) or (
+        SOURCE_LAYOUT if SOURCE_LAYOUT.exists() else None)
     if layout_path is None:
         raise UserError("no tray layout: pass --layout FILE (see calibration/README.md)", 2)
     try:
