@@ -68,9 +68,10 @@ function build(powerOn, reason = 0, scratch = null) {
   const old = encoders;
   encoders = pins.quadrature.map(([a, b], n) => {
     const e = new Encoder(c, a, b);
-    if (old[n]) { e.count = old[n].count; e.dead = old[n].dead; e.apply(); }
+    if (old[n]) { e.place(old[n].goal); e.dead = old[n].dead; e.apply(); }
     return e;
   });
+  for (const s of bus.sensors.values()) s.settle();
   c.drive(pins.roll_button, buttonDown ? false : null);
   const decoder = new WS2812Decoder(c.clock, (frame) => {
     const hex = Buffer.from(frame).toString('hex');
@@ -147,24 +148,20 @@ const kick = () => { if (!looping) { looping = true; setImmediate(loop); } };
 const commands = {
   sensor(c) {
     const s = bus.sensor(c.mux, c.ch);
-    if ('angle' in c) s.angle = c.angle;
+    if ('angle' in c) s.setAngle(c.angle);
     if ('magnet' in c) s.magnet = c.magnet;
     if ('nak' in c) s.nak = c.nak;
     if ('gap' in c) s.setGap(c.gap);
     if ('field' in c) s.field = c.field;
     if ('wedge' in c) s.wedge = c.wedge;
   },
-  /** Turn an AS5600's magnet by `delta` units over `ms` of chip time (1 ms steps). */
+  /** Turn an AS5600's magnet by `delta` units over `ms` of chip time (1 ms steps), after
+   * any turn of it still under way (AS5600.rotate); with the power off, at once. */
   rotate(c) {
     const s = bus.sensor(c.mux, c.ch);
-    const steps = Math.max(1, Math.round(c.ms));
-    const from = s.angle;
-    const target = ((from + c.delta) % 4096 + 4096) % 4096;
-    for (let i = 1; i <= steps; i++) {
-      at(chip, i * 1e6, () => {
-        s.angle = i === steps ? target : ((from + c.delta * i / steps) % 4096 + 4096) % 4096;
-      });
-    }
+    if (!chip) { s.rotate(c.delta, 0, 0, (ns, fn) => fn()); s.settle(); return; }
+    const ref = chip;
+    s.rotate(c.delta, c.ms, ref.clock.nanos, (ns, fn) => at(ref, ns, fn));
   },
   mux(c) {
     const m = bus.muxes.get(c.addr);
@@ -175,7 +172,8 @@ const commands = {
   quad(c) {
     const e = encoders[c.n];
     if ('dead' in c) { e.dead = c.dead; e.apply(); }
-    if (c.steps) e.move(c.steps, c.ms * 1e6, !!c.bounce, (ns, fn) => at(chip, ns, fn));
+    if (c.steps && !chip) e.place(e.goal + c.steps); // the power is off: no PIO counts it
+    else if (c.steps) e.move(c.steps, c.ms * 1e6, !!c.bounce, (ns, fn) => at(chip, ns, fn));
   },
   press(c) {
     buttonDown = true;
