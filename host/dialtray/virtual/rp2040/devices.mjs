@@ -252,6 +252,7 @@ export class Encoder {
     this.chip = chip; this.a = a; this.b = b; this.count = 0; this.dead = false;
     // where the moves asked for so far leave the count, and when the last ends (chip ns)
     this.goal = 0; this.busyUntil = 0;
+    this.onChange = null; // (count) => void: the contacts moved (camera follow)
     this.apply();
   }
   /** The shaft where the moves asked for leave it (a reset: the hand finishes its turn). */
@@ -259,6 +260,7 @@ export class Encoder {
     this.count = count; this.goal = count; this.busyUntil = 0;
   }
   apply() {
+    if (this.onChange) this.onChange(this.count);
     const s = [0, 2, 3, 1][this.count & 3];
     if (this.dead) { this.chip.drive(this.a, null); this.chip.drive(this.b, null); return; }
     this.chip.drive(this.a, s & 1 ? null : false);

@@ -8,7 +8,7 @@
 // The USB CDC is a TCP server on 127.0.0.1 (port in the first event): pyserial's socket:// and
 // `mpremote connect socket://...` use it like the Pico's /dev/ttyACM0. One JSON command a line
 // on stdin drives the bench; one JSON event a line on stdout reports it (ready, boot, leds,
-// stats, error). See dialtray/virtual/rp2040/harness.py for the Python side.
+// at, stats, error). See dialtray/virtual/rp2040/harness.py for the Python side.
 import fs from 'node:fs';
 import net from 'node:net';
 import readline from 'node:readline';
@@ -46,6 +46,21 @@ let lastFrame = '';
 let powered = false;
 let boots = 0;
 let pending = null; // {reason, scratch}: the watchdog fired; rebuild after this slice
+// `follow` on: every dial where the firmware finds it somewhere new is reported (`at`): an
+// AS5600's angle as the firmware reads it, an encoder's count as its contacts move (the PIO
+// sees every transition). The virtual camera films these very positions, on the chip's clock.
+let following = false;
+const seenAt = new Map();
+const report = (key, fields, value) => {
+  if (!following || seenAt.get(key) === value) return;
+  seenAt.set(key, value);
+  emit({ ev: 'at', ...fields });
+};
+const sensorAt = (mux, ch) => {
+  const s = bus.sensor(mux, ch);
+  if (!s.onRead) s.onRead = (angle) => report(`s${mux}:${ch}`, { mux, ch, angle }, angle);
+  return s;
+};
 const stats = { instructions: 0, simStart: 0, wallStart: 0 };
 
 function at(chipRef, deltaNs, fn) {
@@ -69,6 +84,7 @@ function build(powerOn, reason = 0, scratch = null) {
   encoders = pins.quadrature.map(([a, b], n) => {
     const e = new Encoder(c, a, b);
     if (old[n]) { e.place(old[n].goal); e.dead = old[n].dead; e.apply(); }
+    e.onChange = (count) => report(`q${n}`, { quad: n, count }, count);
     return e;
   });
   for (const s of bus.sensors.values()) s.settle();
@@ -147,7 +163,7 @@ const kick = () => { if (!looping) { looping = true; setImmediate(loop); } };
 // ---- commands ----------------------------------------------------------------------------------
 const commands = {
   sensor(c) {
-    const s = bus.sensor(c.mux, c.ch);
+    const s = sensorAt(c.mux, c.ch);
     if ('angle' in c) s.setAngle(c.angle);
     if ('magnet' in c) s.magnet = c.magnet;
     if ('nak' in c) s.nak = c.nak;
@@ -158,7 +174,7 @@ const commands = {
   /** Turn an AS5600's magnet by `delta` units over `ms` of chip time (1 ms steps), after
    * any turn of it still under way (AS5600.rotate); with the power off, at once. */
   rotate(c) {
-    const s = bus.sensor(c.mux, c.ch);
+    const s = sensorAt(c.mux, c.ch);
     if (!chip) { s.rotate(c.delta, 0, 0, (ns, fn) => fn()); s.settle(); return; }
     const ref = chip;
     s.rotate(c.delta, c.ms, ref.clock.nanos, (ns, fn) => at(ref, ns, fn));
@@ -187,6 +203,8 @@ const commands = {
     if (!c.on) { powered = false; chip = null; }
   },
   reset() { build(true); kick(); },
+  /** `at` events on (or off): see `following`. */
+  follow(c) { following = !!c.on; seenAt.clear(); },
   /** The CPU stops executing for `ms` of chip time (a task that never yields); timers, the
    * watchdog and the PIO go on. */
   stall(c) { if (chip) chip.stallUntil = chip.clock.nanos + c.ms * 1e6; },
