@@ -131,11 +131,13 @@ def align(n: F32, target: F32 | Target, hint: Alignment | None = None, exact: bo
                 float(_unit(patch) @ tu), Alignment(w, hint.score, hint.bank)
     r = cv2.matchTemplate(n, template, cv2.TM_CCOEFF_NORMED)
     _, score, _, (x, y) = cv2.minMaxLoc(r)
-    found = tg.ecc.refine(n, shift((x, y)), ECC_STEPS)
-    if found is None:  # kept the integer alignment
+    refined = tg.ecc.refine_seen(n, shift((x, y)), ECC_STEPS)
+    if refined is None:  # kept the integer alignment
         return n[y:y + th, x:x + tw], (x, y), float(score), None
+    found, seen = refined
     warp = polished(template, n, found) if exact else found
-    patch = warped(n, warp, (tw, th))
+    # the ECC steps' last look is the aligned patch when they converged and no polish moved it
+    patch = seen if seen is not None and not exact else warped(n, warp, (tw, th))
     fit = float(_unit(patch) @ tu)
     if fit < score:  # ECC wandered off (a dial mid-turn can pull it round, even off the
         # window): a refinement that fits worse than where it started is no refinement

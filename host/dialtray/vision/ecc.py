@@ -61,6 +61,14 @@ class EuclideanECC:
                ) -> npt.NDArray[np.float32] | None:
         """``warp`` (template px -> ``image`` px, 2 x 3) moved to maximise the correlation,
         at most ``steps`` steps; None where OpenCV's ECC would raise (no convergence)."""
+        found = self.refine_seen(image, warp, steps)
+        return None if found is None else found[0]
+
+    def refine_seen(self, image: F32, warp: npt.NDArray[np.float32], steps: int
+                    ) -> tuple[npt.NDArray[np.float32], F32 | None] | None:
+        """``refine``'s warp and, when the search ended by converging there, ``image`` seen
+        through it (the aligned patch, template-sized: the last step already warped it, so
+        the caller need not warp again; None when the warp moved after the last look)."""
         if not self.usable:
             return None
         a0, a1, a2 = (float(v) for v in warp[0])
@@ -71,6 +79,7 @@ class EuclideanECC:
         mat = np.empty((2, 3), np.float32)
         best = (a0, a1, a2, a3, a4, a5)
         last = -2.0
+        patch: F32 | None = None
         for k in range(steps):
             mat[0] = (a0, a1, a2)
             mat[1] = (a3, a4, a5)
@@ -85,6 +94,7 @@ class EuclideanECC:
                 break
             best = (a0, a1, a2, a3, a4, a5)
             if k and abs(rho - last) < EPS:
+                patch = seen.reshape(self.size[1], self.size[0])  # seen through ``a`` itself
                 break
             last = rho
             den = cross - (h0 * g0 + h1 * g1 + h2 * g2)
@@ -102,4 +112,4 @@ class EuclideanECC:
                                       a3 * si + a4 * co, a3 * d2 + a4 * d5 + a5)
         mat[0] = (a0, a1, a2)
         mat[1] = (a3, a4, a5)
-        return mat
+        return mat, patch
