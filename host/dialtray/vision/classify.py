@@ -231,7 +231,9 @@ class DialClassifier:
 
     def _read(self, crop: Image, n: F32, hint: Alignment | None, exact: bool = True
               ) -> DialRead:
-        patch, (x, y), fit, self.last_alignment = align(n, self._target, hint, exact)
+        # the quick pass searches at half size; the exact one (a read not sure) as before
+        patch, (x, y), fit, self.last_alignment = align(n, self._target, hint, exact,
+                                                        coarse=not exact)
         coarse = fit
         seen = read_colours(crop, (x, y), self.window, self.hues)
         self._found = None  # where the window was found, for a synthesis when unsure
