@@ -267,7 +267,8 @@ class DialClassifier:
         """Score the aligned ``patch`` with banks ``lo``..``hi``-1 and decide."""
         all_scores = self.scorer.scores(patch, lo, hi)  # regions x banks x templates
         weight = self.scorer.weight
-        pick = int(np.argmax(np.einsum("r,rbt->bt", weight, all_scores).max(axis=1)))
+        pick = 0 if hi - lo == 1 else \
+            int(np.argmax(np.einsum("r,rbt->bt", weight, all_scores).max(axis=1)))
         bank = lo + pick
         if self.last_alignment is not None:
             self.last_alignment.bank = bank
@@ -277,14 +278,14 @@ class DialClassifier:
         per_label = np.maximum(np.maximum.reduceat(scores[self._by_label], self._label_starts),
                                np.float32(-1.0))
         top = int(np.argmax(per_label))
-        close = np.nonzero(per_label >= per_label[top] - RIVAL_WINDOW)[0]
+        near = set(np.nonzero(per_label >= per_label[top] - RIVAL_WINDOW)[0].tolist())
         # the runner-up is weighed however far behind: with none close, a blurred blob
         # matching one click a little read at confidence 1.0 (STRESS: truth 2, read 8)
-        close = np.union1d(close, np.argsort(per_label)[-2:])
+        near.update(np.argsort(per_label)[-2:].tolist())
         if self.label_list[top][0] == BETWEEN:  # mid-turn must beat the likeliest click,
             clicks = self._click_labels  # however far below: a settled dial read as
-            click = int(clicks[np.argmax(per_label[clicks])])  # mid-turn is a false alarm
-            close = np.union1d(close, [click])
+            near.add(int(clicks[np.argmax(per_label[clicks])]))  # mid-turn: a false alarm
+        close = sorted(near)
         best = top
         z_min, rival_label, self._margin = self._margin_over(top, close, scores, cell_scores,
                                                              bank)
@@ -305,7 +306,7 @@ class DialClassifier:
         return BETWEEN_THRESHOLD if self.label_list[label][0] == BETWEEN else \
             CONFIDENCE_THRESHOLD
 
-    def _margin_over(self, best: int, close: npt.NDArray[np.intp], scores: F32,
+    def _margin_over(self, best: int, close: list[int], scores: F32,
                      cell_scores: F32, bank: int) -> tuple[float, int, str]:
         """How sure ``best`` is against each other ``close`` label, region by region where
         their templates differ; the least sure (z), that rival and why. z = 1: the crop is

@@ -21,10 +21,15 @@ SMOOTH = 1.4  # px: evens out the blur of a capture photo and a worse one
 LOG_OFFSET = 100.0
 
 
+# ``cv2.log`` of every 8-bit grey level plus the offset: the log of a grey pixel is its
+# level's entry (one table lookup where a conversion to float, a sum and a log were made)
+_LOG_TABLE = np.asarray(cv2.log(np.arange(256, dtype=np.float32).reshape(1, 256)
+                                + np.float32(LOG_OFFSET)), np.float32).reshape(256)
+
+
 def logged(bgr: Image) -> F32:
     """Grey in log light (light is multiplicative: uneven light becomes an additive slope)."""
-    return np.asarray(cv2.log(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
-                              + LOG_OFFSET), np.float32)
+    return np.asarray(cv2.LUT(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), _LOG_TABLE), np.float32)
 
 
 def highpass(g: F32) -> F32:
