@@ -196,6 +196,16 @@ class _Cells:
     lab: npt.NDArray[np.intp]
     n: int
     count1: npt.NDArray[np.intp]
+    at: dict[int, npt.NDArray[np.intp]]  # crop width -> each sample's pixel in a crop at 0, 0
+
+    def pixels(self, width: int) -> npt.NDArray[np.intp]:
+        """Where each sampled pixel (``where``) is in a flat crop ``width`` px wide, the
+        template at (0, 0)."""
+        found = self.at.get(width)
+        if found is None:
+            row, col = np.divmod(self.where, (self.w + 1) // 2)
+            found = self.at[width] = np.asarray(2 * row * width + 2 * col, np.intp)
+        return found
 
 
 _CELLS: dict[int, tuple[Window, _Cells]] = {}  # id(window) -> (window, its cells)
@@ -211,7 +221,7 @@ def _cells(window: Window) -> _Cells:
     where, lab = _cell_labels(tuple(window.size), tuple(tuple(c.rect) for c in window.cells))
     n = len(window.cells)
     cells = _Cells(w, h, np.asarray(where, np.intp), np.asarray(lab, np.intp), n,
-                   np.maximum(np.bincount(lab, minlength=n), 1))
+                   np.maximum(np.bincount(lab, minlength=n), 1), {})
     if len(_CELLS) >= MAX_CELLS:
         _CELLS.clear()
     _CELLS[id(window)] = (window, cells)  # the window kept with it: its id is not reused
@@ -234,19 +244,20 @@ def _sampled(crop: Image, offset: tuple[int, int], window: Window,
         x0, y0 = x0 + pad, y0 + pad
     # every other pixel each way is plenty for a block of colour: one white balance and one
     # colour conversion for the whole window, then every cell at once (per-cell sums by label)
-    win = crop[y0:y0 + h:2, x0:x0 + w:2]
-    gain = _white_gain(crop[y0:y0 + h:4, x0:x0 + w:4])  # win[::2, ::2]
+    gain = _white_gain(crop[y0:y0 + h:4, x0:x0 + w:4])  # every other sample each way
     # the gain as a per-channel lookup table: the same rounding as scaling every pixel
     # (convertScaleAbs of the float32 product), computed for 256 levels instead of each pixel
     lut = cv2.convertScaleAbs(_LEVELS * gain)
-    where, lab, n = cells.where, cells.lab, cells.n
+    crop = np.ascontiguousarray(crop)
+    at = cells.pixels(crop.shape[1]) + (y0 * crop.shape[1] + x0)
+    lab, n = cells.lab, cells.n
     hidden = np.zeros(n, bool)
     if ignore is not None:
-        seen = ~ignore[::2, ::2].ravel()[where]
+        seen = ~ignore[::2, ::2].ravel()[cells.where]
         # a cell mostly under the figure is not read from the little left of it
         hidden = np.bincount(lab[seen], minlength=n) < MIN_VISIBLE * np.bincount(lab, minlength=n)
-        where, lab = where[seen], lab[seen]
-    picked = np.ascontiguousarray(win).reshape(-1, 3)[where].reshape(-1, 1, 3)
+        at, lab = at[seen], lab[seen]
+    picked = crop.reshape(-1, 3)[at].reshape(-1, 1, 3)
     return np.asarray(cv2.LUT(picked, lut), np.uint8), lab, hidden, cells
 
 

@@ -71,8 +71,7 @@ class EuclideanECC:
         the caller need not warp again; None when the warp moved after the last look)."""
         if not self.usable:
             return None
-        a0, a1, a2 = (float(v) for v in warp[0])
-        a3, a4, a5 = (float(v) for v in warp[1])
+        a0, a1, a2, a3, a4, a5 = np.asarray(warp).ravel().tolist()
         cx, cy = self.centre
         g0, g1, g2 = self.gt
         m0, m1, m2 = self.hgt
@@ -86,7 +85,7 @@ class EuclideanECC:
             seen = np.asarray(cv2.warpAffine(image, mat, self.size, flags=cv2.INTER_LINEAR
                                              | cv2.WARP_INVERSE_MAP,
                                              borderMode=cv2.BORDER_REPLICATE), np.float32).ravel()
-            h0, h1, h2, cross, total = (float(v) for v in self.rows @ seen)
+            h0, h1, h2, cross, total = (self.rows @ seen).tolist()
             norm2 = float(seen @ seen) - total * total / self.count
             rho = cross / math.sqrt(max(norm2 * self.tn2, 1e-30))
             if k and rho < last:  # worse than the step before: that one stands

@@ -56,7 +56,9 @@ class Mosaic:
         my = np.empty_like(mx)
         for members, gx, gy in grid.groups:  # windows of one size: (k, h, w) at once
             den = _affine(hm[2], gx, gy)
-            u, v = _affine(hm[0], gx, gy) / den, _affine(hm[1], gx, gy) / den
+            u, v = _affine(hm[0], gx, gy), _affine(hm[1], gx, gy)
+            u /= den
+            v /= den
             if reg.camera is not None:
                 uv = reg.camera.distort_pixels(np.column_stack([u.ravel(), v.ravel()]))
                 u, v = uv[:, 0].reshape(den.shape), uv[:, 1].reshape(den.shape)
@@ -127,9 +129,9 @@ def _affine(row: npt.NDArray[np.float64], gx: Floats, gy: Floats) -> Floats:
     """``row[0] * gx + row[1] * gy + row[2]`` with ``gx`` (k, 1, w) and ``gy`` (k, h, 1):
     per sample the very operations of ``register._maps_for`` (products on the axes, sums
     broadcast to the grid)."""
-    out = np.add(row[0] * gx, row[1] * gy)
+    out: Floats = np.add(row[0] * gx, row[1] * gy)
     out += row[2]
-    return np.asarray(out, np.float64)
+    return out
 
 
 class _Grid:
