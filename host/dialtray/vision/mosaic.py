@@ -55,15 +55,15 @@ class Mosaic:
         mx = np.empty(self.starts[-1] * ROW, np.float32)
         my = np.empty_like(mx)
         for members, gx, gy in grid.groups:  # windows of one size: (k, h, w) at once
-            den = _affine(hm[2], gx, gy)
+            inv = np.divide(1.0, _affine(hm[2], gx, gy))
             u, v = _affine(hm[0], gx, gy), _affine(hm[1], gx, gy)
-            u /= den
-            v /= den
+            u *= inv
+            v *= inv
             if reg.camera is not None:
                 uv = reg.camera.distort_pixels(np.column_stack([u.ravel(), v.ravel()]))
-                u, v = uv[:, 0].reshape(den.shape), uv[:, 1].reshape(den.shape)
+                u, v = uv[:, 0].reshape(inv.shape), uv[:, 1].reshape(inv.shape)
             for j, i in enumerate(members):
-                a, n = self.starts[i] * ROW, den[j].size
+                a, n = self.starts[i] * ROW, inv[j].size
                 for flat, coord in ((mx, u), (my, v)):
                     flat[a:a + n] = coord[j].ravel()
                     flat[a + n:self.starts[i + 1] * ROW] = flat[a + n - 1]  # its last sample
@@ -126,11 +126,10 @@ class Mosaic:
 
 
 def _affine(row: npt.NDArray[np.float64], gx: Floats, gy: Floats) -> Floats:
-    """``row[0] * gx + row[1] * gy + row[2]`` with ``gx`` (k, 1, w) and ``gy`` (k, h, 1):
-    per sample the very operations of ``register._maps_for`` (products on the axes, sums
-    broadcast to the grid)."""
-    out: Floats = np.add(row[0] * gx, row[1] * gy)
-    out += row[2]
+    """``(row[0] * gx + row[2]) + row[1] * gy`` with ``gx`` (k, 1, w) and ``gy`` (k, h, 1):
+    per sample the very operations of ``register._maps_for`` (products and the constant on
+    the axes, one sum broadcast to the grid)."""
+    out: Floats = np.add(row[0] * gx + row[2], row[1] * gy)
     return out
 
 
