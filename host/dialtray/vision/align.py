@@ -15,7 +15,9 @@ then finishes (``polished``). Issue 35: 0.26 -> ~0.17 ms a window, the same read
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 import cv2
 import numpy as np
@@ -39,15 +41,23 @@ ECC_STEPS = 12  # ECC steps from the search's integer offset (3 are usually enou
 POLISH_STOP = (cv2.TERM_CRITERIA_COUNT, 1, 0)
 
 
-@dataclass
 class Alignment:
     """Where a window's template sat in the last crop (kept between frames: a base that
-    has not moved needs no new search) and how well it matched then."""
+    has not moved needs no new search) and how well it matched then (``score``: given, or
+    computed when first asked, as only a frame that uses it as a hint does)."""
 
-    warp: npt.NDArray[np.float32]
-    score: float
-    bank: int = -1  # the template bank (blur) the window's photo matched best, once known
-    exact: bool = True  # False: the inverse-compositional steps' optimum, not polished
+    def __init__(self, warp: npt.NDArray[np.float32], score: float | Callable[[], float],
+                 bank: int = -1, exact: bool = True) -> None:
+        self.warp = warp
+        self._score = score
+        self.bank = bank  # the template bank (blur) the window's photo matched best, once known
+        self.exact = exact  # False: the inverse-compositional steps' optimum, not polished
+
+    @property
+    def score(self) -> float:
+        if callable(self._score):
+            self._score = self._score()
+        return self._score
 
 
 def shift(offset: tuple[int, int]) -> npt.NDArray[np.float32]:
@@ -70,21 +80,20 @@ def halved(a: F32) -> F32:
                       np.float32)
 
 
-def search(n: F32, tg: Target, coarse: bool) -> tuple[int, int, float]:
+def search(n: F32, tg: Target, coarse: bool) -> tuple[int, int, float | None]:
     """The integer offset where ``tg``'s template matches ``n`` best and the match there
     (the zero-mean normalised correlation). ``coarse``: searched at half size, so the offset
     is even and up to a pixel from the full-size peak (ECC steps from there find the same
     optimum): ``matchTemplate``'s cost is a DFT of the template's size, ~4x less at half
-    size (issue 35)."""
+    size (issue 35); the match at the offset is not computed there (None: the first ECC
+    step measures it)."""
     if not coarse:
         r = cv2.matchTemplate(n, tg.template, cv2.TM_CCOEFF_NORMED)
         _, score, _, (x, y) = cv2.minMaxLoc(r)
         return x, y, float(score)
     r = cv2.matchTemplate(halved(n), tg.half, cv2.TM_CCOEFF_NORMED)
     _, _, _, (x, y) = cv2.minMaxLoc(r)
-    x, y = 2 * x, 2 * y
-    th, tw = tg.template.shape
-    return x, y, float(_unit(n[y:y + th, x:x + tw]) @ tg.unit)
+    return 2 * x, 2 * y, None
 
 
 def polished(template: F32, n: F32, warp: npt.NDArray[np.float32]
@@ -160,14 +169,20 @@ def align(n: F32, target: F32 | Target, hint: Alignment | None = None, exact: bo
     x, y, score = search(n, tg, coarse)
     refined = tg.ecc.refine_seen(n, shift((x, y)), ECC_STEPS)
     if refined is None:  # kept the integer alignment
-        return n[y:y + th, x:x + tw], (x, y), float(score), None
-    found, seen = refined
-    warp = polished(template, n, found) if exact else found
-    # the ECC steps' last look is the aligned patch when they converged and no polish moved it
-    patch = seen if seen is not None and not exact else warped(n, warp, (tw, th))
-    fit = float(_unit(patch) @ tu)
+        start = n[y:y + th, x:x + tw]
+        return start, (x, y), float(_unit(start) @ tu) if score is None else score, None
+    warp = polished(template, n, refined.warp) if exact else refined.warp
+    if score is None:  # the coarse search's offset: the first ECC step's look measured it
+        score = refined.first
+    if refined.patch is not None and not exact:
+        # the ECC steps converged: their last look is the aligned patch, its match theirs
+        patch, fit = refined.patch, refined.fit
+    else:
+        patch = warped(n, warp, (tw, th))
+        fit = float(_unit(patch) @ tu)
     if fit < score:  # ECC wandered off (a dial mid-turn can pull it round, even off the
         # window): a refinement that fits worse than where it started is no refinement
         return n[y:y + th, x:x + tw], (x, y), float(score), None
+    rim = partial(tg.still, patch)  # measured when a later frame is hinted with it
     return patch, (round(float(warp[0, 2])), round(float(warp[1, 2]))), fit, \
-        Alignment(np.asarray(warp, np.float32), tg.still(patch), exact=exact)
+        Alignment(np.asarray(warp, np.float32), rim, exact=exact)

@@ -20,6 +20,7 @@ alignment. A step that makes the correlation worse ends the search at the step b
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -62,13 +63,11 @@ class EuclideanECC:
         """``warp`` (template px -> ``image`` px, 2 x 3) moved to maximise the correlation,
         at most ``steps`` steps; None where OpenCV's ECC would raise (no convergence)."""
         found = self.refine_seen(image, warp, steps)
-        return None if found is None else found[0]
+        return None if found is None else found.warp
 
     def refine_seen(self, image: F32, warp: npt.NDArray[np.float32], steps: int
-                    ) -> tuple[npt.NDArray[np.float32], F32 | None] | None:
-        """``refine``'s warp and, when the search ended by converging there, ``image`` seen
-        through it (the aligned patch, template-sized: the last step already warped it, so
-        the caller need not warp again; None when the warp moved after the last look)."""
+                    ) -> Refined | None:
+        """``refine``'s warp, with what its steps saw on the way (``Refined``)."""
         if not self.usable:
             return None
         a0, a1, a2, a3, a4, a5 = np.asarray(warp).ravel().tolist()
@@ -77,7 +76,7 @@ class EuclideanECC:
         m0, m1, m2 = self.hgt
         mat = np.empty((2, 3), np.float32)
         best = (a0, a1, a2, a3, a4, a5)
-        last = -2.0
+        last = first = -2.0
         patch: F32 | None = None
         for k in range(steps):
             mat[0] = (a0, a1, a2)
@@ -88,12 +87,15 @@ class EuclideanECC:
             h0, h1, h2, cross, total = (self.rows @ seen).tolist()
             norm2 = float(seen @ seen) - total * total / self.count
             rho = cross / math.sqrt(max(norm2 * self.tn2, 1e-30))
+            if not k:
+                first = rho
             if k and rho < last:  # worse than the step before: that one stands
                 a0, a1, a2, a3, a4, a5 = best
                 break
             best = (a0, a1, a2, a3, a4, a5)
             if k and abs(rho - last) < EPS:
                 patch = seen.reshape(self.size[1], self.size[0])  # seen through ``a`` itself
+                last = rho
                 break
             last = rho
             den = cross - (h0 * g0 + h1 * g1 + h2 * g2)
@@ -111,4 +113,16 @@ class EuclideanECC:
                                       a3 * si + a4 * co, a3 * d2 + a4 * d5 + a5)
         mat[0] = (a0, a1, a2)
         mat[1] = (a3, a4, a5)
-        return mat, patch
+        return Refined(mat, patch, first, last if patch is not None else -2.0)
+
+
+class Refined(NamedTuple):
+    """What ``refine_seen`` found: the warp; when the steps ended by converging on it, the
+    image seen through it (the aligned patch: the last step already warped it, so the
+    caller need not warp again; else None); the correlation at the start warp (the first
+    step's look) and at the patch (-2 when there is none)."""
+
+    warp: npt.NDArray[np.float32]
+    patch: F32 | None
+    first: float
+    fit: float
