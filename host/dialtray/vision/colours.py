@@ -81,30 +81,32 @@ def read_colours(crop: Image, offset: tuple[int, int], window: Window,
     bg = _background(px[:, 2], lab, n, cells.count1 if ignore is None else None)
     # Pixel by pixel, not on average: a figure leaning over part of the cell (its own
     # colour) or a dial mid-turn (half a block) is a minority or a split, not a colour
-    col = bg & (px[:, 1] >= MIN_SATURATION)
-    lab_col = lab[col]
-    n_bg = np.bincount(lab[bg], minlength=n).tolist()
-    n_col = np.bincount(lab_col, minlength=n).tolist()
-    # each coloured pixel votes for the palette colour nearest its hue (none if no colour is
-    # within MAX_HUE_DIFF): a figure of another colour over part of a block is outvoted,
-    # where an average of the hues would drift between the two (red and green made orange)
+    # each coloured (saturated) pixel votes for the palette colour nearest its hue (none if
+    # no colour is within MAX_HUE_DIFF): a figure of another colour over part of a block is
+    # outvoted, where an average of the hues would drift between the two (red and green made
+    # orange). Per cell, one count of each vote and of the plain pixels, all in one bincount
     names = list(hues)
-    votes = _votes(px[col, 0], tuple(hues[k] for k in names))
-    m = len(names) + 1
-    tally = np.bincount(lab_col * m + votes, minlength=n * m).reshape(n, m).tolist()
+    m = len(names) + 1  # votes 0 .. m - 1 (m - 1: no palette colour near), m: plain
+    votes = np.where(px[:, 1] >= MIN_SATURATION,
+                     _votes(np.asarray(px[:, 0], np.uint8), tuple(hues[k] for k in names)),
+                     m)[bg]
+    counts = np.bincount(lab[bg] * (m + 1) + votes, minlength=n * (m + 1))
     out: dict[str, str] = {}
-    for i, cell in enumerate(window.cells):
-        share = float(n_col[i]) / max(n_bg[i], 1)
-        if n_bg[i] == 0 or hidden[i]:
+    for i, (cell, row) in enumerate(zip(window.cells, counts.reshape(n, m + 1).tolist(),
+                                        strict=True)):
+        n_col = sum(row[:m])
+        n_bg = n_col + row[m]
+        share = float(n_col) / max(n_bg, 1)
+        if n_bg == 0 or hidden[i]:
             out[cell.stat] = "unknown"
         elif share <= 1.0 - MIN_SHARE:
             out[cell.stat] = "none"
         elif share < MIN_SHARE or not names:
             out[cell.stat] = "unknown"
         else:
-            row = tally[i][:-1]
-            best = row.index(max(row))  # the first of the most voted, as np.argmax
-            ok = row[best] >= MIN_VOTE * max(n_col[i], 1)
+            tally = row[:m - 1]
+            best = tally.index(max(tally))  # the first of the most voted, as np.argmax
+            ok = tally[best] >= MIN_VOTE * max(n_col, 1)
             out[cell.stat] = names[best] if ok else "unknown"
     return out
 
