@@ -135,7 +135,8 @@ class Target:
 
 
 def align(n: F32, target: F32 | Target, hint: Alignment | None = None, exact: bool = True,
-          coarse: bool = False) -> tuple[F32, tuple[int, int], float, Alignment | None]:
+          coarse: bool = False, enough: float | None = None
+          ) -> tuple[F32, tuple[int, int], float, Alignment | None]:
     """``n`` (a read crop) aligned on ``template``: an integer search (``matchTemplate``) and
     then ECC steps for a rotation and sub-pixel shift (a base seated a few degrees
     off turns its windows). With a ``hint`` (where the window was in the last frame) the
@@ -146,7 +147,9 @@ def align(n: F32, target: F32 | Target, hint: Alignment | None = None, exact: bo
     Whether a hint still fits is judged on the target's rim when it has one. ``exact``
     False: a search's alignment is not polished by OpenCV's ECC step (``Alignment.exact``
     says so; a reader that is not sure of what it read there aligns again, exactly).
-    ``coarse``: the integer search at half size (``search``)."""
+    ``coarse``: the integer search at half size (``search``). ``enough``: a search whose
+    integer offset matches this well is not refined (a reader that only asks whether the
+    window is there: ECC's fit is never below the offset's)."""
     tg = target if isinstance(target, Target) else Target(target)
     template, tu = tg.template, tg.unit
     th, tw = template.shape
@@ -167,6 +170,12 @@ def align(n: F32, target: F32 | Target, hint: Alignment | None = None, exact: bo
             return patch, (round(float(w[0, 2])), round(float(w[1, 2]))), \
                 float(_unit(patch) @ tu), Alignment(w, hint.score, hint.bank)
     x, y, score = search(n, tg, coarse)
+    if enough is not None:
+        start = n[y:y + th, x:x + tw]
+        score = float(_unit(start) @ tu) if score is None else score
+        if score >= enough:
+            return start, (x, y), score, Alignment(shift((x, y)), partial(tg.still, start),
+                                                   exact=False)
     refined = tg.ecc.refine_seen(n, shift((x, y)), ECC_STEPS)
     if refined is None:  # kept the integer alignment
         start = n[y:y + th, x:x + tw]

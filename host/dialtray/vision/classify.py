@@ -232,15 +232,15 @@ class DialClassifier:
 
     def _read(self, crop: Image, n: F32, hint: Alignment | None, exact: bool = True
               ) -> DialRead:
-        # the quick pass searches at half size; the exact one (a read not sure) as before
+        # the quick pass searches at half size, the exact one as before; a one-look dial's
+        # window found well enough is not refined (whether it is there is all that is read)
+        enough = SINGLE_MIN_SCORE if len(self.label_list) == 1 and not exact else None
         patch, (x, y), fit, self.last_alignment = align(n, self._target, hint, exact,
-                                                        coarse=not exact)
+                                                        coarse=not exact, enough=enough)
         coarse = fit
         seen = read_colours(crop, (x, y), self.window, self.hues)
         self._found = None  # where the window was found, for a synthesis when unsure
-        self._unsure_top = None
-        self.last_synthesis = None
-        self.last_check = None
+        self._unsure_top = self.last_synthesis = self.last_check = None
         if fit < MIN_WINDOW_FIT:  # a dial mid-turn fits the mean less well: its best look?
             fit = max(fit, float(np.max(self._whole @ _unit(patch))))
         if fit < MIN_WINDOW_FIT:  # not this figure's window where the layout says it is
