@@ -32,6 +32,11 @@ sys.dont_write_bytecode = False
 # and on 2 shared cores they spin waiting for work: the vision tests' small matrix products
 # (synthesis) cost ~1.5-2.5x the CPU with them (a STRESS slice: 7.8-13 s user vs 4.7-5.2 s).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+# OpenCV likewise: its parallel loops (blurs, remaps, resizes) start a thread per core in every
+# test process, and with two workers a core they only wait on each other: the vision tests cost
+# ~6-9 % more CPU with them (test_live_loop + test_synthesis: 29.0 s with, 26.4 s without; the
+# accuracy and camera-mistake tests 28.6 vs 26.9 s; at -n0, load ~7), mostly in futex waits.
+os.environ.setdefault("OPENCV_FOR_THREADS_NUM", "1")
 
 
 def pytest_configure(config: pytest.Config) -> None:
