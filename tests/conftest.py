@@ -172,7 +172,9 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     """With ``DIALTRAY_TEST_CPU=FILE``, each test's wall and CPU seconds (set-up, call and
     tear-down; the worker's threads and every child process it waited for, the virtual trays
     and `dialtray` commands included) are appended to FILE as ``nodeid<TAB>wall<TAB>cpu<TAB>
-    worker`` (the xdist worker, in the order it ran them: how the tests were dealt).
+    worker<TAB>own`` (the xdist worker, in the order it ran them: how the tests were dealt;
+    ``own``: the part spent in the worker process itself, its threads and in-process servers
+    included; the rest is the programs it started).
     ``--durations`` gives wall time only, and on 2 shared cores the suite's time is bound by
     CPU: this says which tests to make cheaper. Servers that detach (PostgreSQL) are not
     counted."""
@@ -180,15 +182,17 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     if not path:
         yield
         return
-    wall0, cpu0 = time.monotonic(), _cpu_s()
+    wall0, (own0, kids0) = time.monotonic(), _cpu_s()
     yield
-    wall, cpu = time.monotonic() - wall0, _cpu_s() - cpu0
+    own1, kids1 = _cpu_s()
+    wall, own, cpu = time.monotonic() - wall0, own1 - own0, own1 + kids1 - own0 - kids0
     with open(path, "a") as f:
         worker = os.environ.get("PYTEST_XDIST_WORKER", "-")
-        f.write(f"{item.nodeid}\t{wall:.2f}\t{cpu:.2f}\t{worker}\n")
+        f.write(f"{item.nodeid}\t{wall:.2f}\t{cpu:.2f}\t{worker}\t{own:.2f}\n")
 
 
-def _cpu_s() -> float:
+def _cpu_s() -> tuple[float, float]:
+    """(this process' CPU seconds, its reaped children's)."""
     me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(
         resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+    return me.ru_utime + me.ru_stime, kids.ru_utime + kids.ru_stime
