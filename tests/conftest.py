@@ -8,6 +8,7 @@ changes: every test still runs.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import resource
@@ -15,6 +16,7 @@ import signal
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,6 +34,11 @@ sys.dont_write_bytecode = False
 # and on 2 shared cores they spin waiting for work: the vision tests' small matrix products
 # (synthesis) cost ~1.5-2.5x the CPU with them (a STRESS slice: 7.8-13 s user vs 4.7-5.2 s).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+# OpenCV likewise: its parallel loops (blurs, remaps, resizes) start a thread per core in every
+# test process, and with two workers a core they only wait on each other: the vision tests cost
+# ~6-9 % more CPU with them (test_live_loop + test_synthesis: 29.0 s with, 26.4 s without; the
+# accuracy and camera-mistake tests 28.6 vs 26.9 s; at -n0, load ~7), mostly in futex waits.
+os.environ.setdefault("OPENCV_FOR_THREADS_NUM", "1")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -49,16 +56,20 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests marked ``slow`` first, on every worker, the longest at the very front.
+    """Every worker's share of the tests starts with its longest; the longer tests are dealt
+    out so that each share gets an even part of the work.
 
     ``--dist worksteal`` hands each worker a contiguous share of the collected list (the first
     third to one worker, the next to another…) and balances the shares by moving tests from the
     end of the longest queue. All the slow tests first in the list therefore all landed on one
     worker, which ran them one after another while the others finished the short tests and
-    then waited for it. So the slow tests are dealt out (longest estimate first, each to the
-    share with the least slow work so far: ``worksteal_order``) and put at the front of their
-    worker's share, longest first; the short tests fill the shares in their collected order.
-    Every worker collects the same list and computes the same order (xdist requires it)."""
+    then waited for it; and a long test collected last (tests/vision's) started when the
+    others had nothing left to run. So the tests with an estimate (``@pytest.mark.slow(cost=
+    S)``, else tests/durations.tsv: ``durations``) are dealt out (longest estimate first, each
+    to the share with the least work so far: ``worksteal_order``) and put at the front of their
+    worker's share, longest first; the short tests fill the shares in their collected order, so
+    what is stolen at the end is short. Every worker collects the same list and computes the
+    same order (xdist requires it). Only the order changes: every test still runs."""
     slow = [item for item in items if item.get_closest_marker("slow") is not None]
     fast = [item for item in items if item.get_closest_marker("slow") is None]
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0") or 0)
@@ -66,7 +77,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if workers < 2 or dist != "worksteal" or not slow:
         items[:] = slow + fast
         return
-    items[:] = worksteal_order(slow, fast, workers)
+    known = durations()
+    timed = slow + [item for item in fast if item.nodeid in known]
+    items[:] = worksteal_order(timed, [item for item in fast if item.nodeid not in known],
+                               workers)
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -121,10 +135,34 @@ def deal_key(item: pytest.Item) -> str:
 
 
 def slow_estimate(item: pytest.Item) -> float:
-    """A slow test's cost for dealing them out: ``@pytest.mark.slow(cost=SECONDS)``, about its
-    wall time in the suite on a quiet 2-core machine (the soak ~45 s); else 5 s."""
+    """A test's cost for dealing them out: ``@pytest.mark.slow(cost=SECONDS)``, about its
+    wall time in the suite on a quiet 2-core machine (the soak ~45 s; 5 s when not given);
+    else its line in tests/durations.tsv; else 0."""
     marker = item.get_closest_marker("slow")
-    return float(marker.kwargs.get("cost", 5)) if marker is not None else 0.0
+    if marker is not None:
+        return float(marker.kwargs.get("cost", 5))
+    return durations().get(item.nodeid, 0.0)
+
+
+@functools.cache
+def durations() -> dict[str, float]:
+    """tests/durations.tsv (``seconds<TAB>test id`` a line, ``#`` a comment): the longer tests'
+    seconds on a quiet 2-core machine, about, from a full run (scripts/test_durations.py
+    writes it). A line for a test that is gone, or a test without one, changes only where it
+    runs; a file that cannot be read deals out the slow tests alone, as before."""
+    found: dict[str, float] = {}
+    try:
+        text = (Path(__file__).parent / "durations.tsv").read_text(encoding="utf-8")
+    except OSError:
+        return found
+    for line in text.splitlines():
+        seconds, _, test = line.partition("\t")
+        try:
+            if test and not line.startswith("#"):
+                found[test] = float(seconds)
+        except ValueError:
+            continue
+    return found
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
@@ -167,7 +205,9 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     """With ``DIALTRAY_TEST_CPU=FILE``, each test's wall and CPU seconds (set-up, call and
     tear-down; the worker's threads and every child process it waited for, the virtual trays
     and `dialtray` commands included) are appended to FILE as ``nodeid<TAB>wall<TAB>cpu<TAB>
-    worker`` (the xdist worker, in the order it ran them: how the tests were dealt).
+    worker<TAB>own`` (the xdist worker, in the order it ran them: how the tests were dealt;
+    ``own``: the part spent in the worker process itself, its threads and in-process servers
+    included; the rest is the programs it started).
     ``--durations`` gives wall time only, and on 2 shared cores the suite's time is bound by
     CPU: this says which tests to make cheaper. Servers that detach (PostgreSQL) are not
     counted."""
@@ -175,15 +215,17 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     if not path:
         yield
         return
-    wall0, cpu0 = time.monotonic(), _cpu_s()
+    wall0, (own0, kids0) = time.monotonic(), _cpu_s()
     yield
-    wall, cpu = time.monotonic() - wall0, _cpu_s() - cpu0
+    own1, kids1 = _cpu_s()
+    wall, own, cpu = time.monotonic() - wall0, own1 - own0, own1 + kids1 - own0 - kids0
     with open(path, "a") as f:
         worker = os.environ.get("PYTEST_XDIST_WORKER", "-")
-        f.write(f"{item.nodeid}\t{wall:.2f}\t{cpu:.2f}\t{worker}\n")
+        f.write(f"{item.nodeid}\t{wall:.2f}\t{cpu:.2f}\t{worker}\t{own:.2f}\n")
 
 
-def _cpu_s() -> float:
+def _cpu_s() -> tuple[float, float]:
+    """(this process' CPU seconds, its reaped children's)."""
     me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(
         resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+    return me.ru_utime + me.ru_stime, kids.ru_utime + kids.ru_stime

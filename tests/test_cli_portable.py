@@ -59,6 +59,22 @@ print(sorted(m for m in sys.modules if m.startswith(("dialtray.virtual", "serial
     assert r.stdout.strip() == "[]", r.stdout
 
 
+def test_play_of_another_game_loads_no_fasa_rule() -> None:
+    """`dialtray play airaction …` starts without loading FASA's rules (~0.1 s of CPU at each
+    start, and the tests start `play` dozens of times); `play fasa` still finds them."""
+    r = subprocess.run([sys.executable, "-c", """
+import sys
+from dialtray import cli
+from dialtray.commands import play
+cli.build_parser("play").parse_args(["play", "airaction", "--sim"])
+print(sorted(m for m in sys.modules if m.startswith("dialtray.rules.fasa")))
+from dialtray.rules.fasa.notation import KIND
+print(KIND == play.FASA)
+"""], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["[]", "True"], r.stdout
+
+
 @pytest.mark.parametrize("argv", [["--help"], ["odds", "--dice", "3", "--target", "4"],
                                   ["sim", "--help"], ["coverage", "--prefix", "AA"]])
 def test_commands_run_without_posix_modules(argv: list[str]) -> None:

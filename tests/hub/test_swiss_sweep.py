@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import math
 import random
+from typing import TYPE_CHECKING
 
-import networkx as nx
 import pytest
 from dialtray.hub.swiss import PairingError, Result, check_manual, met, pair_round, seat_balance
+
+if TYPE_CHECKING:  # (imported where used: every xdist worker collects this module, ~0.15 s)
+    import networkx as nx
 
 # 9 players, round 7: the round-6 history of a random event on which the old pairing (the bye
 # fixed before matching, to the lowest-ranked player without one) said "no pairing".
@@ -34,6 +37,8 @@ NINE = [f"p{i:02d}" for i in range(9)]
 def graph(players: list[str], results: list[Result], seats: bool) -> nx.Graph:
     seen, had = met(results), {r.a for r in results if r.b is None}
     bal = seat_balance(results)
+    import networkx as nx
+
     g = nx.Graph()
     g.add_nodes_from(players)
     for i, a in enumerate(players):
@@ -52,6 +57,8 @@ def graph(players: list[str], results: list[Result], seats: bool) -> nx.Graph:
 
 
 def pairable(players: list[str], results: list[Result], seats: bool = False) -> bool:
+    import networkx as nx
+
     g = graph(players, results, seats)
     return len(nx.max_weight_matching(g, maxcardinality=True)) * 2 == g.number_of_nodes()
 

@@ -54,7 +54,16 @@ def wait_live(served: Served) -> None:
         if served.tracker.phase != "play" or gt is None:
             return False
         v = gt.view()
-        return not v.pending and v.mover != "table"
+        return not v.pending and v.mover != "table" and stored()
+
+    def stored() -> bool:
+        """Every action the game took is in the store: the table commits after it plays, and
+        a first-player roll committed after a test counted the records was taken for one its
+        request caused."""
+        with sqlite3.connect(served.opts.db) as c:
+            n = c.execute("SELECT count(*) FROM records WHERE game_id = ? AND kind = 'action'",
+                          (served.live.game_id,)).fetchone()[0]
+        return int(n) == len(served.tracker.game.history)
 
     end = time.monotonic() + 60
     while not settled() and time.monotonic() < end:

@@ -26,7 +26,7 @@ def test_the_camera_commands_work_from_an_installed_package(tmp_path: Path) -> N
     here.mkdir()
     env = {"PATH": f"{bindir}{os.pathsep}/usr/bin{os.pathsep}/bin", "HOME": str(tmp_path),
            "LANG": "C.UTF-8", "DIALTRAY_DATA_DIR": str(tmp_path / "data"),
-           "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+           "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "OPENCV_FOR_THREADS_NUM": "1"}
 
     def dialtray(*argv: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
         r = subprocess.run([str(bindir / "dialtray"), *argv], cwd=here, env=env, input=stdin,

@@ -101,10 +101,25 @@ def device_modules() -> tuple[list[Path], list[tuple[Path, str]]]:
 
 
 def compile_module(src: Path, out: Path) -> Path:
-    """mpy-cross for armv6m, the source named `dialrig/x.py` in tracebacks."""
+    """mpy-cross for armv6m, the source named `dialrig/x.py` in tracebacks.
+
+    Each module is compiled once per source text and kept in the user's cache of compiled
+    firmware (``fastboot.cross_compiled``, shared with the virtual trays): a flash, a dry run
+    and the emulated Pico's flash image compile only what changed, and run mpy-cross itself,
+    not its CPython wrapper script (~30 ms of start-up a module)."""
+    from dialtray.virtual import fastboot  # (here: the CLI starts without the virtual tray)
+
     dst = out / (src.stem + ".mpy")
-    r = subprocess.run([tool("mpy-cross"), "-march=armv6m", "-s", f"{PACKAGE}/{src.name}",
-                        "-o", str(dst), str(src)], capture_output=True, text=True)
+    name = f"{PACKAGE}/{src.name}"
+    cached, why = fastboot.cross_compiled(src, name, "armv6m")
+    if cached is not None:
+        shutil.copyfile(cached, dst)
+        return dst
+    if why:
+        raise DeployError(f"mpy-cross failed on {src}: {why}")
+    compiler = fastboot.mpy_cross() or tool("mpy-cross")  # (no cache folder here: no copy kept)
+    r = subprocess.run([compiler, "-march=armv6m", "-s", name, "-o", str(dst), str(src)],
+                       capture_output=True, text=True)
     if r.returncode:
         raise DeployError(f"mpy-cross failed on {src}: {r.stderr.strip()}")
     return dst

@@ -10,8 +10,6 @@ from pathlib import Path
 
 from dialtray.commands._common import CommandError
 from dialtray.rules.core.errors import CatalogueError
-from dialtray.rules.fasa.game import start_events
-from dialtray.rules.fasa.notation import DEFAULT_SIDES
 from dialtray.ui.terminal.fasa_examples import EXAMPLES
 
 
@@ -52,6 +50,9 @@ def check_arguments(args: argparse.Namespace) -> None:
         raise bad("--seats", f"this game has 2 seats (P1, P2), {len(args.seats)} given")
     if getattr(args, "own", None) is not None:
         return  # the owner's map, tables and sheets: checked whole already (table.ownfiles)
+    from dialtray.rules.fasa.game import start_events  # (here: every FASA rule loads with it,
+    from dialtray.rules.fasa.notation import DEFAULT_SIDES  # which other games' `play` skip)
+
     try:
         start_events(args.map, DEFAULT_SIDES, args.turns)
     except CatalogueError as exc:

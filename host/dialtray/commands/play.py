@@ -31,8 +31,11 @@ from dialtray.commands._args import (
 )
 from dialtray.commands._common import MAX_DOCKS, add_rp2040_flag
 from dialtray.commands._store import add_db, game_number
-from dialtray.rules.fasa.notation import KIND as FASA
 from dialtray.table.games import GAMES
+
+# dialtray.rules.fasa.notation.KIND, not imported here: that loads every FASA rule, which
+# `play` of another game never uses (~0.1 s of each start; tests/test_cli_portable.py checks).
+FASA = "fasa"
 
 EXAMPLES = """examples:
   dialtray play airaction --sim                      # you (P1) against a bot, virtual tray

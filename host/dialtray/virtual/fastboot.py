@@ -143,28 +143,42 @@ def compiled(src: Path, name: str, micropython: tuple[str, ...]) -> Path | None:
     be; None when it cannot be had here (the caller stages the source)."""
     tool = mpy_cross()
     goal = target(micropython) if tool else None
-    folder = cache_dir()
-    if tool is None or goal is None or folder is None:
+    if goal is None:
         return None
     arch, version = goal
+    out, _ = cross_compiled(src, name, arch)
+    try:
+        return out if out is not None and loads(out.read_bytes()[:4], version) else None
+    except OSError:
+        return None
+
+
+def cross_compiled(src: Path, name: str, arch: str) -> tuple[Path | None, str]:
+    """(``src`` compiled by mpy-cross for ``arch`` as module ``name``, in the user's cache,
+    ""), or (None, why not: mpy-cross's own message when it refused the module, "" when there
+    is no compiler or no cache folder here). Compiled once per source text: `dialtray flash`
+    and the emulated Pico's flash image (armv6m) share it with the virtual trays' boots."""
+    tool = mpy_cross()
+    folder = cache_dir()
+    if tool is None or folder is None:
+        return None, ""
     h = hashlib.sha256()
     for part in (_compiler_id(tool), arch, name):
         h.update(part.encode() + b"\0")
     h.update(src.read_bytes())
     out = folder / f"{h.hexdigest()[:32]}.mpy"
     if out.exists():
-        return out
+        return out, ""
     tmp = out.with_name(f"{out.stem}.{os.getpid()}-{threading.get_ident()}.tmp")
     try:
         r = subprocess.run([tool, f"-march={arch}", "-s", name, "-o", str(tmp), str(src)],
-                           capture_output=True, timeout=120)
-        data = tmp.read_bytes() if r.returncode == 0 else b""
-        if not loads(data, version):
-            return None
+                           capture_output=True, text=True, timeout=120)
+        if r.returncode or not tmp.exists():
+            return None, r.stderr.strip() or f"mpy-cross exited with status {r.returncode}"
         os.replace(tmp, out)
-        return out
-    except (OSError, subprocess.SubprocessError):
-        return None
+        return out, ""
+    except (OSError, subprocess.SubprocessError) as e:
+        return None, str(e)
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()
