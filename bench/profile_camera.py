@@ -54,7 +54,17 @@ def _timed(owner: Any, name: str, label: str, spent: Spent, calls: Spent) -> Non
 def instrument(spent: Spent, calls: Spent) -> None:
     """Time the reader's steps and the OpenCV calls they make."""
     import cv2
-    from dialtray.vision import align, classify, colours, mosaic, reader, register, scoring, still
+    from dialtray.vision import (
+        align,
+        classify,
+        colours,
+        mosaic,
+        reader,
+        register,
+        scoring,
+        seen_colours,
+        still,
+    )
 
     for fn in ("findTransformECC", "matchTemplate", "GaussianBlur", "remap", "warpAffine",
                "cvtColor"):
@@ -70,7 +80,8 @@ def instrument(spent: Spent, calls: Spent) -> None:
         (classify.DialClassifier, "read", "classifier.read (one window)"),
         (classify, "highpass", "  highpass"),
         (classify, "align", "  align (search + ECC)"),
-        (classify, "read_colours", "  read_colours"),
+        (classify, "read_colours", "  read_colours (a synthesis' second look)"),
+        (seen_colours, "read_colours", "  read_colours (when a decision asks)"),
         (classify.DialClassifier, "_classify", "  classify (scores + decision)"),
         (scoring.RegionScorer, "scores", "    scores (regions x templates)"),
         (classify.DialClassifier, "_margin_over", "    margin over rivals"),

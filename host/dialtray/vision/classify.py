@@ -12,15 +12,15 @@ grid are common to every click), then scores every template by normalised correl
 matrix product). Clicks that print exactly the same values, colours and marks are one class:
 the camera cannot tell them apart, and says so (``clicks`` lists them; the encoder decides).
 The result is the best class if it beats every *other* class by a clear margin, else
-``unknown`` — never a guess; and a click whose colour blocks do not look like its reference's
-is ``unknown`` too.
+``unknown`` — never a guess; and a click read less surely whose colour blocks do not look
+like its reference's is ``unknown`` too (the colours are read when asked: seen_colours.py).
 """
 
 from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -41,6 +41,7 @@ from dialtray.vision.regions import region_names, region_shows, window_regions
 from dialtray.vision.register import BORDER_MM, SPP, CropGeometry, Image
 from dialtray.vision.scoring import RegionScorer, blurred
 from dialtray.vision.scoring import unit as _unit
+from dialtray.vision.seen_colours import COLOUR_SURE, SeenColours
 from dialtray.vision.synth import MAX_HIDDEN, Synthesis, SynthRead, grey
 from dialtray.vision.synth_shared import Shared, content_key, shared_synthesis
 from dialtray.vision.synth_worker import pending_read
@@ -183,7 +184,7 @@ class DialClassifier:
         self._synthesis: Synthesis | None = None
         self._synth_lock = threading.Lock()
         self.deferred: Callable[[], DialRead] | None = None  # the last read's synthesis, deferred
-        self._found: tuple[F32, npt.NDArray[np.float32], dict[str, str]] | None = None
+        self._found: tuple[F32, npt.NDArray[np.float32], Mapping[str, str]] | None = None
         # the correlation's likeliest look of an unsure read, and whether it scored MIN_SCORE
         self._unsure_top: tuple[tuple[str, int, int], bool] | None = None
         # the last synthesis and how the correlation's likeliest look agreed: AGREED, WEAK, ""
@@ -238,7 +239,7 @@ class DialClassifier:
         patch, (x, y), fit, self.last_alignment = align(n, self._target, hint, exact,
                                                         coarse=not exact, enough=enough)
         coarse = fit
-        seen = read_colours(crop, (x, y), self.window, self.hues)
+        seen = SeenColours(crop, (x, y), self.window, self.hues)  # read if a decision asks
         self._found = None  # where the window was found, for a synthesis when unsure
         self._unsure_top = self.last_synthesis = self.last_check = None
         if fit < MIN_WINDOW_FIT:  # a dial mid-turn fits the mean less well: its best look?
@@ -264,7 +265,7 @@ class DialClassifier:
             return out
         return self._classify(patch, seen, 0, len(BANK_BLUR))
 
-    def _classify(self, patch: F32, seen: dict[str, str], lo: int, hi: int) -> DialRead:
+    def _classify(self, patch: F32, seen: Mapping[str, str], lo: int, hi: int) -> DialRead:
         """Score the aligned ``patch`` with banks ``lo``..``hi``-1 and decide."""
         all_scores = self.scorer.scores(patch, lo, hi)  # regions x banks x templates
         weight = self.scorer.weight
@@ -376,7 +377,7 @@ class DialClassifier:
             return syn.read(crop, warps)
 
     def _by_synthesis(self, crop: Image, unsure: DialRead, n: F32,
-                      warp: npt.NDArray[np.float32], seen: dict[str, str],
+                      warp: npt.NDArray[np.float32], seen: Mapping[str, str],
                       top: tuple[tuple[str, int, int], bool] | None) -> DialRead:
         """A read the correlation left unsure, made again by synthesising each look
         (``synth.py``): the reading if its lead reaches ``SYNTH_MARGIN``. ``top``: the
@@ -478,7 +479,7 @@ class DialClassifier:
             fb.colours.get(k) or fa.marks.get(k) != fb.marks.get(k)
 
     def _decide(self, best: int, s1: float, s2: float, min_score: float,
-                seen: dict[str, str], z: float = 1.0) -> DialRead:
+                seen: Mapping[str, str], z: float = 1.0) -> DialRead:
         conf = min(1.0, max(0.0, z)) if s1 >= min_score else 0.0
         kind, a, b = self.label_list[best]
         if conf < (BETWEEN_THRESHOLD if kind == BETWEEN else CONFIDENCE_THRESHOLD):
@@ -491,7 +492,7 @@ class DialClassifier:
         if kind == BETWEEN:
             return DialRead(self.dial, BETWEEN, (a, b), colours_seen=seen, confidence=float(conf),
                             score=s1)
-        members, why = self.click_groups.by_colour(a, seen)
+        members, why = self.click_groups.by_colour(a, seen, conf >= COLOUR_SURE)
         if not members:
             return DialRead(self.dial, UNKNOWN, (), colours_seen=seen, score=s1, reason=why)
         face = self.faces[members[0]]

@@ -60,14 +60,20 @@ class ClickGroups:
     def clicks(self, group: int) -> tuple[int, ...]:
         return tuple(sorted(i for c in self.groups[group] for i in self.classes[c]))
 
-    def by_colour(self, group: int, seen: Mapping[str, str]) -> tuple[tuple[int, ...], str]:
+    def by_colour(self, group: int, seen: Mapping[str, str], sure: bool = False
+                  ) -> tuple[tuple[int, ...], str]:
         """The clicks of a grey group whose colour blocks are the ones seen (several when
-        their references look alike), or () and why not."""
+        their references look alike), or () and why not. ``sure``: the grey read is sure of
+        its look (``seen_colours.COLOUR_SURE``): a group of one class is its clicks without
+        a look at the colours (``seen`` may be read lazily: it is not read then)."""
+        members = self.groups[group]
+        if sure and len(members) == 1:
+            return self.classes[members[0]], ""
+
         def clash(c: int) -> list[str]:
             want = self.ref_colours[self.classes[c][0]]
             return [k for k, v in seen.items()
                     if v != "unknown" and want.get(k, "unknown") != "unknown" and v != want[k]]
-        members = self.groups[group]
         fits = [c for c in members if not clash(c)]
         if not fits:
             c = members[0]
