@@ -275,8 +275,8 @@ def judge(classifier: DialClassifier, frames: Frames, photos: dict[int, Photo], 
         shot = max((photos[k] for k in clicks if k in photos), key=lambda p: p.frames,
                    default=None)
         if shot is None:  # predicted from another click's photograph (unseen_looks.py)
-            e, why = _unseen(classifier, frames, mean, photos, (mine, look, lead), direction,
-                             r.warp, size, noise, (exclude, rim_max, share))
+            e, why = _unseen(classifier, frames, mean, photos, (mine, look, lead), r.warp,
+                             size, noise, (exclude, rim_max, share))
             if e is None or why:
                 return Verdict(False, why or f"click {'/'.join(map(str, clicks))} (lead "
                                f"{lead:.1f}) never photographed here",
@@ -307,7 +307,7 @@ def _said(e: Excluded) -> str:
 
 
 def _unseen(classifier: DialClassifier, frames: Frames, mean: F32, photos: dict[int, Photo],
-            looks: tuple[Look, Look, float], direction: F32, warp: npt.NDArray[np.float32],
+            looks: tuple[Look, Look, float], warp: npt.NDArray[np.float32],
             size: tuple[int, int], noise: F32, need: tuple[float, float, float]
             ) -> tuple[Excluded | None, str]:
     """A close rival never photographed here, excluded by its photograph as predicted from
@@ -327,8 +327,9 @@ def _unseen(classifier: DialClassifier, frames: Frames, mean: F32, photos: dict[
                          shot.click, groups.clicks(mine.a) + clicks)
     got = predicted_exclusion(mean, frames.n, shot.mean, shot.frames,
                               (syn.references[shot.click], mine.picture, look.picture), warp,
-                              size, noise, lambda p: _nuisance(p, box), syn.basis, masks)
-    rim = exclusion(mean, frames.n, shot, direction, warp, size, noise, box)[2]
+                              size, noise, lambda p: _nuisance(p, box), syn.basis, masks,
+                              box)
+    rim = got.rim
     e = Excluded(clicks, lead, got.z, got.explained, rim, shot.click, got.share)
     name = "/".join(map(str, clicks))
     if rim > rim_max:

@@ -141,20 +141,23 @@ class Predicted:
     share: float
     z: float
     explained: float
+    rim: float = 0.0  # the burst's difference from c's predicted photograph on the window's
+    # rim, in units of the noise energy both carry (as ``scene_looks.exclusion``'s rim)
 
 
 def predicted_exclusion(mean: F32, n: int, shot_mean: F32, shot_frames: int,
                         references: tuple[F32, F32, F32], warp: npt.NDArray[np.float32],
                         size: tuple[int, int], cov: F32, nuisance: Callable[[F32], F32],
-                        basis: F32, masks: tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]
-                        ) -> Predicted:
+                        basis: F32, masks: tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]],
+                        box: tuple[int, int, int, int]) -> Predicted:
     """The burst's average ``mean`` (crop px, ``n`` frames) against the prediction of a rival
     from a photograph (``shot_mean``, crop px). ``references``: the photographed click's,
     ``c``'s and the rival's (template px); ``cov``: the frame noise's covariance at lags up
     to ``scene_looks.LAG`` (``scene_looks._noise_maps``); ``nuisance``: what a photograph of
     the same click may differ by, from the photograph (``scene_looks._nuisance``: m x h x w);
     ``basis``: the synthesis's light field; ``masks``: the pixels the transfer is learned on
-    and those compared (``colour_masks``)."""
+    and those compared (``colour_masks``); ``box``: the print's (x0, x1, y0, y1), inside the
+    rim."""
     learn_on, compared = masks
     ref_k, ref_c, ref_r = references
     a = warped(mean, warp, size)
@@ -171,19 +174,26 @@ def predicted_exclusion(mean: F32, n: int, shot_mean: F32, shot_frames: int,
     u = (pred_c - pred_r).ravel()[w].astype(np.float64)
     d -= q @ (q.T @ d)
     u -= q @ (q.T @ u)
+    k = (cov.shape[0] - 1) // 2
+    scale = 1.0 / n + 1.0 / shot_frames
+    x0, x1, y0, y1 = box
+    on_rim = np.ones((size[1], size[0]), bool)
+    on_rim[y0:y1, x0:x1] = False
+    on_rim = on_rim.ravel()[w]
+    rim = float(np.mean((d - u)[on_rim] ** 2)) / max(float(cov[k, k]) * scale, 1e-9) \
+        if on_rim.sum() > 20 else 0.0  # (d - u: the burst less c's prediction)
     uu = float(u @ u)
     if uu < 1e-9:
-        return Predicted(0.0, 0.0, t.explained)
+        return Predicted(0.0, 0.0, t.explained, rim)
     share = float(d @ u) / uu
     flat = np.zeros(w.size, np.float32)
     flat[w] = u / np.sqrt(uu)
     unit = flat.reshape(size[1], size[0])
-    k = (cov.shape[0] - 1) // 2
     padded = cv2.copyMakeBorder(unit, k, k, k, k, cv2.BORDER_CONSTANT, value=0)
     acorr = np.asarray(cv2.matchTemplate(padded, unit, cv2.TM_CCORR), np.float32)
-    var = max(float(np.sum(cov * acorr)), float(cov[k, k])) * (1.0 / n + 1.0 / shot_frames)
+    var = max(float(np.sum(cov * acorr)), float(cov[k, k])) * scale
     z = float(d @ u) / np.sqrt(uu) / max(float(np.sqrt(var)), 1e-9)
-    return Predicted(share, z, t.explained)
+    return Predicted(share, z, t.explained, rim)
 
 
 def colour_masks(faces: Sequence[Face], window: Window, shape: tuple[int, int], source: int,
