@@ -47,7 +47,7 @@ from dialtray.vision.colours import read_colours
 from dialtray.vision.reading import CLICK, UNKNOWN, DialRead
 from dialtray.vision.register import BORDER_MM, SPP, Image, Registration
 from dialtray.vision.synth import MAX_HIDDEN, Look, SynthRead
-from dialtray.vision.unseen_looks import EXPLAINED, SHARE, colour_masks, predicted_exclusion
+from dialtray.vision.unseen_looks import EXPLAINED, SHARE, predict_rival
 
 F32 = npt.NDArray[np.float32]
 Key = tuple[int, str]  # place, window (dial) name
@@ -315,32 +315,25 @@ def _unseen(classifier: DialClassifier, frames: Frames, mean: F32, photos: dict[
     excluded), or (None, "") when no other click's photograph can predict it."""
     mine, look, lead = looks
     exclude, rim_max, share = need
-    groups = classifier.click_groups
-    clicks = groups.clicks(look.a)
-    others = [p for k, p in photos.items() if k not in clicks and k not in groups.clicks(mine.a)]
-    if not others:
-        return None, ""
-    shot = max(others, key=lambda p: p.frames)
+    clicks = classifier.click_groups.clicks(look.a)
     box = print_box(classifier)
-    syn = classifier.synthesis()
-    masks = colour_masks(classifier.faces, classifier.window, syn.mean_template.shape,
-                         shot.click, groups.clicks(mine.a) + clicks)
-    got = predicted_exclusion(mean, frames.n, shot.mean, shot.frames,
-                              (syn.references[shot.click], mine.picture, look.picture), warp,
-                              size, noise, lambda p: _nuisance(p, box), syn.basis, masks,
-                              box)
+    made = predict_rival(classifier, mean, frames.n, photos, (mine, look), warp, size, noise,
+                         box, lambda p: _nuisance(p, box))
+    if made is None:
+        return None, ""
+    got, shot = made
     rim = got.rim
-    e = Excluded(clicks, lead, got.z, got.explained, rim, shot.click, got.share)
+    e = Excluded(clicks, lead, got.z, got.explained, rim, shot, got.share)
     name = "/".join(map(str, clicks))
     if rim > rim_max:
-        return e, (f"click {shot.click}'s photograph differs from it on the window's rim "
+        return e, (f"click {shot}'s photograph differs from it on the window's rim "
                    f"({rim:.1f} times the noise): the base or the camera moved since")
     if got.explained < EXPLAINED:
-        return e, (f"click {name} never photographed here, and click {shot.click}'s "
+        return e, (f"click {name} never photographed here, and click {shot}'s "
                    f"photograph explains too little to predict it ({got.explained:.2f})")
     if got.share < share or got.z < exclude:
         return e, (f"click {name} never photographed here: its photograph predicted from "
-                   f"click {shot.click}'s left behind by only {got.share:.2f} of the way "
+                   f"click {shot}'s left behind by only {got.share:.2f} of the way "
                    f"({got.z:.1f} noise units; needs {share} and {exclude})")
     return e, ""
 

@@ -36,19 +36,21 @@ encoder wrong on purpose; docs/vision.md gives the measured margin.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from dialtray.vision.align import warped
+from dialtray.vision.classify import DialClassifier
 from dialtray.vision.faces import Face
 from dialtray.vision.layout import Window
 from dialtray.vision.regions import region_rects, region_shows
 from dialtray.vision.register import BORDER_MM, SPP
-from dialtray.vision.synth import SYNTH_SIGMAS
+from dialtray.vision.synth import SYNTH_SIGMAS, Look
 
 F32 = npt.NDArray[np.float32]
 F64 = npt.NDArray[np.float64]
@@ -220,5 +222,45 @@ def colour_masks(faces: Sequence[Face], window: Window, shape: tuple[int, int], 
     return learn_on, compared
 
 
-__all__ = ["EXPLAINED", "SHARE", "Predicted", "Transfer", "colour_masks", "learn",
-           "predicted_exclusion"]
+def cells_apart(faces: Sequence[Face], window: Window, a: int, b: int) -> int:
+    """How many of the window's cells and marks clicks ``a`` and ``b`` print differently."""
+    fa, fb = faces[a], faces[b]
+    return sum(any((fa.values.get(k), fa.colours.get(k), fa.marks.get(k)) !=
+                   (fb.values.get(k), fb.colours.get(k), fb.marks.get(k)) for k in shown)
+               for shown in region_shows(window))
+
+
+class _Photo(Protocol):
+    click: int
+    mean: F32
+    frames: int
+
+
+def predict_rival(classifier: DialClassifier, mean: F32, n: int, photos: Mapping[int, _Photo],
+                  looks: tuple[Look, Look], warp: npt.NDArray[np.float32],
+                  size: tuple[int, int], cov: F32, box: tuple[int, int, int, int],
+                  nuisance: Callable[[F32], F32]) -> tuple[Predicted, int] | None:
+    """The burst (``mean``, ``n`` frames) against the rival look's photograph predicted from
+    this scene's photograph of another click (``looks``: the encoder's click's and the
+    rival's), and which click's; None when every photograph is of one of the two. The
+    photograph used is the one whose print differs from the rival's in the fewest cells (the
+    least of the prediction is the transfer's), of those the one of most frames."""
+    mine, rival = looks
+    groups = classifier.click_groups
+    ours, theirs = groups.clicks(mine.a), groups.clicks(rival.a)
+    others = [p for k, p in photos.items() if k not in ours and k not in theirs]
+    if not others:
+        return None
+    faces, window = classifier.faces, classifier.window
+    shot = min(others, key=lambda p: (cells_apart(faces, window, p.click, theirs[0]),
+                                      -p.frames))
+    syn = classifier.synthesis()
+    masks = colour_masks(faces, window, syn.mean_template.shape, shot.click, ours + theirs)
+    got = predicted_exclusion(mean, n, shot.mean, shot.frames,
+                              (syn.references[shot.click], mine.picture, rival.picture), warp,
+                              size, cov, nuisance, syn.basis, masks, box)
+    return got, shot.click
+
+
+__all__ = ["EXPLAINED", "SHARE", "Predicted", "Transfer", "cells_apart", "colour_masks",
+           "learn", "predict_rival", "predicted_exclusion"]
