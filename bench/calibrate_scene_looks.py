@@ -184,7 +184,9 @@ def _unseen_null(out: dict[str, Any], c: Any, f: sl.Frames, photos: dict[int, sl
     """The dial at ``x``, never photographed here: its photograph predicted from each other
     click's (``unseen_looks.py``), tested as an impostor encoder's rule would test it: along
     the difference to each look the synthesis finds within ``NEED`` of its best (``close``)
-    and to every other click look (the null distribution of ``share`` and ``z``)."""
+    and to every other click look (the null distribution of ``share`` and ``z``); ``ahead``:
+    the synthesis put that look ahead of ``x`` (the rule tests a never-photographed rival
+    only when the encoder's click leads it by synthesis: ``reachable`` = close and ahead)."""
     r = c.synthesise(f.average())
     if r is None or r.warp is None:
         return
@@ -200,6 +202,7 @@ def _unseen_null(out: dict[str, Any], c: Any, f: sl.Frames, photos: dict[int, sl
         if lk.kind != CLICK or lk.a == xg:
             continue
         close = x_close and lead.get(lk.a, 99.0) < sl.NEED
+        ahead = lead.get(lk.a, 99.0) < lead.get(xg, 99.0)  # the impostor ahead of the truth
         for i, shot in photos.items():
             if i in groups.clicks(lk.a) or i in groups.clicks(xg):
                 continue
@@ -209,10 +212,11 @@ def _unseen_null(out: dict[str, Any], c: Any, f: sl.Frames, photos: dict[int, sl
                                        (syn.references[i], lk.picture, xlook.picture), r.warp,
                                        size, cov, lambda q: sl._nuisance(q, box), syn.basis,
                                        masks, box)
-            out["unseen_null"].append([p.share, p.z, p.explained, float(close)])
+            out["unseen_null"].append([p.share, p.z, p.explained, float(close), float(ahead)])
             if p.share >= ul.SHARE / 2:
                 out["big_unseen"].append(f"{what} at {x}, from {i}'s photo, toward "
-                                         f"{groups.clicks(lk.a)}{' (close)' if close else ''}: "
+                                         f"{groups.clicks(lk.a)}{' (close)' if close else ''}"
+                                         f"{' (ahead)' if ahead else ''}: "
                                          f"share {p.share:.2f}, z {p.z:.1f}")
 
 
@@ -249,9 +253,10 @@ def main() -> None:
             tot[k] = tot[k] + v
     null = np.array(tot["null"]).reshape(-1, 3)
     true = np.array(tot["true"]).reshape(-1, 3)
-    unseen = np.array(tot["unseen_null"]).reshape(-1, 4)
+    unseen = np.array(tot["unseen_null"]).reshape(-1, 5)
     true_unseen = np.array(tot["true_unseen"]).reshape(-1, 2)
     close = unseen[:, 3] > 0
+    reach = close & (unseen[:, 4] > 0)  # what judge would test: both close, the impostor ahead
     passing = (unseen[:, 0] >= ul.SHARE) & (unseen[:, 1] >= sl.EXCLUDE) & (
         unseen[:, 2] >= ul.EXPLAINED)
     rows = [
@@ -277,6 +282,9 @@ def main() -> None:
         ("unseen null share (close)", f"{int(unseen[:, 3].sum())}",
          f"max {unseen[close, 0].max():.2f}, p99 {np.percentile(unseen[close, 0], 99):.2f}; "
          f"passing the rule {int(np.sum(passing & close))}" if close.any() else "-"),
+        ("unseen null share (reachable)", f"{int(reach.sum())}",
+         f"max {unseen[reach, 0].max():.2f}; passing the rule {int(np.sum(passing & reach))}"
+         if reach.any() else "-"),
         ("unseen null share (all)", f"{len(unseen)}",
          f"max {unseen[:, 0].max():.2f}, p99.9 {np.percentile(unseen[:, 0], 99.9):.2f}; "
          f"passing the rule {int(np.sum(passing))}" if len(unseen) else "-"),

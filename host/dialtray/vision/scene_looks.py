@@ -237,12 +237,13 @@ def judge(classifier: DialClassifier, frames: Frames, photos: dict[int, Photo], 
 
     if c in clicks_of(r.best):
         mine, to_c = r.best, np.zeros_like(r.rivals[0].difference) if r.rivals else None
+        c_lead = 0.0
     else:  # c close behind the best: the best must be excluded too (by its photograph)
         near = [rv for rv in r.rivals if c in clicks_of(rv.look) and rv.z < NEED]
         if not near:
             return Verdict(False, f"click {c} is not among the synthesis's close looks",
                            synth=r)
-        mine, to_c = near[0].look, near[0].difference
+        mine, to_c, c_lead = near[0].look, near[0].difference, near[0].z
     if to_c is None:
         return Verdict(False, "the synthesis has no other look", synth=r)
     if len(groups.groups[mine.a]) > 1:  # clicks alike in grey: the colour blocks tell
@@ -275,6 +276,9 @@ def judge(classifier: DialClassifier, frames: Frames, photos: dict[int, Photo], 
         shot = max((photos[k] for k in clicks if k in photos), key=lambda p: p.frames,
                    default=None)
         if shot is None:  # predicted from another click's photograph (unseen_looks.py)
+            if lead <= c_lead:  # (a prediction is a model's: it never overrules the synthesis)
+                return Verdict(False, f"click {'/'.join(map(str, clicks))}, never "
+                               f"photographed here, leads it by synthesis", tuple(out), r)
             e, why = _unseen(classifier, frames, mean, photos, (mine, look, lead), r.warp,
                              size, noise, (exclude, rim_max, share))
             if e is None or why:
