@@ -22,7 +22,9 @@ photograph, projected on the direction in which the synthesis's fits of ``c`` an
 differ, must exceed ``EXCLUDE`` times its noise (the frames' own, spatially correlated, of
 both averages), and the two must not differ beyond noise on the window's rim (``RIM_MAX``: a
 base moved, a figure knocked, the camera nudged: then nothing is excluded). A rival never
-photographed, or mid-turn, keeps the synthesis's rule: the burst stays unsure. The
+photographed here is excluded by its photograph as predicted from another click's
+(``unseen_looks.py``), and only when ``c`` leads it by synthesis; a mid-turn one keeps the
+synthesis's rule: the burst stays unsure. The
 thresholds were chosen with the encoder wrong on purpose
 (``bench/calibrate_scene_looks.py``, docs/vision.md).
 """

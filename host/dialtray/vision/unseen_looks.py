@@ -28,10 +28,13 @@ is no Gaussian; its light and shadows; its offset) is the same at every click. S
   excludes nothing), the window's rim matches the photograph's (``scene_looks.RIM_MAX``)
   and the transfer explains the photograph (``EXPLAINED``).
 
-The prediction's error is the model's, not the sensor's (a dial at an unphotographed click,
-predicted from another: up to ~0.4 of the way on STRESS and held-back scenes,
-``bench/calibrate_scene_looks.py``), so ``SHARE`` is a share of the way, chosen with the
-encoder wrong on purpose; docs/vision.md gives the measured margin.
+The prediction's error is the model's, not the sensor's: a dial at a never-photographed
+click, predicted from another's photograph, sat up to 0.94 of the way towards another
+click's prediction (STRESS, a combat dial predicted across 4 cells), always where the
+synthesis put the truth well ahead. So ``scene_looks.judge`` asks this only of a rival the
+encoder's click leads by synthesis (a prediction never overrules the synthesis), and
+``SHARE`` was chosen with the encoder wrong on purpose (``bench/calibrate_scene_looks.py``:
+the largest share of a reachable impostor, docs/vision.md).
 """
 
 from __future__ import annotations
