@@ -204,7 +204,7 @@ def _unseen_null(out: dict[str, Any], c: Any, f: sl.Frames, photos: dict[int, sl
         close = x_close and lead.get(lk.a, 99.0) < sl.NEED
         ahead = lead.get(lk.a, 99.0) < lead.get(xg, 99.0)  # the impostor ahead of the truth
         for i, shot in photos.items():
-            if i in groups.clicks(xg):  # (the impostor's own photograph too)
+            if i in groups.clicks(lk.a) or i in groups.clicks(xg):
                 continue
             masks = ul.colour_masks(c.faces, c.window, syn.mean_template.shape, i,
                                     groups.clicks(lk.a) + groups.clicks(xg))

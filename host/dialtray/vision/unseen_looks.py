@@ -245,14 +245,13 @@ def predict_rival(classifier: DialClassifier, mean: F32, n: int, photos: Mapping
                   nuisance: Callable[[F32], F32]) -> tuple[Predicted, int] | None:
     """The burst (``mean``, ``n`` frames) against the rival look's photograph predicted from
     this scene's photograph of another click (``looks``: the encoder's click's and the
-    rival's), and which click's; None when every photograph is of the rival's print. The
+    rival's), and which click's; None when every photograph is of one of the two. The
     photograph used is the one whose print differs from the rival's in the fewest cells (the
     least of the prediction is the transfer's), of those the one of most frames."""
     mine, rival = looks
     groups = classifier.click_groups
     ours, theirs = groups.clicks(mine.a), groups.clicks(rival.a)
-    others = [p for k, p in photos.items() if k not in theirs]  # (c's own too: then c's
-    # prediction is its photograph)
+    others = [p for k, p in photos.items() if k not in ours and k not in theirs]
     if not others:
         return None
     faces, window = classifier.faces, classifier.window
