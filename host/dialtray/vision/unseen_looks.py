@@ -25,11 +25,14 @@ is no Gaussian; its light and shadows; its offset) is the same at every click. S
   burst is the rival's predicted photograph; 1: it is ``c``'s). The rival is excluded when
   ``share`` reaches ``SHARE`` *and* that lead is ``scene_looks.EXCLUDE`` times the noise the
   two averages carry along it (a print difference too faint for the frames to show
-  excludes nothing), the window's rim matches the photograph's (``scene_looks.RIM_MAX``)
-  and the transfer explains the photograph (``EXPLAINED``).
+  excludes nothing), the burst matches ``c``'s prediction on the window's rim
+  (``scene_looks.RIM_MAX``) and the transfer explains the photograph (``EXPLAINED``). Cells
+  printed in colour are left out (``colour_masks``: a colour block's grey depends on the
+  scene's white balance, which the grey references do not share); the photograph used is
+  the one whose print is nearest the rival's (``predict_rival``).
 
 The prediction's error is the model's, not the sensor's: a dial at a never-photographed
-click, predicted from another's photograph, sat up to 0.94 of the way towards another
+click, predicted from another's photograph, sat up to 0.94-1.05 of the way towards another
 click's prediction (STRESS, a combat dial predicted across 4 cells), always where the
 synthesis put the truth well ahead. So ``scene_looks.judge`` asks this only of a rival the
 encoder's click leads by synthesis (a prediction never overrules the synthesis), and
