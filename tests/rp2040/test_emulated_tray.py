@@ -79,6 +79,22 @@ def test_boot_hello_clicks_dice_and_selftest(tray: Rp2040Tray) -> None:
             assert sum(x for dd, ii, x in clicks if (dd, ii) == (d, i)) == total, clicks
         assert session.dials[(1, 0)].position == 1 - 2  # an encoder counts from its boot
 
+        # Two turns of one dial sent together (the chip takes them at one instant) are two
+        # clicks, on the encoder and on an AS5600 (test_turns_together.py: the bench once
+        # counted none and one).
+        before = len(got.of(Click))
+        for _ in range(2):
+            tray.turn(1, 0, 1, ms=20)
+            tray.turn(0, 0, 1, ms=20)
+
+        def net(dock: int) -> int:
+            return sum(e.delta for e in got.of(Click)[before:] if (e.dock, e.dial) == (dock, 0))
+        wait_until(lambda: net(1) == 2 and net(0) == 2, SYNC_S,
+                   "two turns sent together to click twice")
+        tray.turn(1, 0, -2, ms=20)  # (back where the journey expects the dials)
+        tray.turn(0, 0, -2, ms=20)
+        wait_until(lambda: net(1) == 0 and net(0) == 0, SYNC_S, "the dials turned back")
+
         # An AS5600 wedged mid-transfer holds SCL low: machine.I2C times out, the firmware
         # pulses the muxes' RESET (freeing the bus), the dial faults, then answers again and
         # counts on.

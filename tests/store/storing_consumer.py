@@ -19,7 +19,7 @@ import sys
 import time
 
 import dialtray.rules.aces  # noqa: F401  (the stored game's engine: imported once, see above)
-from dialtray.link.session import TraySession
+from dialtray.link.session import SessionState, TraySession
 from dialtray.rules.core.dice import SeededDice
 from dialtray.store import GameStore
 from dialtray.store.consumer import StoringConsumer
@@ -41,6 +41,8 @@ def main(db: str, gid: int, port: str) -> None:
         print("started", flush=True)
         while True:
             consumer.pump(0.05)
+            if session.state is SessionState.FAILED:  # alive but storing nothing: say why
+                raise RuntimeError(f"the session failed: {session.error!r}")
 
 
 def fork_server() -> None:

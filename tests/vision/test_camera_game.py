@@ -110,6 +110,9 @@ def test_demo_camera_arguments_are_refused_plainly(tmp_path: Path) -> None:
     assert r.returncode == 2 and "needs --camera virtual" in r.stderr, r.stderr
     r = _dialtray("--data-dir", str(tmp_path), "demo", "--camera", "0")
     assert r.returncode == 2 and "a webcam watches a real tray" in r.stderr, r.stderr
+    r = _dialtray("--data-dir", str(tmp_path), "demo", "--camera", "virtual", "--no-encoders",
+                  "--rp2040")  # (before: the unix-port tray's camera game, --rp2040 unsaid)
+    assert r.returncode == 2 and "not with --rp2040" in r.stderr, r.stderr
 
 
 @pytest.mark.slow

@@ -6,8 +6,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from dialtray.vision.align import polished
+from dialtray.vision.align import Target, align, polished
 from dialtray.vision.ecc import EuclideanECC
+from dialtray.vision.scoring import unit
 
 SIZE = (84, 54)  # a window's template (w, h) at 3 samples per mm
 CROP = (102, 72)  # ... and its read crop, 9 px of search room each way
@@ -83,3 +84,23 @@ def test_a_flat_template_has_no_steps() -> None:
     flat = np.zeros((SIZE[1], SIZE[0]), np.float32)
     crop = np.zeros((CROP[1], CROP[0]), np.float32)
     assert EuclideanECC(flat).refine(crop, np.eye(2, 3, dtype=np.float32), 12) is None
+
+
+@pytest.mark.parametrize(("angle", "tx", "ty"), [(0.0, 9.3, 8.6), (2.0, 8.4, 9.7),
+                                                 (-3.0, 10.2, 7.5), (1.0, 5.6, 12.4)])
+def test_a_search_at_half_size_ends_where_the_full_search_does(angle: float, tx: float,
+                                                               ty: float) -> None:
+    """align's coarse search (half size, even offsets, no match computed) and the ECC steps
+    from there find the turn and shift the full-size search finds, and measure the match
+    the aligned patch has (issue 35)."""
+    template, crop, truth = _scene(7, angle, tx, ty)
+    target = Target(template)
+    full = align(crop, target, exact=False)
+    coarse = align(crop, target, exact=False, coarse=True)
+    assert coarse[3] is not None and full[3] is not None
+    assert _corners_apart(coarse[3].warp, truth) < 0.15
+    assert _corners_apart(coarse[3].warp, full[3].warp) < 0.02
+    patch = coarse[0]
+    assert coarse[2] == pytest.approx(float(unit(patch) @ target.unit), abs=1e-5)
+    # the rim's match for a later hint, measured when asked: the patch's own
+    assert coarse[3].score == pytest.approx(target.still(patch), abs=1e-6)

@@ -30,6 +30,9 @@ def check(args: argparse.Namespace) -> None:
     if args.no_encoders and args.camera is None:
         raise CommandError("argument --no-encoders: needs --camera virtual (with no encoders "
                            "the camera reads the dials)", 2)
+    if args.no_encoders and getattr(args, "rp2040", False):
+        raise CommandError("argument --no-encoders: not with --rp2040 (a camera-only tray has "
+                           "no firmware to emulate)", 2)
     if args.camera not in (None, "virtual"):
         raise CommandError(f"argument --camera {args.camera}: the demo plays on the virtual "
                            "tray, so its camera is the virtual one (--camera virtual); a webcam "

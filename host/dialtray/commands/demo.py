@@ -48,9 +48,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     from dialtray.virtual.factory import require_sim  # not at start-up (POSIX-only)
 
+    _camera_demo.check(args)  # (the arguments first: a wrong one is said wherever it runs)
     require_sim(args.rp2040)
     check_before_start(args.game, args.docks)
-    _camera_demo.check(args)
     if args.camera is not None:
         from dialtray.ui.terminal.camera_demo import run as camera_demo
 

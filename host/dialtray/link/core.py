@@ -134,12 +134,15 @@ class LinkCore:
         self._deliver(ev)
 
     def _deliver(self, ev: TrayEvent) -> None:
+        """The listeners, in order, then the session's queue (``events``): what waits on the
+        queue acts on the event, so every listener has heard of it first (the camera
+        witness, subscribed ``first``, asks for its read before any of them)."""
         self.counters["delivered"] += 1
-        self.events.put(ev)
         with self._lock:
             listeners = list(self._listeners)
         for listener in listeners:
             listener(ev)
+        self.events.put(ev)
 
     def _sync_counters(self) -> None:
         d = self._deframer

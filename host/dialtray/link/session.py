@@ -204,11 +204,20 @@ class TraySession(LinkEngine):
     def off_state(self, listener: Callable[[StateChange], None]) -> None:
         self._cell.unsubscribe(listener)
 
-    def subscribe(self, listener: Callable[[TrayEvent], None]) -> None:
-        """Call ``listener`` (on the link thread) for every delivered event. A listener that
-        raises ends the session (FAILED): its error is not swallowed."""
+    def subscribe(self, listener: Callable[[TrayEvent], None], *, first: bool = False) -> None:
+        """Call ``listener`` (on the link thread) for every delivered event, after the
+        listeners subscribed before it; ``first``: before them. A listener that raises ends
+        the session (FAILED): its error is not swallowed.
+
+        ``first`` is for a listener that must hear of an event before anyone acts on it and
+        only notes it: the camera witness (``table.camera.EncoderWitness``). Told after a
+        tracker's queue, it could hear of a settle only once the tracker's thread had fed it
+        and a hand had turned the dial on: its read asked too late, timed from then."""
         with self._lock:
-            self._listeners.append(listener)
+            if first:
+                self._listeners.insert(0, listener)
+            else:
+                self._listeners.append(listener)
 
     def unsubscribe(self, listener: Callable[[TrayEvent], None]) -> None:
         with self._lock:

@@ -115,7 +115,10 @@ class CameraTrackedTray(TrackedTray):
 
 class EncoderWitness:
     """A tray session's listener (the link thread): every encoder click that settles a dial
-    asks the camera to confirm it (``CameraWitness.settled``, which only queues). The dial's
+    asks the camera to confirm it (``CameraWitness.settled``, which only queues). Subscribed
+    ``first``: the witness hears of a settle before the tracker's queue has it, so no hand
+    acting on the tracker turns the dial on before the read is asked for, and the settle ->
+    answer time is counted from the link's delivery. The dial's
     click is counted from the clicks reported (unwrapped, as the tracker counts them), in
     the figure's printed clicks."""
 
@@ -147,7 +150,7 @@ class WitnessedTray(TrackedTray):
         super().__init__(tracker, session, **kw)
         self.witness = witness
         self.listener = EncoderWitness(witness, dials)
-        session.subscribe(self.listener)
+        session.subscribe(self.listener, first=True)  # before the tracker's queue (above)
         for (dock, reader), d in dials.items():  # each dial's start photographed: a rival
             if d.place in witness.docks:  # click this scene's camera has seen (scene_looks)
                 witness.photograph(d.place, d.name,
@@ -198,7 +201,7 @@ class TableCamera:
 
     def start(self) -> TableCamera:
         self.witness.start()
-        self.session.subscribe(self.listener)
+        self.session.subscribe(self.listener, first=True)  # before the table's own queue
         return self
 
     def pump(self, tracker: Tracker) -> list[Witnessed]:

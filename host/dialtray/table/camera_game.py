@@ -61,11 +61,12 @@ def camera_game(game: str, seed: int, turns: int, *, encoders: bool = True,
                 profile: str = "held-back", mistakes: bool = True, fps: float = 30.0,
                 layout: Layout | None = None, make: Any = None,
                 on_change: Callable[[Any], None] | None = None,
-                figures: list[str] | None = None) -> CameraGame:
+                figures: list[str] | None = None, rp2040: bool = False) -> CameraGame:
     """Play a bot game to its end (``play_out``); raises ``runner.Stuck`` if it cannot.
     ``figures``: the docks' order (``--figures``: when the cast outnumbers the docks, the
-    last share docks, in their holders)."""
-    from dialtray.virtual.tray import VirtualTray
+    last share docks, in their holders). ``rp2040``: the tray's firmware on the emulated
+    Pico (``Rp2040Tray``), whose dials the camera follows as it does the unix-port tray's."""
+    from dialtray.virtual.factory import sync_timeout, virtual_tray
 
     layout = layout or load_layout()
     started = time.monotonic()
@@ -73,10 +74,10 @@ def camera_game(game: str, seed: int, turns: int, *, encoders: bool = True,
         table = new_table(game, SeededDice(seed), seed, turns, 8, figures=figures,
                           timing=TIMING, make=make)
         return _camera_only(table, game, seed, profile, fps, layout, started)
-    with VirtualTray(config.default_config(8), seed=seed) as vtray:
+    with virtual_tray(config.default_config(8), rp2040=rp2040, seed=seed) as vtray:
         session = TraySession(vtray.port, name="camera", ack_policy="auto")
         with session:
-            session.wait_synced(30)
+            session.wait_synced(sync_timeout(rp2040))
             session.set_timing(5, 2)
             source, _ = make_dice("seeded", session, seed)
             table = new_table(game, source, seed, turns, 8, figures=figures, timing=TIMING,

@@ -15,7 +15,9 @@ then finishes (``polished``). Issue 35: 0.26 -> ~0.17 ms a window, the same read
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 import cv2
 import numpy as np
@@ -39,15 +41,23 @@ ECC_STEPS = 12  # ECC steps from the search's integer offset (3 are usually enou
 POLISH_STOP = (cv2.TERM_CRITERIA_COUNT, 1, 0)
 
 
-@dataclass
 class Alignment:
     """Where a window's template sat in the last crop (kept between frames: a base that
-    has not moved needs no new search) and how well it matched then."""
+    has not moved needs no new search) and how well it matched then (``score``: given, or
+    computed when first asked, as only a frame that uses it as a hint does)."""
 
-    warp: npt.NDArray[np.float32]
-    score: float
-    bank: int = -1  # the template bank (blur) the window's photo matched best, once known
-    exact: bool = True  # False: the inverse-compositional steps' optimum, not polished
+    def __init__(self, warp: npt.NDArray[np.float32], score: float | Callable[[], float],
+                 bank: int = -1, exact: bool = True) -> None:
+        self.warp = warp
+        self._score = score
+        self.bank = bank  # the template bank (blur) the window's photo matched best, once known
+        self.exact = exact  # False: the inverse-compositional steps' optimum, not polished
+
+    @property
+    def score(self) -> float:
+        if callable(self._score):
+            self._score = self._score()
+        return self._score
 
 
 def shift(offset: tuple[int, int]) -> npt.NDArray[np.float32]:
@@ -60,6 +70,30 @@ def warped(n: F32, warp: npt.NDArray[np.float32], size: tuple[int, int]) -> F32:
     return np.asarray(cv2.warpAffine(n, warp, size, flags=cv2.INTER_LINEAR |
                                      cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE),
                       np.float32)
+
+
+def halved(a: F32) -> F32:
+    """``a`` at half size, each pixel the mean of a 2 x 2 block (so an offset ``k`` there is
+    ``2k`` at full size)."""
+    h, w = a.shape
+    return np.asarray(cv2.resize(a, (w // 2, h // 2), interpolation=cv2.INTER_AREA),
+                      np.float32)
+
+
+def search(n: F32, tg: Target, coarse: bool) -> tuple[int, int, float | None]:
+    """The integer offset where ``tg``'s template matches ``n`` best and the match there
+    (the zero-mean normalised correlation). ``coarse``: searched at half size, so the offset
+    is even and up to a pixel from the full-size peak (ECC steps from there find the same
+    optimum): ``matchTemplate``'s cost is a DFT of the template's size, ~4x less at half
+    size (issue 35); the match at the offset is not computed there (None: the first ECC
+    step measures it)."""
+    if not coarse:
+        r = cv2.matchTemplate(n, tg.template, cv2.TM_CCOEFF_NORMED)
+        _, score, _, (x, y) = cv2.minMaxLoc(r)
+        return x, y, float(score)
+    r = cv2.matchTemplate(halved(n), tg.half, cv2.TM_CCOEFF_NORMED)
+    _, _, _, (x, y) = cv2.minMaxLoc(r)
+    return 2 * x, 2 * y, None
 
 
 def polished(template: F32, n: F32, warp: npt.NDArray[np.float32]
@@ -83,12 +117,14 @@ class Target:
     unit: F32 = field(init=False)
     rim_unit: F32 = field(init=False)
     ecc: EuclideanECC = field(init=False)
+    half: F32 = field(init=False)  # the template at half size, for a coarse search
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "unit", _unit(self.template))
         object.__setattr__(self, "rim_unit", self.unit if self.rim is None
                            else _unit(self.template.ravel()[self.rim]))
         object.__setattr__(self, "ecc", EuclideanECC(self.template))
+        object.__setattr__(self, "half", halved(self.template))
 
     def still(self, patch: F32) -> float:
         """How well ``patch`` sits where the template is: on the rim only when there is one
@@ -98,7 +134,8 @@ class Target:
         return float(_unit(patch.ravel()[self.rim]) @ self.rim_unit)
 
 
-def align(n: F32, target: F32 | Target, hint: Alignment | None = None, exact: bool = True
+def align(n: F32, target: F32 | Target, hint: Alignment | None = None, exact: bool = True,
+          coarse: bool = False, enough: float | None = None
           ) -> tuple[F32, tuple[int, int], float, Alignment | None]:
     """``n`` (a read crop) aligned on ``template``: an integer search (``matchTemplate``) and
     then ECC steps for a rotation and sub-pixel shift (a base seated a few degrees
@@ -109,7 +146,10 @@ def align(n: F32, target: F32 | Target, hint: Alignment | None = None, exact: bo
     match (correlation with ``template``) and the alignment to hint the next frame with.
     Whether a hint still fits is judged on the target's rim when it has one. ``exact``
     False: a search's alignment is not polished by OpenCV's ECC step (``Alignment.exact``
-    says so; a reader that is not sure of what it read there aligns again, exactly)."""
+    says so; a reader that is not sure of what it read there aligns again, exactly).
+    ``coarse``: the integer search at half size (``search``). ``enough``: a search whose
+    integer offset matches this well is not refined (a reader that only asks whether the
+    window is there: ECC's fit is never below the offset's)."""
     tg = target if isinstance(target, Target) else Target(target)
     template, tu = tg.template, tg.unit
     th, tw = template.shape
@@ -129,16 +169,29 @@ def align(n: F32, target: F32 | Target, hint: Alignment | None = None, exact: bo
             w = hint.warp
             return patch, (round(float(w[0, 2])), round(float(w[1, 2]))), \
                 float(_unit(patch) @ tu), Alignment(w, hint.score, hint.bank)
-    r = cv2.matchTemplate(n, template, cv2.TM_CCOEFF_NORMED)
-    _, score, _, (x, y) = cv2.minMaxLoc(r)
-    found = tg.ecc.refine(n, shift((x, y)), ECC_STEPS)
-    if found is None:  # kept the integer alignment
-        return n[y:y + th, x:x + tw], (x, y), float(score), None
-    warp = polished(template, n, found) if exact else found
-    patch = warped(n, warp, (tw, th))
-    fit = float(_unit(patch) @ tu)
+    x, y, score = search(n, tg, coarse)
+    if enough is not None:
+        start = n[y:y + th, x:x + tw]
+        score = float(_unit(start) @ tu) if score is None else score
+        if score >= enough:
+            return start, (x, y), score, Alignment(shift((x, y)), partial(tg.still, start),
+                                                   exact=False)
+    refined = tg.ecc.refine_seen(n, shift((x, y)), ECC_STEPS)
+    if refined is None:  # kept the integer alignment
+        start = n[y:y + th, x:x + tw]
+        return start, (x, y), float(_unit(start) @ tu) if score is None else score, None
+    warp = polished(template, n, refined.warp) if exact else refined.warp
+    if score is None:  # the coarse search's offset: the first ECC step's look measured it
+        score = refined.first
+    if refined.patch is not None and not exact:
+        # the ECC steps converged: their last look is the aligned patch, its match theirs
+        patch, fit = refined.patch, refined.fit
+    else:
+        patch = warped(n, warp, (tw, th))
+        fit = float(_unit(patch) @ tu)
     if fit < score:  # ECC wandered off (a dial mid-turn can pull it round, even off the
         # window): a refinement that fits worse than where it started is no refinement
         return n[y:y + th, x:x + tw], (x, y), float(score), None
+    rim = partial(tg.still, patch)  # measured when a later frame is hinted with it
     return patch, (round(float(warp[0, 2])), round(float(warp[1, 2]))), fit, \
-        Alignment(np.asarray(warp, np.float32), tg.still(patch), exact=exact)
+        Alignment(np.asarray(warp, np.float32), rim, exact=exact)

@@ -18,6 +18,7 @@ is ``unknown`` too.
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable
 from dataclasses import replace
@@ -190,7 +191,7 @@ class DialClassifier:
         # the last check of a click read with little confidence: the synthesis, and whether
         # it agreed (``CHECK_BELOW``)
         self.last_check: tuple[SynthRead | None, bool] | None = None
-        self._pair_regions: dict[tuple[int, int], npt.NDArray[np.intp]] = {}
+        self._pair_masks: dict[tuple[int, int], F32] = {}
         self.last_alignment: Alignment | None = None
         self._rival = ""
         self._margin = ""
@@ -231,13 +232,15 @@ class DialClassifier:
 
     def _read(self, crop: Image, n: F32, hint: Alignment | None, exact: bool = True
               ) -> DialRead:
-        patch, (x, y), fit, self.last_alignment = align(n, self._target, hint, exact)
+        # the quick pass searches at half size, the exact one as before; a one-look dial's
+        # window found well enough is not refined (whether it is there is all that is read)
+        enough = SINGLE_MIN_SCORE if len(self.label_list) == 1 and not exact else None
+        patch, (x, y), fit, self.last_alignment = align(n, self._target, hint, exact,
+                                                        coarse=not exact, enough=enough)
         coarse = fit
         seen = read_colours(crop, (x, y), self.window, self.hues)
         self._found = None  # where the window was found, for a synthesis when unsure
-        self._unsure_top = None
-        self.last_synthesis = None
-        self.last_check = None
+        self._unsure_top = self.last_synthesis = self.last_check = None
         if fit < MIN_WINDOW_FIT:  # a dial mid-turn fits the mean less well: its best look?
             fit = max(fit, float(np.max(self._whole @ _unit(patch))))
         if fit < MIN_WINDOW_FIT:  # not this figure's window where the layout says it is
@@ -265,7 +268,8 @@ class DialClassifier:
         """Score the aligned ``patch`` with banks ``lo``..``hi``-1 and decide."""
         all_scores = self.scorer.scores(patch, lo, hi)  # regions x banks x templates
         weight = self.scorer.weight
-        pick = int(np.argmax(np.einsum("r,rbt->bt", weight, all_scores).max(axis=1)))
+        pick = 0 if hi - lo == 1 else \
+            int(np.argmax(np.einsum("r,rbt->bt", weight, all_scores).max(axis=1)))
         bank = lo + pick
         if self.last_alignment is not None:
             self.last_alignment.bank = bank
@@ -275,17 +279,15 @@ class DialClassifier:
         per_label = np.maximum(np.maximum.reduceat(scores[self._by_label], self._label_starts),
                                np.float32(-1.0))
         top = int(np.argmax(per_label))
-        close = np.nonzero(per_label >= per_label[top] - RIVAL_WINDOW)[0]
+        near = set(np.nonzero(per_label >= per_label[top] - RIVAL_WINDOW)[0].tolist())
         # the runner-up is weighed however far behind: with none close, a blurred blob
         # matching one click a little read at confidence 1.0 (STRESS: truth 2, read 8)
-        close = np.union1d(close, np.argsort(per_label)[-2:])
+        near.update(np.argsort(per_label)[-2:].tolist())
         if self.label_list[top][0] == BETWEEN:  # mid-turn must beat the likeliest click,
             clicks = self._click_labels  # however far below: a settled dial read as
-            click = int(clicks[np.argmax(per_label[clicks])])  # mid-turn is a false alarm
-            close = np.union1d(close, [click])
-        best = top
-        z_min, rival_label, self._margin = self._margin_over(top, close, scores, cell_scores,
-                                                             bank)
+            near.add(int(clicks[np.argmax(per_label[clicks])]))  # mid-turn: a false alarm
+        close, best = sorted(near), top
+        z_min, rival_label, self._margin = self._margin_over(top, close, scores, cell_scores, bank)
         if z_min < self._threshold(top):
             # The whole window's score also weighs what the two prints show alike, where only
             # noise differs: a close runner-up that wins, against every other close label, in
@@ -300,10 +302,9 @@ class DialClassifier:
         return self._decide(best, float(per_label[best]), rival, MIN_SCORE, seen, z_min)
 
     def _threshold(self, label: int) -> float:
-        return BETWEEN_THRESHOLD if self.label_list[label][0] == BETWEEN else \
-            CONFIDENCE_THRESHOLD
+        return BETWEEN_THRESHOLD if self.label_list[label][0] == BETWEEN else CONFIDENCE_THRESHOLD
 
-    def _margin_over(self, best: int, close: npt.NDArray[np.intp], scores: F32,
+    def _margin_over(self, best: int, close: list[int], scores: F32,
                      cell_scores: F32, bank: int) -> tuple[float, int, str]:
         """How sure ``best`` is against each other ``close`` label, region by region where
         their templates differ; the least sure (z), that rival and why. z = 1: the crop is
@@ -313,31 +314,34 @@ class DialClassifier:
         rows_b = self._label_rows[best]
         row = int(rows_b[np.argmax(scores[rows_b])])
         z_min, rival_label, why = 1.0, -1, ""
-        for other in close:
-            if other == best or (self.label_list[other][0] == BETWEEN
-                                 and self.label_list[best][0] == BETWEEN):
-                continue  # mid-turn is mid-turn: which pair it sits between is a hint only
-            rows_o = self._label_rows[other]
-            o = int(rows_o[np.argmax(scores[rows_o])])
-            regions = self._differing_regions(best, int(other))
-            d = 1.0 - self.scorer.sim[bank][regions, row, o]
-            mine = cell_scores[regions, row]
-            num = float(np.sum(mine - cell_scores[regions, o]))
-            # on the scale of what this photo shows of the best (a dark, blurred or noisy
-            # photo matches even the right click only so well)
-            own = float(np.maximum(mine, OWN_FLOOR) @ d)
-            z = num / own if float(d.sum()) > 1e-6 else 0.0
-            # ... and in units of the photo's noise: per region, what the best template leaves
-            # unexplained (1 - score^2 of a unit vector), per pixel, along the direction that
-            # tells the two apart (|best - other|^2 = 2d)
-            noise = float(np.sum(np.maximum(1.0 - mine * mine, 1e-3) * 2.0 * d
-                                 / self.scorer.px[regions]))
-            in_noise = num / np.sqrt(noise) if noise > 0 else np.inf
+        mid = self.label_list[best][0] == BETWEEN  # mid-turn against mid-turn: which pair it
+        others = [o for o in close if o != best and not (  # sits between is a hint only
+            mid and self.label_list[o][0] == BETWEEN)]
+        if not others:
+            return z_min, rival_label, why
+        # every rival at once (its best row; mask: the regions where the prints differ)
+        orows = [int(r[0]) if len(r) == 1 else int(r[np.argmax(scores[r])])
+                 for r in (self._label_rows[o] for o in others)]
+        mask = np.stack([self._region_mask(best, o) for o in others])
+        d = 1.0 - self.scorer.sim[bank][:, row, orows].T  # (rivals, regions)
+        mine = cell_scores[:, row]
+        nums = ((mine - cell_scores[:, orows].T) * mask).sum(axis=1).tolist()
+        # on the scale of what this photo shows of the best (a dark, blurred or noisy photo
+        # matches even the right click only so well); and in units of the photo's noise: per
+        # region, what the best template leaves unexplained (1 - score^2 of a unit vector),
+        # per pixel, along the direction that tells the two apart (|best - other|^2 = 2d)
+        owns = (np.maximum(mine, OWN_FLOOR) * d * mask).sum(axis=1).tolist()
+        spans = (d * mask).sum(axis=1).tolist()
+        noises = (np.maximum(1.0 - mine * mine, 1e-3) * 2.0 * d / self.scorer.px
+                  * mask).sum(axis=1).tolist()
+        for other, num, own, span, noise in zip(others, nums, owns, spans, noises, strict=True):
+            z = num / own if span > 1e-6 else 0.0
+            in_noise = num / math.sqrt(noise) if noise > 0 else math.inf
             noisy = CONFIDENCE_THRESHOLD * in_noise / NOISE_MARGIN < z
             if noisy:
                 z = CONFIDENCE_THRESHOLD * in_noise / NOISE_MARGIN
             if z < z_min:
-                z_min, rival_label = max(z, -1.0), int(other)
+                z_min, rival_label = max(z, -1.0), other
                 why = (f"{in_noise:.1f} times the photo's noise apart (needs {NOISE_MARGIN})"
                        if noisy else f"{z:.2f} of the way from the second to the first")
         return z_min, rival_label, why
@@ -450,11 +454,13 @@ class DialClassifier:
     def _label_text(self, label: int) -> str:
         return self._look_text(*self.label_list[label])
 
-    def _differing_regions(self, a: int, b: int) -> npt.NDArray[np.intp]:
-        if (a, b) not in self._pair_regions:
-            self._pair_regions[a, b] = np.array(
-                self._differing(self.label_list[a], self.label_list[b]), np.intp)
-        return self._pair_regions[a, b]
+    def _region_mask(self, a: int, b: int) -> F32:
+        """1 in the regions where labels ``a`` and ``b`` print differently, else 0."""
+        if (a, b) not in self._pair_masks:
+            m = np.zeros(len(self.regions), np.float32)
+            m[self._differing(self.label_list[a], self.label_list[b])] = 1.0
+            self._pair_masks[a, b] = m
+        return self._pair_masks[a, b]
 
     def _differing(self, a: tuple[str, int, int], b: tuple[str, int, int]) -> list[int]:
         """The regions in which two labels' prints differ (all of them for a mid-turn)."""

@@ -73,11 +73,13 @@ class ClickGroups:
             c = members[0]
             return (), (f"colour of {', '.join(clash(c))} does not match click "
                         f"{self.classes[c][0]}'s reference")
+        if len(fits) == 1:  # one class fits: no cell need tell it from another
+            return self.classes[fits[0]], ""
         # the cells whose colour tells the group's clicks apart must have been seen
         tell = {k for c in members for k, v in self.ref_colours[self.classes[c][0]].items()
                 if any(self.ref_colours[self.classes[o][0]].get(k) != v for o in members)}
         blind = sorted(k for k in tell if seen.get(k, "unknown") == "unknown")
-        if len(fits) > 1 and blind:
+        if blind:
             return (), f"colour of {', '.join(blind)} not readable: it tells clicks " \
                 f"{'/'.join(str(i) for i in self.clicks(group))} apart"
         looks = {tuple(sorted(self.ref_colours[self.classes[c][0]].items())) for c in fits}

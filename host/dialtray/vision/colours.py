@@ -75,35 +75,38 @@ def read_colours(crop: Image, offset: tuple[int, int], window: Window,
     """Physical colour per stat cell (``none``, a palette name, or ``unknown``) of an aligned
     crop whose template starts at ``offset`` (px); ``ignore``: template pixels not to count
     (where the synthesis found a figure over the window: its colour is not the block's)."""
-    gained, where, lab, hidden = _sampled(crop, offset, window, ignore)
-    n = len(window.cells)
-    hsv = cv2.cvtColor(gained, cv2.COLOR_BGR2HSV)
-    px = hsv.reshape(-1, 3).take(where, axis=0)
-    bg = _background(px[:, 2], lab, n)
+    gained, lab, hidden, cells = _sampled(crop, offset, window, ignore)
+    n = cells.n
+    px = cv2.cvtColor(gained, cv2.COLOR_BGR2HSV).reshape(-1, 3)
+    bg = _background(px[:, 2], lab, n, cells.count1 if ignore is None else None)
     # Pixel by pixel, not on average: a figure leaning over part of the cell (its own
     # colour) or a dial mid-turn (half a block) is a minority or a split, not a colour
-    col = bg & (px[:, 1] >= MIN_SATURATION)
-    n_bg = np.bincount(lab[bg], minlength=n)
-    n_col = np.bincount(lab[col], minlength=n)
-    # each coloured pixel votes for the palette colour nearest its hue (none if no colour is
-    # within MAX_HUE_DIFF): a figure of another colour over part of a block is outvoted,
-    # where an average of the hues would drift between the two (red and green made orange)
+    # each coloured (saturated) pixel votes for the palette colour nearest its hue (none if
+    # no colour is within MAX_HUE_DIFF): a figure of another colour over part of a block is
+    # outvoted, where an average of the hues would drift between the two (red and green made
+    # orange). Per cell, one count of each vote and of the plain pixels, all in one bincount
     names = list(hues)
-    votes = _votes(px[col, 0], tuple(hues[k] for k in names))
-    tally = np.bincount(lab[col] * (len(names) + 1) + votes,
-                        minlength=n * (len(names) + 1)).reshape(n, len(names) + 1)
+    m = len(names) + 1  # votes 0 .. m - 1 (m - 1: no palette colour near), m: plain
+    votes = np.where(px[:, 1] >= MIN_SATURATION,
+                     _votes(np.asarray(px[:, 0], np.uint8), tuple(hues[k] for k in names)),
+                     m)[bg]
+    counts = np.bincount(lab[bg] * (m + 1) + votes, minlength=n * (m + 1))
     out: dict[str, str] = {}
-    for i, cell in enumerate(window.cells):
-        share = float(n_col[i]) / max(int(n_bg[i]), 1)
-        if n_bg[i] == 0 or hidden[i]:
+    for i, (cell, row) in enumerate(zip(window.cells, counts.reshape(n, m + 1).tolist(),
+                                        strict=True)):
+        n_col = sum(row[:m])
+        n_bg = n_col + row[m]
+        share = float(n_col) / max(n_bg, 1)
+        if n_bg == 0 or hidden[i]:
             out[cell.stat] = "unknown"
         elif share <= 1.0 - MIN_SHARE:
             out[cell.stat] = "none"
         elif share < MIN_SHARE or not names:
             out[cell.stat] = "unknown"
         else:
-            best = int(np.argmax(tally[i, :-1]))
-            ok = tally[i, best] >= MIN_VOTE * max(int(n_col[i]), 1)
+            tally = row[:m - 1]
+            best = tally.index(max(tally))  # the first of the most voted, as np.argmax
+            ok = tally[best] >= MIN_VOTE * max(n_col, 1)
             out[cell.stat] = names[best] if ok else "unknown"
     return out
 
@@ -124,9 +127,9 @@ def cell_chromas(crop: Image, offset: tuple[int, int], window: Window,
     window's own plain pixels, the ink and ``ignore`` left out); a cell mostly hidden has
     none. For telling apart clicks whose only difference is a colour block by how near the
     photo is to each click's own reference (``closest_colours``), not by naming the colour."""
-    gained, where, lab, hidden = _sampled(crop, offset, window, ignore)
-    n = len(window.cells)
-    lab_px = cv2.cvtColor(gained, cv2.COLOR_BGR2Lab).reshape(-1, 3).take(where, axis=0)
+    gained, lab, hidden, cells = _sampled(crop, offset, window, ignore)
+    n = cells.n
+    lab_px = cv2.cvtColor(gained, cv2.COLOR_BGR2Lab).reshape(-1, 3)
     bg = _background(lab_px[:, 0], lab, n)
     out: dict[str, CellChroma] = {}
     for i, cell in enumerate(window.cells):
@@ -183,13 +186,58 @@ def _tells(seen: CellChroma, mine: CellChroma, theirs: CellChroma, other: int, b
             f"({z:.1f} times its noise past half-way, {off:.2f} off the line)")
 
 
-def _sampled(crop: Image, offset: tuple[int, int], window: Window,
-             ignore: npt.NDArray[np.bool_] | None
-             ) -> tuple[Image, npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
-    """The window's every other pixel each way, white-balanced; the index of each cell pixel
-    in it, its cell, and which cells are mostly hidden under ``ignore``."""
+@dataclass(frozen=True)
+class _Cells:
+    """What sampling a window's cells needs, made once per window: the template's size (px),
+    the sampled pixels' index in the every-other-pixel grid, their cell, and per cell how
+    many there are (at least 1: a mean's divisor)."""
+
+    w: int
+    h: int
+    where: npt.NDArray[np.intp]
+    lab: npt.NDArray[np.intp]
+    n: int
+    count1: npt.NDArray[np.intp]
+    at: dict[int, npt.NDArray[np.intp]]  # crop width -> each sample's pixel in a crop at 0, 0
+
+    def pixels(self, width: int) -> npt.NDArray[np.intp]:
+        """Where each sampled pixel (``where``) is in a flat crop ``width`` px wide, the
+        template at (0, 0)."""
+        found = self.at.get(width)
+        if found is None:
+            row, col = np.divmod(self.where, (self.w + 1) // 2)
+            found = self.at[width] = np.asarray(2 * row * width + 2 * col, np.intp)
+        return found
+
+
+_CELLS: dict[int, tuple[Window, _Cells]] = {}  # id(window) -> (window, its cells)
+MAX_CELLS = 512
+
+
+def _cells(window: Window) -> _Cells:
+    got = _CELLS.get(id(window))
+    if got is not None and got[0] is window:
+        return got[1]
     w = round((window.size[0] + 2 * BORDER_MM) * SPP)
     h = round((window.size[1] + 2 * BORDER_MM) * SPP)
+    where, lab = _cell_labels(tuple(window.size), tuple(tuple(c.rect) for c in window.cells))
+    n = len(window.cells)
+    cells = _Cells(w, h, np.asarray(where, np.intp), np.asarray(lab, np.intp), n,
+                   np.maximum(np.bincount(lab, minlength=n), 1), {})
+    if len(_CELLS) >= MAX_CELLS:
+        _CELLS.clear()
+    _CELLS[id(window)] = (window, cells)  # the window kept with it: its id is not reused
+    return cells
+
+
+def _sampled(crop: Image, offset: tuple[int, int], window: Window,
+             ignore: npt.NDArray[np.bool_] | None
+             ) -> tuple[Image, npt.NDArray[np.intp], npt.NDArray[np.bool_], _Cells]:
+    """The cell pixels of the window's every other pixel each way, white-balanced on the
+    window's own (k x 1 x 3: every conversion is per pixel), each one's cell, which cells
+    are mostly hidden under ``ignore``, and the window's ``_Cells``."""
+    cells = _cells(window)
+    w, h = cells.w, cells.h
     x0, y0 = offset
     if x0 < 0 or y0 < 0 or x0 + w > crop.shape[1] or y0 + h > crop.shape[0]:
         pad = max(-x0, -y0, x0 + w - crop.shape[1], y0 + h - crop.shape[0])
@@ -198,29 +246,31 @@ def _sampled(crop: Image, offset: tuple[int, int], window: Window,
         x0, y0 = x0 + pad, y0 + pad
     # every other pixel each way is plenty for a block of colour: one white balance and one
     # colour conversion for the whole window, then every cell at once (per-cell sums by label)
-    win = np.ascontiguousarray(crop[y0:y0 + h:2, x0:x0 + w:2])
-    gain = _white_gain(win)
+    gain = _white_gain(crop[y0:y0 + h:4, x0:x0 + w:4])  # every other sample each way
     # the gain as a per-channel lookup table: the same rounding as scaling every pixel
     # (convertScaleAbs of the float32 product), computed for 256 levels instead of each pixel
     lut = cv2.convertScaleAbs(_LEVELS * gain)
-    gained = np.asarray(cv2.LUT(win, lut), np.uint8)
-    where, lab = _cell_labels(tuple(window.size), tuple(tuple(c.rect) for c in window.cells))
-    n = len(window.cells)
+    crop = np.ascontiguousarray(crop)
+    at = cells.pixels(crop.shape[1]) + (y0 * crop.shape[1] + x0)
+    lab, n = cells.lab, cells.n
     hidden = np.zeros(n, bool)
     if ignore is not None:
-        seen = ~ignore[::2, ::2].ravel()[where]
+        seen = ~ignore[::2, ::2].ravel()[cells.where]
         # a cell mostly under the figure is not read from the little left of it
         hidden = np.bincount(lab[seen], minlength=n) < MIN_VISIBLE * np.bincount(lab, minlength=n)
-        where, lab = where[seen], lab[seen]
-    return gained, np.asarray(where, np.intp), np.asarray(lab, np.intp), hidden
+        at, lab = at[seen], lab[seen]
+    picked = crop.reshape(-1, 3)[at].reshape(-1, 1, 3)
+    return np.asarray(cv2.LUT(picked, lut), np.uint8), lab, hidden, cells
 
 
-def _background(value: npt.NDArray[Any], lab: npt.NDArray[np.intp], n: int
-                ) -> npt.NDArray[np.bool_]:
-    """A cell's background pixels: the ink is the darker part of the cell."""
+def _background(value: npt.NDArray[Any], lab: npt.NDArray[np.intp], n: int,
+                count1: npt.NDArray[np.intp] | None = None) -> npt.NDArray[np.bool_]:
+    """A cell's background pixels: the ink is the darker part of the cell. ``count1``: each
+    cell's pixel count (at least 1), when known."""
     v = value.astype(np.float64)
-    count = np.bincount(lab, minlength=n)
-    vmean = np.bincount(lab, weights=v, minlength=n) / np.maximum(count, 1)
+    if count1 is None:
+        count1 = np.maximum(np.bincount(lab, minlength=n), 1)
+    vmean = np.bincount(lab, weights=v, minlength=n) / count1
     return np.asarray(v >= vmean[lab], np.bool_)
 
 
@@ -244,10 +294,11 @@ def _vote_table(palette: tuple[int, ...]) -> npt.NDArray[np.intp]:
 
 
 def _white_gain(win: Image) -> npt.NDArray[np.float32]:
-    """Per-channel gain that makes the window's plain (unsaturated) bright pixels cream-white.
-    Only the window itself and only its greyish pixels count: a coloured figure leaning into
-    the crop, or the colour blocks, must not set the white point."""
-    ref = np.ascontiguousarray(win[::2, ::2]).reshape(-1, 1, 3)  # a sample will do
+    """Per-channel gain that makes the window's plain (unsaturated) bright pixels cream-white
+    (``win``: a sample of them, every fourth each way). Only the window itself and only its
+    greyish pixels count: a coloured figure leaning into the crop, or the colour blocks,
+    must not set the white point."""
+    ref = np.ascontiguousarray(win).reshape(-1, 1, 3)
     sat = cv2.cvtColor(ref, cv2.COLOR_BGR2HSV)[:, 0, 1]
     grey = ref[sat < WHITE_MAX_SATURATION, 0]
     if len(grey) < 20:

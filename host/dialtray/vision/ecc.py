@@ -20,6 +20,7 @@ alignment. A step that makes the correlation worse ends the search at the step b
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -61,30 +62,40 @@ class EuclideanECC:
                ) -> npt.NDArray[np.float32] | None:
         """``warp`` (template px -> ``image`` px, 2 x 3) moved to maximise the correlation,
         at most ``steps`` steps; None where OpenCV's ECC would raise (no convergence)."""
+        found = self.refine_seen(image, warp, steps)
+        return None if found is None else found.warp
+
+    def refine_seen(self, image: F32, warp: npt.NDArray[np.float32], steps: int
+                    ) -> Refined | None:
+        """``refine``'s warp, with what its steps saw on the way (``Refined``)."""
         if not self.usable:
             return None
-        a0, a1, a2 = (float(v) for v in warp[0])
-        a3, a4, a5 = (float(v) for v in warp[1])
+        a0, a1, a2, a3, a4, a5 = np.asarray(warp).ravel().tolist()
         cx, cy = self.centre
         g0, g1, g2 = self.gt
         m0, m1, m2 = self.hgt
         mat = np.empty((2, 3), np.float32)
         best = (a0, a1, a2, a3, a4, a5)
-        last = -2.0
+        last = first = -2.0
+        patch: F32 | None = None
         for k in range(steps):
             mat[0] = (a0, a1, a2)
             mat[1] = (a3, a4, a5)
             seen = np.asarray(cv2.warpAffine(image, mat, self.size, flags=cv2.INTER_LINEAR
                                              | cv2.WARP_INVERSE_MAP,
                                              borderMode=cv2.BORDER_REPLICATE), np.float32).ravel()
-            h0, h1, h2, cross, total = (float(v) for v in self.rows @ seen)
+            h0, h1, h2, cross, total = (self.rows @ seen).tolist()
             norm2 = float(seen @ seen) - total * total / self.count
             rho = cross / math.sqrt(max(norm2 * self.tn2, 1e-30))
+            if not k:
+                first = rho
             if k and rho < last:  # worse than the step before: that one stands
                 a0, a1, a2, a3, a4, a5 = best
                 break
             best = (a0, a1, a2, a3, a4, a5)
             if k and abs(rho - last) < EPS:
+                patch = seen.reshape(self.size[1], self.size[0])  # seen through ``a`` itself
+                last = rho
                 break
             last = rho
             den = cross - (h0 * g0 + h1 * g1 + h2 * g2)
@@ -102,4 +113,16 @@ class EuclideanECC:
                                       a3 * si + a4 * co, a3 * d2 + a4 * d5 + a5)
         mat[0] = (a0, a1, a2)
         mat[1] = (a3, a4, a5)
-        return mat
+        return Refined(mat, patch, first, last if patch is not None else -2.0)
+
+
+class Refined(NamedTuple):
+    """What ``refine_seen`` found: the warp; when the steps ended by converging on it, the
+    image seen through it (the aligned patch: the last step already warped it, so the
+    caller need not warp again; else None); the correlation at the start warp (the first
+    step's look) and at the patch (-2 when there is none)."""
+
+    warp: npt.NDArray[np.float32]
+    patch: F32 | None
+    first: float
+    fit: float

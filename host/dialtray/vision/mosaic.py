@@ -47,36 +47,49 @@ ROW = 256  # samples per row of the strip (remap wants fewer than 32 767 rows an
 class Mosaic:
     """The windows of one registration (``places``, in order) as one strip of samples."""
 
-    def __init__(self, reg: Registration, places: Sequence[Place]) -> None:
-        grid = _grid(places)
+    def __init__(self, reg: Registration, places: Sequence[Place],
+                 key: PlacesKey | None = None) -> None:
+        grid = _grid(places, key)
         self.shapes, self.starts = grid.shapes, grid.starts
         hm = reg.homography
         mx = np.empty(self.starts[-1] * ROW, np.float32)
         my = np.empty_like(mx)
         for members, gx, gy in grid.groups:  # windows of one size: (k, h, w) at once
-            den = _affine(hm[2], gx, gy)
-            u, v = _affine(hm[0], gx, gy) / den, _affine(hm[1], gx, gy) / den
+            inv = np.divide(1.0, _affine(hm[2], gx, gy))
+            u, v = _affine(hm[0], gx, gy), _affine(hm[1], gx, gy)
+            u *= inv
+            v *= inv
             if reg.camera is not None:
                 uv = reg.camera.distort_pixels(np.column_stack([u.ravel(), v.ravel()]))
-                u, v = uv[:, 0].reshape(den.shape), uv[:, 1].reshape(den.shape)
+                u, v = uv[:, 0].reshape(inv.shape), uv[:, 1].reshape(inv.shape)
             for j, i in enumerate(members):
-                a, n = self.starts[i] * ROW, den[j].size
+                a, n = self.starts[i] * ROW, inv[j].size
                 for flat, coord in ((mx, u), (my, v)):
                     flat[a:a + n] = coord[j].ravel()
                     flat[a + n:self.starts[i + 1] * ROW] = flat[a + n - 1]  # its last sample
         self.map1, self.map2 = cv2.convertMaps(mx.reshape(-1, ROW), my.reshape(-1, ROW),
                                                cv2.CV_16SC2)
-        # register.frame_box of each window's map, for all at once: the least and most of
-        # each row, then of each window's rows (its padding repeats its last sample)
-        first = self.starts[:-1]
-        lo = [np.minimum.reduceat(self.map1[..., k].min(axis=1), first) for k in (0, 1)]
-        hi = [np.maximum.reduceat(self.map1[..., k].max(axis=1), first) for k in (0, 1)]
-        w, h = reg.image_size
-        self.boxes: list[Box] = []
-        for i in range(len(first)):
-            x0, x1 = max(int(lo[0][i]), 0), min(int(hi[0][i]) + 2, w)
-            y0, y1 = max(int(lo[1][i]), 0), min(int(hi[1][i]) + 2, h)
-            self.boxes.append((slice(y0, max(y1, y0 + 1)), slice(x0, max(x1, x0 + 1))))
+        self.image_size = reg.image_size
+        self._boxes: list[Box] | None = None
+
+    @property
+    def boxes(self) -> list[Box]:
+        """``register.frame_box`` of each window's map (made when first asked: only a reader
+        that keeps reads needs them, issue 35)."""
+        if self._boxes is None:
+            # for all at once: the least and most of each row, then of each window's rows
+            # (its padding repeats its last sample)
+            first = self.starts[:-1]
+            lo = [np.minimum.reduceat(self.map1[..., k].min(axis=1), first) for k in (0, 1)]
+            hi = [np.maximum.reduceat(self.map1[..., k].max(axis=1), first) for k in (0, 1)]
+            w, h = self.image_size
+            boxes: list[Box] = []
+            for i in range(len(first)):
+                x0, x1 = max(int(lo[0][i]), 0), min(int(hi[0][i]) + 2, w)
+                y0, y1 = max(int(lo[1][i]), 0), min(int(hi[1][i]) + 2, h)
+                boxes.append((slice(y0, max(y1, y0 + 1)), slice(x0, max(x1, x0 + 1))))
+            self._boxes = boxes
+        return self._boxes
 
     def __len__(self) -> int:
         return len(self.shapes)
@@ -113,12 +126,11 @@ class Mosaic:
 
 
 def _affine(row: npt.NDArray[np.float64], gx: Floats, gy: Floats) -> Floats:
-    """``row[0] * gx + row[1] * gy + row[2]`` with ``gx`` (k, 1, w) and ``gy`` (k, h, 1):
-    per sample the very operations of ``register._maps_for`` (products on the axes, sums
-    broadcast to the grid)."""
-    out = np.add(row[0] * gx, row[1] * gy)
-    out += row[2]
-    return np.asarray(out, np.float64)
+    """``(row[0] * gx + row[2]) + row[1] * gy`` with ``gx`` (k, 1, w) and ``gy`` (k, h, 1):
+    per sample the very operations of ``register._maps_for`` (products and the constant on
+    the axes, one sum broadcast to the grid)."""
+    out: Floats = np.add(row[0] * gx + row[2], row[1] * gy)
+    return out
 
 
 class _Grid:
@@ -168,8 +180,8 @@ def places_key(places: Sequence[Place]) -> PlacesKey:
     return tuple((c[0], c[1], base, w.name) for c, w, base in places)
 
 
-def _grid(places: Sequence[Place]) -> _Grid:
-    key = places_key(places)
+def _grid(places: Sequence[Place], key: PlacesKey | None = None) -> _Grid:
+    key = places_key(places) if key is None else key
     found = _GRIDS.get(key)
     if found is None:
         found = _Grid(places)
@@ -185,5 +197,5 @@ def mosaic_of(reg: Registration, places: Sequence[Place]) -> Mosaic:
     key = places_key(places)
     found = reg.mosaics.get(key)
     if not isinstance(found, Mosaic):
-        found = reg.mosaics[key] = Mosaic(reg, places)
+        found = reg.mosaics[key] = Mosaic(reg, places, key)
     return found

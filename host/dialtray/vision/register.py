@@ -97,9 +97,10 @@ def _maps_for(reg: Registration, centre: tuple[float, float], window: Window) ->
     gx = (xs + centre[0] + window.centre[0])[None, :]
     gy = (ys + centre[1] + window.centre[1])[:, None]
     hm = reg.homography  # the grid is separable: each row of H by broadcasting, no meshgrid
-    den = hm[2, 0] * gx + hm[2, 1] * gy + hm[2, 2]
-    u = (hm[0, 0] * gx + hm[0, 1] * gy + hm[0, 2]) / den
-    v = (hm[1, 0] * gx + hm[1, 1] * gy + hm[1, 2]) / den
+    # (the constant added on an axis first: one sum over the grid, not two; one division)
+    inv = 1.0 / ((hm[2, 0] * gx + hm[2, 2]) + hm[2, 1] * gy)
+    u = ((hm[0, 0] * gx + hm[0, 2]) + hm[0, 1] * gy) * inv
+    v = ((hm[1, 0] * gx + hm[1, 2]) + hm[1, 1] * gy) * inv
     if reg.camera is not None:
         uv = reg.camera.distort_pixels(np.column_stack([u.ravel(), v.ravel()]))
         u, v = uv[:, 0].reshape(h, w), uv[:, 1].reshape(h, w)

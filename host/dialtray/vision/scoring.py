@@ -44,6 +44,13 @@ class RegionScorer:
         rows that are clicks (their mean is what every click shows alike, taken out when
         ``shared``)."""
         self.regions = [(slice(y0, y1), slice(x0, x1)) for x0, y0, x1, y1 in rects]
+        # every region's pixels, region after region, as indices into the flat template:
+        # a read gathers them in one step and takes each region's mean and length at once
+        grid = np.arange(templates[0].size).reshape(templates[0].shape)
+        picks = [grid[ix].ravel() for ix in self.regions]
+        self._pick = np.concatenate(picks)
+        self._sizes = np.array([len(q) for q in picks], np.intp)
+        self._starts = np.concatenate([[0], np.cumsum(self._sizes)[:-1]]).astype(np.intp)
         self.banks = list(banks)
         self.nt = len(templates)
         self.px = np.array([(x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in rects], np.float32)
@@ -79,8 +86,16 @@ class RegionScorer:
         """Regions x banks ``lo``..``hi``-1 x templates: each region's correlation."""
         hi = len(self.banks) if hi is None else hi
         k = self.nt + 1  # a bank's rows: its templates, then its mean
-        raw = np.stack([self._rows[r][lo * k:hi * k] @ unit(patch[ix])
-                        for r, ix in enumerate(self.regions)]).reshape(-1, hi - lo, k)
+        # each region made zero-mean and unit length (``unit``), every region at once
+        v = patch.ravel()[self._pick]
+        means = (np.add.reduceat(v, self._starts) / self._sizes).astype(np.float32)
+        v -= np.repeat(means, self._sizes)
+        norms = np.sqrt(np.add.reduceat(v * v, self._starts))
+        norms[norms <= 1e-6] = 1.0  # a flat region stays zero, as ``unit`` leaves it
+        ends = self._starts + self._sizes
+        raw = (np.stack([self._rows[r][lo * k:hi * k] @ v[a:b]
+                         for r, (a, b) in enumerate(zip(self._starts, ends, strict=True))])
+               / norms[:, None]).reshape(-1, hi - lo, k)
         norm = np.sqrt(np.maximum(1.0 - 2.0 * raw[:, :, -1] + self._mean_sq[:, lo:hi], 1e-12))
         return np.asarray((raw[:, :, :-1] - self._offsets[:, lo:hi]) / norm[:, :, None],
                           np.float32)

@@ -33,9 +33,10 @@ def run(args: argparse.Namespace) -> int:
     started = time.monotonic()
     what = "no encoders: the camera's reads are the dial events" if args.no_encoders else \
         "the encoders report, the camera confirms every settled click"
+    where = " (the firmware on an emulated Pico)" if getattr(args, "rp2040", False) else ""
     print(f"dialtray demo: a game of {'Air Action' if args.game == 'airaction' else 'Aces'} on "
-          f"the virtual tray filmed by the virtual camera ({args.camera_profile} photographs); "
-          f"{what}", flush=True)
+          f"the virtual tray{where} filmed by the virtual camera ({args.camera_profile} "
+          f"photographs); {what}", flush=True)
     shown = [0]
 
     def narrate(t: Any) -> None:
@@ -49,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         g = camera_game(args.game, args.seed, args.turns, encoders=not args.no_encoders,
                         profile=args.camera_profile, mistakes=not args.no_encoders,
-                        fps=args.camera_fps, on_change=narrate)
+                        fps=args.camera_fps, on_change=narrate,
+                        rp2040=bool(getattr(args, "rp2040", False)))
     except Stuck as e:
         raise UserError(f"the demo got stuck: {e}") from e
     t = g.table.tracker

@@ -23,6 +23,8 @@ function xorshift16(x) {
 const validReg = (r) => r <= CONF_LAST || (STATUS <= r && r <= ANGLE + 1) ||
   (AGC <= r && r <= MAGNITUDE + 1) || r === BURN;
 
+const wrap4096 = (a) => ((a % 4096) + 4096) % 4096;
+
 export class AS5600 {
   constructor(angle = 0) {
     this.angle = angle; this.magnet = true; this.field = 0; this.nak = false;
@@ -31,6 +33,38 @@ export class AS5600 {
     this.ptr = 0; this.hold = false; this.first = false; this.raw = 0; this.mag = 0;
     this.reads = 0;
     this.wedge = false; // addressed next, it stretches SCL for ever (until the bus is reset)
+    // The hand's motions (harness rotate): where those asked for so far leave the magnet
+    // (unwrapped angle units; null: at rest), when the last ends (chip ns), and a generation
+    // that a placement (setAngle) bumps to cancel them.
+    this.goal = null; this.busyUntil = 0; this.gen = 0;
+    this.onRead = null; // (angle) => void: the firmware reads the magnet here (camera follow)
+  }
+  /** The magnet put at `angle` at once (the bench's placement): motions under way stop. */
+  setAngle(angle) {
+    this.angle = angle; this.goal = null; this.busyUntil = 0; this.gen++;
+  }
+  /** Turn the magnet by `delta` units over `ms` of chip time (1 ms steps), `at(ns, fn)`
+   * scheduling in chip time from `now`. A turn that comes while the magnet still moves
+   * follows the one before, from where it leaves the magnet, as a hand's second turn does:
+   * two turns sent together once both set the angle from the same start, and the dial ended
+   * one click short of the two (a miscount the firmware could not help). */
+  rotate(delta, ms, now, at) {
+    const steps = Math.max(1, Math.round(ms));
+    const start = Math.max(now, this.busyUntil);
+    const from = this.goal === null ? this.angle : this.goal;
+    const gen = this.gen;
+    this.goal = from + delta;
+    this.busyUntil = start + steps * 1e6;
+    for (let i = 1; i <= steps; i++) {
+      at(start - now + i * 1e6, () => {
+        if (this.gen === gen) this.angle = wrap4096(from + delta * i / steps);
+      });
+    }
+  }
+  /** Every motion asked for done at once (a chip reset or power-off: the hand finishes the
+   * turn whatever the chip does; the alarms it was timed by belonged to the old chip). */
+  settle() {
+    if (this.goal !== null) this.setAngle(wrap4096(this.goal));
   }
   setGap(mm) {
     this.gap = mm;
@@ -50,6 +84,7 @@ export class AS5600 {
     this.rng = xorshift16(this.rng);
     if (!this.magnet || this.gapFar) { this.raw = this.rng & 0xfff; this.mag = this.rng & 0x1f; return; }
     this.raw = Math.round(this.angle) & 0xfff;
+    if (this.onRead) this.onRead(this.angle);
     this.mag = this.gapAgc >= 0 ? this.gapMag : this.field < 0 ? 300 : this.field > 0 ? 4000 : 2000;
   }
   write(byte) {
@@ -215,23 +250,40 @@ export class WS2812Decoder {
 export class Encoder {
   constructor(chip, a, b) {
     this.chip = chip; this.a = a; this.b = b; this.count = 0; this.dead = false;
+    // where the moves asked for so far leave the count, and when the last ends (chip ns)
+    this.goal = 0; this.busyUntil = 0;
+    this.onChange = null; // (count) => void: the contacts moved (camera follow)
     this.apply();
   }
+  /** The shaft where the moves asked for leave it (a reset: the hand finishes its turn). */
+  place(count) {
+    this.count = count; this.goal = count; this.busyUntil = 0;
+  }
   apply() {
+    if (this.onChange) this.onChange(this.count);
     const s = [0, 2, 3, 1][this.count & 3];
     if (this.dead) { this.chip.drive(this.a, null); this.chip.drive(this.b, null); return; }
     this.chip.drive(this.a, s & 1 ? null : false);
     this.chip.drive(this.b, s & 2 ? null : false);
   }
   /** Move `steps` transitions over `ns` of simulated time, each settling through contact bounce
-   * (the changing line chatters 3 times, 20 us apart) when bounce is on. */
+   * (the changing line chatters 3 times, 20 us apart) when bounce is on. A move that comes
+   * while the shaft still turns follows the one before: two moves sent together once put
+   * their transitions on the same instants, two at a time, and the PIO saw the contacts jump
+   * two states (00 -> 11), which counts nothing: two clicks turned, none counted. A real
+   * shaft passes every state, one at a time. */
   move(steps, ns, bounce, at) {
     const n = Math.abs(steps);
     if (!n) return;
     const dir = Math.sign(steps);
-    const every = Math.max(2000, Math.floor(ns / n));
+    // (a bounce's chatter, 60 us, ends before the next transition: never two at one instant)
+    const every = Math.max(bounce ? 80_000 : 2000, Math.floor(ns / n));
+    const now = this.chip.clock.nanos;
+    const start = Math.max(now, this.busyUntil);
+    this.goal += steps;
+    this.busyUntil = start + every * n + (bounce ? 60_000 : 0);
     for (let i = 0; i < n; i++) {
-      const when = every * (i + 1);
+      const when = start - now + every * (i + 1);
       at(when, () => { this.count += dir; this.apply(); });
       if (bounce) {
         for (let k = 1; k <= 3; k++) {

@@ -8,7 +8,7 @@
 // The USB CDC is a TCP server on 127.0.0.1 (port in the first event): pyserial's socket:// and
 // `mpremote connect socket://...` use it like the Pico's /dev/ttyACM0. One JSON command a line
 // on stdin drives the bench; one JSON event a line on stdout reports it (ready, boot, leds,
-// stats, error). See dialtray/virtual/rp2040/harness.py for the Python side.
+// at, stats, error). See dialtray/virtual/rp2040/harness.py for the Python side.
 import fs from 'node:fs';
 import net from 'node:net';
 import readline from 'node:readline';
@@ -46,6 +46,21 @@ let lastFrame = '';
 let powered = false;
 let boots = 0;
 let pending = null; // {reason, scratch}: the watchdog fired; rebuild after this slice
+// `follow` on: every dial where the firmware finds it somewhere new is reported (`at`): an
+// AS5600's angle as the firmware reads it, an encoder's count as its contacts move (the PIO
+// sees every transition). The virtual camera films these very positions, on the chip's clock.
+let following = false;
+const seenAt = new Map();
+const report = (key, fields, value) => {
+  if (!following || seenAt.get(key) === value) return;
+  seenAt.set(key, value);
+  emit({ ev: 'at', ...fields });
+};
+const sensorAt = (mux, ch) => {
+  const s = bus.sensor(mux, ch);
+  if (!s.onRead) s.onRead = (angle) => report(`s${mux}:${ch}`, { mux, ch, angle }, angle);
+  return s;
+};
 const stats = { instructions: 0, simStart: 0, wallStart: 0 };
 
 function at(chipRef, deltaNs, fn) {
@@ -68,9 +83,11 @@ function build(powerOn, reason = 0, scratch = null) {
   const old = encoders;
   encoders = pins.quadrature.map(([a, b], n) => {
     const e = new Encoder(c, a, b);
-    if (old[n]) { e.count = old[n].count; e.dead = old[n].dead; e.apply(); }
+    if (old[n]) { e.place(old[n].goal); e.dead = old[n].dead; e.apply(); }
+    e.onChange = (count) => report(`q${n}`, { quad: n, count }, count);
     return e;
   });
+  for (const s of bus.sensors.values()) s.settle();
   c.drive(pins.roll_button, buttonDown ? false : null);
   const decoder = new WS2812Decoder(c.clock, (frame) => {
     const hex = Buffer.from(frame).toString('hex');
@@ -146,25 +163,21 @@ const kick = () => { if (!looping) { looping = true; setImmediate(loop); } };
 // ---- commands ----------------------------------------------------------------------------------
 const commands = {
   sensor(c) {
-    const s = bus.sensor(c.mux, c.ch);
-    if ('angle' in c) s.angle = c.angle;
+    const s = sensorAt(c.mux, c.ch);
+    if ('angle' in c) s.setAngle(c.angle);
     if ('magnet' in c) s.magnet = c.magnet;
     if ('nak' in c) s.nak = c.nak;
     if ('gap' in c) s.setGap(c.gap);
     if ('field' in c) s.field = c.field;
     if ('wedge' in c) s.wedge = c.wedge;
   },
-  /** Turn an AS5600's magnet by `delta` units over `ms` of chip time (1 ms steps). */
+  /** Turn an AS5600's magnet by `delta` units over `ms` of chip time (1 ms steps), after
+   * any turn of it still under way (AS5600.rotate); with the power off, at once. */
   rotate(c) {
-    const s = bus.sensor(c.mux, c.ch);
-    const steps = Math.max(1, Math.round(c.ms));
-    const from = s.angle;
-    const target = ((from + c.delta) % 4096 + 4096) % 4096;
-    for (let i = 1; i <= steps; i++) {
-      at(chip, i * 1e6, () => {
-        s.angle = i === steps ? target : ((from + c.delta * i / steps) % 4096 + 4096) % 4096;
-      });
-    }
+    const s = sensorAt(c.mux, c.ch);
+    if (!chip) { s.rotate(c.delta, 0, 0, (ns, fn) => fn()); s.settle(); return; }
+    const ref = chip;
+    s.rotate(c.delta, c.ms, ref.clock.nanos, (ns, fn) => at(ref, ns, fn));
   },
   mux(c) {
     const m = bus.muxes.get(c.addr);
@@ -175,7 +188,8 @@ const commands = {
   quad(c) {
     const e = encoders[c.n];
     if ('dead' in c) { e.dead = c.dead; e.apply(); }
-    if (c.steps) e.move(c.steps, c.ms * 1e6, !!c.bounce, (ns, fn) => at(chip, ns, fn));
+    if (c.steps && !chip) e.place(e.goal + c.steps); // the power is off: no PIO counts it
+    else if (c.steps) e.move(c.steps, c.ms * 1e6, !!c.bounce, (ns, fn) => at(chip, ns, fn));
   },
   press(c) {
     buttonDown = true;
@@ -189,6 +203,8 @@ const commands = {
     if (!c.on) { powered = false; chip = null; }
   },
   reset() { build(true); kick(); },
+  /** `at` events on (or off): see `following`. */
+  follow(c) { following = !!c.on; seenAt.clear(); },
   /** The CPU stops executing for `ms` of chip time (a task that never yields); timers, the
    * watchdog and the PIO go on. */
   stall(c) { if (chip) chip.stallUntil = chip.clock.nanos + c.ms * 1e6; },

@@ -95,6 +95,9 @@ class EmulatedPico:
             "sensor_addr": config.AS5600_ADDR,
         }
         self.on_frame = on_frame
+        # Called (on the events thread) with each `at` event once ``send("follow", on=True)``:
+        # a dial where the firmware found it somewhere new ({mux, ch, angle} or {quad, count}).
+        self.on_at: Callable[[dict[str, Any]], None] | None = None
         self.events = _Events()
         self._cond = threading.Condition()
         self._ids = itertools.count(1)
@@ -199,6 +202,10 @@ class EmulatedPico:
             except ValueError:
                 continue
             kind = ev.get("ev")
+            if kind == "at":  # (the hot one while dials turn: no lock, no wake-up)
+                if self.on_at is not None:
+                    self.on_at(ev)
+                continue
             with self._cond:
                 if kind == "boot":
                     self.events.boots.append(Boot(ev["boots"], ev["reason"],

@@ -27,6 +27,7 @@ from dialrig import config
 
 from dialtray.link.faults import FaultInjector
 from dialtray.virtual.bridge import UsbBridge
+from dialtray.virtual.rp2040.follow import DialFollow
 from dialtray.virtual.rp2040.image import build_image
 from dialtray.virtual.rp2040.pico import EmulatedPico, LedFrame
 from dialtray.virtual.tray import DEFAULT_TURN_MS, TICKS_PER_DETENT, PhysicalDial, dial_index
@@ -80,6 +81,8 @@ class Rp2040Tray:
             image = build_image(custom)
         self.pico = EmulatedPico(self.flash_file, lfs_image=image, uid=uid, seed=self.seed,
                                  realtime=realtime, on_frame=self._on_frame)
+        self.pico.on_at = self._on_at
+        self._follow = DialFollow(self.cfg, self.dials)
         self.bridge = UsbBridge(Path(self.port), to_host, to_device)
 
     # ---- life cycle ----------------------------------------------------------------------------
@@ -166,6 +169,7 @@ class Rp2040Tray:
 
     def _wire(self) -> None:
         """Put every AS5600 where its dial is (before the firmware first looks)."""
+        self._follow.start(self._angle)
         for k in range(len(self.dials)):
             s = self._setting(k)
             if s["sensor"] == config.SENSOR_AS5600:
@@ -238,6 +242,25 @@ class Rp2040Tray:
 
     def detent(self, dock: int, dial: int | str) -> int:
         return self.dials[self.dial_index(dock, dial)].detent
+
+    def seen(self, dock: int, dial: int | str) -> float:
+        """Where the dial physically is as the firmware last found it, in clicks (a fraction:
+        mid-turn), on the chip's clock: an AS5600's magnet as the firmware last read it, an
+        encoder's shaft as its contacts last moved (the PIO sees each). The emulated chip runs
+        at a fraction of real time, so this lags the turns asked of it (``detent``); a camera
+        filming the same tray shows this (``vision.virtual_camera.DialWorld.follow``), as it
+        does the unix-port tray's (``VirtualTray.seen``). The first call starts the bench's
+        reports (``at`` events); what the bench has reported is taken as its event thread
+        reads it (the unix-port tray drains its channel first: here the firmware's read comes
+        settle_ms of chip time before its click, far more than that thread's delay)."""
+        k = self.dial_index(dock, dial)
+        if not self._follow.on:
+            self._follow.on = True
+            self.pico.send("follow", on=True)
+        return round(self._follow.ticks[k] / TICKS_PER_DETENT, 6)
+
+    def _on_at(self, ev: dict[str, Any]) -> None:
+        self._follow.report(ev)
 
     def _on_frame(self, frame: LedFrame) -> None:
         self.leds = frame.grb
