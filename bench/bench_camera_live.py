@@ -94,7 +94,8 @@ def main() -> None:
     confirmed_ms: list[float] = []  # settle -> confirmed, the confirmed clicks only
     cpu: list[float] = []
     counts = {"settled": 0, "confirmed": 0, "wrong": 0, "unsure": 0, "odd_settled": 0,
-              "odd_confirmed": 0, "by_photos": 0, "disagree": 0, "superseded": 0, "deferred": 0}
+              "odd_confirmed": 0, "by_photos": 0, "by_prediction": 0, "disagree": 0,
+              "superseded": 0, "deferred": 0}
     by_photos: list[str] = []  # confirmed by this scene's photographs (scene_looks.py)
     seconds = 0.0
     cases: list[str] = []  # the settled clicks not confirmed, what the camera said
@@ -121,6 +122,7 @@ def main() -> None:
                     confirmed_ms.append(1000 * (r.at - r.asked))
                     if "photograph" in r.reason:
                         counts["by_photos"] += 1
+                        counts["by_prediction"] += "predicted" in r.reason
                         by_photos.append(f"{game} seed {seed}: {r.line()} ({r.reason})")
                 else:
                     counts["unsure"] += 1
@@ -145,6 +147,8 @@ def main() -> None:
          "just changed, read again (witness.SUPERSEDE_S)"),
         ("  by photographs", str(counts["by_photos"]), "of them: unsure by the synthesis, every "
          "close rival excluded by this scene's photograph of it (scene_looks.py)"),
+        ("  by prediction", str(counts["by_prediction"]), "of those: a close rival never "
+         "photographed here excluded by its photograph predicted from another's (unseen_looks.py)"),
         ("  Ace card / holder", f"{counts['odd_confirmed']} / {counts['odd_settled']}",
          "of them on an Ace card's or a holder's dial: confirmed / settled"),
         ("frames / click p50/p99", f"{pct(frames, 50):.0f} / {pct(frames, 99):.0f}",

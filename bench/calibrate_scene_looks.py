@@ -37,6 +37,7 @@ from benchout import print_table, write_results
 from dialtray.vision import render_profiles as rp
 from dialtray.vision import scene_looks as sl
 from dialtray.vision import testset
+from dialtray.vision import unseen_looks as ul
 from dialtray.vision.burst import MOST
 from dialtray.vision.layout import load_layout
 from dialtray.vision.reader import TrayReader
@@ -67,7 +68,9 @@ def run_seed(seed: int, trays: int, profile: str, photo_frames: int, jitter: flo
     refs = {fid: testset.capture_refs(layout, fid, doc) for fid, doc in figures.items()}
     out: dict[str, Any] = {"null": [], "true": [], "wrong_confirmed": [], "impostors": 0,
                            "unsure": 0, "confirmed": 0, "photos": 0, "windows": 0,
-                           "cases": [], "wrong_open": 0, "big_null": []}
+                           "cases": [], "wrong_open": 0, "big_null": [], "unseen_null": [],
+                           "big_unseen": [], "by_prediction": 0,
+                           "true_unseen": []}
     for walk in testset.walk_trays(layout, figures, seed, trays, getattr(rp, profile), jitter):
         t, docks, params, step = walk.tray, walk.docks, walk.params, walk.step
         if only is not None and t != only:
@@ -113,13 +116,19 @@ def run_seed(seed: int, trays: int, profile: str, photo_frames: int, jitter: flo
                 out["wrong_open"] += b not in read.clicks
                 continue
             out["unsure"] += 1
-            v = sl.judge(c, f, photos[k], b, exclude=-np.inf, rim_max=np.inf)
-            out["true"] += [[e.z, e.fit, e.rim] for e in v.rivals]
+            v = sl.judge(c, f, photos[k], b, exclude=-np.inf, rim_max=np.inf, share=-np.inf)
+            out["true"] += [[e.z, e.fit, e.rim] for e in v.rivals if e.source is None]
+            out["true_unseen"] += [[e.share, e.z] for e in v.rivals if e.source is not None]
             good = sl.judge(c, f, photos[k], b)
             out["confirmed"] += good.confirmed
+            out["by_prediction"] += good.confirmed and "predicted" in good.reason
             out["cases"].append(f"{what} truth {b} after {sorted(photos[k])}: "
                                 f"{'confirmed' if good.confirmed else 'unsure'} ({good.reason})")
             _impostors(out, c, f, photos[k], b, what)
+        for k, f in two.items():  # the dial at b, never photographed: predicted from others
+            c = reader.classifiers(docks[k[0]].figure)[k[1]]
+            _unseen_null(out, c, f, photos[k], (start[k] + 2 * step[k]) % len(c.faces),
+                         f"seed {seed} tray {t} dock {k[0]} {docks[k[0]].figure} {k[1]}")
         for (dock, dial), s in step.items():  # back a step, a little off its detent
             world.turn(dock, dial, -s + walk.back[(dock, dial)], 1e-6)
         three = _frames(cam, reader, windows, MOST)
@@ -130,6 +139,13 @@ def run_seed(seed: int, trays: int, profile: str, photo_frames: int, jitter: flo
             if a in photos[k]:
                 _null(out, c, f, photos[k][a], a, what)
             _impostors(out, c, f, photos[k], a, what)
+            # ... and as if never photographed at a: its prediction from the others, and the
+            # impostors' tests with only the others' photographs
+            others = {i: p for i, p in photos[k].items()
+                      if i not in c.click_groups.clicks(_group(c, a))}
+            _unseen_null(out, c, f, others, a, what)
+            if others != photos[k]:
+                _impostors(out, c, f, others, a, what + " (a unphotographed)")
     return out
 
 
@@ -156,6 +172,52 @@ def _null(out: dict[str, Any], c: Any, f: sl.Frames, shot: sl.Photo, a: int, wha
         if z >= sl.EXCLUDE / 2:
             out["big_null"].append(f"{what} at {a}, toward {rv.look.a}: z {z:.1f}, "
                                    f"fit {fit:.1f}, rim {rim:.1f}")
+
+
+def _group(c: Any, click: int) -> int:
+    """The grey group (the synthesis's click look) ``click`` prints in."""
+    return int(c.group_of[c.click_groups.class_of[click]])
+
+
+def _unseen_null(out: dict[str, Any], c: Any, f: sl.Frames, photos: dict[int, sl.Photo],
+                 x: int, what: str) -> None:
+    """The dial at ``x``, never photographed here: its photograph predicted from each other
+    click's (``unseen_looks.py``), tested as an impostor encoder's rule would test it: along
+    the difference to each look the synthesis finds within ``NEED`` of its best (``close``)
+    and to every other click look (the null distribution of ``share`` and ``z``); ``ahead``:
+    the synthesis put that look ahead of ``x`` (the rule tests a never-photographed rival
+    only when the encoder's click leads it by synthesis: ``reachable`` = close and ahead)."""
+    r = c.synthesise(f.average())
+    if r is None or r.warp is None:
+        return
+    syn, groups = c.synthesis(), c.click_groups
+    xg = _group(c, x)
+    xlook = next(lk for lk in syn.looks if lk.kind == CLICK and lk.a == xg)
+    looks = [(r.best, 0.0)] + [(rv.look, rv.z) for rv in r.rivals]
+    lead = {lk.a: z for lk, z in reversed(looks) if lk.kind == CLICK}
+    x_close = lead.get(xg, 99.0) < sl.NEED
+    size, mean, box = syn.size, f.mean(), sl.print_box(c)
+    cov = sl._noise_maps(f, mean, r.warp, size)
+    for lk in syn.looks:
+        if lk.kind != CLICK or lk.a == xg:
+            continue
+        close = x_close and lead.get(lk.a, 99.0) < sl.NEED
+        ahead = lead.get(lk.a, 99.0) < lead.get(xg, 99.0)  # the impostor ahead of the truth
+        for i, shot in photos.items():
+            if i in groups.clicks(lk.a) or i in groups.clicks(xg):
+                continue
+            masks = ul.colour_masks(c.faces, c.window, syn.mean_template.shape, i,
+                                    groups.clicks(lk.a) + groups.clicks(xg))
+            p = ul.predicted_exclusion(mean, f.n, shot.mean, shot.frames,
+                                       (syn.references[i], lk.picture, xlook.picture), r.warp,
+                                       size, cov, lambda q: sl._nuisance(q, box), syn.basis,
+                                       masks, box)
+            out["unseen_null"].append([p.share, p.z, p.explained, float(close), float(ahead)])
+            if p.share >= ul.SHARE / 2:
+                out["big_unseen"].append(f"{what} at {x}, from {i}'s photo, toward "
+                                         f"{groups.clicks(lk.a)}{' (close)' if close else ''}"
+                                         f"{' (ahead)' if ahead else ''}: "
+                                         f"share {p.share:.2f}, z {p.z:.1f}")
 
 
 def _impostors(out: dict[str, Any], c: Any, f: sl.Frames, mine: dict[int, sl.Photo],
@@ -191,6 +253,12 @@ def main() -> None:
             tot[k] = tot[k] + v
     null = np.array(tot["null"]).reshape(-1, 3)
     true = np.array(tot["true"]).reshape(-1, 3)
+    unseen = np.array(tot["unseen_null"]).reshape(-1, 5)
+    true_unseen = np.array(tot["true_unseen"]).reshape(-1, 2)
+    close = unseen[:, 3] > 0
+    reach = close & (unseen[:, 4] > 0)  # what judge would test: both close, the impostor ahead
+    passing = (unseen[:, 0] >= ul.SHARE) & (unseen[:, 1] >= sl.EXCLUDE) & (
+        unseen[:, 2] >= ul.EXPLAINED)
     rows = [
         ("windows (phase 2)", str(tot["windows"]), f"{args.profile} seeds {args.seeds} x "
          f"{args.trays} trays; photos kept {tot['photos']}"),
@@ -204,8 +272,22 @@ def main() -> None:
          f"min {true[:, 0].min():.2f}, p10 {np.percentile(true[:, 0], 10):.2f}, "
          f"fit max {true[:, 1].max():.2f}, rim max {true[:, 2].max():.2f}"
          if len(true) else "-"),
+        ("true share (rival predicted)", f"{len(true_unseen)}",
+         f"min {true_unseen[:, 0].min():.2f}, median {np.median(true_unseen[:, 0]):.2f}, "
+         f"z min {true_unseen[:, 1].min():.1f}" if len(true_unseen) else "-"),
         ("unsure bursts / confirmed by photos", f"{tot['unsure']} / {tot['confirmed']}",
          f"EXCLUDE {sl.EXCLUDE}, RIM_MAX {sl.RIM_MAX}"),
+        ("  of them by prediction", str(tot["by_prediction"]),
+         f"a rival never photographed, predicted (SHARE {ul.SHARE}, EXPLAINED {ul.EXPLAINED})"),
+        ("unseen null share (close)", f"{int(unseen[:, 3].sum())}",
+         f"max {unseen[close, 0].max():.2f}, p99 {np.percentile(unseen[close, 0], 99):.2f}; "
+         f"passing the rule {int(np.sum(passing & close))}" if close.any() else "-"),
+        ("unseen null share (reachable)", f"{int(reach.sum())}",
+         f"max {unseen[reach, 0].max():.2f}; passing the rule {int(np.sum(passing & reach))}"
+         if reach.any() else "-"),
+        ("unseen null share (all)", f"{len(unseen)}",
+         f"max {unseen[:, 0].max():.2f}, p99.9 {np.percentile(unseen[:, 0], 99.9):.2f}; "
+         f"passing the rule {int(np.sum(passing))}" if len(unseen) else "-"),
         ("impostor encoders confirmed", f"{len(tot['wrong_confirmed'])} / {tot['impostors']}",
          "must be 0"),
         ("load average", " / ".join(f"{x:.1f}" for x in os.getloadavg()), ""),
@@ -216,6 +298,8 @@ def main() -> None:
     print(f"  open reads wrong (a burst's average read as another click): {tot['wrong_open']}")
     for c in tot["big_null"][:30]:
         print("  null z >= EXCLUDE / 2:", c)
+    for c in tot["big_unseen"][:30]:
+        print("  unseen null share >= SHARE / 2:", c)
     for c in tot["cases"][:60]:
         print("  ", c)
     write_results(RESULTS, {"profile": args.profile, "seeds": seeds, "trays": args.trays,

@@ -22,7 +22,9 @@ photograph, projected on the direction in which the synthesis's fits of ``c`` an
 differ, must exceed ``EXCLUDE`` times its noise (the frames' own, spatially correlated, of
 both averages), and the two must not differ beyond noise on the window's rim (``RIM_MAX``: a
 base moved, a figure knocked, the camera nudged: then nothing is excluded). A rival never
-photographed, or mid-turn, keeps the synthesis's rule: the burst stays unsure. The
+photographed here is excluded by its photograph as predicted from another click's
+(``unseen_looks.py``), and only when ``c`` leads it by synthesis; a mid-turn one keeps the
+synthesis's rule: the burst stays unsure. The
 thresholds were chosen with the encoder wrong on purpose
 (``bench/calibrate_scene_looks.py``, docs/vision.md).
 """
@@ -47,6 +49,7 @@ from dialtray.vision.colours import read_colours
 from dialtray.vision.reading import CLICK, UNKNOWN, DialRead
 from dialtray.vision.register import BORDER_MM, SPP, Image, Registration
 from dialtray.vision.synth import MAX_HIDDEN, Look, SynthRead
+from dialtray.vision.unseen_looks import EXPLAINED, SHARE, predict_rival
 
 F32 = npt.NDArray[np.float32]
 Key = tuple[int, str]  # place, window (dial) name
@@ -200,6 +203,10 @@ class Excluded:
     z: float
     fit: float
     rim: float
+    # never photographed here: its photograph predicted from that of click ``source``
+    # (``unseen_looks.py``), the burst ``share`` of the way from it to the encoder's click's
+    source: int | None = None
+    share: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -211,7 +218,8 @@ class Verdict:
 
 
 def judge(classifier: DialClassifier, frames: Frames, photos: dict[int, Photo], c: int,
-          exclude: float = EXCLUDE, rim_max: float = RIM_MAX) -> Verdict:
+          exclude: float = EXCLUDE, rim_max: float = RIM_MAX, share: float = SHARE
+          ) -> Verdict:
     """Is the dial at ``c`` (the encoder's click)? See the module docstring. Costs one
     synthesis (5-25 ms): the caller runs it off the frame thread."""
     if frames.n < MIN_FRAMES:
@@ -231,12 +239,13 @@ def judge(classifier: DialClassifier, frames: Frames, photos: dict[int, Photo], 
 
     if c in clicks_of(r.best):
         mine, to_c = r.best, np.zeros_like(r.rivals[0].difference) if r.rivals else None
+        c_lead = 0.0
     else:  # c close behind the best: the best must be excluded too (by its photograph)
         near = [rv for rv in r.rivals if c in clicks_of(rv.look) and rv.z < NEED]
         if not near:
             return Verdict(False, f"click {c} is not among the synthesis's close looks",
                            synth=r)
-        mine, to_c = near[0].look, near[0].difference
+        mine, to_c, c_lead = near[0].look, near[0].difference, near[0].z
     if to_c is None:
         return Verdict(False, "the synthesis has no other look", synth=r)
     if len(groups.groups[mine.a]) > 1:  # clicks alike in grey: the colour blocks tell
@@ -268,9 +277,18 @@ def judge(classifier: DialClassifier, frames: Frames, photos: dict[int, Photo], 
         clicks = groups.clicks(look.a)
         shot = max((photos[k] for k in clicks if k in photos), key=lambda p: p.frames,
                    default=None)
-        if shot is None:
-            return Verdict(False, f"click {'/'.join(map(str, clicks))} (lead "
-                           f"{lead:.1f}) never photographed here", tuple(out), r)
+        if shot is None:  # predicted from another click's photograph (unseen_looks.py)
+            if lead <= c_lead:  # (a prediction is a model's: it never overrules the synthesis)
+                return Verdict(False, f"click {'/'.join(map(str, clicks))}, never "
+                               f"photographed here, leads it by synthesis", tuple(out), r)
+            e, why = _unseen(classifier, frames, mean, photos, (mine, look, lead), r.warp,
+                             size, noise, (exclude, rim_max, share))
+            if e is None or why:
+                return Verdict(False, why or f"click {'/'.join(map(str, clicks))} (lead "
+                               f"{lead:.1f}) never photographed here",
+                               tuple(out) + ((e,) if e else ()), r)
+            out.append(e)
+            continue
         z, fit, rim = exclusion(mean, frames.n, shot, direction, r.warp, size, noise,
                                 print_box(classifier))
         out.append(Excluded(clicks, lead, z, fit, rim))
@@ -281,10 +299,49 @@ def judge(classifier: DialClassifier, frames: Frames, photos: dict[int, Photo], 
         if z < exclude:
             return Verdict(False, f"its photograph of click {shot.click} left behind by only "
                            f"{z:.1f} noise units (needs {exclude})", tuple(out), r)
-    return Verdict(True, "; ".join(f"click {'/'.join(map(str, e.clicks))} excluded by its "
-                                   f"photograph here ({e.z:.1f} noise units, rim {e.rim:.1f})"
-                                   for e in out),
-                   tuple(out), r)
+    return Verdict(True, "; ".join(_said(e) for e in out), tuple(out), r)
+
+
+def _said(e: Excluded) -> str:
+    name = "/".join(map(str, e.clicks))
+    if e.source is None:
+        return (f"click {name} excluded by its photograph here ({e.z:.1f} noise units, "
+                f"rim {e.rim:.1f})")
+    return (f"click {name} (never photographed) excluded by its photograph predicted from "
+            f"click {e.source}'s here ({e.share:.2f} of the way, {e.z:.1f} noise units, "
+            f"rim {e.rim:.1f})")
+
+
+def _unseen(classifier: DialClassifier, frames: Frames, mean: F32, photos: dict[int, Photo],
+            looks: tuple[Look, Look, float], warp: npt.NDArray[np.float32],
+            size: tuple[int, int], noise: F32, need: tuple[float, float, float]
+            ) -> tuple[Excluded | None, str]:
+    """A close rival never photographed here, excluded by its photograph as predicted from
+    the photograph of another click (``unseen_looks.py``): (how it fared, why not: "" when
+    excluded), or (None, "") when no other click's photograph can predict it."""
+    mine, look, lead = looks
+    exclude, rim_max, share = need
+    clicks = classifier.click_groups.clicks(look.a)
+    box = print_box(classifier)
+    made = predict_rival(classifier, mean, frames.n, photos, (mine, look), warp, size, noise,
+                         box, lambda p: _nuisance(p, box))
+    if made is None:
+        return None, ""
+    got, shot = made
+    rim = got.rim
+    e = Excluded(clicks, lead, got.z, got.explained, rim, shot, got.share)
+    name = "/".join(map(str, clicks))
+    if rim > rim_max:
+        return e, (f"click {shot}'s photograph differs from it on the window's rim "
+                   f"({rim:.1f} times the noise): the base or the camera moved since")
+    if got.explained < EXPLAINED:
+        return e, (f"click {name} never photographed here, and click {shot}'s "
+                   f"photograph explains too little to predict it ({got.explained:.2f})")
+    if got.share < share or got.z < exclude:
+        return e, (f"click {name} never photographed here: its photograph predicted from "
+                   f"click {shot}'s left behind by only {got.share:.2f} of the way "
+                   f"({got.z:.1f} noise units; needs {share} and {exclude})")
+    return e, ""
 
 
 def read_by_photos(classifier: DialClassifier, photos: dict[int, Photo], c: int,
