@@ -24,6 +24,7 @@ from dialtray.link.session import TraySession
 from dialtray.rules.core.dice import SeededDice
 from dialtray.table.camera import (
     CameraTrackedTray,
+    EncoderWitness,
     WitnessedTray,
     camera_dials,
     catalogue_figures,
@@ -97,6 +98,7 @@ def camera_game(game: str, seed: int, turns: int, *, encoders: bool = True,
 
             with witness:
                 tracked = WitnessedTray(t, session, witness, dials)
+                witness.unreported = unreported(vtray, tracked.listener, dials)
                 _play(tracked, table, turn, mistakes)
                 witness.wait(witness.idle, 120)
                 tracked.pump()
@@ -188,6 +190,7 @@ def camera_table(game: str, seed: int, turns: int, roles: list[str], *,
 
             with witness:
                 link = WitnessedTray(tracker, session, witness, dials)
+                witness.unreported = unreported(vtray, link.listener, dials)
                 table = Table(setup, roles, link, hand=hand, mistakes=mistakes)
                 out = CameraGame(table, witness, world, 0.0)
                 try:
@@ -197,6 +200,24 @@ def camera_table(game: str, seed: int, turns: int, roles: list[str], *,
                 finally:
                     out.seconds = time.monotonic() - started
                     table.close("camera table closed")
+
+
+def unreported(vtray: Any, listener: EncoderWitness,
+               dials: dict[tuple[int, int], CameraDial]) -> Callable[[tuple[int, str]], bool]:
+    """For ``CameraWitness.unreported``: the virtual tray's firmware has found a filmed dial
+    (``seen``, what the camera shows: ``follow_tray``) somewhere other than where the clicks
+    it reported leave it (``listener.pos``): its report is on the way. A Pico reports a dial
+    within milliseconds of its coming to rest; a MicroPython process or an emulated chip on a
+    loaded machine can take seconds, and the camera, filming the firmware's own view of the
+    dial, would call the click it is still to report a disagreement. An encoder that reported
+    a wrong click (the firmware saw the dial where it says) is no report on the way: it is
+    still a disagreement."""
+    tray_dial = {(d.place, d.name): k for k, d in dials.items()}
+
+    def waiting(key: tuple[int, str]) -> bool:
+        k = tray_dial.get(key)
+        return k is not None and float(vtray.seen(*k)) != listener.pos[k]
+    return waiting
 
 
 def virtual_witness(game: str, tracker: Any, seed: int, profile: str = "held-back",
