@@ -211,12 +211,13 @@ def unreported(vtray: Any, listener: EncoderWitness,
     loaded machine can take seconds, and the camera, filming the firmware's own view of the
     dial, would call the click it is still to report a disagreement. An encoder that reported
     a wrong click (the firmware saw the dial where it says) is no report on the way: it is
-    still a disagreement."""
+    still a disagreement. Both counted from now (the dials at rest where the game starts)."""
     tray_dial = {(d.place, d.name): k for k, d in dials.items()}
+    base = {k: float(vtray.seen(*k)) - listener.pos[k] for k in tray_dial.values()}
 
     def waiting(key: tuple[int, str]) -> bool:
         k = tray_dial.get(key)
-        return k is not None and float(vtray.seen(*k)) != listener.pos[k]
+        return k is not None and float(vtray.seen(*k)) - base[k] != listener.pos[k]
     return waiting
 
 
