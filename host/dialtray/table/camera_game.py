@@ -44,6 +44,10 @@ from dialtray.vision.virtual_scene import virtual_scene
 from dialtray.vision.witness import CameraWitness, Witnessed
 
 TIMING = Timing(judge_s=0.25, grace_s=0.5)
+# How long a disagreeing read waits for a report the virtual tray's firmware has on its way
+# (``unreported``): far beyond a loaded machine's delays (seconds), short of the camera
+# tests' 120 s wait for every answer.
+UNREPORTED_S = 30.0
 
 
 @dataclass
@@ -203,7 +207,8 @@ def camera_table(game: str, seed: int, turns: int, roles: list[str], *,
 
 
 def unreported(vtray: Any, listener: EncoderWitness,
-               dials: dict[tuple[int, int], CameraDial]) -> Callable[[tuple[int, str]], bool]:
+               dials: dict[tuple[int, int], CameraDial], *, most_s: float = UNREPORTED_S,
+               clock: Callable[[], float] = time.monotonic) -> Callable[[tuple[int, str]], bool]:
     """For ``CameraWitness.unreported``: the virtual tray's firmware has found a filmed dial
     (``seen``, what the camera shows: ``follow_tray``) somewhere other than where the clicks
     it reported leave it (``listener.pos``): its report is on the way. A Pico reports a dial
@@ -211,13 +216,22 @@ def unreported(vtray: Any, listener: EncoderWitness,
     loaded machine can take seconds, and the camera, filming the firmware's own view of the
     dial, would call the click it is still to report a disagreement. An encoder that reported
     a wrong click (the firmware saw the dial where it says) is no report on the way: it is
-    still a disagreement. Both counted from now (the dials at rest where the game starts)."""
+    still a disagreement, and so is a report still not there ``most_s`` after the mismatch
+    began (a firmware that saw a click and never said so: the fault the camera is there to
+    catch, flagged late rather than never). Both counted from now (the dials at rest where
+    the game starts)."""
     tray_dial = {(d.place, d.name): k for k, d in dials.items()}
     base = {k: float(vtray.seen(*k)) - listener.pos[k] for k in tray_dial.values()}
+    since: dict[tuple[int, int], float] = {}
 
     def waiting(key: tuple[int, str]) -> bool:
         k = tray_dial.get(key)
-        return k is not None and float(vtray.seen(*k)) - base[k] != listener.pos[k]
+        if k is None:
+            return False
+        if float(vtray.seen(*k)) - base[k] == listener.pos[k]:
+            since.pop(k, None)
+            return False
+        return clock() - since.setdefault(k, clock()) < most_s
     return waiting
 
 
