@@ -196,6 +196,38 @@ def test_a_dial_turned_on_before_its_settle_is_read_is_superseded_not_a_disagree
     assert w.state == DISAGREE and str(f.click(0, "speed")) in w.reason, w.line()
 
 
+def test_a_report_later_than_supersede_s_is_awaited_while_the_encoder_has_one_on_its_way(
+        filmed: Filmed) -> None:
+    """test_camera_game failing at load ~10 ("the encoder says click 3, the camera sees click
+    5", then click 5 confirmed): the camera films the virtual tray's dial where its firmware
+    found it, and the firmware, off the CPU, reported that click more than ``supersede_s``
+    after the camera saw the window change, so the read of the click before it ended a
+    disagreement. While the encoder has a report of the dial on its way (``unreported``:
+    the virtual tray's firmware saw the dial somewhere it has not reported) the read waits
+    for it, however long; with none on its way the same read is a disagreement."""
+    f = filmed
+    n = len(f.docks[0].faces["speed"])
+    f.turn(0, "speed", 1)
+    late = f.click(0, "speed")
+    on_its_way = [True]
+    f.witness.unreported = lambda key: key == (0, "speed") and on_its_way[0]
+    f.turn(0, "speed", 1)  # the next click, its report not yet sent
+    had = len(f.witness.results)
+    f.witness.settled(0, "speed", late)
+    f.film(3 * f.witness.supersede_s)  # (without ``unreported``: "disagree" by now)
+    assert len(f.witness.results) == had, [r.line() for r in f.witness.results[had:]]
+    on_its_way[0] = False
+    w = f.settle(0, "speed", f.click(0, "speed"))  # the report comes: it supersedes the read
+    assert [r.state for r in f.witness.results[had:]] == [CONFIRM], w.line()
+    assert w.click == (late + 1) % n
+    f.turn(0, "speed", 1)  # no report on its way: the encoder one click off is flagged
+    had = len(f.witness.results)
+    f.witness.settled(0, "speed", (f.click(0, "speed") + 1) % n)
+    f.film(3 * f.witness.supersede_s)
+    assert [r.state for r in f.witness.results[had:]] == [DISAGREE], \
+        [r.line() for r in f.witness.results[had:]]
+
+
 @pytest.mark.parametrize("what", ["a figure knocked", "a hand"])
 def test_something_over_the_window_mid_read_is_held_not_misread(filmed: Filmed,
                                                                  what: str) -> None:

@@ -24,6 +24,7 @@ from dialtray.link.session import TraySession
 from dialtray.rules.core.dice import SeededDice
 from dialtray.table.camera import (
     CameraTrackedTray,
+    EncoderWitness,
     WitnessedTray,
     camera_dials,
     catalogue_figures,
@@ -43,6 +44,10 @@ from dialtray.vision.virtual_scene import virtual_scene
 from dialtray.vision.witness import CameraWitness, Witnessed
 
 TIMING = Timing(judge_s=0.25, grace_s=0.5)
+# How long a disagreeing read waits for a report the virtual tray's firmware has on its way
+# (``unreported``): far beyond a loaded machine's delays (seconds), short of the camera
+# tests' 120 s wait for every answer.
+UNREPORTED_S = 30.0
 
 
 @dataclass
@@ -97,6 +102,7 @@ def camera_game(game: str, seed: int, turns: int, *, encoders: bool = True,
 
             with witness:
                 tracked = WitnessedTray(t, session, witness, dials)
+                witness.unreported = unreported(vtray, tracked.listener, dials)
                 _play(tracked, table, turn, mistakes)
                 witness.wait(witness.idle, 120)
                 tracked.pump()
@@ -188,6 +194,7 @@ def camera_table(game: str, seed: int, turns: int, roles: list[str], *,
 
             with witness:
                 link = WitnessedTray(tracker, session, witness, dials)
+                witness.unreported = unreported(vtray, link.listener, dials)
                 table = Table(setup, roles, link, hand=hand, mistakes=mistakes)
                 out = CameraGame(table, witness, world, 0.0)
                 try:
@@ -197,6 +204,35 @@ def camera_table(game: str, seed: int, turns: int, roles: list[str], *,
                 finally:
                     out.seconds = time.monotonic() - started
                     table.close("camera table closed")
+
+
+def unreported(vtray: Any, listener: EncoderWitness,
+               dials: dict[tuple[int, int], CameraDial], *, most_s: float = UNREPORTED_S,
+               clock: Callable[[], float] = time.monotonic) -> Callable[[tuple[int, str]], bool]:
+    """For ``CameraWitness.unreported``: the virtual tray's firmware has found a filmed dial
+    (``seen``, what the camera shows: ``follow_tray``) somewhere other than where the clicks
+    it reported leave it (``listener.pos``): its report is on the way. A Pico reports a dial
+    within milliseconds of its coming to rest; a MicroPython process or an emulated chip on a
+    loaded machine can take seconds, and the camera, filming the firmware's own view of the
+    dial, would call the click it is still to report a disagreement. An encoder that reported
+    a wrong click (the firmware saw the dial where it says) is no report on the way: it is
+    still a disagreement, and so is a report still not there ``most_s`` after the mismatch
+    began (a firmware that saw a click and never said so: the fault the camera is there to
+    catch, flagged late rather than never). Both counted from now (the dials at rest where
+    the game starts)."""
+    tray_dial = {(d.place, d.name): k for k, d in dials.items()}
+    base = {k: float(vtray.seen(*k)) - listener.pos[k] for k in tray_dial.values()}
+    since: dict[tuple[int, int], float] = {}
+
+    def waiting(key: tuple[int, str]) -> bool:
+        k = tray_dial.get(key)
+        if k is None:
+            return False
+        if float(vtray.seen(*k)) - base[k] == listener.pos[k]:
+            since.pop(k, None)
+            return False
+        return clock() - since.setdefault(k, clock()) < most_s
+    return waiting
 
 
 def virtual_witness(game: str, tracker: Any, seed: int, profile: str = "held-back",

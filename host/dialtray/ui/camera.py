@@ -108,6 +108,7 @@ def attach(args: argparse.Namespace, tracker: Any, session: Any,
     from dialtray.table.camera_game import (
         filmed_hand,
         follow_tray,
+        unreported,
         virtual_witness,
         webcam_witness,
     )
@@ -121,7 +122,10 @@ def attach(args: argparse.Namespace, tracker: Any, session: Any,
         if vtray is not None and hasattr(vtray, "seen"):
             # the camera films the virtual tray's own dials: bots' and typed turns alike
             follow_tray(world, dials, set(witness.docks), vtray)
-            return TableCamera(witness, session, dials).start(), hand
+            cam = TableCamera(witness, session, dials)
+            # a disagreeing read waits for a report the firmware has on its way (under load)
+            witness.unreported = unreported(vtray, cam.listener, dials)
+            return cam.start(), hand
         if hand is not None:
             hand = filmed_hand(world, dials, set(witness.docks), hand)
         def film(dock: int, name: str, n: int) -> None:  # a person's typed turn, filmed too

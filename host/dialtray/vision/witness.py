@@ -121,6 +121,11 @@ class CameraWitness:
     photo_frames: int = PHOTO_FRAMES
     unexplained_s: float = UNEXPLAINED_S
     supersede_s: float = SUPERSEDE_S
+    # The encoder has found the dial somewhere it has not reported yet (a virtual tray, whose
+    # firmware can be off the CPU between seeing a dial and reporting it for longer than
+    # ``supersede_s``): a disagreeing read waits for that report (``_defer``). None: a real
+    # tray, which reports within milliseconds of a dial coming to rest.
+    unreported: Callable[[Key], bool] | None = None
     clock: Callable[[], float] = time.monotonic
     results: list[Witnessed] = field(default_factory=list)
     moves: list[tuple[int, str, float]] = field(default_factory=list)
@@ -366,7 +371,8 @@ class CameraWitness:
             self.album.grow(job.key, job.encoder, a.seen, self.photo_frames)
 
     def _advance(self, job: _Job, frame: Image, reg: Registration, now: float) -> None:
-        if job.held or (job.deferred and self._recent(job.key, now)):
+        if job.held or (job.deferred and (self._recent(job.key, now)
+                                           or self._unreported(job.key))):
             return  # (a deferred read waits for the window to be still ``SUPERSEDE_S``)
         dock, dial = job.key
         figure = self.docks[dock]
@@ -444,10 +450,16 @@ class CameraWitness:
         w = self._watch.get(key)
         return w is not None and now - w.changed < self.supersede_s
 
+    def _unreported(self, key: Key) -> bool:
+        return self.unreported is not None and self.unreported(key)
+
     def _defer(self, job: _Job, now: float) -> bool:
         """A disagreeing or mid-turn read of a window just changed: turned on since it
-        settled? Read again once still ``supersede_s`` (a newer settle supersedes it)."""
-        if job.deferred >= self.rereads or not self._recent(job.key, now):
+        settled? Read again once still ``supersede_s`` (a newer settle supersedes it), or,
+        while the encoder has a report of the dial on its way (``unreported``), once it
+        has none."""
+        if not self._unreported(job.key) and (job.deferred >= self.rereads
+                                              or not self._recent(job.key, now)):
             return False
         job.deferred, job.bursts = job.deferred + 1, 0
         self.deferred += 1
