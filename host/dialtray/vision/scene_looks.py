@@ -46,6 +46,7 @@ from dialtray.vision.classify import (
     DialClassifier,
 )
 from dialtray.vision.colours import read_colours
+from dialtray.vision.noise_units import outside, sd_along
 from dialtray.vision.reading import CLICK, UNKNOWN, DialRead
 from dialtray.vision.register import BORDER_MM, SPP, Image, Registration
 from dialtray.vision.synth import MAX_HIDDEN, Look, SynthRead
@@ -419,19 +420,12 @@ def exclusion(mean: F32, n: int, shot: Photo, difference: F32, warp: npt.NDArray
     u = np.zeros(difference.shape, np.float32)
     u[w] = u_flat / max(float(np.sqrt(u_flat @ u_flat)), 1e-9)
     scale = 1.0 / n + 1.0 / shot.frames
-    k = LAG
-    padded = cv2.copyMakeBorder(u, k, k, k, k, cv2.BORDER_CONSTANT, value=0)
-    acorr = np.asarray(cv2.matchTemplate(padded, u, cv2.TM_CCORR), np.float32)
-    var = max(float(np.sum(cov * acorr)), float(cov[k, k])) * scale
-    z = float(d @ u[w]) / max(float(np.sqrt(var)), 1e-9)
-    unit = float(cov[k, k]) * scale
+    z = float(d @ u[w]) / sd_along(u, cov, scale)
+    unit = float(cov[LAG, LAG]) * scale
     fit = left / max(unit * (float(w.sum()) - q.shape[1]), 1e-9)
     rim = fit
     if inside is not None:
-        x0, x1, y0, y1 = inside
-        outside = np.ones(w.shape, bool)
-        outside[y0:y1, x0:x1] = False
-        on_rim = outside[w]
+        on_rim = outside(w.shape, inside)[w]
         if on_rim.sum() > 20:
             rim = float(np.mean(d[on_rim] ** 2)) / max(unit, 1e-9)
     return z, fit, rim

@@ -54,6 +54,7 @@ from dialtray.vision.align import warped
 from dialtray.vision.classify import DialClassifier
 from dialtray.vision.faces import Face
 from dialtray.vision.layout import Window
+from dialtray.vision.noise_units import outside, sd_along
 from dialtray.vision.regions import region_rects, region_shows
 from dialtray.vision.register import BORDER_MM, SPP
 from dialtray.vision.synth import SYNTH_SIGMAS, Look
@@ -186,10 +187,7 @@ def predicted_exclusion(mean: F32, n: int, shot_mean: F32, shot_frames: int,
     u -= q @ (q.T @ u)
     k = (cov.shape[0] - 1) // 2
     scale = 1.0 / n + 1.0 / shot_frames
-    x0, x1, y0, y1 = box
-    on_rim = np.ones((size[1], size[0]), bool)
-    on_rim[y0:y1, x0:x1] = False
-    on_rim = on_rim.ravel()[w]
+    on_rim = outside((size[1], size[0]), box).ravel()[w]
     rim = float(np.mean((d - u)[on_rim] ** 2)) / max(float(cov[k, k]) * scale, 1e-9) \
         if on_rim.sum() > 20 else 0.0  # (d - u: the burst less c's prediction)
     uu = float(u @ u)
@@ -198,11 +196,7 @@ def predicted_exclusion(mean: F32, n: int, shot_mean: F32, shot_frames: int,
     share = float(d @ u) / uu
     flat = np.zeros(w.size, np.float32)
     flat[w] = u / np.sqrt(uu)
-    unit = flat.reshape(size[1], size[0])
-    padded = cv2.copyMakeBorder(unit, k, k, k, k, cv2.BORDER_CONSTANT, value=0)
-    acorr = np.asarray(cv2.matchTemplate(padded, unit, cv2.TM_CCORR), np.float32)
-    var = max(float(np.sum(cov * acorr)), float(cov[k, k])) * scale
-    z = float(d @ u) / np.sqrt(uu) / max(float(np.sqrt(var)), 1e-9)
+    z = float(d @ u) / np.sqrt(uu) / sd_along(flat.reshape(size[1], size[0]), cov, scale)
     return Predicted(share, z, t.explained, rim)
 
 
