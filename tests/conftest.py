@@ -67,9 +67,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     others had nothing left to run. So the tests with an estimate (``@pytest.mark.slow(cost=
     S)``, else tests/durations.tsv: ``durations``) are dealt out (longest estimate first, each
     to the share with the least work so far: ``worksteal_order``) and put at the front of their
-    worker's share, longest first; the short tests fill the shares in their collected order, so
-    what is stolen at the end is short. Every worker collects the same list and computes the
-    same order (xdist requires it). Only the order changes: every test still runs."""
+    worker's share, the costliest first (a module sharing a fixture as one, in file order); the
+    short tests fill the shares in their collected order, so what is stolen at the end is short.
+    Every worker collects the same list and computes the same order (xdist requires it). Only
+    the order changes: every test still runs."""
     slow = [item for item in items if item.get_closest_marker("slow") is not None]
     fast = [item for item in items if item.get_closest_marker("slow") is None]
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0") or 0)
@@ -112,10 +113,10 @@ def worksteal_order(slow: list[pytest.Item], fast: list[pytest.Item],
     for group in sorted(groups.values(), key=cost, reverse=True):  # stable: ties keep order
         open_ = [k for k in range(workers) if count[k] + len(group) <= sizes[k]]
         k = min(open_ or range(workers), key=lambda k: load[k])
-        shares[k].append(sorted(group, key=slow_estimate, reverse=True))
+        shares[k].append(group)  # a module's shared-fixture tests keep their file order
         load[k] += cost(group)
         count[k] += len(group)
-    ordered = [[item for group in sorted(share, key=lambda g: slow_estimate(g[0]), reverse=True)
+    ordered = [[item for group in sorted(share, key=cost, reverse=True)
                 for item in group] for share in shares]
     rest = iter(fast)
     for k in range(workers):
@@ -127,7 +128,9 @@ def worksteal_order(slow: list[pytest.Item], fast: list[pytest.Item],
 def deal_key(item: pytest.Item) -> str:
     """What must run on one worker, one test after another: a module's tests when one of them
     uses a module- (class-, package-) scoped fixture (a rendered photo set, a served table, the
-    module's Chromium), which a split would build twice; else the test alone."""
+    module's Chromium), which a split would build twice; else the test alone. Such a module's
+    tests run in the order they are written: its later tests may read what earlier ones left
+    on the shared table (a ruling already stored), as they do in a plain ``pytest`` run."""
     info = getattr(item, "_fixtureinfo", None)
     defs = getattr(info, "name2fixturedefs", {}) if info is not None else {}
     shared = any(d.scope in ("module", "class", "package") for ds in defs.values() for d in ds)
