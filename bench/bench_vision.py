@@ -45,7 +45,7 @@ import cv2
 import numpy as np
 from dialtray.vision import render_profiles as rp
 from dialtray.vision import testset
-from dialtray.vision.classify import CONFIDENCE_THRESHOLD
+from dialtray.vision.decision import CONFIDENCE_THRESHOLD
 from dialtray.vision.layout import load_layout
 from dialtray.vision.reader import TrayReader
 

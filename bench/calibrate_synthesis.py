@@ -1,4 +1,4 @@
-"""Choose where a read by synthesis counts (``classify.SYNTH_MARGIN``, ``SYNTH_BETWEEN``,
+"""Choose where a read by synthesis counts (``synth_check.SYNTH_MARGIN``, ``SYNTH_BETWEEN``,
 ``SYNTH_AGREED``, ``SYNTH_WEAK``), on the STRESS profile (never HELD_BACK).
 
     .venv/bin/python bench/calibrate_synthesis.py [--frames N] [--seeds 8801,...] [--jobs N]
@@ -34,7 +34,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import cv2
 import numpy as np
 from benchout import print_table, write_results
-from dialtray.vision import classify, prints, synth, testset, warpfit
+from dialtray.vision import prints, synth, synth_check, testset, warpfit
 from dialtray.vision import render_profiles as rp
 from dialtray.vision.layout import load_layout
 from dialtray.vision.reader import TrayReader
@@ -59,9 +59,9 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=RESULTS)
     args = ap.parse_args()
     names = ("margin", "between", "agreed", "weak")
-    chosen = (classify.SYNTH_MARGIN, classify.SYNTH_BETWEEN, classify.SYNTH_AGREED,
-              classify.SYNTH_WEAK)
-    floor = classify.SYNTH_EXPLAINED  # applied below, with the thresholds
+    chosen = (synth_check.SYNTH_MARGIN, synth_check.SYNTH_BETWEEN, synth_check.SYNTH_AGREED,
+              synth_check.SYNTH_WEAK)
+    floor = synth_check.SYNTH_EXPLAINED  # applied below, with the thresholds
     try:
         _set_constants(args.set)  # here only to say at once which --set cannot be taken
     except ValueError as e:
@@ -121,7 +121,7 @@ def main() -> None:
                           f"exact {100 * g['exact']:.2f} %"))
     table.append(("chosen by the rule (no wrong read added)",
                   "/".join(f"{best[n]:g}" for n in names),
-                  f"+{best['added']} reads; in classify.py now: "
+                  f"+{best['added']} reads; in synth_check.py now: "
                   + "/".join(f"{v:g}" for v in chosen)))
     poor = [r for r in rows if r["made"] and r["explained"] < floor
             and r["z"] >= best[_kind(r)]]
@@ -159,9 +159,9 @@ def _set_constants(items: list[str]) -> None:
         except (ValueError, SyntaxError):
             raise ValueError(f"--set {item}: {value!r} is not a Python literal (e.g. 5.0, "
                              f"(1, 2), 'text')") from None
-    classify.SYNTH_MARGIN = classify.SYNTH_BETWEEN = classify.SYNTH_AGREED = \
-        classify.SYNTH_WEAK = 1e-9
-    classify.SYNTH_EXPLAINED = 0.0
+    synth_check.SYNTH_MARGIN = synth_check.SYNTH_BETWEEN = synth_check.SYNTH_AGREED = \
+        synth_check.SYNTH_WEAK = 1e-9
+    synth_check.SYNTH_EXPLAINED = 0.0
 
 
 def _read_seed(seed: int, frames: int) -> tuple[int, int, int, int, list[dict[str, Any]]]:
@@ -192,8 +192,8 @@ def _read_seed(seed: int, frames: int) -> tuple[int, int, int, int, list[dict[st
 
 def _kind(row: dict[str, Any]) -> str:
     """Which threshold a row's read is held to."""
-    return "agreed" if row["agreed"] == classify.AGREED else "weak" \
-        if row["agreed"] == classify.WEAK else "between" if row["between"] else "margin"
+    return "agreed" if row["agreed"] == synth_check.AGREED else "weak" \
+        if row["agreed"] == synth_check.WEAK else "between" if row["between"] else "margin"
 
 
 if __name__ == "__main__":

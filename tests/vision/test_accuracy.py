@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 from dialtray.vision import render_profiles as rp
 from dialtray.vision import testset
-from dialtray.vision.classify import CONFIDENCE_THRESHOLD
+from dialtray.vision.decision import CONFIDENCE_THRESHOLD
 from dialtray.vision.layout import Layout
 from dialtray.vision.reader import TrayReader
 

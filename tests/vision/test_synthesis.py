@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from dialtray.vision import render_profiles as rp
 from dialtray.vision import synth, testset
-from dialtray.vision.classify import SYNTH_AGREED, SYNTH_MARGIN, DialClassifier
+from dialtray.vision.classify import DialClassifier
 from dialtray.vision.faces import BASE_TYPE, dial_faces, game_of
 from dialtray.vision.layout import Layout
 from dialtray.vision.reader import TrayReader
@@ -25,6 +25,7 @@ from dialtray.vision.reading import BETWEEN, CLICK, UNKNOWN
 from dialtray.vision.refs import FigureRefs
 from dialtray.vision.register import MarkerFinder, register
 from dialtray.vision.render import DockSpec, render_tray
+from dialtray.vision.synth_check import SYNTH_AGREED, SYNTH_MARGIN
 
 
 def _classifier(layout: Layout, refs: dict[str, FigureRefs], figure: str,

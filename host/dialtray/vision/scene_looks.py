@@ -39,17 +39,14 @@ import numpy as np
 import numpy.typing as npt
 
 from dialtray.vision.align import warped
-from dialtray.vision.classify import (
-    CONFIDENCE_THRESHOLD,
-    SYNTH_EXPLAINED,
-    SYNTH_MARGIN,
-    DialClassifier,
-)
+from dialtray.vision.classify import DialClassifier
 from dialtray.vision.colours import read_colours
+from dialtray.vision.decision import CONFIDENCE_THRESHOLD
 from dialtray.vision.noise_units import outside, sd_along
 from dialtray.vision.reading import CLICK, UNKNOWN, DialRead
 from dialtray.vision.register import BORDER_MM, SPP, Image, Registration
 from dialtray.vision.synth import MAX_HIDDEN, Look, SynthRead
+from dialtray.vision.synth_check import SYNTH_EXPLAINED, SYNTH_MARGIN
 from dialtray.vision.unseen_looks import EXPLAINED, SHARE, predict_rival
 
 F32 = npt.NDArray[np.float32]
@@ -250,7 +247,7 @@ def judge(classifier: DialClassifier, frames: Frames, photos: dict[int, Photo], 
     if to_c is None:
         return Verdict(False, "the synthesis has no other look", synth=r)
     if len(groups.groups[mine.a]) > 1:  # clicks alike in grey: the colour blocks tell
-        # them apart, read as the synthesis reads them (classify.py)
+        # them apart, read as the synthesis reads them (synth_check.py)
         avg = frames.average()
         offset = (round(float(r.warp[0, 2])), round(float(r.warp[1, 2])))
         seen = read_colours(avg, offset, classifier.window, classifier.hues)

@@ -1,4 +1,4 @@
-"""Scoring an aligned window against every template of a dial, region by region (``classify.py``
+"""Scoring an aligned window against every template of a dial, region by region (``decision.py``
 decides from the scores).
 
 Each region (a stat cell, or a mark outside the cells) is compared on its own, and in each,

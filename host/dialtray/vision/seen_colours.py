@@ -23,7 +23,7 @@ from dialtray.vision.register import Image
 # must agree, as before. Why: on the 7 654 reads of bench_vision's accuracy sets and STRESS
 # (bench/compare_reads.py) the check stopped no wrong read of a one-class group; its only
 # rejection there was of a right read at 0.90-0.91 (docs/vision.md). Set well above
-# classify.CONFIDENCE_THRESHOLD (0.3): a less sure read keeps the check.
+# decision.CONFIDENCE_THRESHOLD (0.3): a less sure read keeps the check.
 COLOUR_SURE = 0.9
 
 

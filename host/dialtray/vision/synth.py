@@ -1,4 +1,4 @@
-"""Reading a window by synthesis, for a read the correlation left unsure (``classify.py``).
+"""Reading a window by synthesis, for a read the correlation left unsure (``synth_check.py``).
 
 The correlation compares what is left of a photo after a log and a high-pass; on a dark,
 blurred, noisy photo (or one a figure leans over) that can leave too little to tell two clicks
@@ -18,7 +18,7 @@ with sigma^2 |fit_best - fit_other|^2 replaced by what the residual can project 
 difference between the two fits (``_noise_lead``: a blurred, JPEG-blocked photo's residual
 is smooth, and so is that difference). With pure white sensor noise z is the lead in
 standard deviations. The thresholds are chosen on the STRESS
-profile, never on HELD_BACK (``classify.SYNTH_MARGIN``).
+profile, never on HELD_BACK (``synth_check.SYNTH_MARGIN``).
 
 Each look is fitted at up to three alignments, and keeps its best: the correlation's (the
 whole window: best for a settled dial), one found on the window's rim alone (a dial mid-turn
