@@ -144,7 +144,7 @@ def main() -> None:
          f"confirmed ({counts['disagree']} of them disagreements)"),
         ("superseded / deferred", f"{counts['superseded']} / {counts['deferred']}",
          "settles a newer click of the dial overtook unanswered / disagreeing reads of a window "
-         "just changed, read again (witness.SUPERSEDE_S)"),
+         "just changed, read again (witness_state.SUPERSEDE_S)"),
         ("  by photographs", str(counts["by_photos"]), "of them: unsure by the synthesis, every "
          "close rival excluded by this scene's photograph of it (scene_looks.py)"),
         ("  by prediction", str(counts["by_prediction"]), "of those: a close rival never "
