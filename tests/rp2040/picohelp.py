@@ -7,18 +7,20 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from dialrig import config
 from dialtray.link.messages import TrayEvent
 from dialtray.link.session import TraySession
+
+E = TypeVar("E", bound=TrayEvent)
 
 
 def bench_config() -> dict[str, Any]:
     """Two docks with every kind of sensor and both multiplexers: dock 0 on AS5600s (mux 0x70
     channels 0, 1), dock 1's combat dial on quadrature encoder 0 (GPIO 6/7, PIO0 SM0), its speed
     dial on an AS5600 behind mux 0x71 channel 0; two LED dice; a 1 s watchdog."""
-    cfg = config.default_config(2)
+    cfg: dict[str, Any] = config.default_config(2)
     cfg["dice"] = 2
     cfg["watchdog_ms"] = 1000
     cfg["docks"][1][0].update(sensor=config.SENSOR_QUADRATURE, quad=0, mux=-1, channel=-1)
@@ -50,7 +52,7 @@ class Got:
         with self.lock:
             self.events.append(ev)
 
-    def of(self, kind: type) -> list[Any]:
+    def of(self, kind: type[E]) -> list[E]:
         with self.lock:
             return [e for e in self.events if isinstance(e, kind)]
 

@@ -60,23 +60,25 @@ def test_boot_hello_clicks_dice_and_selftest(tray: Rp2040Tray) -> None:
         for dock, dial, clicks in plan:
             before = len(got.of(Click))
             tray.turn(dock, dial, clicks, ms=20)
-            wait_until(lambda b=before, c=clicks: sum(  # type: ignore[misc]
-                abs(e.delta) for e in got.of(Click)[b:]) >= abs(c), SYNC_S,
-                f"dock {dock} dial {dial} to click {clicks}")
+
+            def counted(b: int = before, c: int = clicks) -> bool:
+                return sum(abs(e.delta) for e in got.of(Click)[b:]) >= abs(c)
+
+            wait_until(counted, SYNC_S, f"dock {dock} dial {dial} to click {clicks}")
         events = [e for e in got.of(Click) if not e.recovered]
         seqs = [e.seq for e in events]
         assert seqs == sorted(set(seqs)), seqs  # each event once, in the tray's order
-        clicks = [(e.dock, e.dial, e.delta) for e in events]
+        arrived = [(e.dock, e.dial, e.delta) for e in events]
         order: list[tuple[int, int]] = []
-        for d, i, _ in clicks:
+        for d, i, _ in arrived:
             if not order or order[-1] != (d, i):
                 order.append((d, i))
-        assert order == [(d, i) for d, i, _ in plan], clicks
+        assert order == [(d, i) for d, i, _ in plan], arrived
         totals: dict[tuple[int, int], int] = {}
         for d, i, c in plan:
             totals[(d, i)] = totals.get((d, i), 0) + c
         for (d, i), total in totals.items():
-            assert sum(x for dd, ii, x in clicks if (dd, ii) == (d, i)) == total, clicks
+            assert sum(x for dd, ii, x in arrived if (dd, ii) == (d, i)) == total, arrived
         assert session.dials[(1, 0)].position == 1 - 2  # an encoder counts from its boot
 
         # Two turns of one dial sent together (the chip takes them at one instant) are two

@@ -18,6 +18,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from dialrig import config
@@ -36,8 +37,8 @@ DOCKS = 5  # Kim vs Tim: ten figures, a combat dial each
 CONSUMER = Path(__file__).with_name("storing_consumer.py")
 
 
-def fast_config() -> dict[str, object]:
-    cfg = config.default_config(DOCKS)
+def fast_config() -> dict[str, Any]:
+    cfg: dict[str, Any] = config.default_config(DOCKS)
     cfg["settle_ms"] = 10
     # the firmware's own pause between passes (config.DEFAULT_SAMPLE_MS): at 25 clicks a second
     # a dial is still read many times per click, and the emulated Pico's CPU stays the test's
@@ -237,7 +238,7 @@ def shortfall(db: Path, gid: int, tray: VirtualTray, hosts: Consumers) -> str:
     st = GameStore.open(db, readonly=True)
     events = device_events(st, gid)
     st.close()
-    seqs = [int(e["seq"]) for e in events if int(e["seq"]) > 0]  # type: ignore[call-overload]
+    seqs = [int(e["seq"]) for e in events if int(e["seq"]) > 0]
     holes = sorted(set(range(seqs[0], seqs[-1] + 1)) - set(seqs)) if seqs else []
     try:
         with TraySession(tray.port, name="check") as s:
@@ -254,7 +255,8 @@ def shortfall(db: Path, gid: int, tray: VirtualTray, hosts: Consumers) -> str:
             f"elsewhere than turned (reported, turned) {miscounted}")
 
 
-def device_events(st: GameStore, gid: int) -> list[dict[str, object]]:
+def device_events(st: GameStore, gid: int) -> list[dict[str, Any]]:
+    """The stored device events' data: JSON as the consumer stored it."""
     return [json.loads(r.content)["data"] for r in st.rows(gid) if r.kind == "device"]
 
 
@@ -264,6 +266,6 @@ def net_clicks(db: Path, gid: int) -> dict[tuple[int, int], int]:
     out: Counter[tuple[int, int]] = Counter()
     for e in device_events(st, gid):
         if e["type"] == "Click":
-            out[(int(e["dock"]), int(e["dial"]))] += int(e["delta"])  # type: ignore[call-overload]
+            out[(int(e["dock"]), int(e["dial"]))] += int(e["delta"])
     st.close()
     return {k: v for k, v in out.items() if v}
