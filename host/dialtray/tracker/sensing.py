@@ -15,9 +15,11 @@ from typing import TYPE_CHECKING
 
 from dialtray.link.messages import STATUS_NAMES, Click, DialFault, Snapshot, TrayEvent
 from dialtray.tracker import marks as mk
+from dialtray.tracker import restored
 from dialtray.tracker.binding import Slot
 from dialtray.tracker.expectations import agrees
 from dialtray.tracker.flags import judge, raise_flag, resolve
+from dialtray.tracker.restored import note_restored, restoring
 from dialtray.tracker.state import DEFAULT_DETENTS, PLAY, START, ClickNote, SlotState, nearest
 
 if TYPE_CHECKING:
@@ -35,6 +37,8 @@ def feed(t: Tracker, ev: TrayEvent, now: float) -> None:
         t._skip_below = 0
         st = t._at.get((ev.dock, ev.dial))
         if st is not None:
+            if ev.recovered and ev.seq == 0 and restoring(t):
+                note_restored(t, st)  # from the snapshot: the replay was refused
             moved(t, st, ev.delta, now, ev.seq, away=ev.recovered)
         return
     if t._held is not None:
@@ -111,6 +115,7 @@ def settle_snapshot(t: Tracker, now: float) -> None:
             diff -= st.detents
         if diff:
             moved(t, st, diff, now, 0, away=True)
+    restored.settle(t, snap, now)
 
 
 def init_want(t: Tracker, st: SlotState) -> None:
