@@ -235,6 +235,7 @@ def test_a_host_killed_during_the_resync_leaves_the_check_to_the_next(
     assert "put right: carried on by the restarted host" in report
     assert "put right: checked: turned to where the rules put it" in report
     assert "NEVER PUT RIGHT" not in report, report
+    assert report.count("[check]") == 2 and "[peek]" in report, report  # each host's flags
     assert report.count("note for the judge: the host was away longer than the tray's ring "
                         "log lasts") == 2, report
     assert verify_game(third.store, gid).ok
