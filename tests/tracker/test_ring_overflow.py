@@ -208,6 +208,10 @@ def test_a_host_killed_during_the_resync_leaves_the_check_to_the_next(
     first.kill()
     away_long(tray)
 
+    # A host killed as soon as it is in sync, before it stored anything: nothing changes.
+    early = resumed_host(tray, tmp_path, "early")
+    early.session.wait_synced(15)
+    early.kill()
     # The next host starts, the tray refuses its replay, the dial is restored, flagged and
     # stored — and the host is killed before anyone checked it.
     second = resumed_host(tray, tmp_path, "second")
