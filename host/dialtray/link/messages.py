@@ -297,6 +297,7 @@ class Snapshot(TrayEvent):
         return f"snapshot ({self.reason}{lost}): " + ", ".join(parts)
 
 
+LOST_TRACK = proto.ST_LOST_TRACK  # an incremental encoder since boot: positions are relative
 REPLAY_LOST = "replay window lost"  # the tray's ring log no longer held what the host missed
 REPLAY_REFUSED = "replay refused"  # the tray refused the replay the host asked for
 UNREPLAYED = frozenset({REPLAY_LOST, REPLAY_REFUSED})
