@@ -54,8 +54,8 @@ def settle(t: Tracker, snap: Snapshot, now: float) -> None:
         return
     labels = []
     for st in slots:
-        if st.fault:  # flagged as a fault
-            st.restored = False
+        if st.fault or st.seen is None:  # flagged as a fault; or never read before: the
+            st.restored = False  # snapshot is its first reading
             continue
         st.restored = True
         labels.append(st.label)
