@@ -14,6 +14,7 @@ from dialtray.tracker import PLAY, Slot, TableDice, Tracker, auto_bind
 from dialtray.tracker import marks as mk
 from dialtray.tracker.hands import Hands
 from dialtray.tracker.rulings import apply_ruling
+from dialtray.tracker.state import SlotState
 from paper import DETENTS, PaperTray, bot_move
 
 A1C, B2C = Slot(0, 0), Slot(4, 0)
@@ -151,3 +152,40 @@ def test_an_encoder_dial_is_flagged_plainly_never_taken_to_be_where_the_rules_pu
     assert st.flag is not None and st.flag.kind == mk.FAULT and not st.restored
     t.feed(DialFault(0, 2, 0, LOST_TRACK), 2.0)  # a reboot's: the same words
     assert st.fault == st.flag.text and "confirming it by eye is not built" in st.fault
+
+
+def damage_due(t: Tracker, tray: PaperTray, brain: object) -> SlotState:
+    """Bots play (dials turned right) until an action leaves clicks due on a combat dial."""
+    hands = Hands(t, brain)
+    for _ in range(3000):
+        due = [s for s in t.slots.values() if s.exp is not None and s.dial.kind == "combat"]
+        if due:
+            return due[0]
+        bot_move(tray, hands)
+    raise AssertionError("no damage in the game")
+
+
+def test_damage_turned_while_the_host_was_away_is_confirmed_and_still_checked() -> None:
+    t, tray, brain = table()
+    st = damage_due(t, tray, brain)
+    assert st.exp is not None
+    due, confirmed = st.exp.total, len(t.confirmed)
+    away(tray, {st.slot: due})  # the players turned the damage with the cable out
+    assert len(t.confirmed) == confirmed + 1 and t.confirmed[-1].seq == 0
+    assert st.flag is not None and st.flag.kind == mk.CHECK
+    assert "where the rules put it: if it shows click" in st.flag.text
+
+
+def test_damage_turned_the_wrong_way_while_the_host_was_away_says_what_was_due() -> None:
+    t, tray, brain = table()
+    st = damage_due(t, tray, brain)
+    assert st.exp is not None
+    due = st.exp.total
+    assert abs(due) <= 2  # (turned back 2 × due from where it should be: under half a turn)
+    click = t.dials()[st.dial].click
+    away(tray, {st.slot: -due})
+    assert st.flag is not None and st.flag.kind == mk.CHECK
+    assert f"({mk.turn_words(due)} {'was' if abs(due) == 1 else 'were'} due: " in st.flag.text
+    assert st.flag.text.endswith(f"turn it {mk.turn_words(2 * due)} to click {click}")
+    tray.turn(st.slot, 2 * due)
+    assert st.flag is None and st.exp is None and t.ready()
