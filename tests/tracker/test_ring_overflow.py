@@ -33,6 +33,7 @@ from dialtray.table.stored import (
     pick_resume,
     restored_labels,
     resumed_table,
+    resumed_words,
     resync,
 )
 from dialtray.table.table import Table
@@ -226,6 +227,9 @@ def test_a_host_killed_during_the_resync_leaves_the_check_to_the_next(
     t = third.tracker
     assert resync(third.table) == []
     assert restored_labels(third.table) == [a1]
+    assert resumed_words(third.table, []) == (  # what `play --resume` says of the dials
+        f"read from their sensors, the tray's log no longer holding their clicks: {a1} "
+        "(flagged: check them)")
     flag = check_flags(t)[a1]
     assert "turn it 4 clicks clockwise to click 0 (still to be checked when the host " \
         "restarted)" in flag.text

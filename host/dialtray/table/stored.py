@@ -213,6 +213,17 @@ def resync(table: CommandTable, wait_s: float = 10.0) -> list[str]:
     return [st.label for st in table.tracker.slots.values() if st.away and not st.restored]
 
 
+def resumed_words(table: CommandTable, moved: list[str]) -> str:
+    """What a resumed table tells the players about its dials (``moved``: ``resync``'s)."""
+    said = [f"moved while the host was away: {', '.join(moved)} (flagged: put them back)"] \
+        if moved else []
+    checks = restored_labels(table)
+    if checks:
+        said.append("read from their sensors, the tray's log no longer holding their clicks: "
+                    f"{', '.join(checks)} (flagged: check them)")
+    return "; ".join(said) or "no dial moved while the host was away"
+
+
 def restored_labels(table: CommandTable) -> list[str]:
     """The dials flagged to be checked: restored from their sensors after a refused replay
     (``tracker.restored``), this time or before the host restarted."""
