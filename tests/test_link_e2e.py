@@ -310,40 +310,6 @@ def test_dials_turned_while_unpowered_are_recovered_from_the_snapshot() -> None:
         assert rec.snapshots[-1].reason == "tray rebooted"
 
 
-def test_an_overflowed_ring_restores_an_encoder_exactly_and_an_angle_the_nearer_way() -> None:
-    """The cable out while more events are logged than the tray's ring holds (16 here): the
-    replay is refused (REPLAY_GAP) and the dials are restored from the snapshot, which says how
-    many events it stands in for (``Snapshot.missed``). Within one boot an incremental
-    encoder's count is exact, so all its 20 clicks come back (more than a turn); an AS5600
-    knows its angle only, so 8 clockwise come back as 4 counter-clockwise (the tracker flags
-    such dials to be checked: tracker.restored)."""
-    cfg = fast_config(3)
-    cfg["ring_size"] = 16
-    for i in range(2):
-        cfg["docks"][2][i].update(sensor="quadrature", quad=i, mux=-1, channel=-1)  # type: ignore[index]
-    with VirtualTray(cfg, seed=3) as tray, TraySession(tray.port) as session:
-        rec = Recorder(session)
-        session.wait_synced(15)
-        tray.unplug()
-        for _ in range(20):  # one event each: seen by the firmware, then its settle time
-            target = tray.seen(2, 0) + 1
-            tray.turn(2, "combat", 1)
-            end = time.monotonic() + 20
-            while tray.seen(2, 0) < target - 1e-6:
-                assert time.monotonic() < end, "the firmware never saw the encoder turn"
-                time.sleep(0.005)
-            time.sleep(0.03)
-        tray.turn(0, "combat", 8)
-        tray.replug()
-        rec.wait_for(24, timeout=20)
-        assert session.counters["replay gaps"] >= 1, dict(session.counters)
-        snap = rec.snapshots[-1]
-        assert snap.reason == "replay window lost" and snap.missed > 16, snap
-        assert rec.clicks[4] == [1] * 20, "an encoder's count is exact within a boot"
-        assert rec.clicks[0] == [-1] * 4, "an angle is read the nearer way round"
-        assert rec.recovered == 24 and rec.total == 24
-
-
 class Sequenced:
     """Everything the host delivers, in order, split into boots at each "tray rebooted"."""
 

@@ -123,7 +123,8 @@ def test_bots_check_a_restored_dial_and_play_on() -> None:
 def test_an_encoder_dial_is_flagged_plainly_never_taken_to_be_where_the_rules_put_it() -> None:
     """Incremental encoders report lost track for the whole boot (positions relative to it):
     the game cannot go on with one, and the players are told why rather than to wait for a
-    fix; a refused replay restores its count exactly (test_link_e2e) and it stays flagged."""
+    fix; a refused replay restores its count exactly (test_link_ring_overflow) and it stays
+    flagged."""
     d = TableDice(SeededDice(1))
     s = new_game("airaction", d, 1, 4)
     t = Tracker(s.game, auto_bind(s.game.dials(), 8, s.order), d, header=s.header)
