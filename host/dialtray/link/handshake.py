@@ -18,7 +18,7 @@ from dialrig import proto
 
 from dialtray.link.bootstream import BootStream
 from dialtray.link.core import LinkCore
-from dialtray.link.messages import Hello, Snapshot
+from dialtray.link.messages import REPLAY_LOST, REPLAY_REFUSED, UNREPLAYED, Hello, Snapshot
 from dialtray.link.reconcile import at_boot, reconcile
 from dialtray.link.seqspace import to_wire, unwrap
 from dialtray.link.transport import LinkDown
@@ -144,9 +144,11 @@ class Handshake(LinkCore):
             s.boot_snapshot = replace(snap, next_seq=unwrap(snap.next_seq, 1))
         else:
             old = self._stream
-            nxt = old.count(snap.next_seq) if old and old.boot_id == snap.boot_id else \
-                snap.next_seq
-            self._reconcile(replace(snap, next_seq=nxt), rebooted)
+            same = old is not None and old.boot_id == snap.boot_id
+            nxt = old.count(snap.next_seq) if old is not None and same else snap.next_seq
+            missed = max(0, nxt - old.expected) if old is not None and same and \
+                snap.reason in UNREPLAYED else 0
+            self._reconcile(replace(snap, next_seq=nxt, missed=missed), rebooted)
             s = BootStream(snap.boot_id, nxt, self.counters)
         s.saw_device_next(self.hello.next_seq)  # the same boot: _note_boot saw to that
         self._stream = s
@@ -175,7 +177,7 @@ class Handshake(LinkCore):
             self._stream = BootStream(s.boot_id, snap.next_seq, self.counters)
             self._request_replay()
         else:
-            self._ask_snapshot("replay window lost" if gap else "replay refused")
+            self._ask_snapshot(REPLAY_LOST if gap else REPLAY_REFUSED)
 
     def _reconcile(self, snap: Snapshot, rebooted: bool) -> None:
         for ev in reconcile(self.dials, snap, rebooted, self.counters):

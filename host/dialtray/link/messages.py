@@ -271,12 +271,17 @@ class DialState:
 
 @dataclass(frozen=True)
 class Snapshot(TrayEvent):
-    """Every dial's position at one moment; ``reason`` says why the host asked for it."""
+    """Every dial's position at one moment; ``reason`` says why the host asked for it.
+
+    ``missed``: how many of this boot's events the host never got one by one and the snapshot
+    stands in for (a replay refused: ``UNREPLAYED``); 0 otherwise. Those events' clicks can only
+    be restored from the dials' positions (``reconcile``), so a consumer flags those dials."""
 
     boot_id: int
     next_seq: int
     dials: tuple[DialState, ...]
     reason: str = "connect"
+    missed: int = 0
 
     def position(self, dock: int, dial: int) -> DialState | None:
         for d in self.dials:
@@ -288,7 +293,16 @@ class Snapshot(TrayEvent):
         parts = [f"{dial_name(d.dock, d.dial)}={d.position}"
                  + ("" if d.status == proto.ST_OK else f" ({STATUS_NAMES.get(d.status)})")
                  for d in self.dials if d.sensor != "none"]
-        return f"snapshot ({self.reason}): " + ", ".join(parts)
+        lost = f", {self.missed} events not replayed" if self.missed else ""
+        return f"snapshot ({self.reason}{lost}): " + ", ".join(parts)
+
+
+LOST_TRACK = proto.ST_LOST_TRACK  # an incremental encoder since boot: positions are relative
+REPLAY_LOST = "replay window lost"  # the tray's ring log no longer held what the host missed
+REPLAY_REFUSED = "replay refused"  # the tray refused the replay the host asked for
+UNREPLAYED = frozenset({REPLAY_LOST, REPLAY_REFUSED})
+"""A snapshot's reasons when the events the host missed were not replayed: the dials' clicks
+meanwhile are only known from their positions (``reconcile``)."""
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,11 @@ net movement the host missed, delivered as *recovered* clicks (certain in amount
 up to half a revolution: an absolute sensor knows its angle, not how many turns it made, so a
 dial moved further is read the nearer way round).
 Incremental encoders cannot know what happened while the tray was off: they report that they
-lost track instead. Pure functions over a dict, so the arithmetic is tested without a tray.
+lost track instead; within one boot their count is exact, so a lost replay window restores them
+in full. A snapshot that stands in for a refused replay says so (``Snapshot.reason`` in
+``UNREPLAYED``, ``missed``): the tracker flags each dial it restored to be checked
+(``dialtray.tracker.restored``). Pure functions over a dict, so the arithmetic is tested without
+a tray.
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from dialtray.link.messages import UNREPLAYED
 from dialtray.rules.core.dials import COUNTER_CLOCKWISE, SPEED
 from dialtray.rules.core.game import state_json
 from dialtray.store.checked import stored_records
@@ -155,6 +156,7 @@ def dial_histories(store: GameStore, gid: int) -> tuple[list[DialHistory], Any]:
             by_slot[(dock, reader)] = h
     labels: dict[str, list[tuple[dict[str, Any], str]]] = {}  # a flag's dial label → flags
     actions: dict[int, dict[str, Any]] = {}
+    unreplayed = False  # the last snapshot stood in for events the tray could not replay
     for r in recs:
         kind, d, at, n = r["kind"], r["data"], r["at"], r["n"]
         if kind == "action":
@@ -172,7 +174,10 @@ def dial_histories(store: GameStore, gid: int) -> tuple[list[DialHistory], Any]:
             if ht is not None:
                 ht.items.append({"at": at, "n": n, "what": "tray", "delta": d["delta"],
                                 "position": d["position"], "seq": d["seq"],
-                                "recovered": d["recovered"]})
+                                "recovered": d["recovered"],
+                                "restored": unreplayed and d["recovered"] and not d["seq"]})
+        elif kind == "device" and d.get("type") == "Snapshot":
+            unreplayed = d.get("reason") in UNREPLAYED
         elif kind in ("flag", "resolve"):
             labels.setdefault(d["dial"], []).append((r, kind))
         elif kind == "judge" and d.get("ruling") == "set-dial":
@@ -228,7 +233,9 @@ def history_lines(h: DialHistory) -> list[str]:
             out.append(f"  {t}  rules  {way} to click {i['to']}: {i['cause']} [{i['rule']}] "
                        f"(action '{i['action']}', record {i['n']})")
         elif i["what"] == "tray":
-            rec = " recovered while the host was away" if i["recovered"] else ""
+            rec = (" restored from the sensor: the replay was refused, so this is only the "
+                   "difference the nearer way round" if i.get("restored") else
+                   " recovered while the host was away" if i["recovered"] else "")
             out.append(f"  {t}  tray   {i['delta']:+d} click(s) -> position {i['position']} "
                        f"(tray event {i['seq']}{rec}, record {i['n']})")
         elif i["what"] == "judge":

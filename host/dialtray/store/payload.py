@@ -52,6 +52,8 @@ def event_of(data: dict[str, Any]) -> m.TrayEvent:
         raise ValueError(f"unknown tray event type {data.get('type')!r}")
     kw: dict[str, Any] = {}
     for f in dataclasses.fields(cls):
+        if f.name not in data and f.default is not dataclasses.MISSING:
+            continue  # a field added since the record was stored (Snapshot.missed): its default
         v = data[f.name]
         if f.name == "data" and isinstance(v, str):
             v = bytes.fromhex(v)

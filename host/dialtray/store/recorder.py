@@ -69,6 +69,10 @@ class GameRecorder:
         self._hist = len(game.history)
         self._lines = len(tracker.lines) if tracker else 0
         self._flags = len(tracker.flags) if tracker else 0
+        # A flag record's "i" (its resolve's too) is unique in the game: an attached recorder
+        # (a resumed host, whose tracker counts its flags from 0 again) numbers on from the
+        # flags already stored (``resume.attach``), or the report takes one flag for another.
+        self.flag_base = 0
         self._open: dict[int, Any] = {}
         self._confirmed = len(tracker.confirmed) if tracker else 0
         self._notes = len(tracker.notes) if tracker else 0
@@ -265,7 +269,8 @@ class GameRecorder:
         if self._open:
             for i, f in list(self._open.items()):
                 if f.resolved is not None:
-                    self.store.append(self.gid, "resolve", {"i": i, "kind": f.kind,
+                    self.store.append(self.gid, "resolve", {"i": self.flag_base + i,
+                                                            "kind": f.kind,
                                                             "dial": f.label,
                                                             "how": f.resolution,
                                                             "at": f.resolved})
@@ -291,6 +296,7 @@ class GameRecorder:
     def _flag_bytes(self, i: int, f: Any, n: int, at: float) -> bytes:
         """A flag record's canonical content (from a template when it can)."""
         gid = self.gid
+        i += self.flag_base
         made = flag_content(gid, n, at, i, f.kind, f.label, f.text, f.raised, f.resolved,
                             f.resolution)
         if made is None:

@@ -12,6 +12,7 @@ game (the chain goes on).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +24,8 @@ from dialtray.store.db import GameStore, StoreError
 from dialtray.store.recorder import GameRecorder
 from dialtray.store.verify import verify_game
 from dialtray.tracker import Binding, Slot, Tracker
+from dialtray.tracker.marks import CHECK
+from dialtray.tracker.restored import recheck
 
 
 @dataclass
@@ -58,5 +61,47 @@ def resume(store: GameStore, gid: int, dice: DiceSource | None = None) -> Resume
 
 
 def attach(store: GameStore, gid: int, tracker: Tracker) -> GameRecorder:
-    """A recorder that goes on writing stored game ``gid`` from ``tracker``'s present state."""
-    return GameRecorder(store, gid, tracker.game, tracker)
+    """A recorder that goes on writing stored game ``gid`` from ``tracker``'s present state
+    (its flags numbered on from those already stored)."""
+    rec = GameRecorder(store, gid, tracker.game, tracker)
+    rec.flag_base = _flag_records(store, gid)
+    return rec
+
+
+def _flag_records(store: GameStore, gid: int) -> int:
+    (n,) = store.conn.execute("SELECT count(*) FROM records WHERE game_id = ? AND "
+                              "kind = 'flag'", (gid,)).fetchone()
+    return int(n)
+
+
+def open_checks(store: GameStore, gid: int) -> list[tuple[int, str]]:
+    """``(i, dial label)`` of every stored ``check`` flag never put right: dials restored from
+    their sensors after a refused replay that the players had not checked when the host
+    stopped (``tracker.restored``)."""
+    open_: dict[int, str] = {}
+    for kind, content in store.conn.execute(
+            "SELECT kind, content FROM records WHERE game_id = ? AND kind IN ('flag', "
+            "'resolve') ORDER BY n", (gid,)):
+        d = json.loads(content)["data"]
+        if kind == "flag" and d.get("kind") == CHECK and d.get("resolved") is None:
+            open_[d["i"]] = str(d["dial"])
+        else:
+            open_.pop(d.get("i"), None)
+    return list(open_.items())
+
+
+def carry_checks(rec: GameRecorder, now: float) -> list[str]:
+    """A resumed host carries on the checks its predecessor left open: each stored one is
+    closed as carried on (so the report never shows it as forgotten) and raised again on the
+    resumed tracker, which the recorder stores as a new flag. Without this, a host stopped
+    (killed) after storing the restored positions, before the players checked them, would
+    hand its successor dials that look right and a flag nobody sees. Returns their labels."""
+    t = rec.tracker
+    checks = open_checks(rec.store, rec.gid)
+    if t is None or not checks:
+        return []
+    for i, label in checks:
+        rec.store.append(rec.gid, "resolve", {"i": i, "kind": CHECK, "dial": label,
+                                              "how": "carried on by the restarted host",
+                                              "at": now})
+    return recheck(t, [label for _, label in checks], now)

@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 from dialrig import config
 
+from dialtray.link.seqspace import unwrap
 from dialtray.store.consumer import resume_args, stored_dials
 from dialtray.store.db import GameStore, StoreError, default_db
 from dialtray.store.plain import PlainRecorder
 from dialtray.store.recorder import GameRecorder
 from dialtray.store.recording import RecordingTracker
-from dialtray.store.resume import attach, resume
+from dialtray.store.resume import attach, carry_checks, resume
 from dialtray.store.table import StoredTable
 from dialtray.table.build import game_tracker
 from dialtray.table.errors import TableError
@@ -162,7 +163,9 @@ def resumed_table(res: Resuming, dice: TableDice, session: TraySession,
     tracker = game_tracker(r.game, r.binding, dice, r.header, Timing())  # Sky Ace: Untracked
     if r.snapshot is not None:  # where the dials were when the last host stopped
         tracker.feed(r.snapshot, clock())
-    return tracker, CommandTable(attach(res.store, res.gid, tracker), session, clock)
+    rec = attach(res.store, res.gid, tracker)
+    carry_checks(rec, clock())  # dials restored from their sensors and not yet checked
+    return tracker, CommandTable(rec, session, clock)
 
 
 def sim_tray_for(res: Resuming, docks: int, rp2040: bool = False) -> Any:
@@ -188,7 +191,8 @@ def resync(table: CommandTable, wait_s: float = 10.0) -> list[str]:
     """After a resume: ask the tray for a snapshot; the clicks it replays from before that
     snapshot were turned while no host listened and are marked so (flagged as moved while the
     host was away); the snapshot itself, fed once they are in, catches whatever the replay
-    did not bring. Returns the labels of the dials that moved meanwhile."""
+    did not bring. Returns the labels of the dials that moved meanwhile (those read from their
+    sensors because the tray's log no longer held their clicks are ``restored_labels``)."""
     rec = table.recording
     if all(st.seen is None for st in table.tracker.slots.values()):
         table.sync()  # nothing stored yet: the snapshot is the start
@@ -199,14 +203,41 @@ def resync(table: CommandTable, wait_s: float = 10.0) -> list[str]:
     stored = resume_point(rec)
     end = time.monotonic() + wait_s
     while time.monotonic() < end and stored is not None and stored[0] == snap.boot_id and \
-            stored[1] < snap.next_seq - 1:
+            stored[1] < snap.next_seq - 1 and not _caught_up(session, snap):
         table.pump(0.05)  # the tray's replay of what was never stored
         stored = rec.last or stored
     table.pump(0.0)
     rec.away_before = None
     rec.feed(snap, table.clock())  # stored; compared at the next tick (in this pump)
     table.pump(0.0)
-    return [st.label for st in table.tracker.slots.values() if st.away]
+    return [st.label for st in table.tracker.slots.values() if st.away and not st.restored]
+
+
+def resumed_words(table: CommandTable, moved: list[str]) -> str:
+    """What a resumed table tells the players about its dials (``moved``: ``resync``'s)."""
+    said = [f"moved while the host was away: {', '.join(moved)} (flagged: put them back)"] \
+        if moved else []
+    checks = restored_labels(table)
+    if checks:
+        said.append("read from their sensors, the tray's log no longer holding their clicks: "
+                    f"{', '.join(checks)} (flagged: check them)")
+    return "; ".join(said) or "no dial moved while the host was away"
+
+
+def restored_labels(table: CommandTable) -> list[str]:
+    """The dials flagged to be checked: restored from their sensors after a refused replay
+    (``tracker.restored``), this time or before the host restarted."""
+    return [st.label for st in table.tracker.slots.values() if st.restored]
+
+
+def _caught_up(session: TraySession, snap: Any) -> bool:
+    """The session has delivered (or, its replay refused, restored from a snapshot) everything
+    the tray had logged when ``snap`` was taken: nothing more of it will come to be stored.
+    Without this, a refused replay (the tray's ring log overflowed) left ``resync`` waiting
+    its whole ``wait_s`` for clicks that will never be replayed."""
+    if session.boot_id != snap.boot_id or not session.expected:
+        return False
+    return session.expected >= unwrap(snap.next_seq, session.expected)
 
 
 def resume_point(rec: RecordingTracker) -> tuple[int, int] | None:

@@ -60,8 +60,10 @@ def agrees(t: Tracker, st: SlotState, now: float, seq: int) -> None:
         t.notes.append(text)
         t.lines.append(f"# judge: {text}")
     if st.flag is not None and st.flag.kind != mk.FAULT:
-        resolve(t, st, now, "dial agrees")
+        resolve(t, st, now, "checked: turned to where the rules put it"
+                if st.flag.kind == mk.CHECK else "dial agrees")
     st.refused = st.failed = ""
+    st.restored = False  # (a dial restored again by the same snapshot is flagged again)
     st.excursion = 0
 
 

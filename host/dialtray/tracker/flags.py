@@ -21,7 +21,8 @@ def judge(t: Tracker, st: SlotState, now: float) -> None:
     if t.phase == START or st.offset == 0:
         return
     st.refused = st.failed
-    if st.exp is None and not st.away and not st.failed and st.dial.kind in t.input_kinds:
+    if st.exp is None and not st.away and not st.failed and not st.restored and \
+            st.dial.kind in t.input_kinds:
         why = t._dial_input(st, now)
         if why is None:
             return
@@ -37,6 +38,8 @@ def judge(t: Tracker, st: SlotState, now: float) -> None:
 
 def classify(t: Tracker, st: SlotState) -> tuple[str, str]:
     """What is wrong with a reader that disagrees, and the exact turn that puts it right."""
+    if st.restored:
+        return mk.CHECK, check_text(t, st)
     fix = f"turn it {turn(-st.offset)}"
     exp = st.exp
     if exp is not None:
@@ -68,6 +71,25 @@ def classify(t: Tracker, st: SlotState) -> tuple[str, str]:
                            f"(AA-M81: dials turn only when clicks are due): {fix} back")
 
 
+def check_text(t: Tracker, st: SlotState) -> str:
+    """A dial restored from its sensor after a refused replay (``restored``): which dial, why
+    it must be checked, and what confirms it."""
+    setting = t.dials().get(st.dial)
+    click = setting.click if setting is not None else None
+    head = (f"{st.label}: check it — its clicks while the host was away could not be "
+            "replayed (the tray's log no longer held them), so it was read from the sensor")
+    if st.offset == 0:
+        if click is None:
+            return f"{head}; the rules have not set it yet: turn it one click and back"
+        return (f"{head} at click {click}, where the rules put it: if it shows click {click}, "
+                "turn it one click and back (if not, call the judge)")
+    exp = st.exp
+    due = "" if exp is None else \
+        f" ({turn(exp.total)} {'was' if abs(exp.total) == 1 else 'were'} due: {exp.cause_text()})"
+    to = "" if click is None else f" to click {click}"
+    return f"{head}{due}: turn it {turn(-st.offset)}{to}"
+
+
 def raise_flag(t: Tracker, st: SlotState, kind: str, text: str, now: float) -> None:
     if st.flag is not None:
         resolve(t, st, now, f"now {kind}")
@@ -95,4 +117,4 @@ def remind(t: Tracker, now: float) -> None:
             raise_flag(t, st, kind, text, now)
 
 
-__all__ = ["classify", "judge", "raise_flag", "remind", "resolve"]
+__all__ = ["check_text", "classify", "judge", "raise_flag", "remind", "resolve"]

@@ -112,6 +112,11 @@ class Hands:
             return tuple(Turn(s.slot, -s.offset, "to its start click") for s in slots
                          if s.seen is not None and s.offset) or None
         flagged = [s for s in slots if s.flag is not None and s.offset and not s.fault]
+        checks = [s for s in slots if s.flag is not None and s.flag.kind == mk.CHECK and
+                  not s.offset and not s.fault]
+        if checks and not flagged:  # restored from its sensor and where the rules put it: a
+            return tuple(Turn(s.slot, 1, "check it: one click and back")  # look, one click
+                         for s in checks)  # and back (tracker.restored)
         if flagged:
             return tuple(Turn(s.slot, -s.offset, f"put right: {s.flag.kind}")  # type: ignore
                          for s in flagged)

@@ -20,8 +20,10 @@ PEEK = "peek"  # ahead and back (AA-M81): recorded for the judge, does not stop 
 AWAY = "away"  # moved while the host was not listening (snapshot / recovered clicks)
 REFUSED = "refused"  # a dial turned as a decision the rules refuse (red line, failed check)
 FAULT = "fault"  # the sensor cannot see the dial
+CHECK = "check"  # restored from the sensor: its clicks while the host was away were not
+#                  replayed (the tray's ring log overflowed); players confirm it (restored.py)
 FLAG_KINDS = (TOO_FEW, TOO_MANY, WRONG_DIRECTION, WRONG_DIAL, UNEXPECTED, PEEK, AWAY, REFUSED,
-              FAULT)
+              FAULT, CHECK)
 
 
 def turn_words(clicks: int) -> str:

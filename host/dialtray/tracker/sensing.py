@@ -13,11 +13,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from dialtray.link.messages import STATUS_NAMES, Click, DialFault, Snapshot, TrayEvent
+from dialtray.link.messages import (
+    LOST_TRACK,
+    STATUS_NAMES,
+    Click,
+    DialFault,
+    Snapshot,
+    TrayEvent,
+)
 from dialtray.tracker import marks as mk
+from dialtray.tracker import restored
 from dialtray.tracker.binding import Slot
 from dialtray.tracker.expectations import agrees
 from dialtray.tracker.flags import judge, raise_flag, resolve
+from dialtray.tracker.restored import note_restored, restoring
 from dialtray.tracker.state import DEFAULT_DETENTS, PLAY, START, ClickNote, SlotState, nearest
 
 if TYPE_CHECKING:
@@ -35,6 +44,8 @@ def feed(t: Tracker, ev: TrayEvent, now: float) -> None:
         t._skip_below = 0
         st = t._at.get((ev.dock, ev.dial))
         if st is not None:
+            if ev.recovered and ev.seq == 0 and restoring(t):
+                note_restored(t, st)  # from the snapshot: the replay was refused
             moved(t, st, ev.delta, now, ev.seq, away=ev.recovered)
         return
     if t._held is not None:
@@ -77,7 +88,10 @@ def _snapshot(t: Tracker, snap: Snapshot, now: float) -> None:
         if st is None:
             continue
         st.detents = d.detents or DEFAULT_DETENTS
-        if d.status != 0 and not st.fault:
+        if d.status == LOST_TRACK and not st.fault:
+            st.fault = lost_track(st)
+            raise_flag(t, st, mk.FAULT, st.fault, now)
+        elif d.status != 0 and not st.fault:
             st.fault = f"{st.label}: sensor {STATUS_NAMES.get(d.status, d.status)}"
             raise_flag(t, st, mk.FAULT, f"{st.fault} — the game waits until it is fixed", now)
         elif d.status == 0 and st.fault:
@@ -111,6 +125,7 @@ def settle_snapshot(t: Tracker, now: float) -> None:
             diff -= st.detents
         if diff:
             moved(t, st, diff, now, 0, away=True)
+    restored.settle(t, snap, now)
 
 
 def init_want(t: Tracker, st: SlotState) -> None:
@@ -129,10 +144,24 @@ def _fault(t: Tracker, ev: DialFault, now: float) -> None:
         st.fault = ""
         if st.flag is not None and st.flag.kind == mk.FAULT:
             resolve(t, st, now, "sensor recovered")
+    elif ev.code == LOST_TRACK:
+        st.fault = lost_track(st)
+        raise_flag(t, st, mk.FAULT, st.fault, now)
     else:
         st.fault = str(ev)
         raise_flag(t, st, mk.FAULT, f"{st.label}: {ev} — the game waits until it is fixed", now)
     t._changed(now)
+
+
+def lost_track(st: SlotState) -> str:
+    """An incremental encoder's dial, in words a player can act on. The firmware reports it
+    lost track for the whole boot (it counts from where the tray started, not from the dial's
+    clicks), and the host has no way yet to be told which click it shows: the game cannot go on
+    with it, and the players are told so plainly rather than to wait for a fix that never
+    comes (tracker/README.md, "Not done")."""
+    return (f"{st.label}: its encoder lost track (it counts only from where the tray started), "
+            "so the host cannot tell which click it shows; confirming it by eye is not built "
+            "yet: a tracked game needs an absolute sensor (AS5600) on this dock")
 
 
 def moved(t: Tracker, st: SlotState, delta: int, now: float, seq: int, away: bool) -> None:

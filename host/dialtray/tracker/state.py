@@ -58,6 +58,7 @@ class SlotState:
     refused: str = ""  # why this dial decision is refused (judged afresh each time)
     failed: str = ""  # the engine took the decision but not the dial's new place
     fault: str = ""
+    restored: bool = False  # read from the sensor after a refused replay: to be checked
 
     @property
     def offset(self) -> int:

@@ -84,6 +84,7 @@ class Tracker:
         self.events_seen = 0
         self.dice_error = ""
         self._held: Snapshot | None = None  # a reconnect's snapshot, until its clicks are in
+        self._restored: list[SlotState] = []  # dials the held snapshot restored (restored.py)
         self._skip_below = 0  # clicks below this sequence are in the first snapshot already
         self._skip_boot = 0  # ... of this boot (another boot's clicks count from 1 again)
         dials = game.dials()

@@ -22,7 +22,7 @@ from dialtray.table import Over
 from dialtray.table import Table as GameTable
 from dialtray.table.narrate import plain
 from dialtray.table.start import Table, log_path, write_log
-from dialtray.table.stored import CommandTable, StorePlace, resync
+from dialtray.table.stored import CommandTable, StorePlace, resumed_words, resync
 from dialtray.ui import camera
 from dialtray.ui.terminal.view import plain_lines, render, you_may_type
 
@@ -210,9 +210,7 @@ class TerminalTable:
             self.table.narration.append(f"resumed stored game {self.resumed}")
             moved = resync(self.tracked)
             self.say(f"resumed stored game {self.resumed} at action "
-                     f"{len(self.t.game.history)}; " + (
-                         f"moved while the host was away: {', '.join(moved)} (flagged: put "
-                         "them back)" if moved else "no dial moved while the host was away"))
+                     f"{len(self.t.game.history)}; {resumed_words(self.tracked, moved)}")
         steady_gc()  # setup done: from here the host stores event by event (store.table)
         if self.plain:
             shown = self.plain_view()
