@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from dialtray.link.messages import Click, DialState, Snapshot
 from dialtray.tracker import Result, Tracker
 from dialtray.tracker.binding import Slot
-from dialtray.tracker.hands import Hands, Turn, Typed
+from dialtray.tracker.hands import Eye, Hands, Turn, Typed
 
 DETENTS = 12
 
@@ -57,6 +57,8 @@ def bot_move(tray: PaperTray, hands: Hands,
     move = hands.next()
     if move is None:
         tray.settle()
+    elif isinstance(move, Eye):
+        assert tray.tracker.confirm_eye(move.slot, move.click, tray.now, "a bot").ok
     elif isinstance(move, Typed):
         assert (decide or tray.tracker.decide)(move.text, tray.now).ok
     else:
@@ -80,6 +82,9 @@ def run_bots(tray: PaperTray, hands: Hands, max_moves: int = 20000) -> list[str]
             tray.settle()
             continue
         idle = 0
+        if isinstance(move, Eye):
+            assert tray.tracker.confirm_eye(move.slot, move.click, tray.now, "a bot").ok
+            continue
         if isinstance(move, Typed):
             r = tray.tracker.decide(move.text, tray.now)
             assert r.ok != move.too_early, r.message

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from dialtray.link.messages import LOST_TRACK, REPLAY_LOST, DialFault, DialState, Snapshot
+from dialtray.link.messages import REPLAY_LOST, DialState, Snapshot
 from dialtray.link.reconcile import DialMemory, reconcile
 from dialtray.rules.core.dice import SeededDice
 from dialtray.table.games import new_game
@@ -118,41 +118,6 @@ def test_bots_check_a_restored_dial_and_play_on() -> None:
     before = len(t.game.history)
     bot_move(tray, hands)  # and the game goes on
     assert len(t.game.history) == before + 1
-
-
-def test_an_encoder_dial_is_flagged_plainly_never_taken_to_be_where_the_rules_put_it() -> None:
-    """Incremental encoders report lost track for the whole boot (positions relative to it):
-    the game cannot go on with one, and the players are told why rather than to wait for a
-    fix; a refused replay restores its count exactly (test_link_ring_overflow) and it stays
-    flagged."""
-    d = TableDice(SeededDice(1))
-    s = new_game("airaction", d, 1, 4)
-    t = Tracker(s.game, auto_bind(s.game.dials(), 8, s.order), d, header=s.header)
-    enc = Slot(2, 0)
-
-    def dials(at: int) -> tuple[DialState, ...]:
-        return tuple(DialState(k // 2, k % 2, "quadrature" if k // 2 == 2 else "as5600",
-                               LOST_TRACK if k // 2 == 2 else 0, DETENTS,
-                               at if (k // 2, k % 2) == (2, 0) else 0) for k in range(16))
-
-    t.feed(Snapshot(0, 1, 1, dials(0), "connect"), 0.0)
-    st = t.slots[enc]
-    assert st.flag is not None and st.flag.kind == mk.FAULT
-    assert st.flag.text == (
-        "dock 2 combat dial (A3): its encoder lost track (it counts only from where the tray "
-        "started), so the host cannot tell which click it shows; confirming it by eye is not "
-        "built yet: a tracked game needs an absolute sensor (AS5600) on this dock")
-    assert t.phase != PLAY and st.flag.text in t.waiting_for()
-    memory = {(x.dock, x.dial): DialMemory(x.sensor, x.detents, x.position) for x in dials(0)}
-    snap = Snapshot(0, 1, 60, dials(20), REPLAY_LOST, 59)
-    evs = reconcile(memory, snap, False, Counter())
-    assert [(e.delta, e.recovered) for e in evs[1:]] == [(20, True)]  # exact: not wrapped
-    for ev in evs:
-        t.feed(ev, 1.0)
-    t.tick(1.1)
-    assert st.flag is not None and st.flag.kind == mk.FAULT and not st.restored
-    t.feed(DialFault(0, 2, 0, LOST_TRACK), 2.0)  # a reboot's: the same words
-    assert st.fault == st.flag.text and "confirming it by eye is not built" in st.fault
 
 
 def damage_due(t: Tracker, tray: PaperTray, brain: object) -> SlotState:

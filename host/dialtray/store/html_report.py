@@ -53,6 +53,10 @@ def page(rep: Report) -> str:
         fate = f"put right: {e(f['how'])}" if f["resolved"] is not None else \
             "<span class=bad>never put right</span>"
         parts.append(f"<li>[{e(f['kind'])}] {e(f['text'])} — {fate}</li>")
+    if rep.eyes:  # encoders that lost track, confirmed by a player (never a decision)
+        parts.append(f"</ul><h2>Dials confirmed by eye ({len(rep.eyes)})</h2><ul>")
+        parts += [f"<li>{e(x['text'])} (the encoder's count {x['count']})</li>"
+                  for x in rep.eyes]
     parts.append(f"</ul><h2>Rulings ({len(rep.rulings)})</h2><ul>")
     for r in rep.rulings:
         tag = "<span class=bad>refused: no valid token</span>" if r["refused"] else \

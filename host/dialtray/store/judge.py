@@ -180,6 +180,11 @@ def dial_histories(store: GameStore, gid: int) -> tuple[list[DialHistory], Any]:
             unreplayed = d.get("reason") in UNREPLAYED
         elif kind in ("flag", "resolve"):
             labels.setdefault(d["dial"], []).append((r, kind))
+        elif kind == "eye":  # a dial whose encoder lost track, confirmed by a player
+            he2 = by_slot.get((d["dock"], d["reader"]))
+            if he2 is not None:
+                he2.items.append({"at": at, "n": n, "what": "eye", "text": d["text"],
+                                  "kind": "confirmed by eye"})
         elif kind == "judge" and d.get("ruling") == "set-dial":
             hj = hist.get((d["args"]["figure"], d["args"]["dial"]))
             if hj is not None:

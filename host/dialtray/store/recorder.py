@@ -10,7 +10,9 @@ caller acknowledges tray events only after it (``consumer``).
 Record kinds: ``game`` (setup), ``device`` (a tray event), ``action`` (text, faces, events,
 who), ``expect`` (one DialChange: dial, clicks, direction, rule id, cause), ``confirm``,
 ``flag``, ``resolve``, ``note`` (for the judge), ``refused`` (a decision the rules refused),
-``dice`` (faces, purpose, source, fairness commitment), ``judge`` / ``judge-refused``
+``dice`` (faces, purpose, source, fairness commitment), ``eye`` (a dial whose encoder lost
+track confirmed by a player: which click, who, the tray boot and the encoder's count, the shift
+the tracker adds to that boot's counts), ``judge`` / ``judge-refused``
 (rulings, ``judge``), ``end`` (the outcome).
 """
 
@@ -76,6 +78,7 @@ class GameRecorder:
         self._open: dict[int, Any] = {}
         self._confirmed = len(tracker.confirmed) if tracker else 0
         self._notes = len(tracker.notes) if tracker else 0
+        self._eyes = len(tracker.eyes) if tracker else 0
         self._state_at = -1
         self._ended = False
         self._faces: list[tuple[tuple[int, ...], tuple[int, ...]]] = []  # (faces, sides)
@@ -281,6 +284,10 @@ class GameRecorder:
                     "text": c.text, "figure": c.dial.figure, "dial": c.dial.kind,
                     "clicks": c.clicks, "seq": c.seq, "free": c.free, "at": c.at})
             self._confirmed = len(t.confirmed)
+        if len(t.eyes) != self._eyes:  # dials confirmed by eye: a player's word, for the judge
+            for e in t.eyes[self._eyes:]:
+                self.store.append(self.gid, "eye", {**e.to_dict(), "text": e.text()})
+            self._eyes = len(t.eyes)
         if len(t.notes) != self._notes:
             for note in t.notes[self._notes:]:
                 if new_texts is None or note not in new_texts:  # a peek's note is its flag's

@@ -110,6 +110,14 @@ class RecordingTracker:
     def decide(self, text: str, now: float, seat: str | None = None) -> Any:
         return self._rec.decide(text, now, seat)
 
+    def confirm_eye(self, slot: Any, click: int | None, now: float, by: str) -> Any:
+        """A dial whose encoder lost track confirmed by eye (``Tracker.confirm_eye``), recorded
+        (an ``eye`` record) with whatever it put right."""
+        self._now = now
+        r = self._t.confirm_eye(slot, click, now, by)
+        self._rec.sync()
+        return r
+
     def commit(self) -> None:
         """Store everything recorded so far (with the resume point), then acknowledge it."""
         last = self.last

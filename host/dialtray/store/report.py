@@ -38,6 +38,7 @@ class Report:
     span: tuple[float, float]
     outcome: dict[str, Any] | None = None
     notes: list[str] = field(default_factory=list)
+    eyes: list[dict[str, Any]] = field(default_factory=list)  # dials confirmed by eye
 
     @property
     def total(self) -> dict[str, int]:
@@ -57,6 +58,7 @@ def build(store: GameStore, gid: int) -> Report:
     sources: dict[str, int] = {}
     device: list[dict[str, Any]] = []
     notes: list[str] = []
+    eyes: list[dict[str, Any]] = []
     for r in recs:
         kind, d = r["kind"], r["data"]
         if kind == "action":
@@ -85,6 +87,8 @@ def build(store: GameStore, gid: int) -> Report:
             device.append(d)
         elif kind == "note":
             notes.append(d["text"])
+        elif kind == "eye":
+            eyes.append({**d, "n": r["n"]})
     if game is not None and game.outcome() is not None and outcome is None:
         from dialtray.store.recorder import outcome_data
         outcome = outcome_data(game.outcome())
@@ -93,7 +97,7 @@ def build(store: GameStore, gid: int) -> Report:
     committed = recs[0]["data"].get("dice") if recs else None
     return Report(store.game(gid), v.text(), v.ok, seats, vp, adjust, scoring, hists,
                   list(flags.values()), rulings, sources, check_dice(device, committed),
-                  (min(times), max(times)), outcome, notes)
+                  (min(times), max(times)), outcome, notes, eyes)
 
 
 def text(rep: Report) -> str:
@@ -121,6 +125,12 @@ def text(rep: Report) -> str:
     for f in rep.flags:
         fate = f"put right: {f['how']}" if f["resolved"] is not None else "NEVER PUT RIGHT"
         out.append(f"  [{f['kind']}] {f['text']} — {fate} (record {f['n']})")
+    out += ["", f"Dials confirmed by eye ({len(rep.eyes)}): encoders that lost track, a "
+            "player's word, not a decision"]
+    for e in rep.eyes:
+        boot = f"{e['boot']:08x}" if isinstance(e.get("boot"), int) else "?"
+        out.append(f"  {e['text']} — tray boot {boot}, the encoder's count {e['count']} "
+                   f"(record {e['n']})")
     out += ["", f"Rulings ({len(rep.rulings)})"]
     for r in rep.rulings:
         tag = "REFUSED (no valid token)" if r["refused"] else f"by the judge of {r['event']}"

@@ -23,8 +23,8 @@ from dialtray.store.consumer import resume_args, stored_dials
 from dialtray.store.db import GameStore, StoreError
 from dialtray.store.recorder import GameRecorder
 from dialtray.store.verify import verify_game
-from dialtray.tracker import Binding, Slot, Tracker
-from dialtray.tracker.marks import CHECK
+from dialtray.tracker import Binding, Slot, Tracker, eye
+from dialtray.tracker.marks import CHECK, FAULT, EyeCheck
 from dialtray.tracker.restored import recheck
 
 
@@ -65,7 +65,8 @@ def attach(store: GameStore, gid: int, tracker: Tracker) -> GameRecorder:
     (its flags numbered on from those already stored)."""
     rec = GameRecorder(store, gid, tracker.game, tracker)
     rec.flag_base = _flag_records(store, gid)
-    return rec
+    rec._flags = 0  # the flags its stored dials raised (a sensor fault, an encoder lost track:
+    return rec  # ``carry_checks`` closes the stopped host's) are stored at the next sync
 
 
 def _flag_records(store: GameStore, gid: int) -> int:
@@ -90,13 +91,56 @@ def open_checks(store: GameStore, gid: int) -> list[tuple[int, str]]:
     return list(open_.items())
 
 
+def eye_checks(store: GameStore, gid: int) -> list[EyeCheck]:
+    """Every stored confirmation by eye (``eye`` records), in order."""
+    out = []
+    for (content,) in store.conn.execute("SELECT content FROM records WHERE game_id = ? AND "
+                                         "kind = 'eye' ORDER BY n", (gid,)):
+        d = json.loads(content)["data"]
+        out.append(EyeCheck(str(d["dial"]), int(d["dock"]), int(d["reader"]),
+                            str(d["figure"]), str(d["kind"]), int(d["click"]), d.get("rules"),
+                            d.get("boot"), int(d["count"]), int(d["shift"]), str(d["by"]),
+                            float(d["at"])))
+    return out
+
+
+def carry_eyes(store: GameStore, gid: int, tracker: Tracker, boot: int | None) -> list[str]:
+    """A resumed host, before it reads the stored dials (``Resumed.snapshot``, of tray boot
+    ``boot``): the dials whose encoder lost track and that players confirmed by eye in that
+    boot keep their confirmation — the count is exact within a boot, and the stored positions
+    are that boot's counts. Another boot's confirmations are never reused (the tray restarted
+    since: the dial is lost again). Returns the labels carried on."""
+    return eye.restore(tracker, eye_checks(store, gid), boot)
+
+
+def open_faults(store: GameStore, gid: int) -> list[tuple[int, str]]:
+    """``(i, dial label)`` of every stored ``fault`` flag never put right."""
+    open_: dict[int, str] = {}
+    for kind, content in store.conn.execute(
+            "SELECT kind, content FROM records WHERE game_id = ? AND kind IN ('flag', "
+            "'resolve') ORDER BY n", (gid,)):
+        d = json.loads(content)["data"]
+        if kind == "flag" and d.get("kind") == FAULT and d.get("resolved") is None:
+            open_[d["i"]] = str(d["dial"])
+        else:
+            open_.pop(d.get("i"), None)
+    return list(open_.items())
+
+
 def carry_checks(rec: GameRecorder, now: float) -> list[str]:
     """A resumed host carries on the checks its predecessor left open: each stored one is
     closed as carried on (so the report never shows it as forgotten) and raised again on the
     resumed tracker, which the recorder stores as a new flag. Without this, a host stopped
     (killed) after storing the restored positions, before the players checked them, would
-    hand its successor dials that look right and a flag nobody sees. Returns their labels."""
+    hand its successor dials that look right and a flag nobody sees. Returns their labels.
+
+    Its open ``fault`` flags (a sensor fault, an encoder's lost track) are closed as carried
+    on too: the resumed tracker reads every sensor afresh and raises (and stores) its own."""
     t = rec.tracker
+    for i, label in open_faults(rec.store, rec.gid):  # read afresh: flagged again if still so
+        rec.store.append(rec.gid, "resolve", {"i": i, "kind": FAULT, "dial": label,
+                                              "how": "carried on by the restarted host (its "
+                                              "sensor read afresh)", "at": now})
     checks = open_checks(rec.store, rec.gid)
     if t is None or not checks:
         return []

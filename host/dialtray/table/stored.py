@@ -20,7 +20,7 @@ from dialtray.store.db import GameStore, StoreError, default_db
 from dialtray.store.plain import PlainRecorder
 from dialtray.store.recorder import GameRecorder
 from dialtray.store.recording import RecordingTracker
-from dialtray.store.resume import attach, carry_checks, resume
+from dialtray.store.resume import attach, carry_checks, carry_eyes, resume
 from dialtray.store.table import StoredTable
 from dialtray.table.build import game_tracker
 from dialtray.table.errors import TableError
@@ -162,6 +162,7 @@ def resumed_table(res: Resuming, dice: TableDice, session: TraySession,
         raise TableError(str(e), 2) from e
     tracker = game_tracker(r.game, r.binding, dice, r.header, Timing())  # Sky Ace: Untracked
     if r.snapshot is not None:  # where the dials were when the last host stopped
+        carry_eyes(res.store, res.gid, tracker, r.snapshot.boot_id)  # (that boot's only)
         tracker.feed(r.snapshot, clock())
     rec = attach(res.store, res.gid, tracker)
     carry_checks(rec, clock())  # dials restored from their sensors and not yet checked

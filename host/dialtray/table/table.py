@@ -13,9 +13,9 @@ from dialtray.link.messages import TrayEvent
 from dialtray.rules.core.game import TABLE
 from dialtray.table import narrate, offers
 from dialtray.table.games import TITLES, Setup
-from dialtray.tracker import OVER, PLAY, Result, Tracker
+from dialtray.tracker import OVER, PLAY, Result, Tracker, eye
 from dialtray.tracker.binding import Slot
-from dialtray.tracker.hands import Hands, Mistakes, Typed
+from dialtray.tracker.hands import Eye, Hands, Mistakes, Typed
 from dialtray.tracker.runner import CHUNK
 from dialtray.tracker.view import DockView
 
@@ -79,6 +79,7 @@ class TableView:
     narration: int  # how many narration lines there are (``Table.narration[since:]``)
     over: Over | None
     judge_vp: tuple[tuple[str, int], ...] = ()  # VP the judge awarded, beside the rules' VP
+    eye: tuple[str, ...] = ()  # what to type to confirm each dial whose encoder lost track
 
 
 class Table:
@@ -155,7 +156,8 @@ class Table:
             offers=tuple(groups), offer_count=count,
             pending=book.text() if book is not None else "",
             narration=len(self.narration), over=self._over(),
-            judge_vp=tuple(sorted(getattr(t, "judge_vp", {}).items())))
+            judge_vp=tuple(sorted(getattr(t, "judge_vp", {}).items())),
+            eye=tuple(eye.command(st) for st in t.slots.values() if st.lost))
 
     def _turn_no(self) -> str:
         st = getattr(self.game, "state", None)
@@ -174,6 +176,8 @@ class Table:
     def _due(self) -> list[DialDue]:
         out = []
         for st in self.t.slots.values():
+            if st.lost:  # its encoder lost track: no click is known to turn (eye.py)
+                continue
             if st.flag is not None and st.offset:
                 out.append(DialDue(st.slot.dock, st.slot.dial, st.dial.figure, st.dial.kind,
                                    -st.offset, st.flag.text, True))
@@ -257,6 +261,26 @@ class Table:
         self._say(narrate.plain(r.message))
         return r
 
+    def confirm_eye(self, dock: int, reader: int, click: int | None = None,
+                    seat: str | None = None) -> Result:
+        """A player looked at a dial whose encoder lost track and says it shows ``click``
+        (None: the click the rules put it at): a player's action, stored for the judge
+        (``eye`` record), never a game decision. Refused with the reason when the dial is not
+        lost or the click is impossible. ``seat``: who confirms (default: the dial's owner when
+        a person plays it, else the person at the table)."""
+        slot = Slot(dock, reader)
+        st = self.t.slots.get(slot)
+        if seat is None:
+            owner = self.setup.owner(st.dial) if st is not None else None
+            seat = owner if owner in self.humans else \
+                (self.humans[0] if len(self.humans) == 1 else "a player")
+        by = seat if self.roles.get(seat) != BOT else f"{seat} (a bot)"
+        r = self.t.confirm_eye(slot, click, self.link.clock(), by)
+        self.link.pump(0.0)  # stored (a StoredTable commits on every pump) before it is shown
+        self._say(narrate.plain(r.message) if r.ok else f"refused: {narrate.plain(r.message)}")
+        self._narrate()
+        return r
+
     def turn(self, dock: int, reader: int, clicks: int) -> str:
         """Turn a dial with the table's hand (the virtual or paper tray)."""
         if self.hand is None:
@@ -298,6 +322,9 @@ class Table:
         move = self.hands.next()
         if move is None:
             return
+        if isinstance(move, Eye):  # a bot's dial whose encoder lost track
+            self._eye(move)
+            return
         if isinstance(move, Typed):
             self._who[len(self.game.history)] = str(self.game.to_move())
             r = self.t.decide(move.text, now)
@@ -324,6 +351,20 @@ class Table:
                 self._pending.append((m.slot, step))
         if self._pending:
             self._turn(*self._pending.pop(0))
+
+    def _eye(self, move: Eye) -> None:
+        """A bot confirms its own dial by eye on the virtual or paper tray (it turned that dial
+        itself); on a real tray a person is asked to look at it for the bot."""
+        st = self.t.slots[move.slot]
+        owner = self.setup.owner(st.dial) or "a bot"
+        if self.hand is None:
+            ask = (f"please look at {st.label} for the bot and confirm it by eye: "
+                   f"{eye.command(st)} C, with the click C it shows")
+            if ask not in self.asks:
+                self.asks.append(ask)
+            return
+        self.confirm_eye(move.slot.dock, move.slot.dial, move.click, owner)
+        self._bot_at = self.link.clock() + self.pace
 
     def _turn(self, slot: Slot, clicks: int) -> None:
         st = self.t.slots[slot]

@@ -64,6 +64,7 @@ def agrees(t: Tracker, st: SlotState, now: float, seq: int) -> None:
                 if st.flag.kind == mk.CHECK else "dial agrees")
     st.refused = st.failed = ""
     st.restored = False  # (a dial restored again by the same snapshot is flagged again)
+    st.eyed = None  # confirmed by eye elsewhere, now where the rules put it
     st.excursion = 0
 
 

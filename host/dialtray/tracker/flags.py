@@ -18,11 +18,11 @@ if TYPE_CHECKING:
 def judge(t: Tracker, st: SlotState, now: float) -> None:
     """The reader has rested: read it as a decision (an input dial) or flag what is wrong."""
     st.judged = True
-    if t.phase == START or st.offset == 0:
+    if t.phase == START or st.offset == 0 or st.lost:  # (lost: flagged until confirmed)
         return
     st.refused = st.failed
     if st.exp is None and not st.away and not st.failed and not st.restored and \
-            st.dial.kind in t.input_kinds:
+            st.eyed is None and st.dial.kind in t.input_kinds:
         why = t._dial_input(st, now)
         if why is None:
             return
@@ -40,6 +40,8 @@ def classify(t: Tracker, st: SlotState) -> tuple[str, str]:
     """What is wrong with a reader that disagrees, and the exact turn that puts it right."""
     if st.restored:
         return mk.CHECK, check_text(t, st)
+    if st.eyed is not None:
+        return mk.AWAY, eyed_text(t, st)
     fix = f"turn it {turn(-st.offset)}"
     exp = st.exp
     if exp is not None:
@@ -90,6 +92,15 @@ def check_text(t: Tracker, st: SlotState) -> str:
     return f"{head}{due}: turn it {turn(-st.offset)}{to}"
 
 
+def eyed_text(t: Tracker, st: SlotState) -> str:
+    """A dial confirmed by eye at another click than the rules' (``eye``): the turn that puts
+    it right."""
+    setting = t.dials().get(st.dial)
+    to = "" if setting is None or setting.click is None else f" to click {setting.click}"
+    return (f"{st.label}: confirmed by eye at click {st.eyed}, not where the rules put it: "
+            f"turn it {turn(-st.offset)}{to}")
+
+
 def raise_flag(t: Tracker, st: SlotState, kind: str, text: str, now: float) -> None:
     if st.flag is not None:
         resolve(t, st, now, f"now {kind}")
@@ -117,4 +128,4 @@ def remind(t: Tracker, now: float) -> None:
             raise_flag(t, st, kind, text, now)
 
 
-__all__ = ["check_text", "classify", "judge", "raise_flag", "remind", "resolve"]
+__all__ = ["check_text", "classify", "eyed_text", "judge", "raise_flag", "remind", "resolve"]

@@ -3,9 +3,10 @@
 A bot seat has a *brain* (an engine's bot: which decision to take) and these hands, which act
 through the dials like a person: they set dials to their start clicks, turn the clicks the
 tracker asks for, make throttle decisions by turning the speed dial, type the other decisions,
-and put right whatever the tracker flags. ``Mistakes`` makes them err on purpose, once per kind,
-the way people do (one click short, one too many, the wrong way, the wrong dock, a peek, a spin,
-a throttle past the red line), so demos and tests show every flag being caught and resolved.
+and put right whatever the tracker flags; a dial whose encoder lost track they confirm by eye.
+``Mistakes`` makes them err on purpose, once per kind, the way people do (one click short, one
+too many, the wrong way, the wrong dock, a peek, a spin, a throttle past the red line), so demos
+and tests show every flag being caught and resolved.
 
 Engine-independent: it needs only the ``Tracker`` and a ``choose(game) -> action`` brain. The
 hands say *what* to turn; a driver (``dialtray.virtual.hands`` for the virtual tray, or a test's
@@ -22,6 +23,7 @@ from dialtray.rules.core.dials import Dial
 from dialtray.rules.core.game import TABLE
 from dialtray.tracker import marks as mk
 from dialtray.tracker.binding import Slot
+from dialtray.tracker.eye import looked
 from dialtray.tracker.tracker import OVER, START, SlotState, Tracker
 
 MISTAKES = (mk.TOO_FEW, mk.TOO_MANY, mk.WRONG_DIRECTION, mk.WRONG_DIAL, mk.PEEK,
@@ -49,7 +51,17 @@ class Typed:
     too_early: bool = False
 
 
-Move = tuple[Turn, ...] | Typed | None
+@dataclass(frozen=True)
+class Eye:
+    """Confirm by eye that ``slot``'s dial, whose encoder lost track, shows ``click``
+    (``Tracker.confirm_eye``): a bot's hands turned that dial themselves, so it shows the
+    click where the host last saw it (``eye.looked``)."""
+
+    slot: Slot
+    click: int
+
+
+Move = tuple[Turn, ...] | Typed | Eye | None
 
 
 @dataclass
@@ -108,9 +120,12 @@ class Hands:
             return None
         everyone = list(t.slots.values())
         slots = [s for s in everyone if self.owns(s.dial)]
+        lost = [s for s in slots if s.lost and s.seen is not None]
+        if lost:  # its encoder lost track (the tray started): looked at and confirmed
+            return Eye(lost[0].slot, looked(lost[0]))
         if t.phase == START:
             return tuple(Turn(s.slot, -s.offset, "to its start click") for s in slots
-                         if s.seen is not None and s.offset) or None
+                         if s.seen is not None and s.offset and not s.lost) or None
         flagged = [s for s in slots if s.flag is not None and s.offset and not s.fault]
         checks = [s for s in slots if s.flag is not None and s.flag.kind == mk.CHECK and
                   not s.offset and not s.fault]

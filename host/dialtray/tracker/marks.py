@@ -85,3 +85,36 @@ class Confirmation:
     at: float  # host time of the click that completed it
     seq: int  # the tray's sequence number of that click (0: from a snapshot)
     free: bool = False  # a free setting (first-turn speed), not a count of clicks
+
+
+@dataclass(frozen=True)
+class EyeCheck:
+    """A player's word that a dial whose encoder lost track shows ``click`` (``tracker.eye``):
+    a player action the judge sees, never a game decision. ``boot``: the tray boot it holds
+    for; ``count``: the encoder's count then (relative to that boot); ``shift``: what the
+    tracker adds to that boot's counts from now on."""
+
+    label: str
+    dock: int
+    reader: int
+    figure: str
+    kind: str
+    click: int
+    rules: int | None  # the click the rules put it at then (None: not set yet)
+    boot: int | None
+    count: int
+    shift: int
+    by: str
+    at: float
+
+    def text(self) -> str:
+        said = "where the rules put it" if self.rules == self.click else \
+            "the rules have not set it yet" if self.rules is None else \
+            f"the rules put it at click {self.rules}"
+        return f"{self.label}: confirmed by eye at click {self.click} by {self.by} ({said})"
+
+    def to_dict(self) -> dict[str, object]:
+        return {"dial": self.label, "dock": self.dock, "reader": self.reader,
+                "figure": self.figure, "kind": self.kind, "click": self.click,
+                "rules": self.rules, "boot": self.boot, "count": self.count,
+                "shift": self.shift, "by": self.by, "at": self.at}

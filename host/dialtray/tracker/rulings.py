@@ -114,6 +114,7 @@ def _rejudge(st: Any, now: float, why: str) -> None:
         st.flag.resolution = "the judge ruled"
         st.flag = None
     st.restored = False  # the judge has looked at it
+    st.eyed = None
     st.failed = why if st.want is not None and st.seen != st.want else ""
     st.judged = False
     st.moved_at = float("-inf")  # at rest: judged at the next tick

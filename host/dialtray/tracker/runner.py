@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dialtray.link.messages import TrayEvent
 from dialtray.link.session import TraySession
 from dialtray.tracker.binding import Slot
-from dialtray.tracker.hands import Hands, Turn, Typed
+from dialtray.tracker.hands import Eye, Hands, Turn, Typed
 from dialtray.tracker.tracker import OVER, Tracker
 
 CHUNK = 3  # clicks per movement of a hand
@@ -130,6 +130,13 @@ def play_out(table: TrackedTray, hands: Hands, turn: Callable[[Slot, int], None]
             continue
         idle_since = now
         moves_here += 1
+        if isinstance(move, Eye):  # a dial whose encoder lost track: confirmed by eye
+            r = t.confirm_eye(move.slot, move.click, table.clock(), "a bot")
+            if not r.ok:
+                raise Stuck(f"a bot's confirmation by eye was refused: {r.message}")
+            if say is not None:
+                say(r.message)
+            continue
         if isinstance(move, Typed):
             r = t.decide(move.text, table.clock())
             if move.too_early:

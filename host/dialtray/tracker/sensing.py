@@ -21,8 +21,8 @@ from dialtray.link.messages import (
     Snapshot,
     TrayEvent,
 )
+from dialtray.tracker import eye, restored
 from dialtray.tracker import marks as mk
-from dialtray.tracker import restored
 from dialtray.tracker.binding import Slot
 from dialtray.tracker.expectations import agrees
 from dialtray.tracker.flags import judge, raise_flag, resolve
@@ -44,7 +44,7 @@ def feed(t: Tracker, ev: TrayEvent, now: float) -> None:
         t._skip_below = 0
         st = t._at.get((ev.dock, ev.dial))
         if st is not None:
-            if ev.recovered and ev.seq == 0 and restoring(t):
+            if ev.recovered and ev.seq == 0 and restoring(t) and not _counted(t, ev):
                 note_restored(t, st)  # from the snapshot: the replay was refused
             moved(t, st, ev.delta, now, ev.seq, away=ev.recovered)
         return
@@ -54,6 +54,15 @@ def feed(t: Tracker, ev: TrayEvent, now: float) -> None:
         _snapshot(t, ev, now)
     elif isinstance(ev, DialFault):
         _fault(t, ev, now)
+
+
+def _counted(t: Tracker, ev: Click) -> bool:
+    """The held snapshot reads this dial with an encoder (lost track: a count, not an angle):
+    its clicks restored after a refused replay are exact, so they are not to be checked but
+    judged like any clicks made while the host was away."""
+    held = t._held
+    d = held.position(ev.dock, ev.dial) if held is not None else None
+    return d is not None and d.status == LOST_TRACK
 
 
 def feed_many(t: Tracker, evs: Sequence[TrayEvent], now: float,
@@ -83,14 +92,14 @@ def feed_many(t: Tracker, evs: Sequence[TrayEvent], now: float,
 
 def _snapshot(t: Tracker, snap: Snapshot, now: float) -> None:
     first = False
+    t.boot = snap.boot_id
     for d in snap.dials:
         st = t.slots.get(Slot(d.dock, d.dial))
         if st is None:
             continue
         st.detents = d.detents or DEFAULT_DETENTS
-        if d.status == LOST_TRACK and not st.fault:
-            st.fault = lost_track(st)
-            raise_flag(t, st, mk.FAULT, st.fault, now)
+        if d.status == LOST_TRACK:  # an encoder: lost unless confirmed by eye in this boot
+            eye.lose(t, st, now, d.position)
         elif d.status != 0 and not st.fault:
             st.fault = f"{st.label}: sensor {STATUS_NAMES.get(d.status, d.status)}"
             raise_flag(t, st, mk.FAULT, f"{st.fault} — the game waits until it is fixed", now)
@@ -99,7 +108,7 @@ def _snapshot(t: Tracker, snap: Snapshot, now: float) -> None:
             resolve(t, st, now, "sensor recovered")
         if st.seen is None:
             first = True
-            st.seen = d.position
+            st.seen = d.position + st.shift
             init_want(t, st)
             st.judged = False
             st.moved_at = now
@@ -144,24 +153,12 @@ def _fault(t: Tracker, ev: DialFault, now: float) -> None:
         st.fault = ""
         if st.flag is not None and st.flag.kind == mk.FAULT:
             resolve(t, st, now, "sensor recovered")
-    elif ev.code == LOST_TRACK:
-        st.fault = lost_track(st)
-        raise_flag(t, st, mk.FAULT, st.fault, now)
+    elif ev.code == LOST_TRACK:  # the boot's own report (or the link's, at a reboot)
+        eye.lose(t, st, now, None)
     else:
         st.fault = str(ev)
         raise_flag(t, st, mk.FAULT, f"{st.label}: {ev} — the game waits until it is fixed", now)
     t._changed(now)
-
-
-def lost_track(st: SlotState) -> str:
-    """An incremental encoder's dial, in words a player can act on. The firmware reports it
-    lost track for the whole boot (it counts from where the tray started, not from the dial's
-    clicks), and the host has no way yet to be told which click it shows: the game cannot go on
-    with it, and the players are told so plainly rather than to wait for a fix that never
-    comes (tracker/README.md, "Not done")."""
-    return (f"{st.label}: its encoder lost track (it counts only from where the tray started), "
-            "so the host cannot tell which click it shows; confirming it by eye is not built "
-            "yet: a tracked game needs an absolute sensor (AS5600) on this dock")
 
 
 def moved(t: Tracker, st: SlotState, delta: int, now: float, seq: int, away: bool) -> None:
@@ -169,6 +166,10 @@ def moved(t: Tracker, st: SlotState, delta: int, now: float, seq: int, away: boo
     seen = st.seen
     if seen is None:
         return  # before the first snapshot positions are unknown: the snapshot has it
+    if st.lost:  # its encoder lost track: counted, but nothing to judge until confirmed by eye
+        st.seen = seen + delta
+        t.lines.append(ClickNote(st, delta, away))
+        return
     want = st.want
     was = seen - want if want is not None else 0  # (st.offset, per click kept to plain reads)
     st.seen = seen = seen + delta

@@ -59,6 +59,10 @@ class SlotState:
     failed: str = ""  # the engine took the decision but not the dial's new place
     fault: str = ""
     restored: bool = False  # read from the sensor after a refused replay: to be checked
+    lost: bool = False  # its encoder lost track (this tray boot): to be confirmed by eye
+    shift: int = 0  # added to the tray's count (an encoder confirmed by eye: ``eye.py``)
+    eye_boot: int | None = None  # the tray boot the eye confirmation holds for
+    eyed: int | None = None  # confirmed by eye at this click, not the rules': until it agrees
 
     @property
     def offset(self) -> int:

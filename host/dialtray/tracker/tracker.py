@@ -38,7 +38,7 @@ from dialtray.rules.core.dials import CLOCKWISE, SPEED, Dial, DialSetting
 from dialtray.rules.core.errors import DiceError
 from dialtray.rules.core.game import TABLE, Game, Seat
 from dialtray.rules.core.notation import format_log
-from dialtray.tracker import decisions, sensing
+from dialtray.tracker import decisions, eye, sensing
 from dialtray.tracker import marks as mk
 from dialtray.tracker.binding import Binding, BindingError, Slot
 from dialtray.tracker.dialinput import DialOption, dial_option, dial_options
@@ -87,6 +87,8 @@ class Tracker:
         self._restored: list[SlotState] = []  # dials the held snapshot restored (restored.py)
         self._skip_below = 0  # clicks below this sequence are in the first snapshot already
         self._skip_boot = 0  # ... of this boot (another boot's clicks count from 1 again)
+        self.boot: int | None = None  # the tray's boot (its last snapshot's)
+        self.eyes: list[mk.EyeCheck] = []  # dials confirmed by eye (eye.py)
         dials = game.dials()
         missing = binding.missing(dials)
         if missing:
@@ -150,6 +152,15 @@ class Tracker:
         ``feed`` one by one; ``after(i)`` after each event that did more than note a click
         (``sensing.feed_many``)."""
         sensing.feed_many(self, evs, now, after)
+
+    def confirm_eye(self, slot: Slot, click: int | None, now: float, by: str) -> Result:
+        """A player says the dial on ``slot``, whose encoder lost track, shows ``click`` (None:
+        the click the rules put it at); refused with the reason (``eye.confirm``)."""
+        st = self.slots.get(slot)
+        if st is None:
+            reader = ("combat", "speed")[slot.dial] if slot.dial < 2 else str(slot.dial)
+            return Result(False, f"no dial of this game on dock {slot.dock}'s {reader} reader")
+        return eye.confirm(self, st, click, now, by)
 
     # ---- the clock ----------------------------------------------------------------------------
 
@@ -263,7 +274,7 @@ class Tracker:
                 dict(setting.values) if setting else {},
                 dict(setting.colours) if setting else {},
                 bool(setting.in_play) if setting else False,
-                -st.offset if st.want is not None else 0,
+                -st.offset if st.want is not None and not st.lost else 0,
                 st.flag.kind if st.flag else ("turn" if st.exp else "ok")))
         return out
 

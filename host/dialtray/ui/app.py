@@ -232,9 +232,9 @@ class Server:
         except ValueError:
             return {"op": "error", "message": "not a JSON message: nothing was done"}
         if not isinstance(m, dict) or m.get("op") not in ("decide", "ping", "turn", "resync",
-                                                             "seats", "object"):
+                                                             "seats", "object", "eye"):
             return {"op": "error", "message": "unknown request (known: decide, turn, seats, "
-                    "object, ping, resync): nothing was done"}
+                    "object, eye, ping, resync): nothing was done"}
         if m["op"] == "ping":
             return {"op": "pong", "rev": live.rev}
         if m["op"] == "resync":  # the page missed a patch's base: the whole state, in order
@@ -248,6 +248,22 @@ class Server:
             done = await asyncio.to_thread(live.turn_virtual, int(str(dock)), int(str(reader)),
                                            int(str(clicks)))
             return {"op": "turned", **done}
+        if m["op"] == "eye":  # a dial whose encoder lost track, confirmed by eye
+            dock, reader, click, seat = m.get("dock"), m.get("reader"), m.get("click"), \
+                m.get("seat")
+            if not all(type(v) is int for v in (dock, reader)) or \
+                    not (click is None or type(click) is int) or \
+                    not (seat is None or isinstance(seat, str)):
+                return {"op": "result", "ok": False, "message": "dock, reader: whole numbers; "
+                        "click: a whole number or none: nothing was done"}
+            efut = live.call(lambda: live.confirm_eye(int(str(dock)), int(str(reader)),
+                                                      None if click is None else
+                                                      int(str(click)), seat))
+            try:
+                said = await asyncio.wait_for(asyncio.wrap_future(efut), CALL_TIMEOUT)
+            except (TimeoutError, RuntimeError) as e:
+                return {"op": "result", "ok": False, "message": str(e)}
+            return {"op": "result", **said}
         if m["op"] == "object":  # stop the bookkeeping the table is about to take
             ofut = live.call(live.object)
             try:

@@ -346,6 +346,17 @@ class LiveTable:
             r = self.recording.decide(text, time.monotonic(), seat)
         return {"ok": bool(r.ok), "message": str(r.message), "events": list(r.events)}
 
+    def confirm_eye(self, dock: int, reader: int, click: int | None,
+                    seat: str | None) -> dict[str, Any]:
+        """(Table thread.) A dial whose encoder lost track confirmed by eye on the page
+        (``Table.confirm_eye``: stored for the judge, never a decision)."""
+        if self.game_table is not None:
+            r = self.game_table.confirm_eye(dock, reader, click, seat)
+        else:
+            r = self.recording.confirm_eye(Slot(dock, reader), click, time.monotonic(),
+                                           seat or "a player")
+        return {"ok": bool(r.ok), "message": str(r.message)}
+
     def object(self) -> dict[str, Any]:
         """(Table thread.) A player objects to the bookkeeping the table is about to take: it
         waits for them to decide it themselves."""

@@ -103,6 +103,8 @@ class StateBuilder:
                 "turn": dv.turn, "status": dv.status, "damage": damage, "expect": expect,
                 "flag": flag, "sensed": None if st is None else st.seen,
                 "fault": "" if st is None else st.fault,
+                "eye": None if st is None or not st.lost else  # to be confirmed by eye
+                {"click": dv.click, "clicks": st.detents},
                 "window": svg.dial_window(dv.label, dv.click, dv.values, dv.colours)})
         return [out[k] for k in sorted(out)]
 

@@ -141,8 +141,14 @@ function readerBody(r, dock) {
   const click = r.click === null ? "not set yet" : `click ${r.click}`;
   bits.push(`<p>${esc(r.figure)} ${esc(r.kind)} dial — the rules say ${esc(click)}${r.in_play ? "" : " — out of play"}</p>`);
   if (r.damage !== null) bits.push(`<p>damage so far: <b>${r.damage}</b> click${r.damage === 1 ? "" : "s"}</p>`);
-  if (r.fault) bits.push(`<p class="flag" role="alert">⚠ ${esc(r.fault)}</p>`);
+  if (r.fault && !(r.flag && r.flag.text === r.fault)) bits.push(`<p class="flag" role="alert">⚠ ${esc(r.fault)}</p>`);
   if (r.flag) bits.push(`<p class="flag" role="alert" data-flag="${esc(r.flag.kind)}">⚑ ${esc(r.flag.text)}</p>`);
+  if (r.eye) {  // its encoder lost track: a player looks at it and says which click it shows
+    const what = `dock ${dock} ${r.reader} dial`;
+    bits.push(`<form class="eye" data-dock="${dock}" data-reader="${r.reader_index}">` +
+      `<label>it shows click <input type="number" name="click" min="0" max="${r.eye.clicks - 1}" step="1" required value="${r.eye.click === null ? "" : r.eye.click}" aria-label="the click the ${esc(what)} shows"></label> ` +
+      `<button type="submit" class="eye" aria-label="confirm the ${esc(what)} by eye">Confirm by eye</button></form>`);
+  }
   else if (r.expect) bits.push(`<p class="expect" data-expect="${r.turn}">↻ ${esc(r.expect)}</p>`);
   else if (r.turn) bits.push(`<p class="moving" data-off="${-r.turn}">⋯ being turned: ${Math.abs(r.turn)} click${Math.abs(r.turn) === 1 ? "" : "s"} off</p>`);
   else if (r.status === "ok") bits.push(`<p class="okline">✔ as the rules say</p>`);
@@ -296,6 +302,13 @@ function said(id, m) {
 $("tray").addEventListener("click", (ev) => {
   const b = ev.target.closest("button.turn");
   if (b) send({ op: "turn", dock: Number(b.dataset.dock), reader: Number(b.dataset.reader), clicks: Number(b.dataset.clicks) });
+});
+$("tray").addEventListener("submit", (ev) => {
+  const f = ev.target.closest("form.eye");
+  if (!f) return;
+  ev.preventDefault();
+  const v = f.elements.click.value.trim();
+  send({ op: "eye", dock: Number(f.dataset.dock), reader: Number(f.dataset.reader), click: v === "" ? null : Number(v), seat: $("seat").value || null });
 });
 $("legal").addEventListener("click", (ev) => {
   const b = ev.target.closest("button.act");

@@ -131,9 +131,18 @@ class TerminalTable:
         if words[0] == "judge" and self.event is not None:  # at an event: to the hub's queue
             self.event.call_judge(" ".join(words[1:]) or "a player calls the judge")
             return
+        if words[0] == "eye":
+            asked = eye_words(words[1:])
+            if isinstance(asked, str):
+                self.say(f"refused: {asked}")
+            else:
+                self.table.confirm_eye(*asked)  # (narrated: confirmed, or refused and why)
+            return
         if words[0] == "help":
             self.say("type a decision in notation words (the ones offered); 'legal' lists "
-                     "them, 'more' pages on, 'wait' stops the table's bookkeeping" +
+                     "them, 'more' pages on, 'wait' stops the table's bookkeeping, "
+                     "'eye DOCK combat|speed [CLICK]' confirms by eye a dial whose encoder "
+                     "lost track (default: the click the rules put it at)" +
                      (", sim: " + ", ".join(sorted(self.sim_commands())) if self.vtray else ""))
             return
         if self.vtray is None and not self._parses(line):  # a camera-only virtual tray
@@ -263,6 +272,20 @@ class TerminalTable:
         print(f"game log: {path}  (re-run it: dialtray replay {path})", flush=True)
         print(self.tracked.stored_as(), flush=True)
         return code
+
+
+def eye_words(words: list[str]) -> tuple[int, int, int | None] | str:
+    """``eye DOCK [combat|speed] [CLICK]``'s words after ``eye``: (dock, reader, click or None),
+    or what is wrong with them."""
+    usage = "eye DOCK combat|speed [CLICK], e.g. `eye 2 combat` or `eye 2 speed 3`"
+    if not words or not words[0].isdigit():
+        return f"say which dock: {usage}"
+    dock, reader, rest = int(words[0]), 0, words[1:]
+    if rest and rest[0] in ("combat", "speed"):
+        reader, rest = ("combat", "speed").index(rest[0]), rest[1:]
+    if len(rest) > 1 or (rest and not rest[0].lstrip("-").isdigit()):
+        return f"{' '.join(rest)!r} is not a click: {usage}"
+    return dock, reader, int(rest[0]) if rest else None
 
 
 def scores_table(over: Over, kind: str) -> Any:

@@ -145,6 +145,8 @@ def render(v: TableView, *, humans: Sequence[str], narration: Sequence[str],
         elif v.mover == "bot":
             bottom.append(cut(f"{v.to_move} (a bot) is deciding"))
     bottom += [cut(a) for a in asks[-2:]]
+    if v.eye:
+        bottom.append(cut(eye_line(v)))
     hint = "type: a decision, legal, more, wait, dispute X, quit"
     if sim and v.docks:
         hint += "; sim: turn 0 speed -4"
@@ -165,6 +167,12 @@ def render(v: TableView, *, humans: Sequence[str], narration: Sequence[str],
     return text
 
 
+def eye_line(v: TableView) -> str:
+    """The dials whose encoder lost track, with what to type to confirm each by eye."""
+    return ("look at each dial whose encoder lost track and confirm it by eye: "
+            + ", ".join(f"'{c}'" for c in v.eye) + " (add the click it shows if not the rules')")
+
+
 def judge_vp_line(v: TableView) -> str:
     return "judge's VP: " + ", ".join(f"{seat} {n:+d}" for seat, n in v.judge_vp)
 
@@ -176,6 +184,8 @@ def plain_lines(v: TableView, humans: Sequence[str], page: int = 0) -> list[str]
     out += [f"! {f}" for f in v.flags]
     if v.judge_vp:
         out.append(judge_vp_line(v))
+    if v.eye:
+        out.append(eye_line(v))
     if v.over is not None:
         out.append(f"game over: {v.over.termination}; winner {v.over.winner or 'none'}")
     elif v.pending:
