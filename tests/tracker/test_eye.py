@@ -23,6 +23,9 @@ from dialtray.table.games import new_game
 from dialtray.tracker import OVER, PLAY, START, Slot, TableDice, Tracker, auto_bind
 from dialtray.tracker import marks as mk
 from dialtray.tracker.hands import Hands
+from dialtray.ui.layout import grid
+from dialtray.ui.state import StateBuilder
+from dialtray.ui.terminal.front import eye_words
 from paper import DETENTS, run_bots
 
 ENC_C, ENC_S = Slot(2, 0), Slot(2, 1)  # A3's combat and speed dials, on encoders
@@ -112,6 +115,9 @@ def test_an_encoder_dial_is_flagged_with_how_to_confirm_it_and_refused_when_impo
         "have not set it yet; on the page: Confirm by eye)")
     assert t.phase == START and flags[A3C].text in t.waiting_for()
     assert [d.turn for d in t.docks() if d.dock == 2] == [0, 0]  # nothing known to turn
+    page = {r["label"]: r["eye"] for d in StateBuilder(t, grid(8), 1).docks()
+            for r in d["readers"] if r["eye"]}  # the page's Confirm by eye, on those two
+    assert page == {A3C: {"click": 0, "clicks": 12}, A3S: {"click": None, "clicks": 12}}
 
     refused = {
         Slot(0, 0): "dock 0 combat dial (A1): its sensor reads it (it has not lost track): "
@@ -275,3 +281,13 @@ def test_a_resumed_host_keeps_the_confirmations_of_the_same_boot_only(tmp_path: 
     assert "eye    confirmed by eye:" in report  # in the dial's history too
     assert verify_game(store, gid).ok
     store.close()
+
+
+def test_plays_eye_command_words() -> None:
+    """`dialtray play`'s ``eye DOCK [combat|speed] [CLICK]`` (ui.terminal.front)."""
+    assert eye_words(["2"]) == (2, 0, None)
+    assert eye_words(["2", "speed", "3"]) == (2, 1, 3)
+    assert eye_words(["2", "12"]) == (2, 0, 12)  # (the tracker names the range)
+    assert eye_words([]) == "say which dock: eye DOCK combat|speed [CLICK], e.g. `eye 2 " \
+        "combat` or `eye 2 speed 3`"
+    assert str(eye_words(["2", "combat", "three"])).startswith("'three' is not a click")

@@ -23,8 +23,8 @@ from dialtray.store import GameRecorder
 from dialtray.store.report import build, text
 from dialtray.store.table import StoredTable
 from dialtray.store.verify import verify_game
-from dialtray.table.games import new_game
-from dialtray.table.stored import StorePlace
+from dialtray.table.games import new_game, setup_of
+from dialtray.table.stored import StorePlace, pick_resume, resumed_table, resync
 from dialtray.table.table import Table
 from dialtray.tracker import OVER, PLAY, Slot, TableDice, Timing, Tracker, auto_bind
 from dialtray.tracker import marks as mk
@@ -60,7 +60,8 @@ def shows(tray: VirtualTray, st: SlotState) -> int:
 
 def test_encoder_dials_confirmed_by_eye_played_rebooted_and_confirmed_again(
         tmp_path: Path) -> None:
-    store = StorePlace(tmp_path / "games.sqlite3", tmp_path / "keys").open()
+    place = StorePlace(tmp_path / "games.sqlite3", tmp_path / "keys")
+    store = place.open()
     dice = TableDice(SeededDice(5))
     setup = new_game("airaction", dice, 5, 1)
     t = Tracker(setup.game, auto_bind(setup.game.dials(), 8, setup.order), dice,
@@ -134,6 +135,23 @@ def test_encoder_dials_confirmed_by_eye_played_rebooted_and_confirmed_again(
 
         until(lambda: encoder_turns() >= 2 and moves() >= 2, "planes moving", 60)
         assert t.game.outcome() is None
+        gid = link.recording.recorder.gid
+
+        # ---- the host crashes; the next resumes the stored game in the same tray boot ------
+        session.stop()  # gone at once: every pump committed what it took
+        store.close()
+        res = pick_resume(place, None, ("airaction",))
+        session = TraySession(vtray.port, name="eye-resumed", ack_policy="manual",
+                              **res.session_args)
+        t, link = resumed_table(res, TableDice(SeededDice(6)), session)
+        store = res.store
+        session.start()
+        assert resync(link) == []
+        encoders = [t.slots[st.slot] for st in encoders]
+        assert not [st.label for st in encoders if st.lost or st.flag]  # confirmations kept
+        setup = setup_of("airaction", t.game, t.header, 5, 1)
+        table = Table(setup, ["human", "bot"], link, hand=VirtualHands(vtray).turn, pace=0)
+        until(lambda: moves() >= 3, "play going on after the resume", 60)
 
         # ---- the tray restarts: its counts start from 0, the dials stay put ----------------
         first_boot = t.boot
@@ -154,12 +172,14 @@ def test_encoder_dials_confirmed_by_eye_played_rebooted_and_confirmed_again(
         assert knock.resolution == "dial agrees"
         assert not [st for st in encoders if st.lost or st.fault]
         link.close()
-        gid = link.recording.recorder.gid
+        assert link.recording.recorder.gid == gid
 
-    boots = {e.boot for e in t.eyes}
-    assert len(t.eyes) == 14 and len(boots) == 2
-    assert [e.by for e in t.eyes].count("P2 (a bot)") == 2
+    assert len(t.eyes) == 7  # this host's: the tray's second boot
     report = text(build(store, gid))
+    boots = {int(ln.split("tray boot ")[1][:8], 16) for ln in report.splitlines()
+             if "tray boot " in ln}
+    assert len(boots) == 2 and t.boot in boots
+    assert report.count("by P2 (a bot)") >= 2
     assert "Dials confirmed by eye (14): encoders that lost track" in report, report
     for b in boots:
         assert report.count(f"tray boot {b:08x}") == 7, report

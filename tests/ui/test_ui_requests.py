@@ -100,6 +100,14 @@ def test_bad_websocket_requests_get_clear_errors_and_change_nothing(table: Serve
         assert "message too large" in r["message"] and "nothing was done" in r["message"]
         assert len(t.game.history) == history  # nothing changed
         assert [x for x in t.lines[lines:] if isinstance(x, str)] == []
+        ws.send(json.dumps({"op": "eye", "dock": "0", "reader": 0}))
+        assert "dock, reader: whole numbers" in reply(ws)["message"]
+        ws.send(json.dumps({"op": "eye", "dock": 0, "reader": 0}))  # an AS5600: refused
+        r = reply(ws)
+        assert r["ok"] is False and r["message"] == (
+            "dock 0 combat dial (A1): its sensor reads it (it has not lost track): only a dial "
+            "whose encoder lost track is confirmed by eye"), r
+        assert not t.eyes
         ws.send(json.dumps({"op": "ping"}))
         assert reply(ws)["op"] == "pong"
     with connect(ws_url(table)) as ws:  # far past the frame limit: the server cuts it off
