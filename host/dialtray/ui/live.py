@@ -350,6 +350,9 @@ class LiveTable:
                     seat: str | None) -> dict[str, Any]:
         """(Table thread.) A dial whose encoder lost track confirmed by eye on the page
         (``Table.confirm_eye``: stored for the judge, never a decision)."""
+        seats = list(self.tracker.game.seats())
+        if seat is not None and seat not in seats:
+            return {"ok": False, "message": f"unknown seat {seat!r} (seats: {' '.join(seats)})"}
         if self.game_table is not None:
             r = self.game_table.confirm_eye(dock, reader, click, seat)
         else:
