@@ -15,6 +15,7 @@ from pathlib import Path
 from dialtray.link.messages import LOST_TRACK, Click, DialFault, DialState, Snapshot
 from dialtray.rules.core.dice import SeededDice
 from dialtray.store import GameRecorder, GameStore
+from dialtray.store.logs import export_log
 from dialtray.store.recording import RecordingTracker
 from dialtray.store.report import build, text
 from dialtray.store.resume import carry_eyes, resume
@@ -279,6 +280,7 @@ def test_a_resumed_host_keeps_the_confirmations_of_the_same_boot_only(tmp_path: 
     assert f"{A3C}: confirmed by eye at click 4 by P1 (the rules put it at click 0) — tray " \
         "boot 00000001, the encoder's count 0" in report
     assert "eye    confirmed by eye:" in report  # in the dial's history too
+    assert f"# eye: {A3C}: confirmed by eye at click 4 by P1" in export_log(store, gid)
     assert verify_game(store, gid).ok
     store.close()
 

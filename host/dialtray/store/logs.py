@@ -55,6 +55,8 @@ def _comment(kind: str, d: dict[str, Any]) -> str | None:
         return f"# put right ({d['kind']}): {d['dial']} — {d['how']}"
     if kind == "note":
         return f"# judge: {d['text']}"
+    if kind == "eye":  # a dial whose encoder lost track, confirmed by a player (as played)
+        return f"# eye: {d['text']}"
     if kind in RULING_KINDS:  # kept as a record by `dialtray import` (the `#!` line)
         what = {"judge": "ruling", "ruling": "ruling from the hub",
                 "judge-refused": "ruling refused (no valid judge token)"}[kind]
