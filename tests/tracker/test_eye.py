@@ -9,10 +9,19 @@ another boot's."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dialtray.link.messages import LOST_TRACK, Click, DialFault, DialState, Snapshot
+from dialtray.link.messages import (
+    LOST_TRACK,
+    REPLAY_LOST,
+    Click,
+    DialFault,
+    DialState,
+    Snapshot,
+)
+from dialtray.link.reconcile import DialMemory, reconcile
 from dialtray.rules.core.dice import SeededDice
 from dialtray.store import GameRecorder, GameStore
 from dialtray.store.logs import export_log
@@ -181,6 +190,38 @@ def test_a_confirmed_encoder_is_tracked_until_a_reboot_loses_it_again() -> None:
     assert [f.label for f in flagged(t, mk.UNEXPECTED)] == [A3C]
     tray.turn(ENC_C, -1)
     assert t.ready()
+
+
+def test_a_lost_dials_count_follows_a_refused_replay_exactly() -> None:
+    """The host away longer than the ring lasts while A3's dials were still lost: the link
+    restores their exact counts (recovered clicks after the snapshot); the confirmation then
+    records the count the tray has, and an encoder so restored is never a ``check``."""
+    t = game()
+    tray = EncoderTray(t)
+    tray.power_on()
+    memory = {(d.dock, d.dial): DialMemory(d.sensor, d.detents, d.position)
+              for d in tray.dials()}
+    tray.phys[ENC_C] += 15  # more than a turn, with the cable out
+    snap = Snapshot(0, tray.boot, tray.seq + 40, tray.dials(), REPLAY_LOST, 39)
+    for ev in reconcile(memory, snap, False, Counter()):
+        t.feed(ev, tray.now)
+    tray.settle()
+    assert t.confirm_eye(ENC_C, 3, tray.now, "P1").ok
+    assert t.eyes[-1].count == tray.reads(ENC_C) == 15
+    assert t.confirm_eye(ENC_S, 0, tray.now, "P1").ok
+    tray.turn(ENC_C, -3)
+    assert t.phase == PLAY and t.ready()
+    tray.seq += 40  # away again, confirmed now: 2 clicks restored exactly, judged as moved
+    memory = {(d.dock, d.dial): DialMemory(d.sensor, d.detents, d.position)
+              for d in tray.dials()}
+    tray.phys[ENC_C] += 2
+    snap = Snapshot(0, tray.boot, tray.seq + 1, tray.dials(), REPLAY_LOST, 39)
+    for ev in reconcile(memory, snap, False, Counter()):
+        t.feed(ev, tray.now)
+    tray.settle()
+    [moved] = t.open_flags()
+    assert moved.kind == mk.AWAY and moved.text.startswith(
+        f"{A3C}: moved 2 clicks clockwise while the host was not listening")
 
 
 def test_a_confirmation_off_the_rules_click_is_flagged_and_a_boots_own_report_ignored() -> None:

@@ -66,8 +66,11 @@ def lose(t: Tracker, st: SlotState, now: float, count: int | None) -> None:
     position and the shift that maps the new boot's counts onto it)."""
     if st.eye_boot is not None and st.eye_boot == t.boot:
         return  # confirmed in this boot: its count since is exact
-    if count is not None and st.seen is not None:
-        st.shift = st.seen - count
+    if count is not None and st.seen is not None and st.count_boot != t.boot:
+        # A new boot's counts, mapped onto where the host last saw the dial. Within a boot the
+        # clicks keep ``seen - shift`` equal to the count (a snapshot's count already holds
+        # the recovered clicks that follow it: it must not be taken again).
+        st.shift, st.count_boot = st.seen - count, t.boot
     st.eye_boot = None
     if st.lost and st.flag is not None and st.flag.kind == mk.FAULT:
         return  # flagged already (a reboot reports it twice: the snapshot and its own event)
@@ -130,7 +133,7 @@ def restore(t: Tracker, checks: list[mk.EyeCheck], boot: int | None) -> list[str
         st = t._at.get((c.dock, c.reader))
         if st is None or boot is None or c.boot != boot:
             continue
-        st.eye_boot, st.shift = c.boot, c.shift
+        st.eye_boot, st.shift, st.count_boot = c.boot, c.shift, c.boot
         done.append(st.label)
     return done
 

@@ -109,6 +109,8 @@ def _snapshot(t: Tracker, snap: Snapshot, now: float) -> None:
         if st.seen is None:
             first = True
             st.seen = d.position + st.shift
+            if st.count_boot is None:
+                st.count_boot = snap.boot_id  # (restored by a resumed host: its boot's)
             init_want(t, st)
             st.judged = False
             st.moved_at = now

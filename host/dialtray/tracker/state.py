@@ -62,6 +62,7 @@ class SlotState:
     lost: bool = False  # its encoder lost track (this tray boot): to be confirmed by eye
     shift: int = 0  # added to the tray's count (an encoder confirmed by eye: ``eye.py``)
     eye_boot: int | None = None  # the tray boot the eye confirmation holds for
+    count_boot: int | None = None  # the tray boot whose counts ``seen - shift`` is
     eyed: int | None = None  # confirmed by eye at this click, not the rules': until it agrees
 
     @property
