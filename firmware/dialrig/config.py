@@ -96,8 +96,12 @@ def default_config(docks=DEFAULT_DOCKS):
     return cfg
 
 
-def quadrature_config(docks=3):
-    """A tray built with incremental encoders: up to 7 dials, one PIO state machine each."""
+def quadrature_config(docks=3, rest=SENSOR_NONE):
+    """A tray built with incremental encoders: its first 7 dials, one PIO state machine each.
+
+    ``rest``: the sensor of the dials beyond the state machines — none (not sensed), or
+    SENSOR_AS5600 for a mixed tray whose other dials keep their multiplexed AS5600s (enough
+    readers for a whole game: `dialtray sim --quadrature`)."""
     cfg = default_config(docks)
     n = 0
     for dock in cfg["docks"]:
@@ -108,7 +112,7 @@ def quadrature_config(docks=3):
                 dial["mux"] = -1
                 dial["channel"] = -1
                 n += 1
-            else:
+            elif rest != SENSOR_AS5600:
                 dial["sensor"] = SENSOR_NONE
     return cfg
 

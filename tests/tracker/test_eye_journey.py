@@ -38,18 +38,13 @@ MINE = ("A1", "A2", "A3")
 
 
 def encoder_tray() -> dict[str, object]:
-    """``quadrature_config(8)``: docks 0-2 and dock 3's combat dial on encoders (seven PIO
-    state machines); the readers it leaves without a sensor get the default AS5600s."""
-    cfg = config.quadrature_config(8)
-    plain = config.default_config(8)
-    for dock, dials in enumerate(cfg["docks"]):  # type: ignore[arg-type]
-        for i, dial in enumerate(dials):
-            if dial["sensor"] == config.SENSOR_NONE:
-                dials[i] = plain["docks"][dock][i]  # type: ignore[index]
+    """``quadrature_config(8, SENSOR_AS5600)``: docks 0-2 and dock 3's combat dial on encoders
+    (seven PIO state machines), the other readers on AS5600s."""
+    cfg = config.quadrature_config(8, config.SENSOR_AS5600)
     cfg["settle_ms"] = 10
     cfg["sample_ms"] = 1
     assert not config.validate(cfg)
-    return cfg
+    return cfg  # type: ignore[no-any-return]
 
 
 def shows(tray: VirtualTray, st: SlotState) -> int:

@@ -3,7 +3,8 @@
 token — make a judge token for an event (printed once; only its hash is stored).
 set-dial / undo / vp / dispute / end — rulings, stored as events of the game; refused (and the
 attempt recorded) without a valid token.
-verify — read the tray's dials now and compare them with the store, with every dial's history.
+verify — read the tray's dials now and compare them with the store, with every dial's history
+(``store.dialread`` compares; an encoder dial only as confirmed by eye in the tray's boot).
 """
 
 from __future__ import annotations
@@ -16,12 +17,12 @@ from dialtray.commands._common import CommandError
 from dialtray.commands._store import GAME_HELP, add_db, game_number, opened
 from dialtray.link.port import resolve_port
 from dialtray.store.db import GameStore
+from dialtray.store.dialread import read_dials, summary
 from dialtray.store.judge import (
     RulingRefused,
     dial_histories,
     history_lines,
     new_token,
-    put_right,
     rule,
 )
 
@@ -158,27 +159,10 @@ def run_verify(args: argparse.Namespace) -> int:
     print(f"game {gid} ({kind}): the dials on {port} against the store"
           + ("" if game is not None else " (the game does not verify: rules positions unknown; "
              "run `dialtray verify`)"))
-    wrong = 0
-    for h in sorted(hists, key=lambda h: (h.dock if h.dock is not None else 99, h.reader or 0)):
-        d = snap.position(h.dock, h.reader or 0) if h.dock is not None else None
-        if d is None or d.sensor == "none":
-            status = "no reader on the tray"
-        elif d.status != 0:
-            status = f"the sensor reports a fault (status {d.status}): check the dial"
-            wrong += 1
-        else:
-            fix = put_right(h, d.position, d.detents or 12)
-            said = "the judge" if h.judge_set else "the rules"
-            if h.want is None:
-                status = f"position {d.position}; {said} set no click yet"
-            elif fix is None:
-                status = f"position {d.position} = click {h.want}, as {said} say: ok"
-            else:
-                status = f"position {d.position}, {said} say click {h.want}: PUT RIGHT: {fix}"
-                wrong += 1
-        print(f"{h.label}: {status}")
-        for line in history_lines(h):
+    reads = read_dials(hists, snap)
+    for r in reads:
+        print(r.line())
+        for line in history_lines(r.history):
             print(line)
-    print("every dial agrees with the store" if not wrong else
-          f"{wrong} dial(s) to put right")
-    return 1 if wrong else 0
+    print(summary(reads))
+    return 0 if all(r.ok for r in reads) else 1

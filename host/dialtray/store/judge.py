@@ -8,7 +8,8 @@
   VP), ``dispute`` (decided), ``end`` (the game ends by the judge's word). ``dialtray verify``
   replays undos; the report and ``export`` show every ruling.
 * :func:`dial_histories` — per bound dial, every click the rules asked for (cause, rule id,
-  time), every click the tray sensed and every flag, for ``judge verify`` and the report.
+  time), every click the tray sensed, every flag and every confirmation by eye (its tray boot,
+  count and shift), for ``judge verify`` (``dialread``) and the report.
 """
 
 from __future__ import annotations
@@ -184,7 +185,8 @@ def dial_histories(store: GameStore, gid: int) -> tuple[list[DialHistory], Any]:
             he2 = by_slot.get((d["dock"], d["reader"]))
             if he2 is not None:
                 he2.items.append({"at": at, "n": n, "what": "eye", "text": d["text"],
-                                  "kind": "confirmed by eye"})
+                                  "kind": "confirmed by eye", "boot": d.get("boot"),
+                                  "count": d["count"], "shift": d["shift"]})
         elif kind == "judge" and d.get("ruling") == "set-dial":
             hj = hist.get((d["args"]["figure"], d["args"]["dial"]))
             if hj is not None:

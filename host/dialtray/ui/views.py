@@ -3,8 +3,9 @@ run on worker threads beside the table's).
 
 The report is ``store.report.build`` with the store's own dial-history chart
 (``html_report.chart``); the judge's verify compares what the tray's readers show now with what
-the store says every dial must show (``judge.dial_histories`` / ``put_right``), the same
-comparison as ``dialtray judge verify``.
+the store says every dial must show (``judge.dial_histories`` / ``dialread.read_dials``: an
+encoder dial as confirmed by eye in the tray's boot), the same comparison as ``dialtray judge
+verify``.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from dialtray.link.messages import Snapshot
+from dialtray.store import dialread as dr
 from dialtray.store import judge as jg
 from dialtray.store import report as rp
 from dialtray.store.db import GameStore
@@ -99,29 +101,10 @@ def verify(db: Path, gid: int, snap: Snapshot | None, dock: int | None) -> dict[
         hists = [h for h in hists if h.dock == dock]
         if not hists:
             raise NotFound(f"game {gid} has no dial on dock {dock}")
-    rows = []
-    wrong = 0
-    for h in sorted(hists, key=lambda h: (h.dock if h.dock is not None else 99, h.reader or 0)):
-        d = snap.position(h.dock, h.reader or 0) if snap is not None and h.dock is not None \
-            else None
-        fix = None
-        if d is None or d.sensor == "none":
-            status = "no reader on the tray"
-        elif d.status != 0:
-            status, fix = f"the sensor reports a fault (status {d.status})", "check the dial"
-        else:
-            fix = jg.put_right(h, d.position, d.detents or 12)
-            said = "the judge" if h.judge_set else "the rules"
-            status = (f"position {d.position}; {said} set no click yet" if h.want is None else
-                      f"position {d.position} = click {h.want}, as {said} say" if fix is None
-                      else f"position {d.position}, {said} say click {h.want}")
-        wrong += fix is not None
-        rows.append({"label": h.label, "dock": h.dock, "status": status, "fix": fix,
-                     "ok": fix is None, "history": jg.history_lines(h)})
-    return {"game": gid, "dials": rows, "wrong": wrong,
-            "verified": game is not None,
-            "summary": "every dial agrees with the store" if not wrong else
-            f"{wrong} dial(s) to put right"}
+    reads = dr.read_dials(hists, snap)
+    return {"game": gid, "dials": [r.row() for r in reads],
+            "wrong": sum(1 for r in reads if not r.ok), "verified": game is not None,
+            "summary": dr.summary(reads)}
 
 
 RULING_DETAILS: dict[str, tuple[tuple[str, type], ...]] = {
