@@ -6,11 +6,14 @@ lost track for its whole boot with counts relative to that boot, as the firmware
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from dialtray.link.messages import LOST_TRACK, Click, DialFault, DialState, Snapshot
 from dialtray.rules.core.dice import SeededDice
+from dialtray.store import GameRecorder, GameStore
+from dialtray.store.recording import RecordingTracker
 from dialtray.table.games import new_game
-from dialtray.tracker import Slot, TableDice, Tracker, auto_bind
+from dialtray.tracker import PLAY, Slot, TableDice, Tracker, auto_bind
 from paper import DETENTS
 
 ENC_C, ENC_S = Slot(2, 0), Slot(2, 1)  # A3's combat and speed dials, on encoders
@@ -85,3 +88,21 @@ def game(seed: int = 1) -> Tracker:
     return t
 
 
+def played(db: Path, boot: int = 1, start: int = 4) -> tuple[EncoderTray, int]:
+    """A game stored as played: A3's encoder dials confirmed by eye in tray boot ``boot`` (its
+    combat dial found at click ``start`` and turned to the rules' click 0), the game in play."""
+    store = GameStore.open(db, key_dir=db.parent / "keys")
+    t = game()
+    tray = EncoderTray(t, boot=boot)
+    rec = GameRecorder.start(store, t, origin="test")
+    rt = RecordingTracker(rec, boot=lambda: tray.boot)
+    tray.tracker = rt  # type: ignore[assignment]
+    tray.power_on({ENC_C: start})
+    assert rt.confirm_eye(ENC_C, start, tray.now, "P1").ok
+    assert rt.confirm_eye(ENC_S, 0, tray.now, "P1").ok
+    if start:
+        tray.turn(ENC_C, -start)
+    assert t.phase == PLAY
+    rt.commit()
+    store.close()
+    return tray, rec.gid

@@ -16,35 +16,12 @@ import pytest
 from dialrig import config
 from dialtray.cli import main
 from dialtray.link.session import TraySession
-from dialtray.store import GameRecorder, GameStore
-from dialtray.store.recording import RecordingTracker
-from dialtray.tracker import PLAY
 from dialtray.ui import views
 from dialtray.virtual.tray import VirtualTray
-from encoders import ENC_C, ENC_S, EncoderTray, game
+from encoders import ENC_C, EncoderTray, played
 
 A3C_LABEL = "A3 combat dial (dock 2 combat)"
 A3S_LABEL = "A3 speed dial (dock 2 speed)"
-
-
-def played(db: Path, boot: int = 1, start: int = 4) -> tuple[EncoderTray, int]:
-    """A game stored as played: A3's encoder dials confirmed by eye in tray boot ``boot`` (its
-    combat dial found at click ``start`` and turned to the rules' click 0), play under way."""
-    store = GameStore.open(db, key_dir=db.parent / "keys")
-    t = game()
-    tray = EncoderTray(t, boot=boot)
-    rec = GameRecorder.start(store, t, origin="test")
-    rt = RecordingTracker(rec, boot=lambda: tray.boot)
-    tray.tracker = rt  # type: ignore[assignment]
-    tray.power_on({ENC_C: start})
-    assert rt.confirm_eye(ENC_C, start, tray.now, "P1").ok
-    assert rt.confirm_eye(ENC_S, 0, tray.now, "P1").ok
-    if start:
-        tray.turn(ENC_C, -start)
-    assert t.phase == PLAY
-    rt.commit()
-    store.close()
-    return tray, rec.gid
 
 
 def page(db: Path, gid: int, tray: EncoderTray) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -1,4 +1,5 @@
-"""What several commands share: their error type, the data directory, the ``--rp2040`` option.
+"""What several commands share: their error type, the data directory, the ``--rp2040`` and
+``--quadrature`` options of a virtual tray.
 
 Whether the virtual tray can run here, starting it and how long it may take to answer are
 ``dialtray.virtual.factory``'s; which port a ``PORT`` names is ``dialtray.link.port``'s: the
@@ -65,3 +66,31 @@ def rp2040_needs_sim(args: argparse.Namespace) -> None:
     if getattr(args, "rp2040", False) and not args.sim:
         raise CommandError("argument --rp2040: only with --sim (a virtual tray on an emulated "
                            "Pico)", 2)
+
+
+QUADRATURE_HELP = ("with --sim: a virtual tray built with incremental encoders on its first "
+                   f"{config.MAX_QUADRATURE_DIALS} dials (one PIO state machine each) and "
+                   "AS5600s on the rest; an encoder loses track at every boot, so each is "
+                   "confirmed by eye before play (play's `eye DOCK combat|speed [CLICK]`, the "
+                   "page's Confirm by eye)")
+
+
+def add_quadrature_flag(parser: argparse.ArgumentParser, help_text: str = QUADRATURE_HELP
+                        ) -> None:
+    """The ``--quadrature`` option of the commands that start a virtual tray for a game
+    (``virtual.factory.tray_config`` builds the tray it names)."""
+    parser.add_argument("--quadrature", action="store_true", help=help_text)
+
+
+def quadrature_needs_sim(args: argparse.Namespace) -> None:
+    """``--quadrature`` says how the virtual tray is built: refused without ``--sim``, and with
+    a camera (it reads a dial in its encoder's frame, which an encoder that lost track lacks:
+    tracker/README.md)."""
+    if not getattr(args, "quadrature", False):
+        return
+    if not getattr(args, "sim", True):
+        raise CommandError("argument --quadrature: only with --sim (it builds the virtual "
+                           "tray; a real tray says which sensors it has)", 2)
+    if getattr(args, "camera", None) is not None:
+        raise CommandError("argument --quadrature: not with --camera (the camera reads a dial "
+                           "in its encoder's frame, which an encoder that lost track lacks)", 2)

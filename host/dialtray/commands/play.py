@@ -29,7 +29,7 @@ from dialtray.commands._args import (
     int_range,
     seats_arg,
 )
-from dialtray.commands._common import MAX_DOCKS, add_rp2040_flag
+from dialtray.commands._common import MAX_DOCKS, add_quadrature_flag, add_rp2040_flag
 from dialtray.commands._store import add_db, game_number
 from dialtray.table.games import GAMES
 
@@ -45,6 +45,8 @@ EXAMPLES = """examples:
   dialtray play aces --sim --seats human,human       # hot-seat
   dialtray play airaction --port /dev/ttyACM0 --seats human,human --docks-file docks.txt
   dialtray play airaction --sim --figures B1,B2,B3,A1,A2,A3 --dice seeded
+  dialtray play airaction --sim --quadrature       # a tray built with encoders: confirm
+                                 # each by eye at the start (eye 0 combat, eye 0 speed 3)
   dialtray play airaction --sim --camera virtual   # the virtual camera confirms each click
   dialtray play aces --port /dev/ttyACM0 --camera 0  # a webcam over the tray confirms them
   dialtray play --resume --port /dev/ttyACM0         # the host died: carry the game on
@@ -61,6 +63,7 @@ at the prompt:
   legal / more             the decisions you may type now, a page at a time
   wait                     the table does not take the bookkeeping step it offers (moved A1)
   turn 0 speed -4          (--sim) turn dock 0's speed dial 4 clicks counter-clockwise
+  eye 0 speed 3            dock 0's speed dial, whose encoder lost track, shows click 3
   press 3500               (--sim) hold the roll button 3.5 s: at an event, calls the judge
   judge NOTE               (--event) call the judge to this table, with a note
   quit                     stop; the log so far is written
@@ -79,6 +82,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "its dials, every dial moved meanwhile flagged")
     p.add_argument("--sim", action="store_true", help="on the virtual tray (no hardware)")
     add_rp2040_flag(p)  # with --sim: the firmware on an emulated Pico (issue 29)
+    add_quadrature_flag(p)  # with --sim: encoders on the first 7 dials, confirmed by eye
     p.add_argument("--port", help="the tray's serial port (default: the one tray on USB)")
     p.add_argument("--seats", type=seats_arg, default=["human", "bot"],
                    help="human or bot for each seat, in seating order (default human,bot)")
@@ -105,6 +109,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     _common.rp2040_needs_sim(args)
+    _common.quadrature_needs_sim(args)
     args.own = own_args.own_files(args)  # checked before any tray starts (exit 2)
     if args.own is not None:
         print(args.own.summary(), flush=True)

@@ -18,8 +18,10 @@ from dialtray.commands._args import add_event_arguments, float_range, int_range,
 from dialtray.commands._common import (
     MAX_DOCKS,
     CommandError,
+    add_quadrature_flag,
     add_rp2040_flag,
     calibration_dir,
+    quadrature_needs_sim,
     rp2040_needs_sim,
 )
 from dialtray.commands._store import add_db, db_path
@@ -46,12 +48,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                "                                         asks who takes each seat)\n"
                "  dialtray serve --sim --seats human,bot --pace 1.5\n"
                "                                         you (P1) against a bot\n"
+               "  dialtray serve --sim --quadrature      a tray built with encoders (each\n"
+               "                                         confirmed by eye on the page)\n"
                "  dialtray serve --port 8080             the tray on USB, page on port 8080\n"
                "  dialtray serve --host 0.0.0.0          share it on the network (prints a key)\n"
                "  dialtray serve --event mqtt://hub.local/spring --creds t01.json\n"
                "                                         a table of an event (dialtray hub)")
     p.add_argument("--sim", action="store_true", help="use the virtual tray (the `sim` extra)")
     add_rp2040_flag(p)  # with --sim: the firmware on an emulated Pico (issue 29)
+    add_quadrature_flag(p)  # with --sim: encoders on the first 7 dials, confirmed by eye
     p.add_argument("--bots", action="store_true",
                    help="with --sim: bots play every seat, turning the virtual dials")
     p.add_argument("--seats", type=seats_arg, metavar="WHO,WHO",
@@ -122,6 +127,7 @@ def run(args: argparse.Namespace) -> int:
     if args.layout is not None and not args.layout.is_file():
         raise CommandError(f"argument --layout: no such file: {args.layout}", 2)
     rp2040_needs_sim(args)
+    quadrature_needs_sim(args)
     if args.sim:
         from dialtray.virtual.factory import require_sim  # not at start-up (POSIX-only)
 

@@ -11,7 +11,13 @@ from typing import TYPE_CHECKING
 from dialrig import config
 
 from dialtray.commands._args import int_range, probability
-from dialtray.commands._common import MAX_DOCKS, CommandError, add_rp2040_flag, sim_missing
+from dialtray.commands._common import (
+    MAX_DOCKS,
+    CommandError,
+    add_quadrature_flag,
+    add_rp2040_flag,
+    sim_missing,
+)
 from dialtray.link.faults import FaultInjector
 
 if TYPE_CHECKING:  # the virtual tray needs POSIX and the sim extra: imported when run
@@ -27,6 +33,7 @@ another terminal with `dialtray monitor PORT` (or mpremote: `mpremote connect PO
 examples:
   dialtray sim                          interactive: type `help` at the sim> prompt
   dialtray sim --script turns.txt       run a file of commands, then keep the tray up
+  dialtray sim --quadrature             encoders on the first 7 dials, AS5600s on the rest
   dialtray sim --corrupt 0.01 --drop 0.005   a bad cable
   echo "turn 0 combat 2" | dialtray sim --exit   run commands from a pipe, then stop
   dialtray sim --rp2040 --docks 2       the same firmware on an emulated Pico (official
@@ -58,9 +65,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        epilog=EPILOG + "\n" + COMMANDS_MARKER, formatter_class=_SimHelp)
     p.add_argument("--docks", type=int_range(1, MAX_DOCKS), default=config.DEFAULT_DOCKS,
                    help=f"docks on the tray, 1..{MAX_DOCKS} (default %(default)s)")
-    p.add_argument("--quadrature", action="store_true",
-                   help="build the tray with incremental encoders (up to 7 dials) instead of "
-                        "AS5600 absolute sensors")
+    add_quadrature_flag(p, f"build the tray with incremental encoders on its first "
+                           f"{config.MAX_QUADRATURE_DIALS} dials (the PIO budget: one state "
+                           "machine each) and AS5600 absolute sensors on the rest")
     p.add_argument("--seed", type=int, help="make the tray's dice reproducible")
     p.add_argument("--bounce", action="store_true", help="quadrature contact bounce")
     p.add_argument("--corrupt", type=probability, default=0.0, metavar="P",
@@ -79,13 +86,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.script is not None and not args.script.is_file():
         raise CommandError(f"argument --script: no such file: {args.script}", 2)
-    from dialtray.virtual.factory import require_sim, virtual_tray  # not at start-up
+    from dialtray.virtual.factory import encoders_text, require_sim, tray_config, virtual_tray
 
-    require_sim(args.rp2040)
+    require_sim(args.rp2040)  # (the virtual tray is imported only now: not at start-up)
     from dialtray.virtual.console import run_file, run_stream
 
-    cfg = config.quadrature_config(args.docks) if args.quadrature else \
-        config.default_config(args.docks)
+    cfg = tray_config(args.docks, args.quadrature)
     damage = {"corrupt": args.corrupt, "drop": args.drop}
     where = ("on an emulated Raspberry Pi Pico (official MicroPython v1.28.0)" if args.rp2040
              else "under MicroPython")
@@ -93,7 +99,9 @@ def run(args: argparse.Namespace) -> int:
     with virtual_tray(cfg, rp2040=args.rp2040, workdir=args.workdir, seed=args.seed,
                       bounce=args.bounce, to_host=FaultInjector(**damage, seed=1),
                       to_device=FaultInjector(**damage, seed=2)) as tray:
-        print(f"virtual tray running: {len(cfg['docks'])} docks, port {tray.port}", flush=True)
+        sensors = encoders_text(cfg)
+        print(f"virtual tray running: {len(cfg['docks'])} docks, port {tray.port}"
+              + (f"; {sensors}" if sensors else ""), flush=True)
         try:
             if args.script and not run_file(tray, args.script):
                 return 1

@@ -20,7 +20,7 @@ from dialtray.store.db import GameStore, StoreError, default_db
 from dialtray.store.plain import PlainRecorder
 from dialtray.store.recorder import GameRecorder
 from dialtray.store.recording import RecordingTracker
-from dialtray.store.resume import attach, carry_checks, carry_eyes, resume
+from dialtray.store.resume import attach, carry_checks, carry_eyes, eye_checks, resume
 from dialtray.store.table import StoredTable
 from dialtray.table.build import game_tracker
 from dialtray.table.errors import TableError
@@ -169,12 +169,20 @@ def resumed_table(res: Resuming, dice: TableDice, session: TraySession,
     return tracker, CommandTable(rec, session, clock)
 
 
-def sim_tray_for(res: Resuming, docks: int, rp2040: bool = False) -> Any:
+def sim_tray_for(res: Resuming, docks: int, rp2040: bool = False,
+                 quadrature: bool = False) -> Any:
     """``--resume --sim``: the virtual tray did not outlive its host, so a new one is powered on
     (a new boot) with every dial where the store last saw it; the reboot reconciliation then
     finds them all in place. Its boot id comes from entropy, as a real board's does, so it
-    never passes for the stored boot. ``rp2040``: on the emulated Pico (``--rp2040``)."""
-    from dialtray.virtual.factory import virtual_tray
+    never passes for the stored boot. ``rp2040``: on the emulated Pico (``--rp2040``).
+
+    It is built as the stored game's tray was: the stored snapshot names each reader's sensor
+    (``virtual.factory.tray_config``), so a game played on encoders (``--quadrature``) gets its
+    encoders again — lost track in the
+    new boot, confirmed by eye again — each placed where the last confirmation by eye of the
+    stored boot puts it (its count plus the shift; the count alone, as on a first boot, when
+    none was made). ``quadrature`` on a game stored with no encoders is refused."""
+    from dialtray.virtual.factory import tray_config, virtual_tray
     from dialtray.virtual.tray import TICKS_PER_DETENT
 
     dials = list(res.session_args.get("resume_dials") or stored_dials(res.store, res.gid))
@@ -182,10 +190,26 @@ def sim_tray_for(res: Resuming, docks: int, rp2040: bool = False) -> Any:
     if need > config.MAX_DOCKS:
         raise TableError(f"game {res.gid} used dock {need - 1}; the virtual tray has at "
                          f"most {config.MAX_DOCKS} docks", 2)
-    vtray = virtual_tray(config.default_config(need), rp2040=rp2040, report=lambda _note: None)
+    if quadrature and dials and not any(d.sensor == "quadrature" for d in dials):
+        raise TableError(f"argument --quadrature: game {res.gid} was played on a tray with no "
+                         "encoders, and --resume --sim builds the tray it was played on", 2)
+    cfg = tray_config(need, quadrature, {(d.dock, d.dial): d.sensor for d in dials} if dials
+                      else None)
+    shift = eye_shifts(res)
+    vtray = virtual_tray(cfg, rp2040=rp2040, report=lambda _note: None)
     for d in dials:
-        vtray.dials[vtray.dial_index(d.dock, d.dial)].ticks = d.position * TICKS_PER_DETENT
+        where = d.position + shift.get((d.dock, d.dial), 0) if d.sensor == "quadrature" \
+            else d.position
+        vtray.dials[vtray.dial_index(d.dock, d.dial)].ticks = where * TICKS_PER_DETENT
     return vtray.start()
+
+
+def eye_shifts(res: Resuming) -> dict[tuple[int, int], int]:
+    """Per (dock, reader): the shift of the latest confirmation by eye made in the tray boot the
+    store resumes from (what maps that boot's counts onto the dial's clicks)."""
+    boot = res.session_args.get("resume_from", (None, 0))[0]
+    return {(c.dock, c.reader): c.shift for c in eye_checks(res.store, res.gid)
+            if boot is not None and c.boot == boot}
 
 
 def resync(table: CommandTable, wait_s: float = 10.0) -> list[str]:

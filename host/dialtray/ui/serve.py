@@ -38,7 +38,7 @@ def serve(args: argparse.Namespace, db: Path, serial: str | None, layout: Any, e
         make_game=lambda dice: maker(args.game, dice, args.seed, args.turns) if body is None
         else paired_setup(args.game, body, dice, args.seed, args.turns),
         db=db, layout=layout, docks=args.docks, sim=args.sim, serial_port=serial,
-        rp2040=args.rp2040,
+        rp2040=args.rp2040, quadrature=getattr(args, "quadrature", False),
         bots=args.bots, mistakes=MISTAKE_KINDS if args.mistakes else (), host=args.host,
         port=args.port, seed=args.seed,
         # bots' quick judging; not on a camera-only tray: a bot's turn in chunks must not be

@@ -53,6 +53,7 @@ class Options:
     docks: int = 8
     sim: bool = True
     rp2040: bool = False  # the virtual tray on an emulated Pico (``--rp2040``, issue 29)
+    quadrature: bool = False  # the virtual tray's first 7 dials on encoders (``--quadrature``)
     serial_port: str | None = None  # a real tray's port (sim=False)
     bots: bool = False
     mistakes: tuple[str, ...] = ()
@@ -109,13 +110,11 @@ class Served:
         if o.camera_only is not None:
             dice, turn = TableDice(SeededDice(o.seed)), None
         elif o.sim:
-            from dialrig import config
-
-            from dialtray.virtual.factory import virtual_tray
+            from dialtray.virtual.factory import tray_config, virtual_tray
             from dialtray.virtual.hands import VirtualHands
 
-            self.tray = self._stack.enter_context(
-                virtual_tray(config.default_config(o.docks), rp2040=o.rp2040, seed=o.seed))
+            self.tray = self._stack.enter_context(virtual_tray(
+                tray_config(o.docks, o.quadrature), rp2040=o.rp2040, seed=o.seed))
             port = self.tray.port
             turn = VirtualHands(self.tray).turn
         else:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib.util
 import shutil
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -86,6 +87,49 @@ def start_virtual(cfg: dict[str, Any], rp2040: bool = False,
         print("the virtual tray: the firmware on an emulated Raspberry Pi Pico (official "
               "MicroPython v1.28.0)", flush=True)
     return tray
+
+
+def tray_config(docks: int, quadrature: bool = False,
+                sensors: Mapping[tuple[int, int], str] | None = None) -> dict[str, Any]:
+    """The virtual tray's configuration: every dial on an AS5600 (as shipped), or
+    (``quadrature``) a tray built with incremental encoders on its first 7 dials — the PIO
+    budget: one state machine each — and AS5600s on the rest, so a whole game binds on it.
+    ``sensors``: each (dock, reader)'s sensor as a stored snapshot names it ("quadrature",
+    "as5600", "none"), for a tray rebuilt as a stored game's was (``play --resume --sim``)."""
+    from dialrig import config
+
+    if sensors is None:
+        cfg = config.quadrature_config(docks, config.SENSOR_AS5600) if quadrature else \
+            config.default_config(docks)
+        return cfg  # type: ignore[no-any-return]
+    cfg = config.default_config(docks)
+    n = 0
+    for (dock, reader), sensor in sorted(sensors.items()):
+        if dock >= docks or sensor not in (config.SENSOR_QUADRATURE, config.SENSOR_NONE):
+            continue
+        dial = cfg["docks"][dock][reader]
+        dial["sensor"] = sensor
+        if sensor == config.SENSOR_QUADRATURE:
+            dial.update(quad=n, mux=-1, channel=-1)
+            n += 1
+    return cfg  # type: ignore[no-any-return]
+
+
+def encoders_text(cfg: dict[str, Any]) -> str:
+    """Which readers of ``cfg`` are incremental encoders, in words ("" if none): "docks 0-2
+    and dock 3's combat dial on incremental encoders, the rest on AS5600s"."""
+    names = ("combat", "speed")
+    quad = [(d, i) for d, dock in enumerate(cfg["docks"]) for i, dial in enumerate(dock)
+            if dial["sensor"] == "quadrature"]
+    if not quad:
+        return ""
+    whole = sorted({d for d, _ in quad if (d, 0) in quad and (d, 1) in quad})
+    parts = [f"dock {whole[0]}" if len(whole) == 1 else f"docks {whole[0]}-{whole[-1]}"] \
+        if whole else []
+    parts += [f"dock {d}'s {names[i]} dial" for d, i in quad if d not in whole]
+    rest = any(dial["sensor"] == "as5600" for dock in cfg["docks"] for dial in dock)
+    return " and ".join(parts) + " on incremental encoders" + \
+        (", the rest on AS5600s" if rest else "")
 
 
 def virtual_tray(cfg: dict[str, Any] | None = None, *, rp2040: bool = False,

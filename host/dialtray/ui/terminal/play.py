@@ -45,7 +45,7 @@ from dialtray.table.stored import (
 from dialtray.tracker import TableDice, Timing
 from dialtray.ui import camera
 from dialtray.ui.terminal.front import TerminalTable, TypedDice, read_lines
-from dialtray.virtual.factory import require_sim, start_virtual
+from dialtray.virtual.factory import require_sim, start_virtual, tray_config
 
 
 def run(args: argparse.Namespace) -> int:
@@ -87,8 +87,8 @@ def run(args: argparse.Namespace) -> int:
     body = wait_assignment(ev, args.wait) if ev is not None else None
     vtray: Any = None
     if args.sim:
-        vtray = start_virtual(config.default_config(args.docks), args.rp2040,
-                              seed=args.seed)
+        vtray = start_virtual(tray_config(args.docks, getattr(args, "quadrature", False)),
+                              args.rp2040, seed=args.seed)
         port = vtray.port
     else:
         port = resolve_port(args.port)
@@ -145,7 +145,8 @@ def run_camera_only(args: argparse.Namespace) -> int:
 def run_resumed(args: argparse.Namespace, res: Resuming, ev: Any = None) -> int:
     """``--resume``: the stored game rebuilt and subscribed to the tray *before* the session
     starts (resuming from the stored point: the tray replays what was never stored)."""
-    vtray = sim_tray_for(res, args.docks, args.rp2040) if args.sim else None
+    vtray = sim_tray_for(res, args.docks, args.rp2040, getattr(args, "quadrature", False)) \
+        if args.sim else None
     try:
         return resume_on(args, res, vtray.port if vtray is not None else
                          resolve_port(args.port), vtray, ev)
