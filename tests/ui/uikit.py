@@ -27,7 +27,7 @@ TIMING = Timing(judge_s=0.25, grace_s=0.5)
 def serve(tmp: Path, *, kind: str = "airaction", bots: bool = False, turns: int = 1,
           host: str = "127.0.0.1", seed: int = 3, tray_seed: int = 11,
           hold: bool = False, ask: bool = False, players: tuple[str, ...] | None = None,
-          pace: float = 0.0) -> Served:
+          pace: float = 0.0, quadrature: bool = False) -> Served:
     why = sim_missing()
     if why:
         pytest.skip(why)
@@ -36,7 +36,7 @@ def serve(tmp: Path, *, kind: str = "airaction", bots: bool = False, turns: int 
         make_game=lambda dice: new_game(kind, dice, seed, turns), db=tmp / "games.sqlite3",
         layout=lay.find([layout_file], 8), docks=8, sim=True, bots=bots, host=host,
         seed=tray_seed, hold=hold, timing=TIMING, ask=ask, players=players,
-        pace=pace))
+        pace=pace, quadrature=quadrature))
 
 
 def shot(page: Any, name: str) -> Path:

@@ -17,7 +17,12 @@ from dialrig import config
 
 from dialtray.commands import _camera_demo
 from dialtray.commands._args import add_game_arguments, int_range
-from dialtray.commands._common import MAX_DOCKS, add_rp2040_flag
+from dialtray.commands._common import (
+    MAX_DOCKS,
+    add_quadrature_flag,
+    add_rp2040_flag,
+    quadrature_needs_sim,
+)
 from dialtray.commands._store import add_db
 from dialtray.table.games import GAMES
 from dialtray.table.start import check_before_start
@@ -41,6 +46,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_game_arguments(p, turns_default=6)  # long enough for every mistake to come up
     add_db(p)  # the game is stored (issue 12)
     add_rp2040_flag(p)
+    add_quadrature_flag(p, f"a virtual tray built with incremental encoders on its first "
+                           f"{config.MAX_QUADRATURE_DIALS} dials and AS5600s on the rest: "
+                           "every encoder loses track at boot, the bots confirm theirs by eye")
     _camera_demo.add_arguments(p)  # --camera virtual, --no-encoders (issue 33)
     p.set_defaults(func=run)
 
@@ -49,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
     from dialtray.virtual.factory import require_sim  # not at start-up (POSIX-only)
 
     _camera_demo.check(args)  # (the arguments first: a wrong one is said wherever it runs)
+    quadrature_needs_sim(args)
     require_sim(args.rp2040)
     check_before_start(args.game, args.docks)
     if args.camera is not None:

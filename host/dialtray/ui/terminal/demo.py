@@ -13,8 +13,6 @@ from __future__ import annotations
 import argparse
 import time
 
-from dialrig import config
-
 from dialtray.errors import UserError
 from dialtray.link.session import TraySession
 from dialtray.table.games import TITLES
@@ -79,7 +77,7 @@ class Narrator:
 def run(args: argparse.Namespace) -> int:
     """The bots' game on the virtual tray, narrated; ``commands.demo`` has checked the
     arguments and that the virtual tray can run."""
-    from dialtray.virtual.factory import virtual_tray
+    from dialtray.virtual.factory import encoders_text, tray_config, virtual_tray
     from dialtray.virtual.hands import VirtualHands
 
     started = time.monotonic()
@@ -87,8 +85,10 @@ def run(args: argparse.Namespace) -> int:
     where = "on an emulated Pico" if args.rp2040 else "under MicroPython"
     print(f"dialtray demo: a game of {TITLES[args.game]} "
           f"on the virtual tray (the real firmware {where}), bots in every seat", flush=True)
-    with virtual_tray(config.default_config(args.docks), rp2040=args.rp2040,
-                      seed=args.seed) as vtray:
+    cfg = tray_config(args.docks, getattr(args, "quadrature", False))
+    if encoders_text(cfg):  # --quadrature: the bots confirm their encoder dials by eye
+        print(f"the tray: {encoders_text(cfg)}", flush=True)
+    with virtual_tray(cfg, rp2040=args.rp2040, seed=args.seed) as vtray:
         vtray.turn(0, "combat", 2)  # a player left a dial two clicks on: the start check sees it
         session = TraySession(vtray.port, name="demo", ack_policy="manual")  # ack when stored
         with session:
