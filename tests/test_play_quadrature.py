@@ -2,7 +2,10 @@
 first seven dials (docks 0-2 and dock 3's combat dial) and AS5600s on the rest. Every encoder
 lost track at boot; the person confirms theirs by eye with the ``eye`` command (one refused: an
 AS5600 reads itself), the bot its own; then the game is played on them: a speed set by turning
-an encoder dial (AA-M18), a knocked encoder dial caught (AA-M81) and turned back."""
+an encoder dial (AA-M18), a knocked encoder dial caught (AA-M81) and turned back. Then
+`play --resume --sim` (no --quadrature: the stored game says) powers on a tray built the same
+way, its encoders lost again in the new boot and placed where they were: A1's speed dial is
+confirmed at the rules' click with nothing flagged."""
 
 from __future__ import annotations
 
@@ -19,16 +22,21 @@ from test_play_resume_sim import Timed
 BIN = Path(sys.executable).parent
 
 
-@pytest.mark.slow(cost=4)
+@pytest.mark.slow(cost=5)
+def play(tmp_path: Path, *args: str) -> Timed:
+    """`dialtray play` in an 80x24 terminal, P1 a person and P2 a bot, at once (pace 0)."""
+    return Timed(pexpect.spawn(str(BIN / "dialtray"),
+                               ["--data-dir", str(tmp_path), "play", *args, "--sim", "--seats",
+                                "human,bot", "--dice", "seeded", "--pace", "0", "--db",
+                                str(tmp_path / "games.sqlite3")],
+                               dimensions=(24, 80), timeout=60,
+                               env={"TERM": "xterm-256color", "PATH": "/usr/bin:/bin"}))
+
+
 def test_a_person_confirms_encoder_dials_by_eye_and_plays_on_them(tmp_path: Path) -> None:
     db, log = tmp_path / "games.sqlite3", tmp_path / "game.log"
-    child = pexpect.spawn(str(BIN / "dialtray"),
-                          ["--data-dir", str(tmp_path), "play", "airaction", "--sim",
-                           "--quadrature", "--seats", "human,bot", "--dice", "seeded",
-                           "--pace", "0", "--turns", "1", "--db", str(db), "--log", str(log)],
-                          dimensions=(24, 80), timeout=60,
-                          env={"TERM": "xterm-256color", "PATH": "/usr/bin:/bin"})
-    screen = Timed(child)
+    screen = play(tmp_path, "airaction", "--quadrature", "--turns", "1", "--log", str(log))
+    child = screen.child
     try:
         screen.wait_for("look at each dial whose encoder lost track and confirm it by eye")
         screen.wait_for("(B1): confirmed by eye at click 0 by P2 (a bot)")  # its own
@@ -66,3 +74,19 @@ def test_a_person_confirms_encoder_dials_by_eye_and_plays_on_them(tmp_path: Path
     assert sorted((e["dock"], e["reader"]) for e in stored) == \
         [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1), (3, 0)]
     assert len({e["boot"] for e in stored}) == 1
+
+    screen = play(tmp_path, "--resume", "--log", str(tmp_path / "resumed.log"))
+    child = screen.child
+    try:
+        screen.wait_for("(A1): its encoder lost track")  # the same kind of tray, a new boot
+        screen.type("eye 0 speed")  # where the rules put it: speed 5 is click 4
+        screen.wait_for("(A1): confirmed by eye at click 4 by P1 (where the rules")
+        screen.type("quit")
+        screen.wait_for("game log:")
+        child.expect(pexpect.EOF, timeout=30)
+        child.close()
+    finally:
+        if child.isalive():
+            child.kill(signal.SIGKILL)
+    assert child.exitstatus == 0, screen.text[-2000:]
+    assert "not where the rules put it" not in screen.text and "Traceback" not in screen.text
