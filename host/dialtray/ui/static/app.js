@@ -369,7 +369,7 @@ $("judge-form").addEventListener("submit", async (ev) => {
   const j = await judge("verify", dock === "" ? {} : { dock: Number(dock) });
   $("judge-out").innerHTML = !j ? "" : '<ul class="verify">' + j.dials.map((d) =>
     `<li class="${d.ok ? "ok" : "bad"}">${d.ok ? "✔" : "✖"} <b>${esc(d.label)}</b>: ${esc(d.status)}` +
-    (d.fix ? ` — <b>put right: ${esc(d.fix)}</b>` : "") +
+    (d.fix ? ` — <b>${d.look ? "" : "put right: "}${esc(d.fix)}</b>` : "") +
     `<details><summary>click history (${d.history.length})</summary><pre>${esc(d.history.join("\n") || "never turned")}</pre></details></li>`).join("") + "</ul>";
 });
 $("ruling-form").addEventListener("submit", async (ev) => {
