@@ -178,10 +178,10 @@ def sim_tray_for(res: Resuming, docks: int, rp2040: bool = False,
 
     It is built as the stored game's tray was: the stored snapshot names each reader's sensor
     (``virtual.factory.tray_config``), so a game played on encoders (``--quadrature``) gets its
-    encoders again — lost track in the
-    new boot, confirmed by eye again — each placed where the last confirmation by eye of the
-    stored boot puts it (its count plus the shift; the count alone, as on a first boot, when
-    none was made). ``quadrature`` on a game stored with no encoders is refused."""
+    encoders again — lost track in the new boot, confirmed by eye again — each placed where the
+    last confirmation by eye of the stored boot puts it (its count plus the shift; the count
+    alone, as on a first boot, when none was made). ``quadrature`` on a game stored with no
+    encoders is refused."""
     from dialtray.virtual.factory import tray_config, virtual_tray
     from dialtray.virtual.tray import TICKS_PER_DETENT
 

@@ -50,6 +50,8 @@ def serve(args: argparse.Namespace, db: Path, serial: str | None, layout: Any, e
         camera=camera, camera_only=camera_only)
     print("dialtray serve: starting" + (" the camera-only virtual tray (no encoders)"
                                         if camera_only is not None else " the virtual tray"
+                                        + (" (built with encoders: each confirmed by eye on "
+                                           "the page)" if opts.quadrature else "")
                                         if args.sim else f" at {serial}") + " …", flush=True)
     try:
         served = Served(opts)
