@@ -7,8 +7,10 @@ does the game (issue 30).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import queue
 import sys
+import threading
 import time
 from typing import Any
 
@@ -24,6 +26,7 @@ from dialtray.table.narrate import plain
 from dialtray.table.start import Table, log_path, write_log
 from dialtray.table.stored import CommandTable, StorePlace, resync
 from dialtray.ui import camera
+from dialtray.ui.terminal.keyline import KeyLine, can_edit, no_echo, stdin_fd
 from dialtray.ui.terminal.view import plain_lines, render, you_may_type
 
 
@@ -32,6 +35,21 @@ def read_lines(inbox: queue.SimpleQueue[str | None]) -> None:
     for line in sys.stdin:
         inbox.put(line.rstrip("\n"))
     inbox.put(None)
+
+
+def start_input(args: argparse.Namespace,
+                inbox: queue.SimpleQueue[str | None]) -> KeyLine | None:
+    """The play loop's input thread. On a live screen at a terminal the keys are read one by one
+    and the screen itself shows the line being typed (``keyline``: the terminal's echo was wiped
+    by every redraw); otherwise whole lines as they come. Returns the line being typed, if any."""
+    fd = stdin_fd()
+    keys = KeyLine(inbox) if not args.plain and Console().is_terminal and can_edit(fd) else None
+    if keys is not None:
+        threading.Thread(target=keys.read, args=(fd,), daemon=True, name="play-input").start()
+    else:
+        threading.Thread(target=read_lines, args=(inbox,), daemon=True,
+                         name="play-input").start()
+    return keys
 
 
 class TypedDice:
@@ -61,7 +79,7 @@ class TerminalTable:
     def __init__(self, args: argparse.Namespace, table: Table, session: TraySession,
                  vtray: Any, inbox: queue.SimpleQueue[str | None], *,
                  tracked: CommandTable | None = None, resumed: int | None = None,
-                 event: Any = None) -> None:
+                 event: Any = None, keys: KeyLine | None = None) -> None:
         self.args = args
         self.built = table
         self.t = table.tracker
@@ -94,6 +112,8 @@ class TerminalTable:
         self.quit = False
         self.page = 0
         self.plain = bool(args.plain or not self.console.is_terminal)
+        self.keys = None if self.plain else keys  # the line being typed, shown on the screen
+        self.typed_version = -1
         self.told = 0  # narration lines printed (--plain)
         if self.plain:
             self.table.on_narrate = self._print_narration
@@ -176,7 +196,7 @@ class TerminalTable:
         return render(self.table.view(), humans=self.humans, narration=self.table.narration,
                       messages=self.messages[-3:], sim=self.vtray is not None,
                       width=size.width, height=size.height, page=self.page,
-                      asks=self.table.asks)
+                      asks=self.table.asks, typing=None if self.keys is None else self.keys.text)
 
     def plain_view(self) -> str:
         return "\n".join(plain_lines(self.table.view(), self.humans, self.page))
@@ -194,6 +214,9 @@ class TerminalTable:
                 typed = True
         except queue.Empty:
             pass
+        if self.keys is not None and self.keys.version != self.typed_version:
+            self.typed_version = self.keys.version  # a key typed: shown at once
+            typed = True
         changed = self.table.pump(0.03)
         if self.camera is not None:  # the camera's answers: in the game, on the screen
             for w in self.camera.pump(self.t):
@@ -225,8 +248,9 @@ class TerminalTable:
                         shown = again
             return self.finish()
         last = -1.0
-        with Live(self.view(), console=self.console, auto_refresh=False,
-                  transient=False) as live:
+        echo = no_echo(stdin_fd()) if self.keys is not None else contextlib.nullcontext()
+        with echo, Live(self.view(), console=self.console, auto_refresh=False,
+                        transient=False) as live:
             while not self.quit and not self.table.over:
                 changed = self.step()
                 now = time.monotonic()

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import queue
 import sys
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +43,7 @@ from dialtray.table.stored import (
 )
 from dialtray.tracker import TableDice, Timing
 from dialtray.ui import camera
-from dialtray.ui.terminal.front import TerminalTable, TypedDice, read_lines
+from dialtray.ui.terminal.front import TerminalTable, TypedDice, start_input
 from dialtray.virtual.factory import require_sim, start_virtual
 
 
@@ -101,8 +100,7 @@ def run(args: argparse.Namespace) -> int:
             if args.sim:
                 session.set_timing(config.DEFAULT_SETTLE_MS, config.DEFAULT_SAMPLE_MS)
             inbox: queue.SimpleQueue[str | None] = queue.SimpleQueue()
-            threading.Thread(target=read_lines, args=(inbox,), daemon=True,
-                             name="play-input").start()
+            keys = start_input(args, inbox)
             source, fair = make_dice(args.dice, session, args.seed, TypedDice(inbox))
             table = new_table(args.game, source, args.seed, args.turns, args.docks,
                               args.docks_file, args.figures, timing=Timing(), make=None if
@@ -112,7 +110,8 @@ def run(args: argparse.Namespace) -> int:
             table.fair = fair
             if ev is not None:
                 table.extra = record_extra(ev, body, table.setup.game.seats())
-            return TerminalTable(args, table, session, vtray, inbox, event=ev).run()
+            return TerminalTable(args, table, session, vtray, inbox, event=ev,
+                                 keys=keys).run()
     finally:
         if vtray is not None:
             vtray.close()
@@ -137,9 +136,10 @@ def run_camera_only(args: argparse.Namespace) -> int:
     if dice != args.dice:
         print(f"a camera-only tray has no LED dice: seeded dice (--seed {args.seed}; --dice "
               "typed to roll your own)", file=sys.stderr, flush=True)
-    threading.Thread(target=read_lines, args=(inbox,), daemon=True, name="play-input").start()
+    keys = start_input(args, inbox)
     with link:
-        return TerminalTable(args, table, link, None, inbox).run()  # type: ignore[arg-type]
+        return TerminalTable(args, table, link, None, inbox,  # type: ignore[arg-type]
+                             keys=keys).run()
 
 
 def run_resumed(args: argparse.Namespace, res: Resuming, ev: Any = None) -> int:
@@ -175,11 +175,10 @@ def resume_on(args: argparse.Namespace, res: Resuming, port: str, vtray: Any,
         else:
             session.set_timing(config.DEFAULT_SETTLE_MS, config.DEFAULT_SAMPLE_MS)
         inbox: queue.SimpleQueue[str | None] = queue.SimpleQueue()
-        threading.Thread(target=read_lines, args=(inbox,), daemon=True,
-                         name="play-input").start()
+        keys = start_input(args, inbox)
         dice.inner, table.fair = make_dice(args.dice, session, args.seed, TypedDice(inbox))
         return TerminalTable(args, table, session, vtray, inbox, tracked=tracked,
-                             resumed=res.gid, event=ev).run()
+                             resumed=res.gid, event=ev, keys=keys).run()
 
 
 def say_calibration(session: TraySession, data_dir: Path) -> None:

@@ -1,0 +1,89 @@
+"""What a player types at `dialtray play`'s live screen stays in sight: the screen, not the
+terminal, echoes the line being typed (``ui/terminal/keyline.py``). Before, the half-typed
+decision was wiped by every redraw and each Enter left a stale copy of the screen's head."""
+
+from __future__ import annotations
+
+import queue
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pexpect
+import pyte
+from dialtray.ui.terminal.keyline import KeyLine
+
+BIN = Path(sys.executable).parent
+HEAD = "Crimson Skies: Air Action"
+
+
+class Terminal:
+    """An 80×24 terminal (pyte) fed by a pexpect child: what a player sees."""
+
+    def __init__(self, child: pexpect.spawn) -> None:
+        self.child = child
+        self.screen = pyte.Screen(80, 24)
+        self.stream = pyte.ByteStream(self.screen)
+        self.raw = b""
+
+    def lines(self) -> list[str]:
+        return [ln.rstrip() for ln in self.screen.display]
+
+    def pump(self, timeout: float) -> None:
+        try:
+            chunk = self.child.read_nonblocking(65536, timeout=timeout)
+        except pexpect.TIMEOUT:
+            return
+        self.raw += chunk
+        self.stream.feed(chunk)
+
+    def wait(self, seen: object, what: str, timeout: float = 60) -> None:
+        """Until ``seen(lines)`` holds (a callable), ``timeout`` s at most."""
+        end = time.monotonic() + timeout
+        while not seen(self.lines()):  # type: ignore[operator]
+            if time.monotonic() > end:
+                raise AssertionError(f"never on screen: {what}\n" + "\n".join(self.lines()))
+            self.pump(min(1.0, end - time.monotonic()))
+
+
+def test_the_line_being_typed_stays_on_screen_through_redraws(tmp_path: Path) -> None:
+    child = pexpect.spawn(str(BIN / "dialtray"),
+                          ["--data-dir", str(tmp_path), "play", "airaction", "--sim",
+                           "--seats", "human,bot", "--dice", "seeded", "--seed", "2026"],
+                          dimensions=(24, 80), timeout=60,
+                          env={"TERM": "xterm-256color", "PATH": "/usr/bin:/bin"})
+    term = Terminal(child)
+    try:
+        term.wait(lambda s: any("you may type: deploy P1" in ln for ln in s), "deploy offered")
+        child.send("deploy P")  # half typed: no Enter yet
+        term.wait(lambda s: "> deploy P" in s, "the half-typed line")
+        redrawn = len(term.raw)  # the screen redraws itself (twice a second at least)
+        term.wait(lambda s: term.raw.find(HEAD.encode(), redrawn) >= 0, "a redraw")
+        assert "> deploy P" in term.lines(), "\n".join(term.lines())
+        child.send("1\r")  # Enter as a terminal sends it
+        term.wait(lambda s: any("P1 played: deploy P1" in ln for ln in s), "deploy P1 played")
+        lines = term.lines()
+        assert lines[0].startswith(HEAD), "\n".join(lines)
+        assert sum(ln.startswith(HEAD) for ln in lines) == 1, "\n".join(lines)  # no stale head
+        assert all(len(ln) <= 80 for ln in lines)
+        child.send("quit\r")
+        child.expect(pexpect.EOF, timeout=30)
+        assert termios.tcgetattr(child.child_fd)[3] & termios.ECHO, "echo not restored"
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0, term.raw[-2000:]
+
+
+def test_keys_edit_the_line_as_a_terminal_would() -> None:
+    inbox: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+    keys = KeyLine(inbox)
+    keys.feed("speed A1 55\x7f\r\n")  # Backspace, then CR LF: one line
+    keys.feed("shoot A1 \x1b[Dfront\x1bOA\x17legal\n")  # arrows ignored, Ctrl-W a word
+    keys.feed("junk\x15more\r")  # Ctrl-U the whole line
+    keys.feed("\x04")  # Ctrl-D on an empty line: input ends
+    got = []
+    while not inbox.empty():
+        got.append(inbox.get())
+    assert got == ["speed A1 5", "shoot A1 legal", "more", None]
+    assert keys.text == ""
