@@ -87,3 +87,29 @@ def test_keys_edit_the_line_as_a_terminal_would() -> None:
         got.append(inbox.get())
     assert got == ["speed A1 5", "shoot A1 legal", "more", None]
     assert keys.text == ""
+
+
+def test_ctrl_c_stops_the_game_as_quit_does_and_says_how_to_carry_on(tmp_path: Path) -> None:
+    """Ctrl-C in the middle of play: the game stays stored, the screen says how to carry it on,
+    the log is written and replays; the terminal gets its echo back."""
+    child = pexpect.spawn(str(BIN / "dialtray"),
+                          ["--data-dir", str(tmp_path), "play", "airaction", "--sim",
+                           "--seats", "human,bot", "--dice", "seeded", "--seed", "2026"],
+                          dimensions=(24, 80), timeout=60,
+                          env={"TERM": "xterm-256color", "PATH": "/usr/bin:/bin"})
+    term = Terminal(child)
+    try:
+        term.wait(lambda s: any("you may type: deploy P1" in ln for ln in s), "deploy offered")
+        child.send("deploy P1\r")
+        term.wait(lambda s: any("P1 played: deploy P1" in ln for ln in s), "deploy P1 played")
+        child.sendintr()  # Ctrl-C, as the terminal sends it
+        child.expect(pexpect.EOF, timeout=30)
+        term.stream.feed(child.before)
+        assert termios.tcgetattr(child.child_fd)[3] & termios.ECHO, "echo not restored"
+    finally:
+        child.close(force=True)
+    text = "".join(term.screen.display)  # lines wrapped at 80 joined again
+    assert "stays stored as game 1: dialtray play --resume 1" in text, text
+    assert child.exitstatus == 130, text
+    logs = list((tmp_path / "games").glob("play-airaction-*.log"))
+    assert len(logs) == 1 and "deploy P1" in logs[0].read_text(), logs

@@ -237,16 +237,24 @@ class TerminalTable:
                          f"moved while the host was away: {', '.join(moved)} (flagged: put "
                          "them back)" if moved else "no dial moved while the host was away"))
         steady_gc()  # setup done: from here the host stores event by event (store.table)
-        if self.plain:
-            shown = self.plain_view()
-            print(shown, flush=True)
-            while not self.quit and not self.table.over:
-                if self.step():
-                    again = self.plain_view()
-                    if again != shown:
-                        print(again, flush=True)
-                        shown = again
-            return self.finish()
+        try:
+            self._play_plain() if self.plain else self._play_live()
+        except KeyboardInterrupt:  # Ctrl-C stops the game as 'quit' does: stored, said how
+            print("\ninterrupted (Ctrl-C)", flush=True)  # to carry on, its log written
+            return self.finish() or 130
+        return self.finish()
+
+    def _play_plain(self) -> None:
+        shown = self.plain_view()
+        print(shown, flush=True)
+        while not self.quit and not self.table.over:
+            if self.step():
+                again = self.plain_view()
+                if again != shown:
+                    print(again, flush=True)
+                    shown = again
+
+    def _play_live(self) -> None:
         last = -1.0
         echo = no_echo(stdin_fd()) if self.keys is not None else contextlib.nullcontext()
         with echo, Live(self.view(), console=self.console, auto_refresh=False,
@@ -258,7 +266,6 @@ class TerminalTable:
                     live.update(self.view(), refresh=True)
                     last = now
             live.update(self.view(), refresh=True)
-        return self.finish()
 
     def finish(self) -> int:
         t = self.t
