@@ -8,11 +8,12 @@ the argument and what it accepts, and exit status 2.
 from __future__ import annotations
 
 import argparse
+import difflib
 import math
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 
 class Parser(argparse.ArgumentParser):
@@ -25,6 +26,47 @@ class Parser(argparse.ArgumentParser):
         if message:
             sys.stderr.write(message)
         raise SystemExit(status)
+
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: Any = None) -> argparse.Namespace:
+        """As argparse's, but an unknown option is refused by the command it was given to
+        (`dialtray calibrate: unrecognized arguments: --port …`), not by `dialtray`, with the
+        option it is likely a slip for."""
+        ns: argparse.Namespace
+        ns, extras = self.parse_known_args(args, namespace)
+        if extras:
+            chosen = chosen_parser(self, ns)
+            chosen.error(f"unrecognized arguments: {' '.join(extras)}"
+                         f"{slip_hint(chosen, extras)}")
+        return ns
+
+
+def chosen_parser(parser: argparse.ArgumentParser,
+                  ns: argparse.Namespace) -> argparse.ArgumentParser:
+    """The (sub)command's parser that the words on the command line chose, deepest first."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            name = getattr(ns, action.dest or "", None)
+            if isinstance(name, str) and name in action.choices:
+                return chosen_parser(action.choices[name], ns)
+    return parser
+
+
+def slip_hint(parser: argparse.ArgumentParser, extras: Sequence[str]) -> str:
+    """``(did you mean --seed?)`` for a mistyped option; for ``--port`` where the port is a
+    positional argument, how to give it."""
+    options = [o for a in parser._actions for o in a.option_strings if o.startswith("--")]
+    positionals = {a.dest for a in parser._actions if not a.option_strings}
+    for word in extras:
+        name = word.split("=", 1)[0]
+        if not name.startswith("--"):
+            continue
+        if name[2:].replace("-", "_") in positionals:
+            return f" (give the {name[2:]} without {name}: {parser.prog} … {name[2:].upper()})"
+        close = difflib.get_close_matches(name, options, n=1, cutoff=0.75)
+        if close:
+            return f" (did you mean {close[0]}?)"
+    return ""
 
 
 def int_range(lo: int | None = None, hi: int | None = None) -> Callable[[str], int]:
