@@ -69,6 +69,39 @@ def slip_hint(parser: argparse.ArgumentParser, extras: Sequence[str]) -> str:
     return ""
 
 
+def lend_examples(parser: argparse.ArgumentParser) -> None:
+    """A sub-command with no examples of its own (``dialtray judge vp --help``) shows its
+    parent's example lines that run it, so every ``--help`` ends with a line to copy."""
+    for action in parser._actions:
+        if not isinstance(action, argparse._SubParsersAction):
+            continue
+        lines = (parser.epilog or "").splitlines()
+        for sub in action.choices.values():
+            if not sub.epilog:
+                mine = examples_of(lines, sub.prog)
+                if mine:
+                    sub.epilog = "examples:\n" + "\n".join(mine)
+                    sub.formatter_class = argparse.RawDescriptionHelpFormatter
+            lend_examples(sub)
+
+
+def examples_of(lines: Sequence[str], prog: str) -> list[str]:
+    """The lines that start with ``prog`` (and their indented continuation lines)."""
+    out: list[str] = []
+    depth = -1  # the indent of the example being taken, -1 when none is
+    for line in lines:
+        text = line.strip()
+        indent = len(line) - len(line.lstrip())
+        if text == prog or text.startswith(prog + " "):
+            out.append(line)
+            depth = indent
+        elif depth >= 0 and text and indent > depth and not text.startswith("dialtray"):
+            out.append(line)
+        else:
+            depth = -1
+    return out
+
+
 def int_range(lo: int | None = None, hi: int | None = None) -> Callable[[str], int]:
     """A whole number within lo..hi (either bound may be open)."""
 

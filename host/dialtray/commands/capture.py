@@ -41,7 +41,7 @@ examples:
   dialtray capture --dock 0 --from-photos shots/ --base my-plane.json --out my-plane.json
   dialtray capture --dock 2 --from-photos genghis/ --base genghis.json --out figures/genghis.json
   dialtray capture --dock 1 --camera 0 --base genghis.json --out figures/genghis.json
-  dialtray capture --dock 3 --camera 0 --port /dev/ttyACM0 --clicks combat=12 --clicks speed=8 \
+  dialtray capture --dock 3 --camera 0 --port /dev/ttyACM0 --clicks combat=12 --clicks speed=8 \\
       --base new-plane.json --out figures/new-plane.json
 """
 

@@ -46,6 +46,10 @@ def register(subparsers: Any) -> None:
             "Files for building the tray, generated from the firmware's pin map "
             "(firmware/dialrig/config.py) so they can never disagree with it."
         ),
+        epilog=("examples:\n"
+                "  dialtray hardware docs --out /tmp/hw    wiring.md and bom.csv of the pin map\n"
+                "  dialtray hardware target --detents 12   a printable zeroing target (SVG)"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="hardware_command", metavar="ACTION")
     parser.set_defaults(func=lambda _args: _usage(parser))
