@@ -116,9 +116,11 @@ def play(args: argparse.Namespace, table: Table, session: TraySession, turn: obj
     narrator = Narrator(t, args.clicks, pause)
     t.on_change = narrator
     tracked = CommandTable.open(StorePlace.of(args), t, session, "demo")
-    print("binding: " + ", ".join(f"{s.text()}={d.figure}"
-                                  + ("" if d.kind in ("combat", "speed") else f" {d.kind}")
-                                  for s, d in t.binding.items() if s.dial == 0), flush=True)
+    bound = ", ".join(f"{s.text()}={d.figure}"
+                      + ("" if d.kind in ("combat", "speed") else f" {d.kind}")
+                      for s, d in t.binding.items() if s.dial == 0)
+    print("binding: " + (bound or f"none ({TITLES[args.game]} has no dial on the tray's "
+                                  "docks; the tray rolls the dice)"), flush=True)
     tracked.sync()
     if t.phase != PLAY:
         print("start check — the tray waits for: " + "; ".join(t.waiting_for()), flush=True)
@@ -130,6 +132,12 @@ def play(args: argparse.Namespace, table: Table, session: TraySession, turn: obj
             tracked.pump(0.5)
     except Stuck as e:
         raise UserError(f"the demo got stuck: {e}") from e
+    except KeyboardInterrupt:  # Ctrl-C: what becomes of the half-played game, said
+        gid = tracked.recording.recorder.gid
+        print(f"\ndemo stopped: its game stays stored as game {gid}, not over (dialtray play "
+              f"--resume {gid} --sim carries it on; dialtray games --close {gid} --reason "
+              "TEXT closes it)", flush=True)
+        raise
     finally:
         tracked.close()
     narrator(t)
