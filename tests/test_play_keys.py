@@ -113,3 +113,24 @@ def test_ctrl_c_stops_the_game_as_quit_does_and_says_how_to_carry_on(tmp_path: P
     assert child.exitstatus == 130, text
     logs = list((tmp_path / "games").glob("play-airaction-*.log"))
     assert len(logs) == 1 and "deploy P1" in logs[0].read_text(), logs
+
+
+def test_fasa_at_80_columns_wraps_between_words(tmp_path: Path) -> None:
+    """`play fasa` prints each plane's sheet as one long line: at a terminal it is wrapped
+    between words, continuation indented (the terminal's own wrap cut words in half)."""
+    child = pexpect.spawn(str(BIN / "dialtray"),
+                          ["--data-dir", str(tmp_path), "play", "fasa", "--dice", "seeded",
+                           "--seats", "human,bot"],
+                          dimensions=(24, 80), timeout=60,
+                          env={"TERM": "xterm-256color", "PATH": "/usr/bin:/bin"})
+    term = Terminal(child)
+    try:
+        term.wait(lambda s: any(ln.endswith("plot (hidden):") for ln in s), "the plot asked")
+        lines = term.lines()
+        child.send("quit\r")
+        child.expect(pexpect.EOF, timeout=30)
+    finally:
+        child.close(force=True)
+    cut = [ln for ln in lines if len(ln) >= 80]  # a line the terminal had to wrap
+    assert not cut, "\n".join(lines)
+    assert any("rockets_s1 FK/FL" in ln for ln in lines), "\n".join(lines)

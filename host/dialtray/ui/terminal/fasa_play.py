@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import copy
 import logging
+import textwrap
 from collections import deque
 from typing import Any
 
@@ -93,6 +94,16 @@ def run(args: argparse.Namespace) -> int:
             vtray.close()
 
 
+def fitted(line: str, width: int) -> str:
+    """``line`` wrapped between words to ``width`` - 1 columns (a full last column makes some
+    terminals add a blank line), each continuation indented two more than the line."""
+    if len(line) < width:
+        return line
+    lead = len(line) - len(line.lstrip(" "))
+    return "\n".join(textwrap.wrap(line, width - 1, subsequent_indent=" " * (lead + 2),
+                                    break_on_hyphens=False)) or line
+
+
 class FasaPlay:
     """The game at the terminal: bots, hidden plots, typed actions, the view, the log."""
 
@@ -122,6 +133,10 @@ class FasaPlay:
     # ---- output ---------------------------------------------------------------------------
 
     def say(self, text: str, style: str | None = None) -> None:
+        """A line as it is; at a terminal wrapped at its width between words, continuation
+        lines indented under their line (the terminal's own wrap cut words in half)."""
+        if self.console.is_terminal:
+            text = "\n".join(fitted(line, self.console.width) for line in text.split("\n"))
         self.console.print(text, style=style)
 
     def show(self) -> None:
