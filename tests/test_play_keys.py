@@ -56,6 +56,8 @@ def test_the_line_being_typed_stays_on_screen_through_redraws(tmp_path: Path) ->
     term = Terminal(child)
     try:
         term.wait(lambda s: any("you may type: deploy P1" in ln for ln in s), "deploy offered")
+        # no dial is due: the sim's example is the syntax, not a turn the tracker would flag
+        assert any(ln.endswith("; sim: turn DOCK DIAL N") for ln in term.lines())
         child.send("deploy P")  # half typed: no Enter yet
         term.wait(lambda s: "> deploy P" in s, "the half-typed line")
         redrawn = len(term.raw)  # the screen redraws itself (twice a second at least)

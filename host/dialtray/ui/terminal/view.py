@@ -147,8 +147,10 @@ def render(v: TableView, *, humans: Sequence[str], narration: Sequence[str],
             bottom.append(cut(f"{v.to_move} (a bot) is deciding"))
     bottom += [cut(a) for a in asks[-2:]]
     hint = "type: a decision, legal, more, wait, dispute X, quit"
-    if sim and v.docks:
-        hint += "; sim: turn 0 speed -4"
+    if sim and v.docks:  # the virtual tray's dials turned by typing: the dial due, if one is
+        d = v.due[0] if v.due else None  # (an example that fits this game, never a mistake)
+        hint += (f"; sim: turn {d.dock} {'combat' if d.reader == 0 else 'speed'} {d.clicks}"
+                 if d is not None else "; sim: turn DOCK DIAL N")
     bottom.append(cut(hint))
     if typing is not None:  # its end stays in sight (and room for the cursor)
         bottom.append("> " + (typing if len(typing) <= width - 3 else
