@@ -35,6 +35,9 @@ BAD_ARGUMENTS: list[tuple[list[str], list[str]]] = [
       "`dialtray play --help`"]),
     (["calibrate", "--dock", "0", "--port", "/dev/ttyACM0"],
      ["dialtray calibrate:", "give the port without --port"]),
+    # the hub's README and --help showed this very line (`hub run … --event spring`)
+    (["hub", "run", "--broker", "mqtt.local:1883", "--event", "spring"],
+     ["dialtray hub run:", "(give --event before 'run': dialtray hub --event … run …)"]),
     (["demo", "--docks", "1"], ["--docks", "2..8"]),
     (["demo", "--docks", "17"], ["--docks", "2..8"]),
     (["demo", "--docks", "4"], ["--docks", "needs", "8"]),

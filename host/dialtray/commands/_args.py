@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import itertools
 import math
 import sys
 from collections.abc import Callable, Sequence
@@ -35,32 +36,38 @@ class Parser(argparse.ArgumentParser):
         ns: argparse.Namespace
         ns, extras = self.parse_known_args(args, namespace)
         if extras:
-            chosen = chosen_parser(self, ns)
-            chosen.error(f"unrecognized arguments: {' '.join(extras)}"
-                         f"{slip_hint(chosen, extras)}")
+            chain = chosen_parsers(self, ns)
+            chain[-1].error(f"unrecognized arguments: {' '.join(extras)}"
+                            f"{slip_hint(chain, extras)}")
         return ns
 
 
-def chosen_parser(parser: argparse.ArgumentParser,
-                  ns: argparse.Namespace) -> argparse.ArgumentParser:
-    """The (sub)command's parser that the words on the command line chose, deepest first."""
+def chosen_parsers(parser: argparse.ArgumentParser,
+                   ns: argparse.Namespace) -> list[argparse.ArgumentParser]:
+    """The parsers the words on the command line chose: ``dialtray``, its command, its verb."""
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             name = getattr(ns, action.dest or "", None)
             if isinstance(name, str) and name in action.choices:
-                return chosen_parser(action.choices[name], ns)
-    return parser
+                return [parser, *chosen_parsers(action.choices[name], ns)]
+    return [parser]
 
 
-def slip_hint(parser: argparse.ArgumentParser, extras: Sequence[str]) -> str:
+def slip_hint(chain: Sequence[argparse.ArgumentParser], extras: Sequence[str]) -> str:
     """``(did you mean --seed?)`` for a mistyped option; for ``--port`` where the port is a
-    positional argument, how to give it."""
+    positional argument, how to give it; for an option of the command given after its verb
+    (``dialtray hub run --event x``), where it goes."""
+    parser = chain[-1]
     options = [o for a in parser._actions for o in a.option_strings if o.startswith("--")]
     positionals = {a.dest for a in parser._actions if not a.option_strings}
     for word in extras:
         name = word.split("=", 1)[0]
         if not name.startswith("--"):
             continue
+        for outer, inner in itertools.pairwise(chain[1:]):
+            if any(name in a.option_strings for a in outer._actions):
+                verb = inner.prog.rsplit(" ", 1)[-1]
+                return f" (give {name} before {verb!r}: {outer.prog} {name} … {verb} …)"
         if name[2:].replace("-", "_") in positionals:
             return f" (give the {name[2:]} without {name}: {parser.prog} … {name[2:].upper()})"
         close = difflib.get_close_matches(name, options, n=1, cutoff=0.75)
@@ -86,13 +93,17 @@ def lend_examples(parser: argparse.ArgumentParser) -> None:
 
 
 def examples_of(lines: Sequence[str], prog: str) -> list[str]:
-    """The lines that start with ``prog`` (and their indented continuation lines)."""
+    """The lines that run ``prog`` (``dialtray hub run``, also ``dialtray hub --event x run``)
+    and their indented continuation lines."""
     out: list[str] = []
     depth = -1  # the indent of the example being taken, -1 when none is
+    parent, _, verb = prog.rpartition(" ")
     for line in lines:
         text = line.strip()
         indent = len(line) - len(line.lstrip())
-        if text == prog or text.startswith(prog + " "):
+        words = text.split()
+        if text == prog or text.startswith(prog + " ") or (
+                text.startswith(parent + " --") and verb in words[:8]):
             out.append(line)
             depth = indent
         elif depth >= 0 and text and indent > depth and not text.startswith("dialtray"):
