@@ -22,6 +22,7 @@ from dialtray.rules.core.errors import DiceError, InvalidActionError
 from dialtray.store.table import steady_gc
 from dialtray.table import Over
 from dialtray.table import Table as GameTable
+from dialtray.table.errors import TableError
 from dialtray.table.narrate import plain
 from dialtray.table.start import Table, log_path, write_log
 from dialtray.table.stored import CommandTable, StorePlace, resync
@@ -242,6 +243,13 @@ class TerminalTable:
         except KeyboardInterrupt:  # Ctrl-C stops the game as 'quit' does: stored, said how
             print("\ninterrupted (Ctrl-C)", flush=True)  # to carry on, its log written
             return self.finish() or 130
+        except TableError as e:  # the store failed mid-game (a full disk): what is kept
+            rec = self.tracked.recording.recorder
+            if str(rec.store.path) not in str(e):
+                raise
+            raise TableError(f"{e}; the game is stored up to there: once the store can be "
+                             f"written again, `dialtray play --resume {rec.gid}` carries it on",
+                             e.status) from e
         return self.finish()
 
     def _play_plain(self) -> None:
