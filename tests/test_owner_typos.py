@@ -46,3 +46,20 @@ def test_a_misspelt_hero_ability_lists_the_abilities_as_words(tmp_path: Path) ->
     assert ("field abilities[0]: 'unbreakabel' is not one of: lucky, powerful, quick, "
             "regenerative, unbreakable (did you mean 'unbreakable'?)") in out, out
     assert "[" not in out.split("field abilities[0]")[1], out  # no Python list
+
+
+def test_a_file_that_is_not_there_is_a_usage_error_not_a_broken_rule(tmp_path: Path) -> None:
+    for argv in (["fasa", "sheet", "check", "condor.json"],
+                 ["skyace", "hero", "check", "condor.json"]):
+        r = dialtray(*argv, cwd=tmp_path)
+        assert r.returncode == 2, r  # 1 is "a rule broken", 2 "a usage error" (their --help)
+        assert r.stderr.strip() == f"dialtray {argv[0]}: condor.json: cannot read it: No such " \
+                                   "file or directory", r.stderr
+
+
+def test_a_table_file_that_is_not_json_is_named_as_a_file(tmp_path: Path) -> None:
+    (tmp_path / "weapons.json").write_text('{"id": "weapons",\n "rows": [1, 2,]}\n')
+    r = dialtray("fasa", "tables", "check", ".", cwd=tmp_path)
+    assert r.returncode == 1, r
+    assert "weapons.json: field (whole document): not valid JSON: " in r.stdout, r.stdout
+    assert "figure weapons" not in r.stdout, r.stdout  # a table is not a figure

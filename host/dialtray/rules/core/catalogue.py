@@ -122,10 +122,11 @@ def load_document(
     p = Path(path)
     try:
         doc = json.loads(p.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise CatalogueError(str(p), p.stem, "(whole document)", f"not valid JSON: {exc}") from None
+    except json.JSONDecodeError as exc:  # (no "figure NAME": the file is named, and may be
+        raise CatalogueError(str(p), "-", "(whole document)",  # a table, a sheet, a map)
+                             f"not valid JSON: {exc}") from None
     except UnicodeDecodeError as exc:
-        raise CatalogueError(str(p), p.stem, "(whole document)", f"not UTF-8: {exc}") from None
+        raise CatalogueError(str(p), "-", "(whole document)", f"not UTF-8: {exc}") from None
     return validate_document(doc, schema, str(p), id_field, semantic)
 
 
