@@ -4,7 +4,9 @@ decision was wiped by every redraw and each Enter left a stale copy of the scree
 
 from __future__ import annotations
 
+import os
 import queue
+import signal
 import sys
 import termios
 import time
@@ -69,6 +71,16 @@ def test_the_line_being_typed_stays_on_screen_through_redraws(tmp_path: Path) ->
         assert lines[0].startswith(HEAD), "\n".join(lines)
         assert sum(ln.startswith(HEAD) for ln in lines) == 1, "\n".join(lines)  # no stale head
         assert all(len(ln) <= 80 for ln in lines)
+        # Ctrl-Z and `fg`: stopped, the shell hands the terminal back cooked and echoing (as
+        # bash does), continued; the screen takes cbreak back and shows the typed line again
+        os.kill(child.pid, signal.SIGSTOP)
+        attrs = termios.tcgetattr(child.child_fd)
+        attrs[3] |= termios.ECHO | termios.ICANON
+        termios.tcsetattr(child.child_fd, termios.TCSANOW, attrs)
+        os.kill(child.pid, signal.SIGCONT)
+        child.send("leg")
+        term.wait(lambda s: "> leg" in s, "the line typed after fg")
+        child.send("\x15")  # Ctrl-U: the line let go
         child.send("quit\r")
         child.expect(pexpect.EOF, timeout=30)
         assert termios.tcgetattr(child.child_fd)[3] & termios.ECHO, "echo not restored"

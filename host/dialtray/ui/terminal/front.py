@@ -265,12 +265,14 @@ class TerminalTable:
     def _play_live(self) -> None:
         last = -1.0
         echo = no_echo(stdin_fd()) if self.keys is not None else contextlib.nullcontext()
-        with echo, Live(self.view(), console=self.console, auto_refresh=False,
-                        transient=False) as live:
+        with echo as cbreak, Live(self.view(), console=self.console, auto_refresh=False,
+                                  transient=False) as live:
             while not self.quit and not self.table.over:
                 changed = self.step()
                 now = time.monotonic()
                 if changed or now - last > 0.5:
+                    if cbreak is not None and cbreak.kept():  # back from Ctrl-Z: the shell's
+                        self.console.clear()  # lines cleared, the screen drawn whole
                     live.update(self.view(), refresh=True)
                     last = now
             live.update(self.view(), refresh=True)

@@ -97,20 +97,46 @@ def can_edit(fd: int) -> bool:
         return False
 
 
+class Cbreak:
+    """The terminal kept in cbreak mode without echo while the live screen runs."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def kept(self) -> bool:
+        """Put cbreak back if something turned echo on again; True when it had to (the screen
+        is then redrawn whole). Why: after Ctrl-Z and `fg` the shell hands the terminal back
+        cooked and echoing (it restores what it saved), the typed line invisible again."""
+        import termios
+        import tty
+
+        try:
+            if not termios.tcgetattr(self.fd)[3] & (termios.ECHO | termios.ICANON):
+                return False
+            tty.setcbreak(self.fd, termios.TCSANOW)
+        except termios.error:
+            return False
+        return True
+
+
 @contextlib.contextmanager
-def no_echo(fd: int) -> Iterator[None]:
-    """The terminal in cbreak mode without echo for the block; restored however it ends."""
+def no_echo(fd: int) -> Iterator[Cbreak | None]:
+    """The terminal in cbreak mode without echo for the block; restored however it ends.
+    Ctrl-Z is left to its default (a Python handler that stops the program inside it left the
+    main loop's timed queue wait waiting forever once continued, CPython 3.11): the shell's
+    line editor sets its own modes, and the main loop puts cbreak back after `fg`
+    (``Cbreak.kept``)."""
     import termios
     import tty
 
     try:
         saved = termios.tcgetattr(fd)
     except termios.error:
-        yield
+        yield None
         return
     try:
         tty.setcbreak(fd, termios.TCSANOW)
-        yield
+        yield Cbreak(fd)
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
 
