@@ -38,3 +38,23 @@ def test_ctrl_c_in_the_demo_says_the_game_stays_stored(tmp_path: Path) -> None:
     assert proc.returncode == 130, seen + out
     assert ("demo stopped: its game stays stored as game 1, not over (dialtray play --resume 1 "
             "--sim carries it on; dialtray games --close 1 --reason TEXT closes it)") in out, out
+
+
+def test_at_an_80_column_terminal_the_narration_wraps_between_words(tmp_path: Path) -> None:
+    """A newcomer's first command at an 80-column terminal: the narration's lines (100-180
+    characters: flags, confirmations, the binding) wrapped between words, continuations
+    indented; the terminal's own wrap cut words in half."""
+    import pexpect
+
+    child = pexpect.spawn(str(BIN / "dialtray"), ["--data-dir", str(tmp_path), "demo",
+                                                 "--game", "aces", "--fast"],
+                          dimensions=(24, 80), timeout=120, encoding="utf-8",
+                          env={"TERM": "dumb", "PATH": "/usr/bin:/bin"})
+    child.expect(pexpect.EOF)
+    child.close()
+    out = child.before.replace("\r\n", "\n")
+    assert child.exitstatus == 0, out[-2000:]
+    said = [ln for ln in out.splitlines() if ln.startswith(("  > ", "  ! ", "    ", "binding"))]
+    assert len(said) > 50, out[:2000]
+    assert max(len(ln) for ln in said) < 80, [ln for ln in said if len(ln) >= 80][:3]
+    assert any(ln.startswith("binding: dock 0 combat=") for ln in said), out[:1000]

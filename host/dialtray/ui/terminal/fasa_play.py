@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import copy
 import logging
-import textwrap
 from collections import deque
 from typing import Any
 
@@ -55,6 +54,7 @@ from dialtray.ui.terminal.fasa_seat import (
     seal,
 )
 from dialtray.ui.terminal.fasa_view import event_lines, status, write_sheets
+from dialtray.ui.terminal.fit import fitted
 from dialtray.virtual.factory import start_virtual
 
 log = logging.getLogger(__name__)
@@ -92,16 +92,6 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if vtray is not None:
             vtray.close()
-
-
-def fitted(line: str, width: int) -> str:
-    """``line`` wrapped between words to ``width`` - 1 columns (a full last column makes some
-    terminals add a blank line), each continuation indented two more than the line."""
-    if len(line) < width:
-        return line
-    lead = len(line) - len(line.lstrip(" "))
-    return "\n".join(textwrap.wrap(line, width - 1, subsequent_indent=" " * (lead + 2),
-                                    break_on_hyphens=False)) or line
 
 
 class FasaPlay:
