@@ -148,3 +148,37 @@ def test_fasa_at_80_columns_wraps_between_words(tmp_path: Path) -> None:
     cut = [ln for ln in lines if len(ln) >= 80]  # a line the terminal had to wrap
     assert not cut, "\n".join(lines)
     assert any("rockets_s1 FK/FL" in ln for ln in lines), "\n".join(lines)
+
+
+def test_typed_dice_are_asked_and_shown_on_the_live_screen(tmp_path: Path) -> None:
+    """--dice typed: while the engine waits for the faces the live screen shows the ask and the
+    faces as they are typed (it does not redraw itself then, and the terminal does not echo)."""
+    child = pexpect.spawn(str(BIN / "dialtray"),
+                          ["--data-dir", str(tmp_path), "play", "airaction", "--sim",
+                           "--seats", "human,bot", "--dice", "typed"],
+                          dimensions=(24, 80), timeout=60,
+                          env={"TERM": "xterm-256color", "PATH": "/usr/bin:/bin"})
+    term = Terminal(child)
+    try:
+        for faces in ("3 4", "5 6"):  # the first player, before the live screen starts
+            term.wait(lambda s: any("roll 2 d6 for first player" in ln for ln in s),
+                      "the first ask")
+            child.send(faces + "\r")
+        term.wait(lambda s: any("you may type: deploy P1" in ln for ln in s), "deploy offered")
+        child.send("deploy P1\r")
+        term.wait(lambda s: any("roll 2 d6 for initiative, then type the faces" in ln
+                                for ln in s), "the ask on the live screen")
+        child.send("1 x")
+        term.wait(lambda s: "> 1 x" in s, "the faces as they are typed")
+        child.send("\r")
+        term.wait(lambda s: any(ln.startswith("faces are 1-6: roll 2 d6 for initiative")
+                                for ln in s), "the faces refused, asked again")
+        child.send("1 2\r")
+        term.wait(lambda s: any("roll 2 d6 for initiative" in ln for ln in s), "P2's ask")
+        child.send("6 6\r")
+        term.wait(lambda s: any("P2 rolls 6+6 (initiative)" in ln for ln in s), "the rolls")
+        assert any("P1 rolls 1+2 (initiative)" in ln for ln in term.lines()), term.lines()
+        child.send("quit\r")
+        child.expect(pexpect.EOF, timeout=30)
+    finally:
+        child.close(force=True)

@@ -12,6 +12,7 @@ import queue
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
@@ -55,23 +56,42 @@ def start_input(args: argparse.Namespace,
 
 class TypedDice:
     """``--dice typed``: the engine asks for real dice; the next line typed is their faces (the
-    play loop's input thread owns the terminal, so the faces come through its queue)."""
+    play loop's input thread owns the terminal, so the faces come through its queue). On the
+    live screen (``show`` set by ``TerminalTable``) the ask and the faces being typed are drawn
+    by the screen while the engine waits: it does not redraw itself then, and the terminal no
+    longer echoes (``keyline``)."""
 
     def __init__(self, inbox: queue.SimpleQueue[str | None]) -> None:
         self.inbox = inbox
         self.console = Console(stderr=True)
+        self.show: Callable[[str], None] | None = None
+        self.note = ""  # why the last faces were not taken, said with the next ask
 
     def __call__(self, count: int, purpose: str) -> list[int]:
-        self.console.print(f"[bold magenta]roll {count} d6 for {purpose}, then type the "
-                           "faces[/]")
-        line = self.inbox.get()
+        ask = f"{self.note}roll {count} d6 for {purpose}, then type the faces"
+        self.note = ""
+        if self.show is None:
+            self.console.print(f"[bold magenta]{ask}[/]")
+            line = self.inbox.get()
+        else:
+            line = self._shown(ask, self.show)
         if line is None:
             raise DiceError(f"{purpose}: input ended while dice were asked for")
         try:
             return [int(tok) for tok in line.replace(",", " ").split()]
         except ValueError:
-            self.console.print("faces are numbers 1-6, separated by spaces")
+            if self.show is None:
+                self.console.print("faces are numbers 1-6, separated by spaces")
+            self.note = "faces are 1-6: "
             return []
+
+    def _shown(self, ask: str, show: Callable[[str], None]) -> str | None:
+        while True:
+            show(ask)
+            try:
+                return self.inbox.get(timeout=0.1)
+            except queue.Empty:
+                continue
 
 
 class TerminalTable:
@@ -80,8 +100,10 @@ class TerminalTable:
     def __init__(self, args: argparse.Namespace, table: Table, session: TraySession,
                  vtray: Any, inbox: queue.SimpleQueue[str | None], *,
                  tracked: CommandTable | None = None, resumed: int | None = None,
-                 event: Any = None, keys: KeyLine | None = None) -> None:
+                 event: Any = None, keys: KeyLine | None = None,
+                 typed: TypedDice | None = None) -> None:
         self.args = args
+        self.typed = typed  # --dice typed: its ask drawn on the live screen
         self.built = table
         self.t = table.tracker
         self.vtray = vtray
@@ -192,12 +214,13 @@ class TerminalTable:
 
     # ---- the loop ---------------------------------------------------------------------------
 
-    def view(self) -> Any:
+    def view(self, ask: str = "") -> Any:
         size = self.console.size
         return render(self.table.view(), humans=self.humans, narration=self.table.narration,
                       messages=self.messages[-3:], sim=self.vtray is not None,
                       width=size.width, height=size.height, page=self.page,
-                      asks=self.table.asks, typing=None if self.keys is None else self.keys.text)
+                      asks=[*self.table.asks, ask] if ask else self.table.asks,
+                      typing=None if self.keys is None else self.keys.text)
 
     def plain_view(self) -> str:
         return "\n".join(plain_lines(self.table.view(), self.humans, self.page))
@@ -267,6 +290,8 @@ class TerminalTable:
         echo = no_echo(stdin_fd()) if self.keys is not None else contextlib.nullcontext()
         with echo as cbreak, Live(self.view(), console=self.console, auto_refresh=False,
                                   transient=False) as live:
+            if self.typed is not None:  # the engine waits for typed faces: the screen shows
+                self.typed.show = lambda ask: live.update(self.view(ask), refresh=True)
             while not self.quit and not self.table.over:
                 changed = self.step()
                 now = time.monotonic()
@@ -276,6 +301,8 @@ class TerminalTable:
                     live.update(self.view(), refresh=True)
                     last = now
             live.update(self.view(), refresh=True)
+        if self.typed is not None:
+            self.typed.show = None  # the live screen is gone: asked on a line of its own
 
     def finish(self) -> int:
         t = self.t

@@ -101,7 +101,8 @@ def run(args: argparse.Namespace) -> int:
                 session.set_timing(config.DEFAULT_SETTLE_MS, config.DEFAULT_SAMPLE_MS)
             inbox: queue.SimpleQueue[str | None] = queue.SimpleQueue()
             keys = start_input(args, inbox)
-            source, fair = make_dice(args.dice, session, args.seed, TypedDice(inbox))
+            typed = TypedDice(inbox)
+            source, fair = make_dice(args.dice, session, args.seed, typed)
             table = new_table(args.game, source, args.seed, args.turns, args.docks,
                               args.docks_file, args.figures, timing=Timing(), make=None if
                               body is None else lambda d: paired_setup(args.game, body, d,
@@ -111,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
             if ev is not None:
                 table.extra = record_extra(ev, body, table.setup.game.seats())
             return TerminalTable(args, table, session, vtray, inbox, event=ev,
-                                 keys=keys).run()
+                                 keys=keys, typed=typed).run()
     finally:
         if vtray is not None:
             vtray.close()
@@ -125,7 +126,8 @@ def run_camera_only(args: argparse.Namespace) -> int:
 
     dice = "seeded" if args.dice in ("fair", "tray") else args.dice
     inbox: queue.SimpleQueue[str | None] = queue.SimpleQueue()
-    source, _ = make_dice(dice, None, args.seed, TypedDice(inbox))
+    typed = TypedDice(inbox)
+    source, _ = make_dice(dice, None, args.seed, typed)
     table = new_table(args.game, source, args.seed, args.turns, args.docks, args.docks_file,
                       args.figures, timing=Timing())
     try:
@@ -139,7 +141,7 @@ def run_camera_only(args: argparse.Namespace) -> int:
     keys = start_input(args, inbox)
     with link:
         return TerminalTable(args, table, link, None, inbox,  # type: ignore[arg-type]
-                             keys=keys).run()
+                             keys=keys, typed=typed).run()
 
 
 def run_resumed(args: argparse.Namespace, res: Resuming, ev: Any = None) -> int:
@@ -176,9 +178,10 @@ def resume_on(args: argparse.Namespace, res: Resuming, port: str, vtray: Any,
             session.set_timing(config.DEFAULT_SETTLE_MS, config.DEFAULT_SAMPLE_MS)
         inbox: queue.SimpleQueue[str | None] = queue.SimpleQueue()
         keys = start_input(args, inbox)
-        dice.inner, table.fair = make_dice(args.dice, session, args.seed, TypedDice(inbox))
+        typed = TypedDice(inbox)
+        dice.inner, table.fair = make_dice(args.dice, session, args.seed, typed)
         return TerminalTable(args, table, session, vtray, inbox, tracked=tracked,
-                             resumed=res.gid, event=ev, keys=keys).run()
+                             resumed=res.gid, event=ev, keys=keys, typed=typed).run()
 
 
 def say_calibration(session: TraySession, data_dir: Path) -> None:
