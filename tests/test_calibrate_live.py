@@ -78,6 +78,7 @@ def test_calibrating_a_dial_finds_its_clicks_direction_and_zero(tmp_path: Path) 
     assert builder.statuses[-1].done and not any(st.done for st in builder.statuses[:-1])
     text = shown.getvalue()
     assert f"waiting for the tray on {tray.port} to answer" in text
+    assert f"(firmware 0.1.0, 1 dock) on {tray.port}" in text  # (was "1 docks")
     assert "dock 0 combat: waiting for click 0 to settle: put the dial on click 0" in text
     # whole lines even on a narrow console: a pipe or a log gets one line per step
     assert re.search(r"^  dock 0 combat: click 3: raw \d+, direction reading rises clockwise "

@@ -90,6 +90,25 @@ def test_hardware_docs_outside_a_clone_needs_out(monkeypatch: pytest.MonkeyPatch
     assert "give --out DIR" in capsys.readouterr().err
 
 
+def test_hardware_docs_in_a_clone_with_a_copy_installed_says_to_install_editable(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    """README's "Try it" installs a copy (pip install '.[sim]'); a builder who then edits the
+    pin map in the clone and runs `dialtray hardware docs` there is told why it refuses."""
+    from dialtray.commands import hardware
+
+    (tmp_path / "firmware" / "dialrig").mkdir(parents=True)
+    (tmp_path / "firmware" / "dialrig" / "config.py").write_text("")
+    (tmp_path / "hardware").mkdir()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(hardware, "clone_hardware_dir", lambda: None)
+    assert cli.main(["--data-dir", str(tmp_path / "data"), "hardware", "docs"]) == 2
+    err = capsys.readouterr().err
+    assert "not this clone's firmware/dialrig/config.py; install it editable (pip install -e .)" \
+        in err, err
+    assert not any((tmp_path / "hardware").iterdir())
+
+
 def test_a_commands_own_log_argument_does_not_turn_on_the_log(tmp_path: Path,
                                                                capsys: pytest.CaptureFixture[str]
                                                                ) -> None:

@@ -29,6 +29,15 @@ BAD_ARGUMENTS: list[tuple[list[str], list[str]]] = [
     (["sim", "--corrupt", "5"], ["--corrupt", "write 0.05"]),
     (["sim", "--script", "/nonexistent/turns.txt"], ["--script", "no such file"]),
     (["sim", "--bogus"], ["unrecognized arguments", "--bogus"]),
+    # an unknown option: refused by its command, with the likely slip (before: `dialtray:`)
+    (["play", "airaction", "--sim", "--sead", "3"],
+     ["dialtray play: unrecognized arguments: --sead 3 (did you mean --seed?)",
+      "`dialtray play --help`"]),
+    (["calibrate", "--dock", "0", "--port", "/dev/ttyACM0"],
+     ["dialtray calibrate:", "give the port without --port"]),
+    # the hub's README and --help showed this very line (`hub run … --event spring`)
+    (["hub", "run", "--broker", "mqtt.local:1883", "--event", "spring"],
+     ["dialtray hub run:", "(give --event before 'run': dialtray hub --event … run …)"]),
     (["demo", "--docks", "1"], ["--docks", "2..8"]),
     (["demo", "--docks", "17"], ["--docks", "2..8"]),
     (["demo", "--docks", "4"], ["--docks", "needs", "8"]),

@@ -99,3 +99,25 @@ def test_flash_without_a_tray_says_so_after_the_plan(tmp_path: Path) -> None:
                        timeout=120)
     assert r.returncode == 1
     assert "no tray found on USB" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_flash_in_a_clone_whose_pin_map_differs_from_the_installed_one_refuses(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A builder edits firmware/dialrig/config.py in a clone installed as a copy (README's Try
+    it: pip install '.[sim]') and runs `dialtray flash` there: flash copies the installed
+    firmware, so it refuses, naming the file and what to do (before: it flashed the old pin
+    map without a word)."""
+    shutil.copytree(deploy.firmware_dir(), tmp_path / "firmware",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    config = tmp_path / "firmware" / "dialrig" / "config.py"
+    config.write_text(config.read_text() + "\n# a builder's edit\n")
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["--data-dir", str(tmp_path / "data"), "flash", "--dry-run"]) == 2
+    out, err = capsys.readouterr()
+    assert err.strip() == (
+        "dialtray flash: this clone's firmware/dialrig/config.py differs from the firmware "
+        "installed with dialtray, which is what flash copies: install this clone (pip install "
+        "-e .) to flash its firmware, or run flash outside the clone to flash the installed "
+        "one"), err
+    assert out == ""

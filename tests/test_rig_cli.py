@@ -62,6 +62,18 @@ def test_sim_runs_piped_commands_and_names_the_bad_line(tmp_path: Path) -> None:
     assert "<stdin>:4: unknown command 'fly'" in r.stderr
 
 
+def test_sim_help_at_the_prompt_is_plain_text(tmp_path: Path) -> None:
+    """`help` at the sim> prompt: the commands as plain text, no reST markup (``, ::) from
+    the docstring it is made of, no line past 80 columns; one dock is "1 dock"."""
+    r = dialtray("sim", "--docks", "1", "--exit", "--workdir", str(tmp_path), stdin="help\n")
+    assert r.returncode == 0, r.stderr
+    assert "virtual tray running: 1 dock, port" in r.stdout
+    assert "turn 2 combat 1" in r.stdout and "gap 2 combat ok" in r.stdout
+    assert "``" not in r.stdout and "::" not in r.stdout, r.stdout
+    shown = r.stdout[r.stdout.index("A small command language"):]
+    assert max(len(ln) for ln in shown.splitlines()) <= 80, shown
+
+
 def test_sim_script_error_names_file_and_line(tmp_path: Path) -> None:
     script = tmp_path / "turns.txt"
     script.write_text("# warm-up\nturn 0 speed -1\nturn 0 speed\n")

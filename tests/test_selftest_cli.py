@@ -250,3 +250,24 @@ def test_every_check_code_decodes_with_a_fix_only_for_failures() -> None:
     assert "0x71 channel 3" in got[proto.SENSE_NAK].fix()
     enc = sensor_check(1, 0, 0, -17, proto.SENSE_COUNTER | proto.SENSOR_CODES["quadrature"] << 8)
     assert enc.count == -17 and not enc.failed and "turn it" in str(enc)
+
+
+def test_at_an_80_column_terminal_the_table_wraps_between_words() -> None:
+    """A builder's terminal: each result and fix wrapped between words under its own column
+    (the fixes are sentences of 120-200 characters; the terminal cut them mid-word)."""
+    import pexpect
+
+    child = pexpect.spawn(str(BIN / "dialtray"), ["selftest", "--sim", "--sim-do",
+                                                 "gap 0 combat 4", "--turn", "0", "--no-lamps"],
+                          dimensions=(40, 80), timeout=60, encoding="utf-8",
+                          env={"TERM": "dumb", "PATH": "/usr/bin:/bin"})
+    child.expect(pexpect.EOF)
+    child.close()
+    out = child.before.replace("\r\n", "\n")
+    assert child.exitstatus == 1, out
+    lines = out.splitlines()
+    assert max(len(ln) for ln in lines) < 80, out
+    fix = [ln for ln in lines if ln.strip().startswith("fix: magnet too far")]
+    assert fix, out
+    at = lines.index(fix[0])
+    assert lines[at + 1].startswith(" " * (fix[0].index("fix:") + 5) + "sensor board"), out

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from dialtray import __version__, commands
-from dialtray.commands._args import Parser
+from dialtray.commands._args import Parser, lend_examples
 from dialtray.commands._common import default_data_dir
 from dialtray.commands.calibrate_camera import camera_alias
 from dialtray.errors import UserError
@@ -72,10 +72,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     if wanted in names:
         importlib.import_module(f"{commands.__name__}.{wanted}").register(sub)
         if only in sub.choices:
+            lend_examples(parser)
             return parser
         return build_parser()  # that module registers another name: every command, as usual
     for name in names:
         importlib.import_module(f"{commands.__name__}.{name}").register(sub)
+    lend_examples(parser)
     return parser
 
 

@@ -30,6 +30,8 @@ def test_round_paired_played_and_standings_exported(
         servers: devservers.DevServers, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
     dsn = fresh_db(servers, "event_cli")
+    assert hub(dsn, "pair") == 1  # no player yet: no empty round 1 opened
+    assert "0 player(s) entered: a round needs two at least" in capsys.readouterr().err
     squad = tmp_path / "squad.json"
     squad.write_text(json.dumps(SQUAD))
     for p in ("ann", "bob", "cat", "dan", "eve"):

@@ -186,3 +186,20 @@ def test_a_judge_token_never_starts_with_a_dash(tmp_path: Path) -> None:
     with GameStore.open(tmp_path / "t.sqlite3") as store:
         tokens = [new_token(store, "ev") for _ in range(400)]
     assert not [t for t in tokens if t.startswith("-")]
+
+
+def test_a_finished_game_cannot_be_ended_again(aces_game: Played,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """`judge end` on a game already over (a wrong game number, a second `end`) is refused in
+    one line and the game keeps its own result; before, it became 'ended by the judge'."""
+    p = aces_game
+    token = make_token(p, capsys)
+    before = GameStore.open(p.path, readonly=True).game(p.gid)
+    assert before.status == "over", before
+    assert main(["judge", "end", str(p.gid), "time called", "--token", token,
+                 "--db", str(p.path)]) == 2
+    err = capsys.readouterr().err
+    assert f"game {p.gid} is over already ({before.result}): only a running game can be " \
+           "ended" in err, err
+    after = GameStore.open(p.path, readonly=True).game(p.gid)
+    assert (after.status, after.result) == (before.status, before.result)

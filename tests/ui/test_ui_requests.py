@@ -308,10 +308,16 @@ def test_dialtray_serve_runs_as_a_program_and_stops_on_ctrl_c(tmp_path: Path) ->
                 break
         assert url, p.stderr.read() if p.stderr else ""
         with urllib.request.urlopen(url, timeout=20) as r:
-            assert b"dialtray" in r.read()
+            page = r.read()
+        assert b"dialtray" in page
+        # the page names its own icon: the browser asks no /favicon.ico (a 404 in its console)
+        assert b'<link rel="icon" href="data:image/svg+xml,' in page
         p.send_signal(signal.SIGINT)
         out, err = p.communicate(timeout=30)
         assert "stopping" in out, out
+        # what became of the game, and how to carry it on (before: nothing said)
+        assert ("game 1 is not over: it stays stored (dialtray play --resume 1 --sim carries "
+                "it on at a terminal, dialtray games --close 1 --reason TEXT closes it)") in out
         assert p.returncode == 0, err
         assert "Traceback" not in err, err
     finally:

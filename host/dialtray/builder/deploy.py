@@ -59,6 +59,23 @@ def firmware_dir() -> Path:
     return Path(dialrig.__file__).resolve().parent.parent
 
 
+def clone_differs(here: Path) -> list[str]:
+    """The firmware files of the clone at ``here`` (its ``firmware/``) that differ from the
+    firmware dialtray was installed with, which is what ``flash`` copies: empty when ``here``
+    is no clone or is the installed one itself. Why: a builder who edits the pin map in a clone
+    that was installed as a copy (``pip install .``) flashed the old pin map without a word."""
+    clone = here / "firmware"
+    installed = firmware_dir()
+    if not (clone / "dialrig").is_dir() or clone.resolve() == installed.resolve():
+        return []
+    out = []
+    for f in sorted([*clone.glob("dialrig/*.py"), clone / "main.py"]):
+        twin = installed / f.relative_to(clone)
+        if f.is_file() and (not twin.is_file() or twin.read_bytes() != f.read_bytes()):
+            out.append(str(f.relative_to(here)))
+    return out
+
+
 def _imports(path: Path) -> set[str]:
     """dialrig modules a file imports, anywhere in it (including inside functions)."""
     found: set[str] = set()

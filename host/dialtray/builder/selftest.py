@@ -9,7 +9,9 @@ reads the builder's answers from a queue of typed lines; ``print_table`` lays th
 from __future__ import annotations
 
 import queue
+import shutil
 import sys
+import textwrap
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -86,8 +88,9 @@ class Test:
         self.mark = self.session.expected
         lamps = self.lamps
         if lamps:
-            print("LED lamp test: watch the dice — each die lights all its LEDs red, then green, "
-                  "then blue, one die after another (die 0 first), then the d10 ring.", flush=True)
+            print(fit("LED lamp test: watch the dice — each die lights all its LEDs red, then "
+                      "green, then blue, one die after another (die 0 first), then the d10 "
+                      "ring."), flush=True)
         try:
             ack = self.session.request(proto.C_SELFTEST, proto.SELFTEST_FMT, int(lamps))
         except CommandFailed as e:
@@ -152,8 +155,8 @@ class Test:
         if self.turn_s == 0:
             return [Row(dial_name(*k), "counts", "not tested (--turn 0)") for k in sorted(todo)]
         names = ", ".join(dial_name(*k) for k in sorted(todo))
-        print(f"Turn every dial at least one click, in its dock: {names}. The test moves on "
-              f"when each has counted, or press Enter (at most {self.turn_s:g} s).",
+        print(fit(f"Turn every dial at least one click, in its dock: {names}. The test moves "
+                  f"on when each has counted, or press Enter (at most {self.turn_s:g} s)."),
               flush=True)
         if self.vtray is not None:
             print("(virtual tray: type its console commands, e.g. `turn 0 combat 1`)", flush=True)
@@ -222,7 +225,20 @@ def print_table(rows: list[Row]) -> None:
     print()
     print(f"{heads[0]:<{widths[0]}}  {heads[1]:<{widths[1]}}  {heads[2]}")
     for row, (part, check, result) in zip(rows, cells, strict=True):
-        print(f"{part:<{widths[0]}}  {check:<{widths[1]}}  {result}")
+        print(fit(f"{part:<{widths[0]}}  {check:<{widths[1]}}  {result}",
+                  widths[0] + widths[1] + 4))
         if row.fix:
-            print(f"{'':<{widths[0]}}  fix: {row.fix}")
+            print(fit(f"{'':<{widths[0]}}  fix: {row.fix}", widths[0] + 7))
     sys.stdout.flush()
+
+
+def fit(text: str, indent: int = 2) -> str:
+    """At a terminal, ``text`` wrapped between words to its width, continuation lines
+    ``indent`` columns in (under their column); piped, one line as it is (scripts read it)."""
+    if not sys.stdout.isatty():
+        return text
+    width = shutil.get_terminal_size().columns - 1
+    if len(text) <= width:
+        return text
+    return "\n".join(textwrap.wrap(text, width, subsequent_indent=" " * indent,
+                                    break_on_hyphens=False)) or text

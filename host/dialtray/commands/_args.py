@@ -8,11 +8,13 @@ the argument and what it accepts, and exit status 2.
 from __future__ import annotations
 
 import argparse
+import difflib
+import itertools
 import math
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 
 class Parser(argparse.ArgumentParser):
@@ -25,6 +27,90 @@ class Parser(argparse.ArgumentParser):
         if message:
             sys.stderr.write(message)
         raise SystemExit(status)
+
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: Any = None) -> argparse.Namespace:
+        """As argparse's, but an unknown option is refused by the command it was given to
+        (`dialtray calibrate: unrecognized arguments: --port …`), not by `dialtray`, with the
+        option it is likely a slip for."""
+        ns: argparse.Namespace
+        ns, extras = self.parse_known_args(args, namespace)
+        if extras:
+            chain = chosen_parsers(self, ns)
+            chain[-1].error(f"unrecognized arguments: {' '.join(extras)}"
+                            f"{slip_hint(chain, extras)}")
+        return ns
+
+
+def chosen_parsers(parser: argparse.ArgumentParser,
+                   ns: argparse.Namespace) -> list[argparse.ArgumentParser]:
+    """The parsers the words on the command line chose: ``dialtray``, its command, its verb."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            name = getattr(ns, action.dest or "", None)
+            if isinstance(name, str) and name in action.choices:
+                return [parser, *chosen_parsers(action.choices[name], ns)]
+    return [parser]
+
+
+def slip_hint(chain: Sequence[argparse.ArgumentParser], extras: Sequence[str]) -> str:
+    """``(did you mean --seed?)`` for a mistyped option; for ``--port`` where the port is a
+    positional argument, how to give it; for an option of the command given after its verb
+    (``dialtray hub run --event x``), where it goes."""
+    parser = chain[-1]
+    options = [o for a in parser._actions for o in a.option_strings if o.startswith("--")]
+    positionals = {a.dest for a in parser._actions if not a.option_strings}
+    for word in extras:
+        name = word.split("=", 1)[0]
+        if not name.startswith("--"):
+            continue
+        for outer, inner in itertools.pairwise(chain[1:]):
+            if any(name in a.option_strings for a in outer._actions):
+                verb = inner.prog.rsplit(" ", 1)[-1]
+                return f" (give {name} before {verb!r}: {outer.prog} {name} … {verb} …)"
+        if name[2:].replace("-", "_") in positionals:
+            return f" (give the {name[2:]} without {name}: {parser.prog} … {name[2:].upper()})"
+        close = difflib.get_close_matches(name, options, n=1, cutoff=0.75)
+        if close:
+            return f" (did you mean {close[0]}?)"
+    return ""
+
+
+def lend_examples(parser: argparse.ArgumentParser) -> None:
+    """A sub-command with no examples of its own (``dialtray judge vp --help``) shows its
+    parent's example lines that run it, so every ``--help`` ends with a line to copy."""
+    for action in parser._actions:
+        if not isinstance(action, argparse._SubParsersAction):
+            continue
+        lines = (parser.epilog or "").splitlines()
+        for sub in action.choices.values():
+            if not sub.epilog:
+                mine = examples_of(lines, sub.prog)
+                if mine:
+                    sub.epilog = "examples:\n" + "\n".join(mine)
+                    sub.formatter_class = argparse.RawDescriptionHelpFormatter
+            lend_examples(sub)
+
+
+def examples_of(lines: Sequence[str], prog: str) -> list[str]:
+    """The lines that run ``prog`` (``dialtray hub run``, also ``dialtray hub --event x run``)
+    and their indented continuation lines."""
+    out: list[str] = []
+    depth = -1  # the indent of the example being taken, -1 when none is
+    parent, _, verb = prog.rpartition(" ")
+    for line in lines:
+        text = line.strip()
+        indent = len(line) - len(line.lstrip())
+        words = text.split()
+        if text == prog or text.startswith(prog + " ") or (
+                text.startswith(parent + " --") and verb in words[:8]):
+            out.append(line)
+            depth = indent
+        elif depth >= 0 and text and indent > depth and not text.startswith("dialtray"):
+            out.append(line)
+        else:
+            depth = -1
+    return out
 
 
 def int_range(lo: int | None = None, hi: int | None = None) -> Callable[[str], int]:

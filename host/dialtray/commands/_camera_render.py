@@ -30,7 +30,7 @@ examples:
       --set 0.combat=4 --set 3.combat=2.5 --out tray.png
   dialtray read tray.png --figure 0=sample-militia-fighter --figure 3=sample-genghis
   dialtray camera render --profile held-back --seed 7 --figure 1=sample-loyle-crawford
-  dialtray camera render --figure 0=sample-genghis --figure 100=sample-louis-thibodeaux \
+  dialtray camera render --figure 0=sample-genghis --figure 100=sample-louis-thibodeaux \\
       --figure 1=sample-ace-charlie-steele --set 1.ace=5 --out shared.png
   dialtray camera render --each-click --figure 0=sample-genghis --out shots/
   dialtray capture --dock 0 --from-photos shots/ --base genghis.json --out genghis.json

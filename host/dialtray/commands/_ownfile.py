@@ -18,6 +18,16 @@ def ident_of(path: Path) -> str:
     return path.stem.lower().replace("_", "-")
 
 
+def readable(path: Path) -> None:
+    """A file to check that is not there (or a directory) is a usage error, exit status 2 —
+    not a rule the file breaks (exit status 1: the file is there and breaks a rule)."""
+    try:
+        with path.open("rb"):
+            pass
+    except OSError as exc:
+        raise CommandError(f"{path}: cannot read it: {exc.strerror or exc}", 2) from None
+
+
 def write_new(path: Path, doc: dict[str, Any]) -> None:
     """Write ``doc`` as indented JSON to a file that must not exist yet (never overwritten);
     a problem is a ``CommandError`` (exit status 2) naming the file."""

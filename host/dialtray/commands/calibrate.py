@@ -168,7 +168,8 @@ def run(args: argparse.Namespace, observer: Observer | None = None,
                                    "dialtray firmware (`dialtray flash`)?") from e
         hello = session.hello
         assert hello is not None
-        show.say(f"tray {hello.uid} (firmware {hello.firmware}, {hello.docks} docks) on {port}")
+        docks = f"{hello.docks} dock{'s' if hello.docks != 1 else ''}"
+        show.say(f"tray {hello.uid} (firmware {hello.firmware}, {docks}) on {port}")
         show.say(check_on_connect(session, args.out or host_copy(args.data_dir, hello.uid)).line())
         if not 0 <= args.dock < hello.docks:
             raise CommandError(f"argument --dock: the tray has docks 0..{hello.docks - 1}", 2)

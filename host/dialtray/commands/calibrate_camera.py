@@ -107,6 +107,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
         raise CommandError("give either photos or --camera N (see --help)", 2)
     try:
         if args.camera is not None:
+            grab_frame(args.camera)  # a camera that is not there said before any frame asked
             shots = []
             for i in range(args.frames):
                 input(f"frame {i + 1}/{args.frames}: hold the board still, press Enter ")

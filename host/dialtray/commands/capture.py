@@ -41,7 +41,7 @@ examples:
   dialtray capture --dock 0 --from-photos shots/ --base my-plane.json --out my-plane.json
   dialtray capture --dock 2 --from-photos genghis/ --base genghis.json --out figures/genghis.json
   dialtray capture --dock 1 --camera 0 --base genghis.json --out figures/genghis.json
-  dialtray capture --dock 3 --camera 0 --port /dev/ttyACM0 --clicks combat=12 --clicks speed=8 \
+  dialtray capture --dock 3 --camera 0 --port /dev/ttyACM0 --clicks combat=12 --clicks speed=8 \\
       --base new-plane.json --out figures/new-plane.json
 """
 
@@ -154,7 +154,10 @@ def _on_rig(args: argparse.Namespace, layout: Any, base_type: str, dials: list[s
     from dialtray.vision.rig import RigDial, capture_on_rig
 
     counts = _clicks(args, dials, hint)
-    cap = cv2.VideoCapture(args.camera)
+    from dialtray.vision.datafiles import quiet_opencv
+
+    with quiet_opencv():
+        cap = cv2.VideoCapture(args.camera)
     cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)  # where the driver allows: no stale frames queued
     try:
         if not cap.isOpened() or not cap.read()[0]:

@@ -9,7 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from dialtray.commands._common import CommandError
-from dialtray.commands._ownfile import files_command, ident_of, new_or_check, write_new
+from dialtray.commands._ownfile import (
+    files_command,
+    ident_of,
+    new_or_check,
+    readable,
+    write_new,
+)
 from dialtray.rules.core.errors import CatalogueError
 
 
@@ -56,6 +62,7 @@ def run_sheet(args: argparse.Namespace) -> int:
         tables = load_tables(args.tables)
     except CatalogueError as exc:
         raise CommandError(str(exc), 2) from None
+    readable(path)
     found = check_sheet(path, tables)
     for f in found:
         print(f"{path}: {f.text()}")

@@ -21,6 +21,7 @@ from dialtray.builder.deploy import (
     DEVICE_DIR,
     KEPT_ON_BOARD,
     check_hashes,
+    clone_differs,
     plan,
     tool,
     verify_script,
@@ -58,6 +59,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    differ = clone_differs(Path.cwd())
+    if differ:
+        named = ", ".join(differ[:3]) + (" …" if len(differ) > 3 else "")
+        raise CommandError(f"this clone's {named} {'differ' if len(differ) > 1 else 'differs'} "
+                           "from the firmware installed with dialtray, which is what "
+                           "flash copies: install this clone (pip install -e .) to flash its "
+                           "firmware, or run flash outside the clone to flash the installed one",
+                           2)
     with tempfile.TemporaryDirectory(prefix="dialtray-flash-") as tmp:
         files, left_out = plan(Path(tmp), args.source)
         size = sum(f.built.stat().st_size for f in files)

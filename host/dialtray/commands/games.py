@@ -6,6 +6,7 @@ import argparse
 
 from dialtray.commands._common import CommandError
 from dialtray.commands._store import add_db, game_number, opened
+from dialtray.store import claim
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -35,6 +36,8 @@ def close(args: argparse.Namespace) -> int:
         g = store.game(args.close)
         if g.status != "running":
             raise CommandError(f"argument --close: game {g.id} is {g.status}, not running", 2)
+        if claim.in_use(store.path, g.id):  # a table is playing it: it is not abandoned
+            raise CommandError(f"argument --close: {claim.busy(store.path, g.id)}", 2)
         store.update_game(g.id, status="closed", result=f"closed: {args.reason.strip()}")
         store.commit()
         print(f"game {g.id} ({g.kind}) closed: {args.reason.strip()}")

@@ -46,6 +46,10 @@ def register(subparsers: Any) -> None:
             "Files for building the tray, generated from the firmware's pin map "
             "(firmware/dialrig/config.py) so they can never disagree with it."
         ),
+        epilog=("examples:\n"
+                "  dialtray hardware docs --out /tmp/hw    wiring.md and bom.csv of the pin map\n"
+                "  dialtray hardware target --detents 12   a printable zeroing target (SVG)"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="hardware_command", metavar="ACTION")
     parser.set_defaults(func=lambda _args: _usage(parser))
@@ -150,6 +154,13 @@ def run(args: argparse.Namespace) -> int:
     files = hardware_docs.generate(cfg)
     out_dir: Path | None = args.out or clone_hardware_dir()
     if out_dir is None:
+        if (Path("firmware") / "dialrig" / "config.py").is_file() and Path("hardware").is_dir():
+            # a clone with dialtray installed from it, not editable: its pin map is the copy's
+            raise CommandError("this dialtray was installed from a copy of the clone (pip "
+                               "install .): it documents the pin map it was installed with, "
+                               "not this clone's firmware/dialrig/config.py; install it "
+                               "editable (pip install -e .) to regenerate hardware/, or give "
+                               "--out DIR", 2)
         raise CommandError("this dialtray is installed, not run from a clone: give --out DIR "
                            "for wiring.md and bom.csv", 2)
     if args.check:

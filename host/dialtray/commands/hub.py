@@ -33,9 +33,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                "  dialtray hub servers                      local Mosquitto + PostgreSQL (dev)\n"
                "  dialtray hub migrate --admin postgresql://owner@db/hub\n"
                "  dialtray hub enroll t01 --passwd /etc/mosquitto/passwd > t01.json\n"
-               "  dialtray hub run --broker mqtt.local:1883 --event spring\n"
+               "  dialtray hub --event spring run --broker mqtt.local:1883\n"
                "  dialtray hub table --store games.sqlite3 --creds t01.json --broker hub:1883\n"
+               "  dialtray hub player ann --squad ann.json --limit 300\n"
+               "      (ann.json: [{\"figure\": \"sample-militia-fighter\"}, "
+               "{\"figure\": \"sample-pirate-fighter\"}])\n"
                "  dialtray hub pair --minutes 90\n"
+               "  dialtray hub standings\n"
+               "  dialtray hub cancel-round                  withdraw a round paired by "
+               "mistake\n"
                "  dialtray hub export --format csv > standings.csv")
     p.add_argument("--db", default=os.environ.get("DIALTRAY_HUB_DB"),
                    help="the hub's PostgreSQL DSN (default: $DIALTRAY_HUB_DB)")

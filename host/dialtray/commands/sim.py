@@ -99,8 +99,9 @@ def run(args: argparse.Namespace) -> int:
     with virtual_tray(cfg, rp2040=args.rp2040, workdir=args.workdir, seed=args.seed,
                       bounce=args.bounce, to_host=FaultInjector(**damage, seed=1),
                       to_device=FaultInjector(**damage, seed=2)) as tray:
+        n = len(cfg["docks"])
         sensors = encoders_text(cfg)
-        print(f"virtual tray running: {len(cfg['docks'])} docks, port {tray.port}"
+        print(f"virtual tray running: {n} dock{'s' if n != 1 else ''}, port {tray.port}"
               + (f"; {sensors}" if sensors else ""), flush=True)
         try:
             if args.script and not run_file(tray, args.script):

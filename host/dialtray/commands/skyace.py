@@ -7,7 +7,13 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from dialtray.commands._ownfile import files_command, ident_of, new_or_check, write_new
+from dialtray.commands._ownfile import (
+    files_command,
+    ident_of,
+    new_or_check,
+    readable,
+    write_new,
+)
 
 
 def register(sub: Any) -> None:
@@ -35,6 +41,7 @@ def run_hero(args: argparse.Namespace) -> int:
         print(f"{path}: a new hero '{ident}'; name the powers and choose the frequencies, "
               f"then `dialtray skyace hero check {path}`")
         return 0
+    readable(path)
     found = check_file(path)
     for f in found:
         print(f"{path}: {f.text()}")

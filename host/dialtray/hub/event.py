@@ -51,10 +51,14 @@ def pair(db: Any, minutes: int, *, allow_rematch: bool = False,
     if open_games:
         raise ValueError(f"the open round still has {open_games} game(s) without a result "
                          "(`dialtray hub cancel-round` withdraws a round paired by mistake)")
+    entered = players(db)
+    if len(entered) < 2:  # else an empty round is opened (and a bye for a lone player)
+        raise ValueError(f"{len(entered)} player(s) entered: a round needs two at least "
+                         "(`dialtray hub player ID --squad FILE` enters one)")
     if manual is not None:
-        pairs = swiss.check_manual(players(db), manual)
+        pairs = swiss.check_manual(entered, manual)
     else:
-        pairs = swiss.pair_round(players(db), results(db), rnd, allow_rematch=allow_rematch)
+        pairs = swiss.pair_round(entered, results(db), rnd, allow_rematch=allow_rematch)
     db.execute("INSERT INTO hub_rounds (n, minutes) VALUES (%s, %s)", (rnd, minutes))
     out: list[tuple[str, str | None, str | None]] = []
     t = 0

@@ -362,22 +362,43 @@ class GameStore:
         batch, self._pending = self._pending, []
         updates, self._game_updates = self._game_updates, {}
         self._queued.clear()
+        committed = False
         try:
             self._exec("BEGIN IMMEDIATE")
             heads = self._write(batch, updates)
             self._exec("COMMIT")
+            committed = True
         except sqlite3.DatabaseError as e:
             self._rollback()
             self._heads.clear()  # reread from the database: the batch is gone
             self._writer.forget()
             raise self._fail("could not store the game (nothing of this batch was stored or "
                              "acknowledged)", e) from e
+        except BaseException:  # Ctrl-C mid-commit: not a failure of the store
+            if not committed:
+                self._requeue(batch, updates)
+            raise
         self._heads.update(heads)
         self._writer.committed()
         for told in tuple(GameStore.after_commit):
             told(self.path)
         if self.step_hook is not None:
             self.step_hook("committed")
+
+    def _requeue(self, batch: list[tuple[int, int, str, bytes]],
+                 updates: dict[int, dict[str, Any]]) -> None:
+        """An interrupted commit (KeyboardInterrupt): rolled back, its batch queued again for
+        the next commit (the one a stopping table makes), so nothing is lost and the connection
+        is free. Before, the open transaction made that commit fail ("cannot start a transaction
+        within a transaction") and the stop was reported as a store failure."""
+        self._rollback()
+        self._heads.clear()
+        self._writer.forget()
+        self._pending[:0] = batch
+        for gid, *_ in batch:
+            self._queued[gid] = self._queued.get(gid, 0) + 1
+        for gid, fields in updates.items():
+            self._game_updates[gid] = {**fields, **self._game_updates.get(gid, {})}
 
     def _write(self, batch: list[tuple[int, int, str, bytes]],
                updates: dict[int, dict[str, Any]]) -> dict[int, tuple[int, str]]:

@@ -81,6 +81,10 @@ def rule(store: GameStore, gid: int, token: str | None, ruling: str, args: Mappi
         raise RulingRefused(f"{store.path}: game {gid}: ruling refused — {what} (create one "
                             "with `dialtray judge token`); the attempt is recorded")
     g = store.game(gid)
+    if ruling == "end" and g.status != "running":  # a finished game's result stays its own
+        raise StoreError(f"{store.path}: game {gid} is {g.status} already"
+                         f"{f' ({g.result})' if g.result else ''}: only a running game can be "
+                         "ended (see `dialtray games`)")
     data: dict[str, Any] = {"ruling": ruling, "args": dict(args), "why": why, "text": text,
                             "event": event}
     if ruling == "undo":

@@ -26,6 +26,7 @@ from typing import Any
 from dialtray.link.messages import Click, TrayEvent
 from dialtray.rules.core.game import Game, plain, state_json
 from dialtray.rules.core.notation import parse_sided_faces
+from dialtray.store import claim
 from dialtray.store.chain import content_of
 from dialtray.store.db import GameStore
 from dialtray.store.payload import click_content, data_of, device_heads, flag_content
@@ -98,6 +99,7 @@ class GameRecorder:
                              extra={"dice": dice_source(tracker.dice),
                                     "readers": list(READERS), **(extra or {})},
                              state_json=state_json(g))
+        claim.claim(store.path, gid)  # this process plays it: a second table is refused
         rec = cls(store, gid, g, tracker)
         rec._state_at = len(g.history)
         return rec

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 
 from dialtray.link.session import TraySession
+from dialtray.store import claim
 from dialtray.store.recorder import GameRecorder
 from dialtray.store.recording import RecordingTracker
 from dialtray.tracker.runner import TrackedTray
@@ -41,6 +42,8 @@ class StoredTable(TrackedTray):
         super().close()
         self.recording.commit()
         self.recording.close()
+        rec = self.recording.recorder
+        claim.release(rec.store.path, rec.gid)  # stopped here: it may be carried on elsewhere
 
 
 def steady_gc() -> tuple[int, int, int]:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from dialrig import config
 
 from dialtray.link.seqspace import unwrap
+from dialtray.store import claim
 from dialtray.store.consumer import resume_args, stored_dials
 from dialtray.store.db import GameStore, StoreError, default_db
 from dialtray.store.plain import PlainRecorder
@@ -141,6 +142,8 @@ def pick_resume(place: StorePlace, game: int | None, kinds: tuple[str, ...]) -> 
         if g.kind not in kinds:
             raise TableError(f"argument --resume: game {gid} is {g.kind!r}; `play` plays "
                              f"{' or '.join(kinds)}", 2)
+        if not claim.claim(store.path, gid):  # one table a game (store.claim)
+            raise TableError(f"argument --resume: {claim.busy(store.path, gid)}", 2)
         return Resuming(store, gid, g.kind, resume_args(store, gid))
     except StoreError as e:
         store.close()

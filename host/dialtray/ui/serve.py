@@ -85,4 +85,14 @@ def serve(args: argparse.Namespace, db: Path, serial: str | None, layout: Any, e
                     served.live.call(step)
         except KeyboardInterrupt:
             print("\nstopping …", flush=True)
+    print(unfinished(served.live.game_id, served.live.game_table, args.sim), flush=True)
     return 0
+
+
+def unfinished(gid: int, table: Any, sim: bool) -> str:
+    """What becomes of the served game when serve stops: over, or stored to be carried on."""
+    if table is not None and table.over:
+        return f"game {gid} is over (dialtray report {gid})"
+    return (f"game {gid} is not over: it stays stored (dialtray play --resume {gid}"
+            f"{' --sim' if sim else ''} carries it on at a terminal, dialtray games --close "
+            f"{gid} --reason TEXT closes it)")

@@ -1,19 +1,19 @@
 """A small command language for driving the virtual tray by hand or from a file.
 
-One command per line; ``#`` starts a comment. Docks count from 0; a dial is ``combat`` or
-``speed``; clicks are positive clockwise (damage, fate, throttle down) and negative
-counter-clockwise (throttle up)::
+One command per line; ``#`` starts a comment. Docks count from 0; a dial is
+``combat`` or ``speed``; clicks are positive clockwise (damage, fate, throttle
+down) and negative counter-clockwise (throttle up)::
 
-    turn 2 combat 1        # one click of damage on dock 2
-    turn 2 speed -2 40     # throttle up two clicks, taking 40 ms
-    press                  # press the roll button (press 3500: hold it 3.5 s)
-    magnet 3 speed off     # lift the magnet off dock 3's speed dial
-    gap 2 combat 4.5       # dock 2's combat magnet 4.5 mm above its chip (too far); "ok": in range
-    unplug / replug        # the USB cable
-    off / on / reboot      # the tray's power
-    garbage 1048576        # pour random bytes (every value) into the port, like a rogue program
-    sleep 0.5
-"""
+    turn 2 combat 1      # one click of damage on dock 2
+    turn 2 speed -2 40   # throttle up two clicks, taking 40 ms
+    press                # press the roll button (press 3500: hold it 3.5 s)
+    magnet 3 speed off   # lift the magnet off dock 3's speed dial
+    gap 2 combat 4.5     # dock 2's combat magnet 4.5 mm off its chip (too far)
+    gap 2 combat ok      # back in range
+    unplug / replug      # the USB cable
+    off / on / reboot    # the tray's power
+    garbage 1048576      # pour random bytes (every value) into the port
+    sleep 0.5"""
 
 from __future__ import annotations
 
@@ -33,7 +33,8 @@ if TYPE_CHECKING:
 # Either virtual tray (the unix-port one or the emulated Pico): the same physical world.
 Tray = Union[VirtualTray, "Rp2040Tray"]
 
-HELP = __doc__ or ""
+# what `help` prints at the sim> prompt: the docstring without its reST markup
+HELP = (__doc__ or "").replace("``", "").replace("::", ":")
 
 
 class ScriptError(ValueError):

@@ -5,11 +5,13 @@ frame from a webcam. Failures are one line (``dialtray.errors.UserError``, statu
 or the camera at fault), so ``dialtray read``, ``capture`` and ``camera calibrate`` word them
 alike without importing one another.
 
-OpenCV is imported only by :func:`grab_frame`.
+OpenCV is imported only by :func:`grab_frame` and :func:`quiet_opencv`.
 """
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -44,11 +46,29 @@ def tray_files(data_dir: Path, layout: Path | None = None, refs: Path | None = N
     return loaded, refs or refs_dir(data_dir), camera
 
 
+@contextlib.contextmanager
+def quiet_opencv() -> Iterator[None]:
+    """OpenCV's own warnings kept off the screen for the block (opening a webcam that is not
+    there printed two ``[ WARN:0@0.046] global cap_v4l.cpp:914 …`` lines before ours)."""
+    import cv2
+
+    log = getattr(getattr(cv2, "utils", None), "logging", None)
+    before = log.getLogLevel() if log is not None else None
+    if log is not None:
+        log.setLogLevel(log.LOG_LEVEL_SILENT)
+    try:
+        yield
+    finally:
+        if log is not None and before is not None:
+            log.setLogLevel(before)
+
+
 def grab_frame(index: int) -> Any:
     """One frame from webcam ``index`` (OpenCV), the camera let go at once."""
     import cv2
 
-    cap = cv2.VideoCapture(index)
+    with quiet_opencv():
+        cap = cv2.VideoCapture(index)
     try:
         ok, frame = cap.read() if cap.isOpened() else (False, None)
     finally:

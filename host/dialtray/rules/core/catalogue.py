@@ -9,6 +9,7 @@ Every figure lives in its own JSON file. ``load_documents`` validates each again
 
 from __future__ import annotations
 
+import difflib
 import functools
 import json
 from collections.abc import Callable, Mapping, Sequence
@@ -70,8 +71,8 @@ def validate_document(
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
     if errors:
-        err = errors[0]
-        raise CatalogueError(file, figure, field_path(list(err.absolute_path)), err.message)
+        field, message = plain_error(errors[0], errors)
+        raise CatalogueError(file, figure, field, message)
     assert isinstance(doc, dict)
     if semantic is not None:
         try:
@@ -79,6 +80,37 @@ def validate_document(
         except FieldError as exc:
             raise CatalogueError(file, figure, exc.field, exc.message) from None
     return doc
+
+
+def plain_error(err: jsonschema.ValidationError,
+                errors: Sequence[jsonschema.ValidationError]) -> tuple[str, str]:
+    """The first schema error as (field, message) an owner can act on: a misspelt field named
+    as such, with the field it is likely a slip for (before: only "'max_speed' is a required
+    property", while the file has 'max_sped'), and the allowed values listed as words."""
+    path = list(err.absolute_path)
+    here = field_path(path)
+    if err.validator in ("required", "additionalProperties"):
+        known = sorted((err.schema.get("properties") or {}) if isinstance(err.schema, dict)
+                       else {})
+        extra = [e for e in errors if e.validator == "additionalProperties"
+                 and list(e.absolute_path) == path]
+        unknown = sorted(set(err.instance) - set(known)) if extra and known and \
+            isinstance(err.instance, dict) else []
+        for name in unknown:
+            close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+            if close:
+                missing = " (a required field)" if close[0] not in err.instance and any(
+                    e.validator == "required" and list(e.absolute_path) == path
+                    for e in errors) else ""
+                return here, f"unknown field {name!r}: did you mean {close[0]!r}?{missing}"
+        if unknown:
+            return here, f"unknown field {unknown[0]!r} (known: {', '.join(known)})"
+    if err.validator == "enum" and isinstance(err.validator_value, list):
+        allowed = [str(v) for v in err.validator_value]
+        close = difflib.get_close_matches(str(err.instance), allowed, n=1, cutoff=0.6)
+        return here, (f"{err.instance!r} is not one of: {', '.join(allowed)}"
+                      + (f" (did you mean {close[0]!r}?)" if close else ""))
+    return here, err.message
 
 
 def load_document(
@@ -90,10 +122,11 @@ def load_document(
     p = Path(path)
     try:
         doc = json.loads(p.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise CatalogueError(str(p), p.stem, "(whole document)", f"not valid JSON: {exc}") from None
+    except json.JSONDecodeError as exc:  # (no "figure NAME": the file is named, and may be
+        raise CatalogueError(str(p), "-", "(whole document)",  # a table, a sheet, a map)
+                             f"not valid JSON: {exc}") from None
     except UnicodeDecodeError as exc:
-        raise CatalogueError(str(p), p.stem, "(whole document)", f"not UTF-8: {exc}") from None
+        raise CatalogueError(str(p), "-", "(whole document)", f"not UTF-8: {exc}") from None
     return validate_document(doc, schema, str(p), id_field, semantic)
 
 

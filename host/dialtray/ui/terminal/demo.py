@@ -30,6 +30,13 @@ from dialtray.tracker import PLAY, Timing, Tracker
 from dialtray.tracker.dice import Roll
 from dialtray.tracker.hands import Hands, Mistakes
 from dialtray.tracker.runner import Stuck, play_out
+from dialtray.ui.terminal.fit import fit
+
+
+def say(line: str) -> None:
+    """A line of the narration, fitted to the terminal between words (``fit``)."""
+    print(fit(line), flush=True)
+
 
 TIMING = Timing(judge_s=0.25, grace_s=0.5)  # bots pause briefly; a person gets the default
 SETTLE_MS, SAMPLE_MS = 5, 2  # the tray's settle window for the bots' quick hands
@@ -56,21 +63,21 @@ class Narrator:
                 continue  # who typed it: bots, all of them
             if not text.startswith("#"):  # an action and the reports of its events
                 first, *reports = text.splitlines()
-                print(f"  > {first}", flush=True)
+                say(f"  > {first}")
                 for r in reports:
                     r = plain(r[1:].strip())
                     if not r.startswith("phase:") and not r.endswith((" to shoot", " to move")):
-                        print(f"        {r}", flush=True)
+                        say(f"        {r}")
                 continue
             if text.startswith("# flag") or text.startswith("# judge") or \
                     text.startswith("# refused"):
-                print(f"  ! {text[2:]}", flush=True)
+                say(f"  ! {text[2:]}")
                 time.sleep(self.pause)
             else:
-                print(f"    {text[2:]}", flush=True)
+                say(f"    {text[2:]}")
 
     def say(self, text: str) -> None:
-        print(f"    {text}", flush=True)
+        say(f"    {text}")
         time.sleep(self.pause)
 
 
@@ -83,11 +90,11 @@ def run(args: argparse.Namespace) -> int:
     started = time.monotonic()
     pause = 0.0 if args.fast else 0.4
     where = "on an emulated Pico" if args.rp2040 else "under MicroPython"
-    print(f"dialtray demo: a game of {TITLES[args.game]} "
-          f"on the virtual tray (the real firmware {where}), bots in every seat", flush=True)
+    say(f"dialtray demo: a game of {TITLES[args.game]} on the virtual tray (the real "
+        f"firmware {where}), bots in every seat")
     cfg = tray_config(args.docks, getattr(args, "quadrature", False))
     if encoders_text(cfg):  # --quadrature: the bots confirm their encoder dials by eye
-        print(f"the tray: {encoders_text(cfg)}", flush=True)
+        say(f"the tray: {encoders_text(cfg)}")
     with virtual_tray(cfg, rp2040=args.rp2040, seed=args.seed) as vtray:
         vtray.turn(0, "combat", 2)  # a player left a dial two clicks on: the start check sees it
         session = TraySession(vtray.port, name="demo", ack_policy="manual")  # ack when stored
@@ -96,8 +103,7 @@ def run(args: argparse.Namespace) -> int:
             session.set_timing(SETTLE_MS, SAMPLE_MS)
             source, fair = make_dice(args.dice, session, args.seed)
             if fair is not None and fair.commitment is not None:
-                print(f"the tray committed to its dice seed: sha256 {fair.commitment.hex()}",
-                      flush=True)
+                say(f"the tray committed to its dice seed: sha256 {fair.commitment.hex()}")
             table = new_table(args.game, source, args.seed, args.turns, args.docks,
                               timing=TIMING, on_roll=lambda r: show_roll(r, pause))
             table.fair = fair
@@ -107,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def show_roll(r: Roll, pause: float) -> None:
-    print(f"    dice on the tray's LEDs — {r.purpose}: {' '.join(map(str, r.faces))}", flush=True)
+    say(f"    dice on the tray's LEDs — {r.purpose}: {' '.join(map(str, r.faces))}")
 
 
 def play(args: argparse.Namespace, table: Table, session: TraySession, turn: object,
@@ -116,12 +122,14 @@ def play(args: argparse.Namespace, table: Table, session: TraySession, turn: obj
     narrator = Narrator(t, args.clicks, pause)
     t.on_change = narrator
     tracked = CommandTable.open(StorePlace.of(args), t, session, "demo")
-    print("binding: " + ", ".join(f"{s.text()}={d.figure}"
-                                  + ("" if d.kind in ("combat", "speed") else f" {d.kind}")
-                                  for s, d in t.binding.items() if s.dial == 0), flush=True)
+    bound = ", ".join(f"{s.text()}={d.figure}"
+                      + ("" if d.kind in ("combat", "speed") else f" {d.kind}")
+                      for s, d in t.binding.items() if s.dial == 0)
+    say("binding: " + (bound or f"none ({TITLES[args.game]} has no dial on the tray's "
+                                "docks; the tray rolls the dice)"))
     tracked.sync()
     if t.phase != PLAY:
-        print("start check — the tray waits for: " + "; ".join(t.waiting_for()), flush=True)
+        say("start check — the tray waits for: " + "; ".join(t.waiting_for()))
     hands = Hands(t, table.setup.brain, Mistakes(), say=narrator.say)
     try:
         play_out(tracked, hands, turn, timeout=300, step_timeout=30)  # type: ignore[arg-type]
@@ -130,6 +138,12 @@ def play(args: argparse.Namespace, table: Table, session: TraySession, turn: obj
             tracked.pump(0.5)
     except Stuck as e:
         raise UserError(f"the demo got stuck: {e}") from e
+    except KeyboardInterrupt:  # Ctrl-C: what becomes of the half-played game, said
+        gid = tracked.recording.recorder.gid
+        print(f"\ndemo stopped: its game stays stored as game {gid}, not over (dialtray play "
+              f"--resume {gid} --sim carries it on; dialtray games --close {gid} --reason "
+              "TEXT closes it)", flush=True)
+        raise
     finally:
         tracked.close()
     narrator(t)
@@ -139,9 +153,9 @@ def play(args: argparse.Namespace, table: Table, session: TraySession, turn: obj
     if not t.slots:
         print(f"\n{TITLES[args.game]} has no dial on the tray's docks: nothing to track")
     else:
-        print(f"\nthe tracker confirmed {len(t.confirmed)} dial changes and caught "
-              f"{len(caught)} mistakes, every one put right: "
-              + ", ".join(sorted({f.kind for f in caught})))
+        say(f"\nthe tracker confirmed {len(t.confirmed)} dial changes and caught "
+            f"{len(caught)} mistakes, every one put right: "
+            + ", ".join(sorted({f.kind for f in caught})))
     code = 0
     if table.fair is not None:
         verdict = table.fair.reveal()

@@ -54,6 +54,7 @@ from dialtray.ui.terminal.fasa_seat import (
     seal,
 )
 from dialtray.ui.terminal.fasa_view import event_lines, status, write_sheets
+from dialtray.ui.terminal.fit import fitted
 from dialtray.virtual.factory import start_virtual
 
 log = logging.getLogger(__name__)
@@ -122,6 +123,10 @@ class FasaPlay:
     # ---- output ---------------------------------------------------------------------------
 
     def say(self, text: str, style: str | None = None) -> None:
+        """A line as it is; at a terminal wrapped at its width between words, continuation
+        lines indented under their line (the terminal's own wrap cut words in half)."""
+        if self.console.is_terminal:
+            text = "\n".join(fitted(line, self.console.width) for line in text.split("\n"))
         self.console.print(text, style=style)
 
     def show(self) -> None:

@@ -7,9 +7,12 @@ does the game (issue 30).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import queue
 import sys
+import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
@@ -20,10 +23,12 @@ from dialtray.rules.core.errors import DiceError, InvalidActionError
 from dialtray.store.table import steady_gc
 from dialtray.table import Over
 from dialtray.table import Table as GameTable
+from dialtray.table.errors import TableError
 from dialtray.table.narrate import plain
 from dialtray.table.start import Table, log_path, write_log
 from dialtray.table.stored import CommandTable, StorePlace, resumed_words, resync
 from dialtray.ui import camera
+from dialtray.ui.terminal.keyline import KeyLine, can_edit, no_echo, stdin_fd
 from dialtray.ui.terminal.view import plain_lines, render, you_may_type
 
 
@@ -34,25 +39,59 @@ def read_lines(inbox: queue.SimpleQueue[str | None]) -> None:
     inbox.put(None)
 
 
+def start_input(args: argparse.Namespace,
+                inbox: queue.SimpleQueue[str | None]) -> KeyLine | None:
+    """The play loop's input thread. On a live screen at a terminal the keys are read one by one
+    and the screen itself shows the line being typed (``keyline``: the terminal's echo was wiped
+    by every redraw); otherwise whole lines as they come. Returns the line being typed, if any."""
+    fd = stdin_fd()
+    keys = KeyLine(inbox) if not args.plain and Console().is_terminal and can_edit(fd) else None
+    if keys is not None:
+        threading.Thread(target=keys.read, args=(fd,), daemon=True, name="play-input").start()
+    else:
+        threading.Thread(target=read_lines, args=(inbox,), daemon=True,
+                         name="play-input").start()
+    return keys
+
+
 class TypedDice:
     """``--dice typed``: the engine asks for real dice; the next line typed is their faces (the
-    play loop's input thread owns the terminal, so the faces come through its queue)."""
+    play loop's input thread owns the terminal, so the faces come through its queue). On the
+    live screen (``show`` set by ``TerminalTable``) the ask and the faces being typed are drawn
+    by the screen while the engine waits: it does not redraw itself then, and the terminal no
+    longer echoes (``keyline``)."""
 
     def __init__(self, inbox: queue.SimpleQueue[str | None]) -> None:
         self.inbox = inbox
         self.console = Console(stderr=True)
+        self.show: Callable[[str], None] | None = None
+        self.note = ""  # why the last faces were not taken, said with the next ask
 
     def __call__(self, count: int, purpose: str) -> list[int]:
-        self.console.print(f"[bold magenta]roll {count} d6 for {purpose}, then type the "
-                           "faces[/]")
-        line = self.inbox.get()
+        ask = f"{self.note}roll {count} d6 for {purpose}, then type the faces"
+        self.note = ""
+        if self.show is None:
+            self.console.print(f"[bold magenta]{ask}[/]")
+            line = self.inbox.get()
+        else:
+            line = self._shown(ask, self.show)
         if line is None:
             raise DiceError(f"{purpose}: input ended while dice were asked for")
         try:
             return [int(tok) for tok in line.replace(",", " ").split()]
         except ValueError:
-            self.console.print("faces are numbers 1-6, separated by spaces")
+            if self.show is None:
+                self.console.print("faces are numbers 1-6, separated by spaces")
+            self.note = "faces are 1-6: "
             return []
+
+    def _shown(self, ask: str, show: Callable[[str], None]) -> str | None:
+        while True:
+            show(ask)
+            try:
+                return self.inbox.get(timeout=0.1)
+            except queue.Empty:
+                continue
 
 
 class TerminalTable:
@@ -61,8 +100,10 @@ class TerminalTable:
     def __init__(self, args: argparse.Namespace, table: Table, session: TraySession,
                  vtray: Any, inbox: queue.SimpleQueue[str | None], *,
                  tracked: CommandTable | None = None, resumed: int | None = None,
-                 event: Any = None) -> None:
+                 event: Any = None, keys: KeyLine | None = None,
+                 typed: TypedDice | None = None) -> None:
         self.args = args
+        self.typed = typed  # --dice typed: its ask drawn on the live screen
         self.built = table
         self.t = table.tracker
         self.vtray = vtray
@@ -94,6 +135,8 @@ class TerminalTable:
         self.quit = False
         self.page = 0
         self.plain = bool(args.plain or not self.console.is_terminal)
+        self.keys = None if self.plain else keys  # the line being typed, shown on the screen
+        self.typed_version = -1
         self.told = 0  # narration lines printed (--plain)
         if self.plain:
             self.table.on_narrate = self._print_narration
@@ -180,12 +223,13 @@ class TerminalTable:
 
     # ---- the loop ---------------------------------------------------------------------------
 
-    def view(self) -> Any:
+    def view(self, ask: str = "") -> Any:
         size = self.console.size
         return render(self.table.view(), humans=self.humans, narration=self.table.narration,
                       messages=self.messages[-3:], sim=self.vtray is not None,
                       width=size.width, height=size.height, page=self.page,
-                      asks=self.table.asks)
+                      asks=[*self.table.asks, ask] if ask else self.table.asks,
+                      typing=None if self.keys is None else self.keys.text)
 
     def plain_view(self) -> str:
         return "\n".join(plain_lines(self.table.view(), self.humans, self.page))
@@ -203,6 +247,9 @@ class TerminalTable:
                 typed = True
         except queue.Empty:
             pass
+        if self.keys is not None and self.keys.version != self.typed_version:
+            self.typed_version = self.keys.version  # a key typed: shown at once
+            typed = True
         changed = self.table.pump(0.03)
         if self.camera is not None:  # the camera's answers: in the game, on the screen
             for w in self.camera.pump(self.t):
@@ -221,27 +268,48 @@ class TerminalTable:
             self.say(f"resumed stored game {self.resumed} at action "
                      f"{len(self.t.game.history)}; {resumed_words(self.tracked, moved)}")
         steady_gc()  # setup done: from here the host stores event by event (store.table)
-        if self.plain:
-            shown = self.plain_view()
-            print(shown, flush=True)
-            while not self.quit and not self.table.over:
-                if self.step():
-                    again = self.plain_view()
-                    if again != shown:
-                        print(again, flush=True)
-                        shown = again
-            return self.finish()
+        try:
+            self._play_plain() if self.plain else self._play_live()
+        except KeyboardInterrupt:  # Ctrl-C stops the game as 'quit' does: stored, said how
+            print("\ninterrupted (Ctrl-C)", flush=True)  # to carry on, its log written
+            return self.finish() or 130
+        except TableError as e:  # the store failed mid-game (a full disk): what is kept
+            rec = self.tracked.recording.recorder
+            if str(rec.store.path) not in str(e):
+                raise
+            raise TableError(f"{e}; the game is stored up to there: once the store can be "
+                             f"written again, `dialtray play --resume {rec.gid}` carries it on",
+                             e.status) from e
+        return self.finish()
+
+    def _play_plain(self) -> None:
+        shown = self.plain_view()
+        print(shown, flush=True)
+        while not self.quit and not self.table.over:
+            if self.step():
+                again = self.plain_view()
+                if again != shown:
+                    print(again, flush=True)
+                    shown = again
+
+    def _play_live(self) -> None:
         last = -1.0
-        with Live(self.view(), console=self.console, auto_refresh=False,
-                  transient=False) as live:
+        echo = no_echo(stdin_fd()) if self.keys is not None else contextlib.nullcontext()
+        with echo as cbreak, Live(self.view(), console=self.console, auto_refresh=False,
+                                  transient=False) as live:
+            if self.typed is not None:  # the engine waits for typed faces: the screen shows
+                self.typed.show = lambda ask: live.update(self.view(ask), refresh=True)
             while not self.quit and not self.table.over:
                 changed = self.step()
                 now = time.monotonic()
                 if changed or now - last > 0.5:
+                    if cbreak is not None and cbreak.kept():  # back from Ctrl-Z: the shell's
+                        self.console.clear()  # lines cleared, the screen drawn whole
                     live.update(self.view(), refresh=True)
                     last = now
             live.update(self.view(), refresh=True)
-        return self.finish()
+        if self.typed is not None:
+            self.typed.show = None  # the live screen is gone: asked on a line of its own
 
     def finish(self) -> int:
         t = self.t

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import queue
 import sys
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +43,7 @@ from dialtray.table.stored import (
 )
 from dialtray.tracker import TableDice, Timing
 from dialtray.ui import camera
-from dialtray.ui.terminal.front import TerminalTable, TypedDice, read_lines
+from dialtray.ui.terminal.front import TerminalTable, TypedDice, start_input
 from dialtray.virtual.factory import require_sim, start_virtual, tray_config
 
 
@@ -101,9 +100,9 @@ def run(args: argparse.Namespace) -> int:
             if args.sim:
                 session.set_timing(config.DEFAULT_SETTLE_MS, config.DEFAULT_SAMPLE_MS)
             inbox: queue.SimpleQueue[str | None] = queue.SimpleQueue()
-            threading.Thread(target=read_lines, args=(inbox,), daemon=True,
-                             name="play-input").start()
-            source, fair = make_dice(args.dice, session, args.seed, TypedDice(inbox))
+            keys = start_input(args, inbox)
+            typed = TypedDice(inbox)
+            source, fair = make_dice(args.dice, session, args.seed, typed)
             table = new_table(args.game, source, args.seed, args.turns, args.docks,
                               args.docks_file, args.figures, timing=Timing(), make=None if
                               body is None else lambda d: paired_setup(args.game, body, d,
@@ -112,7 +111,8 @@ def run(args: argparse.Namespace) -> int:
             table.fair = fair
             if ev is not None:
                 table.extra = record_extra(ev, body, table.setup.game.seats())
-            return TerminalTable(args, table, session, vtray, inbox, event=ev).run()
+            return TerminalTable(args, table, session, vtray, inbox, event=ev,
+                                 keys=keys, typed=typed).run()
     finally:
         if vtray is not None:
             vtray.close()
@@ -126,7 +126,8 @@ def run_camera_only(args: argparse.Namespace) -> int:
 
     dice = "seeded" if args.dice in ("fair", "tray") else args.dice
     inbox: queue.SimpleQueue[str | None] = queue.SimpleQueue()
-    source, _ = make_dice(dice, None, args.seed, TypedDice(inbox))
+    typed = TypedDice(inbox)
+    source, _ = make_dice(dice, None, args.seed, typed)
     table = new_table(args.game, source, args.seed, args.turns, args.docks, args.docks_file,
                       args.figures, timing=Timing())
     try:
@@ -137,9 +138,10 @@ def run_camera_only(args: argparse.Namespace) -> int:
     if dice != args.dice:
         print(f"a camera-only tray has no LED dice: seeded dice (--seed {args.seed}; --dice "
               "typed to roll your own)", file=sys.stderr, flush=True)
-    threading.Thread(target=read_lines, args=(inbox,), daemon=True, name="play-input").start()
+    keys = start_input(args, inbox)
     with link:
-        return TerminalTable(args, table, link, None, inbox).run()  # type: ignore[arg-type]
+        return TerminalTable(args, table, link, None, inbox,  # type: ignore[arg-type]
+                             keys=keys, typed=typed).run()
 
 
 def run_resumed(args: argparse.Namespace, res: Resuming, ev: Any = None) -> int:
@@ -176,11 +178,11 @@ def resume_on(args: argparse.Namespace, res: Resuming, port: str, vtray: Any,
         else:
             session.set_timing(config.DEFAULT_SETTLE_MS, config.DEFAULT_SAMPLE_MS)
         inbox: queue.SimpleQueue[str | None] = queue.SimpleQueue()
-        threading.Thread(target=read_lines, args=(inbox,), daemon=True,
-                         name="play-input").start()
-        dice.inner, table.fair = make_dice(args.dice, session, args.seed, TypedDice(inbox))
+        keys = start_input(args, inbox)
+        typed = TypedDice(inbox)
+        dice.inner, table.fair = make_dice(args.dice, session, args.seed, typed)
         return TerminalTable(args, table, session, vtray, inbox, tracked=tracked,
-                             resumed=res.gid, event=ev).run()
+                             resumed=res.gid, event=ev, keys=keys, typed=typed).run()
 
 
 def say_calibration(session: TraySession, data_dir: Path) -> None:

@@ -122,8 +122,9 @@ def you_may_type(v: TableView, width: int, page: int) -> list[str]:
 
 def render(v: TableView, *, humans: Sequence[str], narration: Sequence[str],
            messages: Sequence[str], sim: bool, width: int, height: int, page: int = 0,
-           asks: Sequence[str] = ()) -> Text:
-    """The whole screen, at most ``height`` lines of at most ``width`` characters."""
+           asks: Sequence[str] = (), typing: str | None = None) -> Text:
+    """The whole screen, at most ``height`` lines of at most ``width`` characters; ``typing``:
+    the line being typed, drawn last (``keyline``: the screen is its echo)."""
     def cut(s: str) -> str:
         return s if len(s) <= width else s[:width - 1] + "…"
 
@@ -148,9 +149,14 @@ def render(v: TableView, *, humans: Sequence[str], narration: Sequence[str],
     if v.eye:
         bottom.append(cut(eye_line(v)))
     hint = "type: a decision, legal, more, wait, dispute X, quit"
-    if sim and v.docks:
-        hint += "; sim: turn 0 speed -4"
+    if sim and v.docks:  # the virtual tray's dials turned by typing: the dial due, if one is
+        d = v.due[0] if v.due else None  # (an example that fits this game, never a mistake)
+        hint += (f"; sim: turn {d.dock} {'combat' if d.reader == 0 else 'speed'} {d.clicks}"
+                 if d is not None else "; sim: turn DOCK DIAL N")
     bottom.append(cut(hint))
+    if typing is not None:  # its end stays in sight (and room for the cursor)
+        bottom.append("> " + (typing if len(typing) <= width - 3 else
+                              "…" + typing[len(typing) - (width - 4):]))
     room = height - 1 - len(top) - len(waits) - len(flags) - len(bottom)
     news = [cut(m) for m in [*narration, *messages]][-max(0, room):] if room > 0 else []
     lines = [*top, *waits, *flags, *news, *bottom]
@@ -163,7 +169,10 @@ def render(v: TableView, *, humans: Sequence[str], narration: Sequence[str],
             style = "bold red"
         elif line.startswith("you may type") or (line.startswith("  ") and line in bottom):
             style = "cyan"
-        text.append(line + ("\n" if i < len(lines) - 1 else ""), style=style)
+        last = i == len(lines) - 1
+        text.append(line + ("" if last else "\n"), style=style)
+    if typing is not None:
+        text.append(" ", style="reverse")  # the cursor, where the next key goes
     return text
 
 
