@@ -17,6 +17,16 @@ import pyte
 from dialtray.ui.terminal.keyline import KeyLine
 
 BIN = Path(sys.executable).parent
+
+
+AGAINST_A_BOT = ("airaction", "--sim", "--seats", "human,bot", "--dice", "seeded", "--seed", "2026")
+
+
+def play(tmp_path: Path, *args: str) -> pexpect.spawn:
+    """`dialtray play ARGS` in an 80x24 terminal of its own."""
+    return pexpect.spawn(str(BIN / "dialtray"), ["--data-dir", str(tmp_path), "play", *args],
+                         dimensions=(24, 80), timeout=60,
+                         env={"TERM": "xterm-256color", "PATH": "/usr/bin:/bin"})
 HEAD = "Crimson Skies: Air Action"
 
 
@@ -50,11 +60,7 @@ class Terminal:
 
 
 def test_the_line_being_typed_stays_on_screen_through_redraws(tmp_path: Path) -> None:
-    child = pexpect.spawn(str(BIN / "dialtray"),
-                          ["--data-dir", str(tmp_path), "play", "airaction", "--sim",
-                           "--seats", "human,bot", "--dice", "seeded", "--seed", "2026"],
-                          dimensions=(24, 80), timeout=60,
-                          env={"TERM": "xterm-256color", "PATH": "/usr/bin:/bin"})
+    child = play(tmp_path, *AGAINST_A_BOT)
     term = Terminal(child)
     try:
         term.wait(lambda s: any("you may type: deploy P1" in ln for ln in s), "deploy offered")
@@ -106,11 +112,7 @@ def test_keys_edit_the_line_as_a_terminal_would() -> None:
 def test_ctrl_c_stops_the_game_as_quit_does_and_says_how_to_carry_on(tmp_path: Path) -> None:
     """Ctrl-C in the middle of play: the game stays stored, the screen says how to carry it on,
     the log is written and replays; the terminal gets its echo back."""
-    child = pexpect.spawn(str(BIN / "dialtray"),
-                          ["--data-dir", str(tmp_path), "play", "airaction", "--sim",
-                           "--seats", "human,bot", "--dice", "seeded", "--seed", "2026"],
-                          dimensions=(24, 80), timeout=60,
-                          env={"TERM": "xterm-256color", "PATH": "/usr/bin:/bin"})
+    child = play(tmp_path, *AGAINST_A_BOT)
     term = Terminal(child)
     try:
         term.wait(lambda s: any("you may type: deploy P1" in ln for ln in s), "deploy offered")
@@ -132,11 +134,7 @@ def test_ctrl_c_stops_the_game_as_quit_does_and_says_how_to_carry_on(tmp_path: P
 def test_fasa_at_80_columns_wraps_between_words(tmp_path: Path) -> None:
     """`play fasa` prints each plane's sheet as one long line: at a terminal it is wrapped
     between words, continuation indented (the terminal's own wrap cut words in half)."""
-    child = pexpect.spawn(str(BIN / "dialtray"),
-                          ["--data-dir", str(tmp_path), "play", "fasa", "--dice", "seeded",
-                           "--seats", "human,bot"],
-                          dimensions=(24, 80), timeout=60,
-                          env={"TERM": "xterm-256color", "PATH": "/usr/bin:/bin"})
+    child = play(tmp_path, "fasa", "--dice", "seeded", "--seats", "human,bot")
     term = Terminal(child)
     try:
         term.wait(lambda s: any(ln.endswith("plot (hidden):") for ln in s), "the plot asked")
@@ -153,11 +151,7 @@ def test_fasa_at_80_columns_wraps_between_words(tmp_path: Path) -> None:
 def test_typed_dice_are_asked_and_shown_on_the_live_screen(tmp_path: Path) -> None:
     """--dice typed: while the engine waits for the faces the live screen shows the ask and the
     faces as they are typed (it does not redraw itself then, and the terminal does not echo)."""
-    child = pexpect.spawn(str(BIN / "dialtray"),
-                          ["--data-dir", str(tmp_path), "play", "airaction", "--sim",
-                           "--seats", "human,bot", "--dice", "typed"],
-                          dimensions=(24, 80), timeout=60,
-                          env={"TERM": "xterm-256color", "PATH": "/usr/bin:/bin"})
+    child = play(tmp_path, "airaction", "--sim", "--seats", "human,bot", "--dice", "typed")
     term = Terminal(child)
     try:
         for faces in ("3 4", "5 6"):  # the first player, before the live screen starts

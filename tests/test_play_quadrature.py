@@ -22,7 +22,6 @@ from test_play_resume_sim import Timed
 BIN = Path(sys.executable).parent
 
 
-@pytest.mark.slow(cost=5)
 def play(tmp_path: Path, *args: str) -> Timed:
     """`dialtray play` in an 80x24 terminal, P1 a person and P2 a bot, at once (pace 0)."""
     return Timed(pexpect.spawn(str(BIN / "dialtray"),
@@ -33,6 +32,15 @@ def play(tmp_path: Path, *args: str) -> Timed:
                                env={"TERM": "xterm-256color", "PATH": "/usr/bin:/bin"}))
 
 
+def quit_play(screen: Timed) -> None:
+    """``quit`` at the prompt, and the program ended (its log written)."""
+    screen.type("quit")
+    screen.wait_for("game log:")
+    screen.child.expect(pexpect.EOF, timeout=30)
+    screen.child.close()
+
+
+@pytest.mark.slow(cost=5)
 def test_a_person_confirms_encoder_dials_by_eye_and_plays_on_them(tmp_path: Path) -> None:
     db, log = tmp_path / "games.sqlite3", tmp_path / "game.log"
     screen = play(tmp_path, "airaction", "--quadrature", "--turns", "1", "--log", str(log))
@@ -55,10 +63,7 @@ def test_a_person_confirms_encoder_dials_by_eye_and_plays_on_them(tmp_path: Path
         screen.type("turn 1 combat 1")  # knocked: an encoder dial is judged like any dial
         screen.wait_for("that nobody caused")
         screen.type("turn 1 combat -1")
-        screen.type("quit")
-        screen.wait_for("game log:")
-        child.expect(pexpect.EOF, timeout=30)
-        child.close()
+        quit_play(screen)
     finally:
         if child.isalive():
             child.kill(signal.SIGKILL)
@@ -81,10 +86,7 @@ def test_a_person_confirms_encoder_dials_by_eye_and_plays_on_them(tmp_path: Path
         screen.wait_for("(A1): its encoder lost track")  # the same kind of tray, a new boot
         screen.type("eye 0 speed")  # where the rules put it: speed 5 is click 4
         screen.wait_for("(A1): confirmed by eye at click 4 by P1 (where the rules")
-        screen.type("quit")
-        screen.wait_for("game log:")
-        child.expect(pexpect.EOF, timeout=30)
-        child.close()
+        quit_play(screen)
     finally:
         if child.isalive():
             child.kill(signal.SIGKILL)

@@ -75,20 +75,25 @@ def _flag_records(store: GameStore, gid: int) -> int:
     return int(n)
 
 
-def open_checks(store: GameStore, gid: int) -> list[tuple[int, str]]:
-    """``(i, dial label)`` of every stored ``check`` flag never put right: dials restored from
-    their sensors after a refused replay that the players had not checked when the host
-    stopped (``tracker.restored``)."""
+def open_flags(store: GameStore, gid: int, kind: str) -> list[tuple[int, str]]:
+    """``(i, dial label)`` of every stored flag of ``kind`` never put right."""
     open_: dict[int, str] = {}
-    for kind, content in store.conn.execute(
+    for rec_kind, content in store.conn.execute(
             "SELECT kind, content FROM records WHERE game_id = ? AND kind IN ('flag', "
             "'resolve') ORDER BY n", (gid,)):
         d = json.loads(content)["data"]
-        if kind == "flag" and d.get("kind") == CHECK and d.get("resolved") is None:
+        if rec_kind == "flag" and d.get("kind") == kind and d.get("resolved") is None:
             open_[d["i"]] = str(d["dial"])
         else:
             open_.pop(d.get("i"), None)
     return list(open_.items())
+
+
+def open_checks(store: GameStore, gid: int) -> list[tuple[int, str]]:
+    """``(i, dial label)`` of every stored ``check`` flag never put right: dials restored from
+    their sensors after a refused replay that the players had not checked when the host
+    stopped (``tracker.restored``)."""
+    return open_flags(store, gid, CHECK)
 
 
 def eye_checks(store: GameStore, gid: int) -> list[EyeCheck]:
@@ -115,16 +120,7 @@ def carry_eyes(store: GameStore, gid: int, tracker: Tracker, boot: int | None) -
 
 def open_faults(store: GameStore, gid: int) -> list[tuple[int, str]]:
     """``(i, dial label)`` of every stored ``fault`` flag never put right."""
-    open_: dict[int, str] = {}
-    for kind, content in store.conn.execute(
-            "SELECT kind, content FROM records WHERE game_id = ? AND kind IN ('flag', "
-            "'resolve') ORDER BY n", (gid,)):
-        d = json.loads(content)["data"]
-        if kind == "flag" and d.get("kind") == FAULT and d.get("resolved") is None:
-            open_[d["i"]] = str(d["dial"])
-        else:
-            open_.pop(d.get("i"), None)
-    return list(open_.items())
+    return open_flags(store, gid, FAULT)
 
 
 def carry_checks(rec: GameRecorder, now: float) -> list[str]:
