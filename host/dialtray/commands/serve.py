@@ -104,6 +104,9 @@ def ui_missing() -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from dialtray.ui.terminate import sigterm_as_interrupt
+
+    sigterm_as_interrupt()  # SIGTERM stops serving as Ctrl-C does: stored, said how
     why = ui_missing()
     if why is not None:
         raise CommandError(why)
