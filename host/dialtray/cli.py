@@ -148,9 +148,11 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         with keys.using(args.data_dir / "keys"):  # the store's key and judge tokens (issue 31)
             return int(args.func(args) or 0)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM where ui.terminate turned it into one
+        from dialtray.ui.terminate import exit_status
+
         print("\ninterrupted", file=sys.stderr)
-        return 130
+        return exit_status(e)
     except BrokenPipeError:
         raise
     except UserError as e:  # a command's, the table's, a front end's: one line

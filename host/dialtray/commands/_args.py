@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from dialtray.table.seeds import DEFAULT_SEED
+
 
 class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line: `dialtray sim: argument --docks: ...`."""
@@ -217,7 +219,9 @@ def add_game_arguments(p: argparse.ArgumentParser, *, dice_default: str = "fair"
                        turns_default: int = 4) -> None:
     """``--seed --turns --dice --log`` for ``play`` and ``demo`` (``dialtray.table.start`` sets
     the game up with them)."""
-    p.add_argument("--seed", type=int, default=2026, help="the bots' seed (and seeded dice)")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                   help="the bots' seed (and seeded dice), default %(default)s; given, it also "
+                   "seeds a virtual tray's dice so a demo repeats (else they are fresh)")
     p.add_argument("--turns", type=int_range(1, 99), default=turns_default,
                    help="the agreed time limit in turns, default %(default)s "
                    "(Air Action AA-M53(2); Aces: ten times as many)")

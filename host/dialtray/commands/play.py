@@ -108,6 +108,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from dialtray.ui.terminate import sigterm_as_interrupt
+
+    sigterm_as_interrupt()  # SIGTERM stops the game as Ctrl-C does: stored, said how
     _common.rp2040_needs_sim(args)
     _common.quadrature_needs_sim(args)
     args.own = own_args.own_files(args)  # checked before any tray starts (exit 2)

@@ -27,6 +27,7 @@ from dialtray.commands._common import (
 from dialtray.commands._store import add_db, db_path
 from dialtray.link.port import resolve_port
 from dialtray.table.event import open_event, stop_event
+from dialtray.table.seeds import DEFAULT_SEED
 
 UI_EXTRA = "pip install 'dialtray[ui]'"
 
@@ -73,7 +74,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    "on the tray's LED dice; default %(default)s)")
     p.add_argument("--turns", type=int_range(1, 50), default=4,
                    help="the agreed time limit in turns, 1..50 (default %(default)s)")
-    p.add_argument("--seed", type=int_range(0), default=2026, help="the bots' seed")
+    p.add_argument("--seed", type=int_range(0), default=DEFAULT_SEED,
+                   help="the bots' seed, default %(default)s; given, it also seeds a virtual "
+                   "tray's dice so a run repeats (else they are fresh)")
     p.add_argument("--docks", type=int_range(2, MAX_DOCKS), default=8,
                    help=f"docks on the tray, 2..{MAX_DOCKS} (default %(default)s)")
     p.add_argument("--serial", metavar="PORT", help="the tray's serial port (default: the one "
@@ -101,6 +104,9 @@ def ui_missing() -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from dialtray.ui.terminate import sigterm_as_interrupt
+
+    sigterm_as_interrupt()  # SIGTERM stops serving as Ctrl-C does: stored, said how
     why = ui_missing()
     if why is not None:
         raise CommandError(why)

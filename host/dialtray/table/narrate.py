@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from dialtray.rules.core.events import Event
@@ -92,9 +92,28 @@ def _clicks(n: int) -> str:
     return f"{abs(n)} click{'' if abs(n) == 1 else 's'}"
 
 
-def entry_lines(who: str, action: Any, events: Sequence[Any]) -> list[str]:
+def hidden_draws(game: Any, people: Sequence[str]) -> Callable[[Any], bool]:
+    """Which Sky Ace draws are told without their card (D-SA-15: a hand is held, not shown):
+    a card drawn into the hand of a pawn whose seat is not one of ``people`` (the seats a person
+    takes at this terminal or page). With nobody seated (bots only, a demo) every card is told.
+    The store and the judge keep every card: this is only what a screen says."""
+    seated = frozenset(people)
+
+    def hidden(e: Any) -> bool:
+        if not seated or getattr(e, "dest", "") != "hand":
+            return False
+        pawns = getattr(getattr(game, "state", None), "pawns", {})
+        pawn = pawns.get(getattr(e, "pawn", ""))
+        return pawn is not None and pawn.seat not in seated
+
+    return hidden
+
+
+def entry_lines(who: str, action: Any, events: Sequence[Any],
+                hidden: Callable[[Any], bool] | None = None) -> list[str]:
     """What one applied action did: who decided what, then each event in words (the quiet ones
-    left out), shots and damage with their numbers, a figure lost with the VP it scored."""
+    left out), shots and damage with their numbers, a figure lost with the VP it scored; a
+    rival's drawn card (``hidden``, see :func:`hidden_draws`) without the card."""
     out = [f"{who} played: {plain(action.text())}"]
     scored: dict[str, str] = {}
     for e in events:
@@ -116,6 +135,8 @@ def entry_lines(who: str, action: Any, events: Sequence[Any]) -> list[str]:
             out.append(f"{e.plane} {how}{by}" + (f" — {vp}" if vp else ""))
         elif name == "VPScored" and e.plane not in scored:
             continue  # said with the plane it was scored for
+        elif name == "Drew" and hidden is not None and hidden(e):
+            out.append(f"{e.deck} draws a card ({e.dest} for {e.pawn})")
         else:
             out.append(event_text(e))
     return out

@@ -430,7 +430,8 @@ class Table:
             entry = history[self._told]
             self._told += 1
             who = self._who.pop(self._told - 1, None) or self._actor(entry)
-            for line in narrate.entry_lines(who, entry.action, entry.events):
+            for line in narrate.entry_lines(who, entry.action, entry.events,
+                                            narrate.hidden_draws(self.game, self.humans)):
                 self._say(line)
         flags = self.t.flags
         while self._flags_told < len(flags):

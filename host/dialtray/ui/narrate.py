@@ -9,6 +9,7 @@ clicks, the direction and the rule that made them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from dialtray.table.narrate import entry_lines
@@ -24,9 +25,11 @@ def change_text(c: Any) -> str:
             f"{c.direction}{rule}")
 
 
-def entry(n: int, who: str | None, e: Any) -> dict[str, Any]:
-    """One numbered line of the move list: who decided what, and what it caused."""
-    lines = entry_lines(who or "table", e.action, e.events)
+def entry(n: int, who: str | None, e: Any,
+          hidden: Callable[[Any], bool] | None = None) -> dict[str, Any]:
+    """One numbered line of the move list: who decided what, and what it caused (a rival's
+    drawn card without the card: ``hidden``, D-SA-15)."""
+    lines = entry_lines(who or "table", e.action, e.events, hidden)
     return {"n": n, "who": who or "", "text": e.action.text(), "caused": lines[1:],
             "clicks": [change_text(c) for c in e.dial_changes]}
 
@@ -35,7 +38,8 @@ class MoveList:
     """The move list of one game, built once per entry (the seat that decided each is read
     before it is applied: ``note_mover``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, hidden: Callable[[Any], bool] | None = None) -> None:
+        self.hidden = hidden  # which draws are told without their card (D-SA-15)
         self.lines: list[dict[str, Any]] = []
         self._movers: dict[int, str] = {}
 
@@ -47,5 +51,5 @@ class MoveList:
         if n < len(self.lines):  # an undo
             del self.lines[n:]
         for i in range(len(self.lines), n):
-            self.lines.append(entry(i + 1, self._movers.get(i), history[i]))
+            self.lines.append(entry(i + 1, self._movers.get(i), history[i], self.hidden))
         return self.lines[-MAX_LINES:]

@@ -13,6 +13,7 @@ from typing import Any
 
 from dialtray.errors import UserError
 from dialtray.table.event import paired_setup, record_extra, wait_assignment
+from dialtray.ui.terminate import EXIT_TERM, Terminated, how
 
 MISTAKE_KINDS = ("too-few", "too-many", "wrong-direction", "wrong-dial", "peek", "unexpected",
                  "refused")
@@ -61,32 +62,35 @@ def serve(args: argparse.Namespace, db: Path, serial: str | None, layout: Any, e
         raise UserError(f"the tray did not answer: {e}") from e
     except ValueError as e:  # --seats that do not fit the game
         raise UserError(f"argument --{e}", 2) from e
+    code = 0
     with served:
-        print(f"game {served.live.game_id} stored in {opts.db}", flush=True)
-        if ev is not None:  # the hub follows this game: records, live state, the round's clock
-            ev.track(served.live.game_id)
-            ev.announce(record_extra(ev, body, served.tracker.game.seats()))
-            ev.watch(served.session)
-            served.server.event = ev  # the page's "Call the judge" button (ui.calls)
-            served.live.hold_bots = ev.holds_play  # time's up: the bots wait for the table's end
+        try:  # from here a Ctrl-C or SIGTERM (ui.terminate) is told what became of the game
+            print(f"game {served.live.game_id} stored in {opts.db}", flush=True)
+            if ev is not None:  # the hub follows this game: records, live state, the round's clock
+                ev.track(served.live.game_id)
+                ev.announce(record_extra(ev, body, served.tracker.game.seats()))
+                ev.watch(served.session)
+                served.server.event = ev  # the page's "Call the judge" button (ui.calls)
+                # time's up: the bots wait for the table's end
+                served.live.hold_bots = ev.holds_play
 
-        def step() -> None:
-            ev.step(served.live.game_table or served.live.recording,  # seated yet?
-                    lambda m: print(m, flush=True))
+            def step() -> None:
+                ev.step(served.live.game_table or served.live.recording,  # seated yet?
+                        lambda m: print(m, flush=True))
 
-        if not is_local(args.host):
-            print(f"listening on {args.host}: anyone on the network who has the key can open "
-                  f"the page. Access key: {served.key}", flush=True)
-        print(f"open {served.url}  (Ctrl-C stops)", flush=True)
-        try:
+            if not is_local(args.host):
+                print(f"listening on {args.host}: anyone on the network who has the key can open "
+                      f"the page. Access key: {served.key}", flush=True)
+            print(f"open {served.url}  (Ctrl-C stops)", flush=True)
             while served.thread.is_alive():
                 time.sleep(0.1 if ev is not None else 0.5)
                 if ev is not None:  # on the table's thread, between two pumps
                     served.live.call(step)
-        except KeyboardInterrupt:
-            print("\nstopping …", flush=True)
+        except KeyboardInterrupt as e:
+            print(f"\nstopping ({how(e)}) …", flush=True)
+            code = 0 if not isinstance(e, Terminated) else EXIT_TERM
     print(unfinished(served.live.game_id, served.live.game_table, args.sim), flush=True)
-    return 0
+    return code
 
 
 def unfinished(gid: int, table: Any, sim: bool) -> str:

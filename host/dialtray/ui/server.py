@@ -24,6 +24,7 @@ from dialtray.rules.core.dice import SeededDice, TrayDice
 from dialtray.store.db import GameStore
 from dialtray.store.recorder import GameRecorder
 from dialtray.table.build import binding_for, tracker_for
+from dialtray.table.seeds import tray_seed
 from dialtray.tracker import TableDice, Timing
 from dialtray.tracker.hands import Mistakes
 from dialtray.ui.app import WS_MAX_FRAME, Server, make_app
@@ -114,7 +115,7 @@ class Served:
             from dialtray.virtual.hands import VirtualHands
 
             self.tray = self._stack.enter_context(virtual_tray(
-                tray_config(o.docks, o.quadrature), rp2040=o.rp2040, seed=o.seed))
+                tray_config(o.docks, o.quadrature), rp2040=o.rp2040, seed=tray_seed(o.seed)))
             port = self.tray.port
             turn = VirtualHands(self.tray).turn
         else:

@@ -14,6 +14,7 @@ from typing import Any
 
 from dialtray.rules.core.dials import COMBAT
 from dialtray.store.recorder import dice_source
+from dialtray.table.narrate import hidden_draws
 from dialtray.tracker import Tracker
 from dialtray.ui import board as bd
 from dialtray.ui import choices as ch
@@ -69,7 +70,8 @@ class StateBuilder:
         self.start = {d: s.click for d, s in tracker.game.dials().items()}
         self.board = board or (lambda: bd.board(tracker.game))
         self.people = tuple(people)  # the seats a person takes on the page
-        self.moves = MoveList()
+        # a rival's drawn card is not shown on the page (D-SA-15); read as the seats change
+        self.moves = MoveList(lambda e: hidden_draws(tracker.game, self.people)(e))
         self.asking = False  # the page's first screen: who takes each seat
         self.pending: Callable[[], str] = lambda: ""  # bookkeeping the table will take
         self._game_key: tuple[object, ...] = ()

@@ -4,7 +4,16 @@
 from __future__ import annotations
 
 import pytest
-from aa_helpers import clicks, finish_turn, new_game, of, plan_all_cruise, run, start
+from aa_helpers import (
+    clicks,
+    finish_turn,
+    loyle_vs_militia,
+    new_game,
+    of,
+    plan_all_cruise,
+    run,
+    start,
+)
 from dialtray.rules.airaction import events as ev
 from dialtray.rules.airaction.actions import Plan
 from dialtray.rules.airaction.game import SquadronPlane
@@ -158,3 +167,16 @@ def test_aa_m59_disengaging_pilots_may_not_shoot() -> None:
     plan_all_cruise(g, d)
     with pytest.raises(IllegalActionError, match="AA-M"):
         run(g, d, "shoot A1 front B1 | 1 1 1")
+
+
+def test_the_end_of_game_table_fits_80_columns() -> None:
+    """AA-M55..M58 "Victory!": the final table (replay, demo, play) fits a terminal of 80
+    columns, the sample figures' long names and a removal's reason included; it was 83-84."""
+    g, _ = loyle_vs_militia()
+    ps = g.state.planes["M"]
+    ps.in_play, ps.removed = False, "abandoned by its Ace (Enjoy the Ride)"
+    text = g.report()
+    assert max(len(line) for line in text.splitlines()) <= 80, text
+    assert "sample-loyle-crawford" in text and "sample-militia-fighter" in text
+    joined = " ".join(text.split())
+    assert "removed: abandoned by its Ace (Enjoy the Ride)" in joined

@@ -6,7 +6,6 @@ from dialtray.rules.airaction import actions as ac
 from dialtray.rules.airaction import events as ev
 from dialtray.rules.airaction.base import GameBase
 from dialtray.rules.airaction.rulebook import (
-    H_COLL,
     H_COMBAT,
     H_DISENGAGE,
     H_FATE,
@@ -73,7 +72,7 @@ class CombatRules(GameBase):
     def _r_shoot(self, c: Ctx, a: ac.Shoot) -> None:
         """AA-M36..M45 "Combat"."""
         s = self.state
-        self._require_phase(a, "combat", "AA-M35", H_COLL)
+        self._require_phase(a, "combat", "AA-M40", H_COMBAT)  # shots come after moves
         if s.shot is not None:
             raise illegal(a, "a shot is still being resolved", "AA-M40", H_COMBAT)
         ps = self._require_plane(a, a.plane, "AA-M40", H_COMBAT)

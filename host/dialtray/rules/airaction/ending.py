@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterable
 
 from dialtray.rules.airaction import actions as ac
@@ -24,6 +25,9 @@ from dialtray.rules.airaction.rulebook import (
     illegal,
 )
 from dialtray.rules.core.events import Event
+
+REPORT_WIDTH = 80  # a terminal's columns: the end-of-game table must not wrap mid-row
+FIGURE_MAX = 27  # the figure column's widest: the row's fixed columns then take 79
 
 
 class EndRules(GameBase):
@@ -151,20 +155,7 @@ class EndRules(GameBase):
         lines = [
             f"Crimson Skies: Air Action — turn {s.turn}, {s.ended or 'in progress: ' + s.phase}"
         ]
-        lines.append(
-            "plane  owner  figure                      click holes  speed  ace(att/fate)  status"
-        )
-        for ps in s.planes.values():
-            cv = self.combat_values(ps.id)
-            ace = self.ace_values(ps.id)
-            ace_txt = f"c{ps.ace_click} {ace[0]}/{ace[1]}{' KO' if ace[2] else ''}" if ace else "-"
-            status = "in play" if ps.in_play else f"removed: {ps.removed}"
-            speed = self.speed_of(ps.id)
-            sp = "-" if speed is None else str(speed)
-            lines.append(
-                f"{ps.id:<6} {ps.owner:<6} {ps.figure:<27} {ps.combat_click:>5} "
-                f"{cv['bullet_holes']:>5}  {sp:>5}  {ace_txt:<13}  {status}"
-            )
+        lines.extend(self._plane_rows())
         lines.append("player  VP  shot-down  build")
         for p in s.players:
             lines.append(f"{p:<7} {s.vp[p]:>3} {s.shot_down[p]:>10} {self.build_points(p):>6}")
@@ -175,3 +166,28 @@ class EndRules(GameBase):
             if s.dead:
                 lines.append("perished: " + ", ".join(sorted(s.dead)))
         return "\n".join(lines)
+
+    def _plane_rows(self) -> list[str]:
+        """The planes' table in :data:`REPORT_WIDTH` columns: the figure column as wide as the
+        longest figure (a longer one is cut with "…"), a removal's reason on a line of its own
+        under the row, since a terminal of 80 columns would wrap the rows mid-column."""
+        s = self.state
+        widest = max((len(ps.figure) for ps in s.planes.values()), default=6)
+        fig_w = max(6, min(widest, FIGURE_MAX))
+        head = (f"{'plane':<5} {'owner':<5} {'figure':<{fig_w}} {'click':>5} {'holes':>5} "
+                f"{'speed':>5} {'ace(att/fate)':<13} status")
+        rows = [head]
+        for ps in s.planes.values():
+            cv = self.combat_values(ps.id)
+            ace = self.ace_values(ps.id)
+            ace_txt = f"c{ps.ace_click} {ace[0]}/{ace[1]}{' KO' if ace[2] else ''}" if ace else "-"
+            speed = self.speed_of(ps.id)
+            sp = "-" if speed is None else str(speed)
+            fig = ps.figure if len(ps.figure) <= fig_w else ps.figure[:fig_w - 1] + "…"
+            rows.append(f"{ps.id:<5} {ps.owner:<5} {fig:<{fig_w}} {ps.combat_click:>5} "
+                        f"{cv['bullet_holes']:>5} {sp:>5} {ace_txt:<13} "
+                        f"{'in play' if ps.in_play else 'removed'}")
+            if not ps.in_play:
+                rows.extend(textwrap.wrap(f"{ps.id} removed: {ps.removed}", REPORT_WIDTH,
+                                          initial_indent=" " * 6, subsequent_indent=" " * 8))
+        return rows

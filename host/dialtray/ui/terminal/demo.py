@@ -17,6 +17,7 @@ from dialtray.errors import UserError
 from dialtray.link.session import TraySession
 from dialtray.table.games import TITLES
 from dialtray.table.narrate import plain
+from dialtray.table.seeds import tray_seed
 from dialtray.table.start import (
     Table,
     log_path,
@@ -95,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     cfg = tray_config(args.docks, getattr(args, "quadrature", False))
     if encoders_text(cfg):  # --quadrature: the bots confirm their encoder dials by eye
         say(f"the tray: {encoders_text(cfg)}")
-    with virtual_tray(cfg, rp2040=args.rp2040, seed=args.seed) as vtray:
+    with virtual_tray(cfg, rp2040=args.rp2040, seed=tray_seed(args.seed)) as vtray:
         vtray.turn(0, "combat", 2)  # a player left a dial two clicks on: the start check sees it
         session = TraySession(vtray.port, name="demo", ack_policy="manual")  # ack when stored
         with session:

@@ -39,6 +39,7 @@ from dialtray.rules.fasa.bots import GreedyBot
 from dialtray.rules.fasa.game import FasaGame, start_events
 from dialtray.rules.fasa.notation import DEFAULT_SIDES, KIND, header_of
 from dialtray.store.db import StoreError
+from dialtray.table.seeds import tray_seed
 from dialtray.table.start import log_path, make_dice, wait_for_tray, write_log
 from dialtray.table.stored import StorePlace, plain_table
 from dialtray.tracker.dice import TableDice
@@ -78,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         from dialrig import config
 
         vtray = start_virtual(config.default_config(1), getattr(args, "rp2040", False),
-                              seed=args.seed)
+                              seed=tray_seed(args.seed))
         port = vtray.port
     else:
         port = resolve_port(args.port)

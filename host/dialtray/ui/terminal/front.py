@@ -30,6 +30,7 @@ from dialtray.table.stored import CommandTable, StorePlace, resumed_words, resyn
 from dialtray.ui import camera
 from dialtray.ui.terminal.keyline import KeyLine, can_edit, no_echo, stdin_fd
 from dialtray.ui.terminal.view import plain_lines, render, you_may_type
+from dialtray.ui.terminate import exit_status, how
 
 
 def read_lines(inbox: queue.SimpleQueue[str | None]) -> None:
@@ -270,9 +271,9 @@ class TerminalTable:
         steady_gc()  # setup done: from here the host stores event by event (store.table)
         try:
             self._play_plain() if self.plain else self._play_live()
-        except KeyboardInterrupt:  # Ctrl-C stops the game as 'quit' does: stored, said how
-            print("\ninterrupted (Ctrl-C)", flush=True)  # to carry on, its log written
-            return self.finish() or 130
+        except KeyboardInterrupt as e:  # Ctrl-C (or SIGTERM: ui.terminate) stops the game as
+            print(f"\ninterrupted ({how(e)})", flush=True)  # 'quit' does: stored, said how to
+            return self.finish() or exit_status(e)  # carry on, its log written
         except TableError as e:  # the store failed mid-game (a full disk): what is kept
             rec = self.tracked.recording.recorder
             if str(rec.store.path) not in str(e):

@@ -27,6 +27,7 @@ from dialtray.table.event import (
     wait_assignment,
 )
 from dialtray.table.games import GAMES, setup_of
+from dialtray.table.seeds import tray_seed
 from dialtray.table.start import (
     Table,
     check_before_start,
@@ -87,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     vtray: Any = None
     if args.sim:
         vtray = start_virtual(tray_config(args.docks, getattr(args, "quadrature", False)),
-                              args.rp2040, seed=args.seed)
+                              args.rp2040, seed=tray_seed(args.seed))
         port = vtray.port
     else:
         port = resolve_port(args.port)

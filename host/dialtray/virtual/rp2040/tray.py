@@ -16,6 +16,7 @@ directly. The LEDs are what the WS2812 data pin carried, decoded (:mod:`.leds`).
 from __future__ import annotations
 
 import contextlib
+import secrets
 import shutil
 import socket
 import tempfile
@@ -63,7 +64,9 @@ class Rp2040Tray:
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.port = str(self.workdir / "ttyDIALTRAY0")
         self.flash_file = Path(flash_file or self.workdir / "flash.bin")
-        self.seed = seed if seed is not None else 1
+        # no seed: the ring oscillator differs at every power-on, as on a Pico (a game's dice
+        # are fresh); a seed makes a test's run repeat
+        self.seed = seed if seed is not None else secrets.randbits(31) + 1
         self.bounce = bounce
         self.uid = uid
         self.dials = [PhysicalDial() for _ in range(len(self.cfg["docks"]) * 2)]
