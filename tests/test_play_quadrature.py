@@ -13,6 +13,8 @@ import json
 import signal
 import sqlite3
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pexpect
@@ -32,20 +34,29 @@ def play(tmp_path: Path, *args: str) -> Timed:
                                env={"TERM": "xterm-256color", "PATH": "/usr/bin:/bin"}))
 
 
-def quit_play(screen: Timed) -> None:
-    """``quit`` at the prompt, and the program ended (its log written)."""
-    screen.type("quit")
-    screen.wait_for("game log:")
-    screen.child.expect(pexpect.EOF, timeout=30)
-    screen.child.close()
+@contextmanager
+def playing(tmp_path: Path, *args: str) -> Iterator[Timed]:
+    """`play` for the body to drive; then ``quit`` at the prompt, and the program must end
+    with its log written and status 0 (killed if it does not end)."""
+    screen = play(tmp_path, *args)
+    child = screen.child
+    try:
+        yield screen
+        screen.type("quit")
+        screen.wait_for("game log:")
+        child.expect(pexpect.EOF, timeout=30)
+        child.close()
+    finally:
+        if child.isalive():
+            child.kill(signal.SIGKILL)
+    assert child.exitstatus == 0, screen.text[-2000:]
 
 
 @pytest.mark.slow(cost=5)
 def test_a_person_confirms_encoder_dials_by_eye_and_plays_on_them(tmp_path: Path) -> None:
     db, log = tmp_path / "games.sqlite3", tmp_path / "game.log"
-    screen = play(tmp_path, "airaction", "--quadrature", "--turns", "1", "--log", str(log))
-    child = screen.child
-    try:
+    with playing(tmp_path, "airaction", "--quadrature", "--turns", "1",
+                 "--log", str(log)) as screen:
         screen.wait_for("look at each dial whose encoder lost track and confirm it by eye")
         screen.wait_for("(B1): confirmed by eye at click 0 by P2 (a bot)")  # its own
         screen.type("eye 4 combat")  # an AS5600: nothing to confirm
@@ -63,11 +74,6 @@ def test_a_person_confirms_encoder_dials_by_eye_and_plays_on_them(tmp_path: Path
         screen.type("turn 1 combat 1")  # knocked: an encoder dial is judged like any dial
         screen.wait_for("that nobody caused")
         screen.type("turn 1 combat -1")
-        quit_play(screen)
-    finally:
-        if child.isalive():
-            child.kill(signal.SIGKILL)
-    assert child.exitstatus == 0, screen.text[-2000:]
     assert "Traceback" not in screen.text
     text = log.read_text()
     eyes = [ln for ln in text.splitlines() if ln.startswith("# eye: ")]
@@ -80,15 +86,8 @@ def test_a_person_confirms_encoder_dials_by_eye_and_plays_on_them(tmp_path: Path
         [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1), (3, 0)]
     assert len({e["boot"] for e in stored}) == 1
 
-    screen = play(tmp_path, "--resume", "--log", str(tmp_path / "resumed.log"))
-    child = screen.child
-    try:
+    with playing(tmp_path, "--resume", "--log", str(tmp_path / "resumed.log")) as screen:
         screen.wait_for("(A1): its encoder lost track")  # the same kind of tray, a new boot
         screen.type("eye 0 speed")  # where the rules put it: speed 5 is click 4
         screen.wait_for("(A1): confirmed by eye at click 4 by P1 (where the rules")
-        quit_play(screen)
-    finally:
-        if child.isalive():
-            child.kill(signal.SIGKILL)
-    assert child.exitstatus == 0, screen.text[-2000:]
     assert "not where the rules put it" not in screen.text and "Traceback" not in screen.text
