@@ -19,8 +19,7 @@ from typing import Any
 
 from dialtray.link.messages import LOST_TRACK, DialState, Snapshot
 from dialtray.store.judge import DialHistory, history_lines, put_right
-
-DEFAULT_DETENTS = 12
+from dialtray.tracker.state import DEFAULT_DETENTS
 
 
 @dataclass(frozen=True)
