@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from dialtray.tracker import marks as mk
 from dialtray.tracker.expectations import agrees
-from dialtray.tracker.flags import judge, raise_flag, resolve
+from dialtray.tracker.flags import judge, raise_flag, resolve, rules_click
 from dialtray.tracker.state import PLAY, Result, SlotState
 
 if TYPE_CHECKING:
@@ -38,11 +38,6 @@ def command(st: SlotState, click: int | None = None) -> str:
     """What a player types at `dialtray play` to confirm this dial (``eye 2 combat [3]``)."""
     reader = READER_WORDS[st.slot.dial] if st.slot.dial < 2 else str(st.slot.dial)
     return f"eye {st.slot.dock} {reader}" + ("" if click is None else f" {click}")
-
-
-def rules_click(t: Tracker, st: SlotState) -> int | None:
-    setting = t.dials().get(st.dial)
-    return setting.click if setting is not None else None
 
 
 def lost_text(t: Tracker, st: SlotState) -> str:
