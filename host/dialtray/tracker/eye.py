@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from dialtray.tracker import marks as mk
 from dialtray.tracker.expectations import agrees
 from dialtray.tracker.flags import judge, raise_flag, resolve, rules_click
-from dialtray.tracker.state import PLAY, Result, SlotState
+from dialtray.tracker.state import PLAY, Result, SlotState, nearest
 
 if TYPE_CHECKING:
     from dialtray.tracker.tracker import Tracker
@@ -93,12 +93,8 @@ def confirm(t: Tracker, st: SlotState, click: int | None, now: float, by: str) -
     if not 0 <= click < st.detents:
         return Result(False, f"{st.label}: there is no click {click}: its dial has clicks 0 "
                              f"to {st.detents - 1}")
-    ref = st.want if st.want is not None else st.seen
-    d = (st.phys(click) - ref) % st.detents
-    if d > st.detents // 2:
-        d -= st.detents
     count = st.seen - st.shift
-    st.seen = ref + d
+    st.seen = nearest(st, st.phys(click), st.want)  # (nearest where the rules put it)
     st.shift = st.seen - count
     st.lost, st.fault, st.eye_boot = False, "", t.boot
     if st.free:
