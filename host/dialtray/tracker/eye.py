@@ -34,10 +34,15 @@ if TYPE_CHECKING:
 READER_WORDS = ("combat", "speed")
 
 
+def reader_word(reader: int) -> str:
+    """A dock's reader as a player names it (``combat``, ``speed``; another by its number)."""
+    return READER_WORDS[reader] if reader < len(READER_WORDS) else str(reader)
+
+
 def command(st: SlotState, click: int | None = None) -> str:
     """What a player types at `dialtray play` to confirm this dial (``eye 2 combat [3]``)."""
-    reader = READER_WORDS[st.slot.dial] if st.slot.dial < 2 else str(st.slot.dial)
-    return f"eye {st.slot.dock} {reader}" + ("" if click is None else f" {click}")
+    return f"eye {st.slot.dock} {reader_word(st.slot.dial)}" + \
+        ("" if click is None else f" {click}")
 
 
 def lost_text(t: Tracker, st: SlotState) -> str:
@@ -135,4 +140,4 @@ def looked(st: SlotState) -> int:
     return (st.seen or 0) * st.up % st.detents
 
 
-__all__ = ["command", "confirm", "looked", "lose", "lost_text", "restore"]
+__all__ = ["command", "confirm", "looked", "lose", "lost_text", "reader_word", "restore"]
