@@ -125,13 +125,20 @@ def restore(t: Tracker, checks: list[mk.EyeCheck], boot: int | None) -> list[str
     """A resumed host: the latest confirmation of each dial made in tray boot ``boot`` (the
     boot the store resumes from) holds again; the labels restored."""
     done = []
-    for c in checks:
-        st = t._at.get((c.dock, c.reader))
-        if st is None or boot is None or c.boot != boot:
-            continue
-        st.eye_boot, st.shift, st.count_boot = c.boot, c.shift, c.boot
-        done.append(st.label)
+    for where, c in latest(checks, boot).items():
+        st = t._at.get(where)
+        if st is not None:
+            st.eye_boot, st.shift, st.count_boot = c.boot, c.shift, c.boot
+            done.append(st.label)
     return done
+
+
+def latest(checks: list[mk.EyeCheck], boot: int | None) -> dict[tuple[int, int], mk.EyeCheck]:
+    """Per (dock, reader): the latest of ``checks`` made in tray boot ``boot`` (another boot's
+    counts started from elsewhere: never reused; ``boot`` None: none)."""
+    if boot is None:
+        return {}
+    return {(c.dock, c.reader): c for c in checks if c.boot == boot}
 
 
 def looked(st: SlotState) -> int:
@@ -140,4 +147,5 @@ def looked(st: SlotState) -> int:
     return (st.seen or 0) * st.up % st.detents
 
 
-__all__ = ["command", "confirm", "looked", "lose", "lost_text", "reader_word", "restore"]
+__all__ = ["command", "confirm", "latest", "looked", "lose", "lost_text", "reader_word",
+           "restore"]
