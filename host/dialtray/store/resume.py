@@ -63,10 +63,10 @@ def resume(store: GameStore, gid: int, dice: DiceSource | None = None) -> Resume
 def attach(store: GameStore, gid: int, tracker: Tracker) -> GameRecorder:
     """A recorder that goes on writing stored game ``gid`` from ``tracker``'s present state
     (its flags numbered on from those already stored)."""
-    rec = GameRecorder(store, gid, tracker.game, tracker)
-    rec.flag_base = _flag_records(store, gid)
-    rec._flags = 0  # the flags its stored dials raised (a sensor fault, an encoder lost track:
-    return rec  # ``carry_checks`` closes the stopped host's) are stored at the next sync
+    # The flags its stored dials raised (a sensor fault, an encoder lost track: ``carry_checks``
+    # closes the stopped host's) are stored at the next sync.
+    return GameRecorder(store, gid, tracker.game, tracker,
+                        flag_base=_flag_records(store, gid))
 
 
 def _flag_records(store: GameStore, gid: int) -> int:
