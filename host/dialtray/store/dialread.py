@@ -19,8 +19,7 @@ from typing import Any
 
 from dialtray.link.messages import LOST_TRACK, DialState, Snapshot
 from dialtray.store.judge import DialHistory, history_lines, put_right
-
-DEFAULT_DETENTS = 12
+from dialtray.tracker.state import DEFAULT_DETENTS
 
 
 @dataclass(frozen=True)
@@ -77,22 +76,25 @@ def read_dial(h: DialHistory, d: DialState | None, boot: int | None) -> DialRead
                                "not confirmed by eye since", "look at it", look=True)
         position = d.position + int(eye["shift"])
         shows = position * h.up % detents
-        head = f"confirmed by eye in this tray boot (its encoder counts {d.position}): it " \
-               f"shows click {shows}"
-        if h.want is None:
-            return DialRead(h, f"{head}; {said} set no click yet")
-        fix = put_right(h, position, detents)
-        return DialRead(h, f"{head}, as {said} say" if fix is None else
-                        f"{head}, {said} say click {h.want}", fix, agrees=fix is None,
-                        turn=fix is not None)
+        return _against(h, position, detents, said,
+                        f"confirmed by eye in this tray boot (its encoder counts {d.position}): "
+                        f"it shows click {shows}")
     if d.status != 0:
         return DialRead(h, f"the sensor reports a fault (status {d.status})", "check the dial")
+    return _against(h, d.position, detents, said, f"position {d.position}",
+                    f" = click {h.want}")
+
+
+def _against(h: DialHistory, position: int, detents: int, said: str, head: str,
+             same: str = "") -> DialRead:
+    """A dial that reads ``position`` (``head``: how, in words) compared with the click ``said``
+    (the rules or the judge) put it at; ``same``: what an agreeing line adds to ``head``."""
     if h.want is None:
-        return DialRead(h, f"position {d.position}; {said} set no click yet")
-    fix = put_right(h, d.position, detents)
-    return DialRead(h, f"position {d.position} = click {h.want}, as {said} say" if fix is None
-                    else f"position {d.position}, {said} say click {h.want}", fix,
-                    agrees=fix is None, turn=fix is not None)
+        return DialRead(h, f"{head}; {said} set no click yet")
+    fix = put_right(h, position, detents)
+    if fix is None:
+        return DialRead(h, f"{head}{same}, as {said} say", agrees=True)
+    return DialRead(h, f"{head}, {said} say click {h.want}", fix, turn=True)
 
 
 def confirmed(h: DialHistory, boot: int | None) -> dict[str, Any] | None:

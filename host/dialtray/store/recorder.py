@@ -63,7 +63,10 @@ class GameRecorder:
     """Records one game. Build with :meth:`start` (a new stored game) or :meth:`attach`."""
 
     def __init__(self, store: GameStore, gid: int, game: Game,
-                 tracker: Tracker | None = None) -> None:
+                 tracker: Tracker | None = None, *, flag_base: int | None = None) -> None:
+        """``flag_base``: an attached recorder (``resume.attach``), given the flags already
+        stored: it numbers on from them and stores every flag its tracker has raised so far
+        (those its stored dials raised: a sensor fault, an encoder lost track)."""
         self.store = store
         self.gid = gid
         self.game = game
@@ -71,11 +74,11 @@ class GameRecorder:
         self.clock = time.time
         self._hist = len(game.history)
         self._lines = len(tracker.lines) if tracker else 0
-        self._flags = len(tracker.flags) if tracker else 0
+        self._flags = len(tracker.flags) if tracker and flag_base is None else 0
         # A flag record's "i" (its resolve's too) is unique in the game: an attached recorder
         # (a resumed host, whose tracker counts its flags from 0 again) numbers on from the
         # flags already stored (``resume.attach``), or the report takes one flag for another.
-        self.flag_base = 0
+        self.flag_base = flag_base or 0
         self._open: dict[int, Any] = {}
         self._confirmed = len(tracker.confirmed) if tracker else 0
         self._notes = len(tracker.notes) if tracker else 0

@@ -63,10 +63,10 @@ def resume(store: GameStore, gid: int, dice: DiceSource | None = None) -> Resume
 def attach(store: GameStore, gid: int, tracker: Tracker) -> GameRecorder:
     """A recorder that goes on writing stored game ``gid`` from ``tracker``'s present state
     (its flags numbered on from those already stored)."""
-    rec = GameRecorder(store, gid, tracker.game, tracker)
-    rec.flag_base = _flag_records(store, gid)
-    rec._flags = 0  # the flags its stored dials raised (a sensor fault, an encoder lost track:
-    return rec  # ``carry_checks`` closes the stopped host's) are stored at the next sync
+    # The flags its stored dials raised (a sensor fault, an encoder lost track: ``carry_checks``
+    # closes the stopped host's) are stored at the next sync.
+    return GameRecorder(store, gid, tracker.game, tracker,
+                        flag_base=_flag_records(store, gid))
 
 
 def _flag_records(store: GameStore, gid: int) -> int:
@@ -77,16 +77,24 @@ def _flag_records(store: GameStore, gid: int) -> int:
 
 def open_flags(store: GameStore, gid: int, kind: str) -> list[tuple[int, str]]:
     """``(i, dial label)`` of every stored flag of ``kind`` never put right."""
-    open_: dict[int, str] = {}
+    return _open_flags(store, gid).get(kind, [])
+
+
+def _open_flags(store: GameStore, gid: int) -> dict[str, list[tuple[int, str]]]:
+    """Per flag kind: ``(i, dial label)`` of every stored flag never put right (one read of
+    the records for every kind)."""
+    open_: dict[int, tuple[str, str]] = {}
     for rec_kind, content in store.conn.execute(
             "SELECT kind, content FROM records WHERE game_id = ? AND kind IN ('flag', "
             "'resolve') ORDER BY n", (gid,)):
         d = json.loads(content)["data"]
-        if rec_kind == "flag" and d.get("kind") == kind and d.get("resolved") is None:
-            open_[d["i"]] = str(d["dial"])
-        else:
-            open_.pop(d.get("i"), None)
-    return list(open_.items())
+        open_.pop(d.get("i"), None)
+        if rec_kind == "flag" and d.get("resolved") is None:
+            open_[d["i"]] = (str(d.get("kind")), str(d["dial"]))
+    out: dict[str, list[tuple[int, str]]] = {}
+    for i, (kind, label) in open_.items():
+        out.setdefault(kind, []).append((i, label))
+    return out
 
 
 def open_checks(store: GameStore, gid: int) -> list[tuple[int, str]]:
@@ -118,11 +126,6 @@ def carry_eyes(store: GameStore, gid: int, tracker: Tracker, boot: int | None) -
     return eye.restore(tracker, eye_checks(store, gid), boot)
 
 
-def open_faults(store: GameStore, gid: int) -> list[tuple[int, str]]:
-    """``(i, dial label)`` of every stored ``fault`` flag never put right."""
-    return open_flags(store, gid, FAULT)
-
-
 def carry_checks(rec: GameRecorder, now: float) -> list[str]:
     """A resumed host carries on the checks its predecessor left open: each stored one is
     closed as carried on (so the report never shows it as forgotten) and raised again on the
@@ -133,11 +136,12 @@ def carry_checks(rec: GameRecorder, now: float) -> list[str]:
     Its open ``fault`` flags (a sensor fault, an encoder's lost track) are closed as carried
     on too: the resumed tracker reads every sensor afresh and raises (and stores) its own."""
     t = rec.tracker
-    for i, label in open_faults(rec.store, rec.gid):  # read afresh: flagged again if still so
+    open_ = _open_flags(rec.store, rec.gid)
+    for i, label in open_.get(FAULT, []):  # read afresh: flagged again if still so
         rec.store.append(rec.gid, "resolve", {"i": i, "kind": FAULT, "dial": label,
                                               "how": "carried on by the restarted host (its "
                                               "sensor read afresh)", "at": now})
-    checks = open_checks(rec.store, rec.gid)
+    checks = open_.get(CHECK, [])
     if t is None or not checks:
         return []
     for i, label in checks:

@@ -26,6 +26,7 @@ from dialtray.store.table import StoredTable
 from dialtray.table.build import game_tracker
 from dialtray.table.errors import TableError
 from dialtray.tracker import TableDice, Timing, Tracker
+from dialtray.tracker.eye import latest
 
 if TYPE_CHECKING:
     from dialtray.link.session import TraySession
@@ -211,8 +212,7 @@ def eye_shifts(res: Resuming) -> dict[tuple[int, int], int]:
     """Per (dock, reader): the shift of the latest confirmation by eye made in the tray boot the
     store resumes from (what maps that boot's counts onto the dial's clicks)."""
     boot = res.session_args.get("resume_from", (None, 0))[0]
-    return {(c.dock, c.reader): c.shift for c in eye_checks(res.store, res.gid)
-            if boot is not None and c.boot == boot}
+    return {where: c.shift for where, c in latest(eye_checks(res.store, res.gid), boot).items()}
 
 
 def resync(table: CommandTable, wait_s: float = 10.0) -> list[str]:

@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING
 
 from dialtray.tracker import marks as mk
 from dialtray.tracker.expectations import agrees
-from dialtray.tracker.flags import judge, raise_flag, resolve
-from dialtray.tracker.state import PLAY, Result, SlotState
+from dialtray.tracker.flags import judge, raise_flag, resolve, rules_click
+from dialtray.tracker.state import PLAY, Result, SlotState, nearest
 
 if TYPE_CHECKING:
     from dialtray.tracker.tracker import Tracker
@@ -34,15 +34,15 @@ if TYPE_CHECKING:
 READER_WORDS = ("combat", "speed")
 
 
+def reader_word(reader: int) -> str:
+    """A dock's reader as a player names it (``combat``, ``speed``; another by its number)."""
+    return READER_WORDS[reader] if reader < len(READER_WORDS) else str(reader)
+
+
 def command(st: SlotState, click: int | None = None) -> str:
     """What a player types at `dialtray play` to confirm this dial (``eye 2 combat [3]``)."""
-    reader = READER_WORDS[st.slot.dial] if st.slot.dial < 2 else str(st.slot.dial)
-    return f"eye {st.slot.dock} {reader}" + ("" if click is None else f" {click}")
-
-
-def rules_click(t: Tracker, st: SlotState) -> int | None:
-    setting = t.dials().get(st.dial)
-    return setting.click if setting is not None else None
+    return f"eye {st.slot.dock} {reader_word(st.slot.dial)}" + \
+        ("" if click is None else f" {click}")
 
 
 def lost_text(t: Tracker, st: SlotState) -> str:
@@ -98,12 +98,8 @@ def confirm(t: Tracker, st: SlotState, click: int | None, now: float, by: str) -
     if not 0 <= click < st.detents:
         return Result(False, f"{st.label}: there is no click {click}: its dial has clicks 0 "
                              f"to {st.detents - 1}")
-    ref = st.want if st.want is not None else st.seen
-    d = (st.phys(click) - ref) % st.detents
-    if d > st.detents // 2:
-        d -= st.detents
     count = st.seen - st.shift
-    st.seen = ref + d
+    st.seen = nearest(st, st.phys(click), st.want)  # (nearest where the rules put it)
     st.shift = st.seen - count
     st.lost, st.fault, st.eye_boot = False, "", t.boot
     if st.free:
@@ -129,13 +125,20 @@ def restore(t: Tracker, checks: list[mk.EyeCheck], boot: int | None) -> list[str
     """A resumed host: the latest confirmation of each dial made in tray boot ``boot`` (the
     boot the store resumes from) holds again; the labels restored."""
     done = []
-    for c in checks:
-        st = t._at.get((c.dock, c.reader))
-        if st is None or boot is None or c.boot != boot:
-            continue
-        st.eye_boot, st.shift, st.count_boot = c.boot, c.shift, c.boot
-        done.append(st.label)
+    for where, c in latest(checks, boot).items():
+        st = t._at.get(where)
+        if st is not None:
+            st.eye_boot, st.shift, st.count_boot = c.boot, c.shift, c.boot
+            done.append(st.label)
     return done
+
+
+def latest(checks: list[mk.EyeCheck], boot: int | None) -> dict[tuple[int, int], mk.EyeCheck]:
+    """Per (dock, reader): the latest of ``checks`` made in tray boot ``boot`` (another boot's
+    counts started from elsewhere: never reused; ``boot`` None: none)."""
+    if boot is None:
+        return {}
+    return {(c.dock, c.reader): c for c in checks if c.boot == boot}
 
 
 def looked(st: SlotState) -> int:
@@ -144,4 +147,5 @@ def looked(st: SlotState) -> int:
     return (st.seen or 0) * st.up % st.detents
 
 
-__all__ = ["command", "confirm", "looked", "lose", "lost_text", "restore"]
+__all__ = ["command", "confirm", "latest", "looked", "lose", "lost_text", "reader_word",
+           "restore"]

@@ -73,11 +73,16 @@ def classify(t: Tracker, st: SlotState) -> tuple[str, str]:
                            f"(AA-M81: dials turn only when clicks are due): {fix} back")
 
 
+def rules_click(t: Tracker, st: SlotState) -> int | None:
+    """The click the rules put ``st``'s dial at now (None: not set yet)."""
+    setting = t.dials().get(st.dial)
+    return setting.click if setting is not None else None
+
+
 def check_text(t: Tracker, st: SlotState) -> str:
     """A dial restored from its sensor after a refused replay (``restored``): which dial, why
     it must be checked, and what confirms it."""
-    setting = t.dials().get(st.dial)
-    click = setting.click if setting is not None else None
+    click = rules_click(t, st)
     head = (f"{st.label}: check it — its clicks while the host was away could not be "
             "replayed (the tray's log no longer held them), so it was read from the sensor")
     if st.offset == 0:
@@ -95,8 +100,8 @@ def check_text(t: Tracker, st: SlotState) -> str:
 def eyed_text(t: Tracker, st: SlotState) -> str:
     """A dial confirmed by eye at another click than the rules' (``eye``): the turn that puts
     it right."""
-    setting = t.dials().get(st.dial)
-    to = "" if setting is None or setting.click is None else f" to click {setting.click}"
+    click = rules_click(t, st)
+    to = "" if click is None else f" to click {click}"
     return (f"{st.label}: confirmed by eye at click {st.eyed}, not where the rules put it: "
             f"turn it {turn(-st.offset)}{to}")
 
@@ -128,4 +133,5 @@ def remind(t: Tracker, now: float) -> None:
             raise_flag(t, st, kind, text, now)
 
 
-__all__ = ["check_text", "classify", "eyed_text", "judge", "raise_flag", "remind", "resolve"]
+__all__ = ["check_text", "classify", "eyed_text", "judge", "raise_flag", "remind", "resolve",
+           "rules_click"]

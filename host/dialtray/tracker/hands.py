@@ -125,7 +125,7 @@ class Hands:
             return Eye(lost[0].slot, looked(lost[0]))
         if t.phase == START:
             return tuple(Turn(s.slot, -s.offset, "to its start click") for s in slots
-                         if s.seen is not None and s.offset and not s.lost) or None
+                         if s.seen is not None and s.offset) or None  # (lost: above)
         flagged = [s for s in slots if s.flag is not None and s.offset and not s.fault]
         checks = [s for s in slots if s.flag is not None and s.flag.kind == mk.CHECK and
                   not s.offset and not s.fault]

@@ -22,6 +22,7 @@ from typing import Any
 
 from dialtray.rules.core.dials import Dial
 from dialtray.tracker import marks as mk
+from dialtray.tracker.state import nearest
 from dialtray.tracker.tracker import OVER, Tracker
 
 
@@ -87,8 +88,7 @@ def _rules_dials(t: Tracker, now: float) -> None:
         if setting is None or setting.click is None:
             st.want, st.free = st.seen, True
         else:
-            d = (st.phys(setting.click) - st.seen) % st.detents
-            st.want = st.seen + (d - st.detents if d > st.detents // 2 else d)
+            st.want = nearest(st, st.phys(setting.click))
             st.free = False
         _rejudge(st, now, "the judge took the last action back")
 
@@ -98,8 +98,7 @@ def _set_dial(t: Tracker, figure: str, kind: str, click: int, now: float) -> str
     if st is None:
         return f"not applied: {figure} has no {kind} dial on the tray"
     if st.seen is not None:
-        d = (st.phys(click) - st.seen) % st.detents
-        st.want = st.seen + (d - st.detents if d > st.detents // 2 else d)
+        st.want = nearest(st, st.phys(click))
         st.free = False
     st.exp = None
     _rejudge(st, now, f"the judge ruled it must show click {click}")

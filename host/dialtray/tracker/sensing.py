@@ -131,9 +131,7 @@ def settle_snapshot(t: Tracker, now: float) -> None:
         st = t.slots.get(Slot(d.dock, d.dial))
         if st is None or st.seen is None or d.status != 0:
             continue
-        diff = (d.position - st.seen) % st.detents
-        if diff > st.detents // 2:
-            diff -= st.detents
+        diff = nearest(st, d.position) - st.seen  # (the nearer way round)
         if diff:
             moved(t, st, diff, now, 0, away=True)
     restored.settle(t, snap, now)

@@ -75,13 +75,15 @@ class SlotState:
         return click * self.up
 
 
-def nearest(st: SlotState, pos: int) -> int:
-    """The unwrapped position equal to ``pos`` modulo the detents nearest the sensed one."""
-    seen = st.seen if st.seen is not None else 0
-    d = (pos - seen) % st.detents
+def nearest(st: SlotState, pos: int, ref: int | None = None) -> int:
+    """The unwrapped position equal to ``pos`` modulo the detents nearest ``ref`` (None: the
+    sensed one)."""
+    if ref is None:
+        ref = st.seen if st.seen is not None else 0
+    d = (pos - ref) % st.detents
     if d > st.detents // 2:
         d -= st.detents
-    return seen + d
+    return ref + d
 
 
 class ClickNote:

@@ -158,8 +158,8 @@ class Tracker:
         the click the rules put it at); refused with the reason (``eye.confirm``)."""
         st = self.slots.get(slot)
         if st is None:
-            reader = ("combat", "speed")[slot.dial] if slot.dial < 2 else str(slot.dial)
-            return Result(False, f"no dial of this game on dock {slot.dock}'s {reader} reader")
+            return Result(False, f"no dial of this game on dock {slot.dock}'s "
+                                 f"{eye.reader_word(slot.dial)} reader")
         return eye.confirm(self, st, click, now, by)
 
     # ---- the clock ----------------------------------------------------------------------------
