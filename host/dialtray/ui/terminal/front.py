@@ -20,6 +20,7 @@ from rich.live import Live
 
 from dialtray.link.session import TraySession
 from dialtray.rules.core.errors import DiceError, InvalidActionError
+from dialtray.store.db import StoreError
 from dialtray.store.table import steady_gc
 from dialtray.table import Over
 from dialtray.table import Table as GameTable
@@ -275,9 +276,9 @@ class TerminalTable:
             print(f"\ninterrupted ({how(e)})", flush=True)  # 'quit' does: stored, said how to
             return self.finish() or exit_status(e)  # carry on, its log written
         except TableError as e:  # the store failed mid-game (a full disk): what is kept
-            rec = self.tracked.recording.recorder
-            if str(rec.store.path) not in str(e):
+            if not isinstance(e.__cause__, StoreError):  # (CommandTable's, from the store's)
                 raise
+            rec = self.tracked.recording.recorder
             raise TableError(f"{e}; the game is stored up to there: once the store can be "
                              f"written again, `dialtray play --resume {rec.gid}` carries it on",
                              e.status) from e
