@@ -94,8 +94,8 @@ def run(args: argparse.Namespace) -> int:
     say(f"dialtray demo: a game of {TITLES[args.game]} on the virtual tray (the real "
         f"firmware {where}), bots in every seat")
     cfg = tray_config(args.docks, getattr(args, "quadrature", False))
-    if encoders_text(cfg):  # --quadrature: the bots confirm their encoder dials by eye
-        say(f"the tray: {encoders_text(cfg)}")
+    if sensors := encoders_text(cfg):  # --quadrature: the bots confirm their encoder dials
+        say(f"the tray: {sensors}")  # by eye
     with virtual_tray(cfg, rp2040=args.rp2040, seed=tray_seed(args.seed)) as vtray:
         vtray.turn(0, "combat", 2)  # a player left a dial two clicks on: the start check sees it
         session = TraySession(vtray.port, name="demo", ack_policy="manual")  # ack when stored

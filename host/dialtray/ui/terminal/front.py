@@ -28,6 +28,7 @@ from dialtray.table.errors import TableError
 from dialtray.table.narrate import plain
 from dialtray.table.start import Table, log_path, write_log
 from dialtray.table.stored import CommandTable, StorePlace, resumed_words, resync
+from dialtray.tracker.eye import READER_WORDS
 from dialtray.ui import camera
 from dialtray.ui.terminal.keyline import KeyLine, can_edit, no_echo, stdin_fd
 from dialtray.ui.terminal.view import plain_lines, render, you_may_type
@@ -351,8 +352,8 @@ def eye_words(words: list[str]) -> tuple[int, int, int | None] | str:
     if not words or not words[0].isdigit():
         return f"say which dock: {usage}"
     dock, reader, rest = int(words[0]), 0, words[1:]
-    if rest and rest[0] in ("combat", "speed"):
-        reader, rest = ("combat", "speed").index(rest[0]), rest[1:]
+    if rest and rest[0] in READER_WORDS:  # the words tracker.eye.command writes
+        reader, rest = READER_WORDS.index(rest[0]), rest[1:]
     if len(rest) > 1 or (rest and not rest[0].lstrip("-").isdigit()):
         return f"{' '.join(rest)!r} is not a click: {usage}"
     return dock, reader, int(rest[0]) if rest else None
