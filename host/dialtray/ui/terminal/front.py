@@ -140,6 +140,8 @@ class TerminalTable:
         self.plain = bool(args.plain or not self.console.is_terminal)
         self.keys = None if self.plain else keys  # the line being typed, shown on the screen
         self.typed_version = -1
+        self._asked: tuple[str, int] = ("", -1)  # the typed dice's ask last drawn, its keys
+        self._asked_at = 0.0
         self.told = 0  # narration lines printed (--plain)
         if self.plain:
             self.table.on_narrate = self._print_narration
@@ -301,7 +303,7 @@ class TerminalTable:
         with echo as cbreak, Live(self.view(), console=self.console, auto_refresh=False,
                                   transient=False) as live:
             if self.typed is not None:  # the engine waits for typed faces: the screen shows
-                self.typed.show = lambda ask: live.update(self.view(ask), refresh=True)
+                self.typed.show = lambda ask: self._show_ask(live, ask)  # the ask
             while not self.quit and not self.table.over:
                 changed = self.step()
                 now = time.monotonic()
@@ -313,6 +315,16 @@ class TerminalTable:
             live.update(self.view(), refresh=True)
         if self.typed is not None:
             self.typed.show = None  # the live screen is gone: asked on a line of its own
+
+    def _show_ask(self, live: Live, ask: str) -> None:
+        """The screen while the engine waits for typed faces (``TypedDice`` calls it ten times
+        a second): redrawn when a key is typed or the ask changes, else twice a second as the
+        play loop's own redraw — nothing else moves while the engine waits."""
+        key = (ask, -1 if self.keys is None else self.keys.version)
+        now = time.monotonic()
+        if key != self._asked or now - self._asked_at > 0.5:
+            self._asked, self._asked_at = key, now
+            live.update(self.view(ask), refresh=True)
 
     def finish(self) -> int:
         t = self.t
