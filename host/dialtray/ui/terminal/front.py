@@ -49,11 +49,8 @@ def start_input(args: argparse.Namespace,
     by every redraw); otherwise whole lines as they come. Returns the line being typed, if any."""
     fd = stdin_fd()
     keys = KeyLine(inbox) if not args.plain and Console().is_terminal and can_edit(fd) else None
-    if keys is not None:
-        threading.Thread(target=keys.read, args=(fd,), daemon=True, name="play-input").start()
-    else:
-        threading.Thread(target=read_lines, args=(inbox,), daemon=True,
-                         name="play-input").start()
+    reader, on = (keys.read, fd) if keys is not None else (read_lines, inbox)
+    threading.Thread(target=reader, args=(on,), daemon=True, name="play-input").start()
     return keys
 
 
