@@ -13,6 +13,7 @@ from typing import Any
 
 from dialtray.errors import UserError
 from dialtray.table.event import paired_setup, record_extra, wait_assignment
+from dialtray.table.stored import carry_on
 from dialtray.ui.terminate import EXIT_TERM, Terminated, how
 
 MISTAKE_KINDS = ("too-few", "too-many", "wrong-direction", "wrong-dial", "peek", "unexpected",
@@ -104,6 +105,6 @@ def unfinished(gid: int, table: Any, sim: bool) -> str:
     """What becomes of the served game when serve stops: over, or stored to be carried on."""
     if table is not None and table.over:
         return f"game {gid} is over (dialtray report {gid})"
-    return (f"game {gid} is not over: it stays stored (dialtray play --resume {gid}"
-            f"{' --sim' if sim else ''} carries it on at a terminal, dialtray games --close "
-            f"{gid} --reason TEXT closes it)")
+    resume, close = carry_on(gid, sim)
+    return (f"game {gid} is not over: it stays stored ({resume} carries it on at a terminal, "
+            f"{close} closes it)")

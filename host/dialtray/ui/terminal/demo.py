@@ -26,7 +26,7 @@ from dialtray.table.start import (
     wait_for_tray,
     write_log,
 )
-from dialtray.table.stored import CommandTable, StorePlace
+from dialtray.table.stored import CommandTable, StorePlace, carry_on
 from dialtray.tracker import PLAY, Timing, Tracker
 from dialtray.tracker.dice import Roll
 from dialtray.tracker.hands import Hands, Mistakes
@@ -141,9 +141,9 @@ def play(args: argparse.Namespace, table: Table, session: TraySession, turn: obj
         raise UserError(f"the demo got stuck: {e}") from e
     except KeyboardInterrupt:  # Ctrl-C: what becomes of the half-played game, said
         gid = tracked.recording.recorder.gid
-        print(f"\ndemo stopped: its game stays stored as game {gid}, not over (dialtray play "
-              f"--resume {gid} --sim carries it on; dialtray games --close {gid} --reason "
-              "TEXT closes it)", flush=True)
+        resume, close = carry_on(gid, sim=True)
+        print(f"\ndemo stopped: its game stays stored as game {gid}, not over ({resume} "
+              f"carries it on; {close} closes it)", flush=True)
         raise
     finally:
         tracked.close()

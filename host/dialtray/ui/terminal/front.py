@@ -27,7 +27,13 @@ from dialtray.table import Table as GameTable
 from dialtray.table.errors import TableError
 from dialtray.table.narrate import plain
 from dialtray.table.start import Table, log_path, write_log
-from dialtray.table.stored import CommandTable, StorePlace, resumed_words, resync
+from dialtray.table.stored import (
+    CommandTable,
+    StorePlace,
+    carry_on,
+    resumed_words,
+    resync,
+)
 from dialtray.tracker.eye import READER_WORDS
 from dialtray.ui import camera
 from dialtray.ui.terminal.keyline import KeyLine, can_edit, no_echo, stdin_fd
@@ -331,9 +337,9 @@ class TerminalTable:
             self.console.print(scores_table(over, t.game.kind))
         else:
             gid = self.tracked.recording.recorder.gid
+            resume, close = carry_on(gid)
             print(f"stopped before the end of the game (it stays stored as game {gid}: "
-                  f"dialtray play --resume {gid}, or dialtray games --close {gid} --reason "
-                  "TEXT)")
+                  f"{resume}, or {close})")
         if self.built.fair is not None:
             verdict = self.built.fair.reveal()
             print(str(verdict))
