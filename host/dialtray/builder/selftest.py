@@ -9,9 +9,7 @@ reads the builder's answers from a queue of typed lines; ``print_table`` lays th
 from __future__ import annotations
 
 import queue
-import shutil
 import sys
-import textwrap
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +26,7 @@ from dialtray.link.messages import (
     dial_name,
 )
 from dialtray.link.session import CommandFailed, TraySession
+from dialtray.ui.terminal.fit import fit
 
 
 class SelfTestError(UserError):
@@ -231,14 +230,3 @@ def print_table(rows: list[Row]) -> None:
             print(fit(f"{'':<{widths[0]}}  fix: {row.fix}", widths[0] + 7))
     sys.stdout.flush()
 
-
-def fit(text: str, indent: int = 2) -> str:
-    """At a terminal, ``text`` wrapped between words to its width, continuation lines
-    ``indent`` columns in (under their column); piped, one line as it is (scripts read it)."""
-    if not sys.stdout.isatty():
-        return text
-    width = shutil.get_terminal_size().columns - 1
-    if len(text) <= width:
-        return text
-    return "\n".join(textwrap.wrap(text, width, subsequent_indent=" " * indent,
-                                    break_on_hyphens=False)) or text

@@ -241,6 +241,13 @@ def resync(table: CommandTable, wait_s: float = 10.0) -> list[str]:
     return [st.label for st in table.tracker.slots.values() if st.away and not st.restored]
 
 
+def carry_on(gid: int, sim: bool = False) -> tuple[str, str]:
+    """For a stored game that is not over, the command that carries it on (``sim``: on a new
+    virtual tray) and the one that closes it: every front end that stops says both."""
+    return (f"dialtray play --resume {gid}{' --sim' if sim else ''}",
+            f"dialtray games --close {gid} --reason TEXT")
+
+
 def resumed_words(table: CommandTable, moved: list[str]) -> str:
     """What a resumed table tells the players about its dials (``moved``: ``resync``'s)."""
     said = [f"moved while the host was away: {', '.join(moved)} (flagged: put them back)"] \

@@ -256,32 +256,17 @@ class Server:
                     not (seat is None or isinstance(seat, str)):
                 return {"op": "result", "ok": False, "message": "dock, reader: whole numbers; "
                         "click: a whole number or none: nothing was done"}
-            efut = live.call(lambda: live.confirm_eye(int(str(dock)), int(str(reader)),
-                                                      None if click is None else
-                                                      int(str(click)), seat))
-            try:
-                said = await asyncio.wait_for(asyncio.wrap_future(efut), CALL_TIMEOUT)
-            except (TimeoutError, RuntimeError) as e:
-                return {"op": "result", "ok": False, "message": str(e)}
-            return {"op": "result", **said}
+            return await on_table(live, lambda: live.confirm_eye(
+                int(str(dock)), int(str(reader)), None if click is None else int(str(click)),
+                seat), "result")
         if m["op"] == "object":  # stop the bookkeeping the table is about to take
-            ofut = live.call(live.object)
-            try:
-                said = await asyncio.wait_for(asyncio.wrap_future(ofut), CALL_TIMEOUT)
-            except (TimeoutError, RuntimeError) as e:
-                return {"op": "result", "ok": False, "message": str(e)}
-            return {"op": "result", **said}
+            return await on_table(live, live.object, "result")
         if m["op"] == "seats":  # the first screen: who takes each seat
             players = m.get("players")
             if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
                 return {"op": "seated", "ok": False, "message": "players: a list of human or "
                         "bot, one for each seat: nothing was done"}
-            sfut = live.call(lambda: live.choose(list(players)))
-            try:
-                done = await asyncio.wait_for(asyncio.wrap_future(sfut), CALL_TIMEOUT)
-            except (TimeoutError, RuntimeError) as e:
-                return {"op": "seated", "ok": False, "message": str(e)}
-            return {"op": "seated", **done}
+            return await on_table(live, lambda: live.choose(list(players)), "seated")
         text, seat = m.get("text"), m.get("seat")
         if not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT:
             return {"op": "result", "ok": False, "text": text if isinstance(text, str) else "",
@@ -289,12 +274,20 @@ class Server:
                                "characters) is needed: nothing was done"}
         if seat is not None and not isinstance(seat, str):
             return {"op": "result", "ok": False, "text": text, "message": "seat: a seat name"}
-        fut = live.call(lambda: live.decide(text.strip(), seat))
-        try:
-            r: dict[str, Any] = await asyncio.wait_for(asyncio.wrap_future(fut), CALL_TIMEOUT)
-        except (TimeoutError, RuntimeError) as e:
-            return {"op": "result", "ok": False, "text": text, "message": str(e)}
-        return {"op": "result", "text": text, **r}
+        return await on_table(live, lambda: live.decide(text.strip(), seat), "result",
+                              text=text)
+
+
+async def on_table(live: Any, request: Callable[[], dict[str, Any]], op: str,
+                   **said: Any) -> dict[str, Any]:
+    """A page's request run on the table's thread (``LiveTable.call``), its answer as message
+    ``op`` with ``said`` (a request that does not finish within ``CALL_TIMEOUT``: not ok)."""
+    fut = live.call(request)
+    try:
+        done: dict[str, Any] = await asyncio.wait_for(asyncio.wrap_future(fut), CALL_TIMEOUT)
+    except (TimeoutError, RuntimeError) as e:
+        return {"op": op, "ok": False, **said, "message": str(e)}
+    return {"op": op, **said, **done}
 
 
 def _int(text: str) -> int | None:

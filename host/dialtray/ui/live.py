@@ -334,9 +334,8 @@ class LiveTable:
         if not self.people:
             return {"ok": False, "message": "the bots play every seat in this game: the page "
                     "follows it and takes no decisions"}
-        seats = list(self.tracker.game.seats())
-        if seat is not None and seat not in seats:
-            return {"ok": False, "message": f"unknown seat {seat!r} (seats: {' '.join(seats)})"}
+        if (refused := self._unknown_seat(seat)) is not None:
+            return refused
         who = self.tracker.game.to_move()
         if who in self.bot_seats and seat in (None, who):
             return {"ok": False, "message": f"{who} is a bot's seat: it decides for itself"}
@@ -350,15 +349,22 @@ class LiveTable:
                     seat: str | None) -> dict[str, Any]:
         """(Table thread.) A dial whose encoder lost track confirmed by eye on the page
         (``Table.confirm_eye``: stored for the judge, never a decision)."""
-        seats = list(self.tracker.game.seats())
-        if seat is not None and seat not in seats:
-            return {"ok": False, "message": f"unknown seat {seat!r} (seats: {' '.join(seats)})"}
+        if (refused := self._unknown_seat(seat)) is not None:
+            return refused
         if self.game_table is not None:
             r = self.game_table.confirm_eye(dock, reader, click, seat)
         else:
             r = self.recording.confirm_eye(Slot(dock, reader), click, time.monotonic(),
                                            seat or "a player")
         return {"ok": bool(r.ok), "message": str(r.message)}
+
+    def _unknown_seat(self, seat: str | None) -> dict[str, Any] | None:
+        """The refusal of a request naming a seat this game does not have (None: no seat
+        named, or one it has)."""
+        seats = list(self.tracker.game.seats())
+        if seat is None or seat in seats:
+            return None
+        return {"ok": False, "message": f"unknown seat {seat!r} (seats: {' '.join(seats)})"}
 
     def object(self) -> dict[str, Any]:
         """(Table thread.) A player objects to the bookkeeping the table is about to take: it

@@ -13,6 +13,7 @@ from typing import Any
 
 from dialtray.errors import UserError
 from dialtray.table.event import paired_setup, record_extra, wait_assignment
+from dialtray.table.stored import carry_on
 from dialtray.ui.terminate import EXIT_TERM, Terminated, how
 
 MISTAKE_KINDS = ("too-few", "too-many", "wrong-direction", "wrong-dial", "peek", "unexpected",
@@ -29,7 +30,7 @@ def serve(args: argparse.Namespace, db: Path, serial: str | None, layout: Any, e
     camera-only virtual tray (``--no-encoders``)."""
     from dialtray.table.games import new_game
     from dialtray.tracker import Timing
-    from dialtray.ui.server import Options, Served, is_local
+    from dialtray.ui.server import Options, Served
 
     body = wait_assignment(ev, args.wait) if ev is not None else None
     own = getattr(args, "own", None)  # the owner's FASA tables and sheets or Sky Ace heroes,
@@ -65,38 +66,45 @@ def serve(args: argparse.Namespace, db: Path, serial: str | None, layout: Any, e
     code = 0
     with served:
         try:  # from here a Ctrl-C or SIGTERM (ui.terminate) is told what became of the game
-            print(f"game {served.live.game_id} stored in {opts.db}", flush=True)
-            if ev is not None:  # the hub follows this game: records, live state, the round's clock
-                ev.track(served.live.game_id)
-                ev.announce(record_extra(ev, body, served.tracker.game.seats()))
-                ev.watch(served.session)
-                served.server.event = ev  # the page's "Call the judge" button (ui.calls)
-                # time's up: the bots wait for the table's end
-                served.live.hold_bots = ev.holds_play
-
-            def step() -> None:
-                ev.step(served.live.game_table or served.live.recording,  # seated yet?
-                        lambda m: print(m, flush=True))
-
-            if not is_local(args.host):
-                print(f"listening on {args.host}: anyone on the network who has the key can open "
-                      f"the page. Access key: {served.key}", flush=True)
-            print(f"open {served.url}  (Ctrl-C stops)", flush=True)
-            while served.thread.is_alive():
-                time.sleep(0.1 if ev is not None else 0.5)
-                if ev is not None:  # on the table's thread, between two pumps
-                    served.live.call(step)
+            serving(served, args, opts.db, ev, body)
         except KeyboardInterrupt as e:
             print(f"\nstopping ({how(e)}) …", flush=True)
-            code = 0 if not isinstance(e, Terminated) else EXIT_TERM
+            code = EXIT_TERM if isinstance(e, Terminated) else 0
     print(unfinished(served.live.game_id, served.live.game_table, args.sim), flush=True)
     return code
+
+
+def serving(served: Any, args: argparse.Namespace, db: Path, ev: Any, body: Any) -> None:
+    """The game served until the page's server stops: said where it is stored and where to
+    open it, followed by the hub at an event (``ev``)."""
+    from dialtray.ui.server import is_local  # (the `ui` extra, imported when served)
+
+    print(f"game {served.live.game_id} stored in {db}", flush=True)
+    if ev is not None:  # the hub follows this game: records, live state, the round's clock
+        ev.track(served.live.game_id)
+        ev.announce(record_extra(ev, body, served.tracker.game.seats()))
+        ev.watch(served.session)
+        served.server.event = ev  # the page's "Call the judge" button (ui.calls)
+        served.live.hold_bots = ev.holds_play  # time's up: the bots wait for the table's end
+
+    def step() -> None:
+        ev.step(served.live.game_table or served.live.recording,  # seated yet?
+                lambda m: print(m, flush=True))
+
+    if not is_local(args.host):
+        print(f"listening on {args.host}: anyone on the network who has the key can open "
+              f"the page. Access key: {served.key}", flush=True)
+    print(f"open {served.url}  (Ctrl-C stops)", flush=True)
+    while served.thread.is_alive():
+        time.sleep(0.1 if ev is not None else 0.5)
+        if ev is not None:  # on the table's thread, between two pumps
+            served.live.call(step)
 
 
 def unfinished(gid: int, table: Any, sim: bool) -> str:
     """What becomes of the served game when serve stops: over, or stored to be carried on."""
     if table is not None and table.over:
         return f"game {gid} is over (dialtray report {gid})"
-    return (f"game {gid} is not over: it stays stored (dialtray play --resume {gid}"
-            f"{' --sim' if sim else ''} carries it on at a terminal, dialtray games --close "
-            f"{gid} --reason TEXT closes it)")
+    resume, close = carry_on(gid, sim)
+    return (f"game {gid} is not over: it stays stored ({resume} carries it on at a terminal, "
+            f"{close} closes it)")

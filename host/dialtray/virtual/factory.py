@@ -118,16 +118,17 @@ def tray_config(docks: int, quadrature: bool = False,
 def encoders_text(cfg: dict[str, Any]) -> str:
     """Which readers of ``cfg`` are incremental encoders, in words ("" if none): "docks 0-2
     and dock 3's combat dial on incremental encoders, the rest on AS5600s"."""
-    names = ("combat", "speed")
+    from dialrig import config
+
     quad = [(d, i) for d, dock in enumerate(cfg["docks"]) for i, dial in enumerate(dock)
-            if dial["sensor"] == "quadrature"]
+            if dial["sensor"] == config.SENSOR_QUADRATURE]
     if not quad:
         return ""
     whole = sorted({d for d, _ in quad if (d, 0) in quad and (d, 1) in quad})
     parts = [f"dock {whole[0]}" if len(whole) == 1 else f"docks {whole[0]}-{whole[-1]}"] \
         if whole else []
-    parts += [f"dock {d}'s {names[i]} dial" for d, i in quad if d not in whole]
-    rest = any(dial["sensor"] == "as5600" for dock in cfg["docks"] for dial in dock)
+    parts += [f"dock {d}'s {config.DIAL_NAMES[i]} dial" for d, i in quad if d not in whole]
+    rest = any(dial["sensor"] == config.SENSOR_AS5600 for dock in cfg["docks"] for dial in dock)
     return " and ".join(parts) + " on incremental encoders" + \
         (", the rest on AS5600s" if rest else "")
 

@@ -26,7 +26,7 @@ from dialtray.table.start import (
     wait_for_tray,
     write_log,
 )
-from dialtray.table.stored import CommandTable, StorePlace
+from dialtray.table.stored import CommandTable, StorePlace, carry_on
 from dialtray.tracker import PLAY, Timing, Tracker
 from dialtray.tracker.dice import Roll
 from dialtray.tracker.hands import Hands, Mistakes
@@ -94,8 +94,8 @@ def run(args: argparse.Namespace) -> int:
     say(f"dialtray demo: a game of {TITLES[args.game]} on the virtual tray (the real "
         f"firmware {where}), bots in every seat")
     cfg = tray_config(args.docks, getattr(args, "quadrature", False))
-    if encoders_text(cfg):  # --quadrature: the bots confirm their encoder dials by eye
-        say(f"the tray: {encoders_text(cfg)}")
+    if sensors := encoders_text(cfg):  # --quadrature: the bots confirm their encoder dials
+        say(f"the tray: {sensors}")  # by eye
     with virtual_tray(cfg, rp2040=args.rp2040, seed=tray_seed(args.seed)) as vtray:
         vtray.turn(0, "combat", 2)  # a player left a dial two clicks on: the start check sees it
         session = TraySession(vtray.port, name="demo", ack_policy="manual")  # ack when stored
@@ -141,9 +141,9 @@ def play(args: argparse.Namespace, table: Table, session: TraySession, turn: obj
         raise UserError(f"the demo got stuck: {e}") from e
     except KeyboardInterrupt:  # Ctrl-C: what becomes of the half-played game, said
         gid = tracked.recording.recorder.gid
-        print(f"\ndemo stopped: its game stays stored as game {gid}, not over (dialtray play "
-              f"--resume {gid} --sim carries it on; dialtray games --close {gid} --reason "
-              "TEXT closes it)", flush=True)
+        resume, close = carry_on(gid, sim=True)
+        print(f"\ndemo stopped: its game stays stored as game {gid}, not over ({resume} "
+              f"carries it on; {close} closes it)", flush=True)
         raise
     finally:
         tracked.close()

@@ -56,7 +56,7 @@ from dialtray.ui.terminal.fasa_seat import (
 )
 from dialtray.ui.terminal.fasa_view import event_lines, status, write_sheets
 from dialtray.ui.terminal.fit import fitted
-from dialtray.virtual.factory import start_virtual
+from dialtray.virtual.factory import start_virtual, tray_config
 
 log = logging.getLogger(__name__)
 MAX_LEGAL_SHOWN = 12
@@ -76,9 +76,7 @@ def run(args: argparse.Namespace) -> int:
         return FasaPlay(args, source, None).run()
     vtray: Any = None
     if args.sim:
-        from dialrig import config
-
-        vtray = start_virtual(config.default_config(1), getattr(args, "rp2040", False),
+        vtray = start_virtual(tray_config(1), getattr(args, "rp2040", False),
                               seed=tray_seed(args.seed))
         port = vtray.port
     else:

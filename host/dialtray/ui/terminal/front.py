@@ -20,13 +20,21 @@ from rich.live import Live
 
 from dialtray.link.session import TraySession
 from dialtray.rules.core.errors import DiceError, InvalidActionError
+from dialtray.store.db import StoreError
 from dialtray.store.table import steady_gc
 from dialtray.table import Over
 from dialtray.table import Table as GameTable
 from dialtray.table.errors import TableError
 from dialtray.table.narrate import plain
 from dialtray.table.start import Table, log_path, write_log
-from dialtray.table.stored import CommandTable, StorePlace, resumed_words, resync
+from dialtray.table.stored import (
+    CommandTable,
+    StorePlace,
+    carry_on,
+    resumed_words,
+    resync,
+)
+from dialtray.tracker.eye import READER_WORDS
 from dialtray.ui import camera
 from dialtray.ui.terminal.keyline import KeyLine, can_edit, no_echo, stdin_fd
 from dialtray.ui.terminal.view import plain_lines, render, you_may_type
@@ -47,11 +55,8 @@ def start_input(args: argparse.Namespace,
     by every redraw); otherwise whole lines as they come. Returns the line being typed, if any."""
     fd = stdin_fd()
     keys = KeyLine(inbox) if not args.plain and Console().is_terminal and can_edit(fd) else None
-    if keys is not None:
-        threading.Thread(target=keys.read, args=(fd,), daemon=True, name="play-input").start()
-    else:
-        threading.Thread(target=read_lines, args=(inbox,), daemon=True,
-                         name="play-input").start()
+    reader, on = (keys.read, fd) if keys is not None else (read_lines, inbox)
+    threading.Thread(target=reader, args=(on,), daemon=True, name="play-input").start()
     return keys
 
 
@@ -138,6 +143,8 @@ class TerminalTable:
         self.plain = bool(args.plain or not self.console.is_terminal)
         self.keys = None if self.plain else keys  # the line being typed, shown on the screen
         self.typed_version = -1
+        self._asked: tuple[str, int] = ("", -1)  # the typed dice's ask last drawn, its keys
+        self._asked_at = 0.0
         self.told = 0  # narration lines printed (--plain)
         if self.plain:
             self.table.on_narrate = self._print_narration
@@ -275,9 +282,9 @@ class TerminalTable:
             print(f"\ninterrupted ({how(e)})", flush=True)  # 'quit' does: stored, said how to
             return self.finish() or exit_status(e)  # carry on, its log written
         except TableError as e:  # the store failed mid-game (a full disk): what is kept
-            rec = self.tracked.recording.recorder
-            if str(rec.store.path) not in str(e):
+            if not isinstance(e.__cause__, StoreError):  # (CommandTable's, from the store's)
                 raise
+            rec = self.tracked.recording.recorder
             raise TableError(f"{e}; the game is stored up to there: once the store can be "
                              f"written again, `dialtray play --resume {rec.gid}` carries it on",
                              e.status) from e
@@ -299,7 +306,7 @@ class TerminalTable:
         with echo as cbreak, Live(self.view(), console=self.console, auto_refresh=False,
                                   transient=False) as live:
             if self.typed is not None:  # the engine waits for typed faces: the screen shows
-                self.typed.show = lambda ask: live.update(self.view(ask), refresh=True)
+                self.typed.show = lambda ask: self._show_ask(live, ask)  # the ask
             while not self.quit and not self.table.over:
                 changed = self.step()
                 now = time.monotonic()
@@ -312,6 +319,16 @@ class TerminalTable:
         if self.typed is not None:
             self.typed.show = None  # the live screen is gone: asked on a line of its own
 
+    def _show_ask(self, live: Live, ask: str) -> None:
+        """The screen while the engine waits for typed faces (``TypedDice`` calls it ten times
+        a second): redrawn when a key is typed or the ask changes, else twice a second as the
+        play loop's own redraw — nothing else moves while the engine waits."""
+        key = (ask, -1 if self.keys is None else self.keys.version)
+        now = time.monotonic()
+        if key != self._asked or now - self._asked_at > 0.5:
+            self._asked, self._asked_at = key, now
+            live.update(self.view(ask), refresh=True)
+
     def finish(self) -> int:
         t = self.t
         code = 0
@@ -320,9 +337,9 @@ class TerminalTable:
             self.console.print(scores_table(over, t.game.kind))
         else:
             gid = self.tracked.recording.recorder.gid
+            resume, close = carry_on(gid)
             print(f"stopped before the end of the game (it stays stored as game {gid}: "
-                  f"dialtray play --resume {gid}, or dialtray games --close {gid} --reason "
-                  "TEXT)")
+                  f"{resume}, or {close})")
         if self.built.fair is not None:
             verdict = self.built.fair.reveal()
             print(str(verdict))
@@ -350,8 +367,8 @@ def eye_words(words: list[str]) -> tuple[int, int, int | None] | str:
     if not words or not words[0].isdigit():
         return f"say which dock: {usage}"
     dock, reader, rest = int(words[0]), 0, words[1:]
-    if rest and rest[0] in ("combat", "speed"):
-        reader, rest = ("combat", "speed").index(rest[0]), rest[1:]
+    if rest and rest[0] in READER_WORDS:  # the words tracker.eye.command writes
+        reader, rest = READER_WORDS.index(rest[0]), rest[1:]
     if len(rest) > 1 or (rest and not rest[0].lstrip("-").isdigit()):
         return f"{' '.join(rest)!r} is not a click: {usage}"
     return dock, reader, int(rest[0]) if rest else None
